@@ -1,0 +1,186 @@
+//! A published corpus, loaded: registries, memory-mapped observation tables and the citation resolver.
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+};
+
+use crate::{
+    Citation, CitationId, CorpusError, Country, CountryRegistry, Manifest, Metric, Observation, ObservationTable,
+    Pillar, PillarRegistry, SourceRecord, UnresolvedCitation, citation::SYNTHETIC_PREFIXES, layout, manifest, read_json,
+};
+
+/// A baked corpus opened for reading. Cheap to share behind an `Arc`; never mutated.
+#[derive(Debug)]
+pub struct BakedCorpus {
+    dir: PathBuf,
+    manifest: Manifest,
+    metrics: Vec<Metric>,
+    metric_by_id: HashMap<String, usize>,
+    /// (citation prefix, code slug) → metric index.
+    metric_by_citation: HashMap<(String, String), usize>,
+    sources: Vec<SourceRecord>,
+    countries: CountryRegistry,
+    pillars: PillarRegistry,
+    observations: ObservationTable,
+    aggregates: ObservationTable,
+}
+
+impl BakedCorpus {
+    /// Opens the corpus the `current` pointer of `out_dir` names (e.g. `data/baked`).
+    ///
+    /// # Errors
+    /// [`CorpusError::NotBaked`] if nothing was published there, otherwise as [`BakedCorpus::open`].
+    pub fn open_current(out_dir: &Path) -> Result<BakedCorpus, CorpusError> {
+        BakedCorpus::open(&manifest::current_dir(out_dir)?)
+    }
+
+    /// Opens the corpus directory `dir`: reads the manifest (checking its format version), the registries,
+    /// and memory-maps both observation tables. Checksums are not re-hashed here; see [`Manifest::verify`].
+    ///
+    /// # Errors
+    /// Any [`CorpusError`] naming the artifact that could not be read or did not match the contract.
+    pub fn open(dir: &Path) -> Result<BakedCorpus, CorpusError> {
+        let manifest = Manifest::read(dir)?;
+        let metrics: Vec<Metric> = read_json(&dir.join(layout::METRICS), "metric registry")?;
+        let sources: Vec<SourceRecord> = read_json(&dir.join(layout::SOURCES), "source registry")?;
+        let countries: Vec<Country> = read_json(&dir.join(layout::COUNTRIES), "country registry")?;
+        let pillars: Vec<Pillar> = read_json(&dir.join(layout::PILLARS), "pillar registry")?;
+        let observations = ObservationTable::open(&dir.join(layout::OBSERVATIONS_ARROW))?;
+        let aggregates = ObservationTable::open(&dir.join(layout::AGGREGATES_ARROW))?;
+        let metric_by_id = metrics.iter().enumerate().map(|(metric_idx, metric)| (metric.id.clone(), metric_idx)).collect();
+        let prefix_of: HashMap<&str, &str> =
+            sources.iter().map(|source| (source.id.as_str(), source.citation_prefix.as_str())).collect();
+        let metric_by_citation = metrics
+            .iter()
+            .enumerate()
+            .filter_map(|(metric_idx, metric)| {
+                let prefix = prefix_of.get(metric.source_id.as_str())?;
+                Some(((prefix.to_string(), CitationId::code_slug(&metric.source_code)), metric_idx))
+            })
+            .collect();
+        Ok(BakedCorpus {
+            dir: dir.to_path_buf(),
+            manifest,
+            metrics,
+            metric_by_id,
+            metric_by_citation,
+            sources,
+            countries: CountryRegistry::new(countries),
+            pillars: PillarRegistry::new(pillars),
+            observations,
+            aggregates,
+        })
+    }
+
+    /// The corpus directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The manifest; `manifest().corpus_version` identifies this corpus.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// Every governed metric, sorted by id.
+    pub fn metrics(&self) -> &[Metric] {
+        &self.metrics
+    }
+
+    /// The metric with this id.
+    pub fn metric(&self, id: &str) -> Option<&Metric> {
+        self.metric_by_id.get(id).map(|&metric_idx| &self.metrics[metric_idx])
+    }
+
+    /// Every source, sorted by id.
+    pub fn sources(&self) -> &[SourceRecord] {
+        &self.sources
+    }
+
+    /// The source with this id.
+    pub fn source(&self, id: &str) -> Option<&SourceRecord> {
+        self.sources.iter().find(|source| source.id == id)
+    }
+
+    /// Countries and comparison aggregates, with the normaliser.
+    pub fn countries(&self) -> &CountryRegistry {
+        &self.countries
+    }
+
+    /// Pillars, with the normaliser.
+    pub fn pillars(&self) -> &PillarRegistry {
+        &self.pillars
+    }
+
+    /// Country observations (aggregates are in [`BakedCorpus::aggregates`]).
+    pub fn observations(&self) -> &ObservationTable {
+        &self.observations
+    }
+
+    /// Comparison-aggregate observations (LCN, WLD, …), never counted as countries.
+    pub fn aggregates(&self) -> &ObservationTable {
+        &self.aggregates
+    }
+
+    /// The observation of `indicator` for a country or aggregate `iso3` in `year`.
+    pub fn observation(&self, indicator: &str, iso3: &str, year: i32) -> Option<Observation<'_>> {
+        self.observations.find(indicator, iso3, year).or_else(|| self.aggregates.find(indicator, iso3, year))
+    }
+
+    /// Resolves a stored citation id to its full record.
+    ///
+    /// # Errors
+    /// [`UnresolvedCitation`] with the reason: a per-response synthetic id, a malformed id, an unknown
+    /// source prefix or indicator, a country not in the corpus, or no observation for that year (with the
+    /// years that exist).
+    pub fn resolve_citation(&self, citation_id: &str) -> Result<Citation, UnresolvedCitation> {
+        let unresolved = |reason: String| UnresolvedCitation { citation_id: citation_id.to_string(), reason };
+        let parts = CitationId::parse(citation_id).map_err(unresolved)?;
+        let Some(&metric_idx) = self.metric_by_citation.get(&(parts.prefix.clone(), parts.code_slug.clone())) else {
+            let prefixes: Vec<&str> = self.sources.iter().map(|source| source.citation_prefix.as_str()).collect();
+            return Err(unresolved(if prefixes.contains(&parts.prefix.as_str()) {
+                format!("no indicator `{}` in source prefix `{}`", parts.code_slug, parts.prefix)
+            } else {
+                format!("unknown source prefix `{}`; valid prefixes: {}", parts.prefix, prefixes.join(", "))
+            }));
+        };
+        let metric = &self.metrics[metric_idx];
+        let Some(entity) = self.countries.get(&parts.iso3) else {
+            return Err(unresolved(format!("`{}` is not a country or aggregate of the corpus", parts.iso3)));
+        };
+        let Some(observation) = self.observation(&metric.id, &entity.iso3, parts.year) else {
+            let table = if self.observations.series(&metric.id, &entity.iso3).is_empty() { &self.aggregates } else { &self.observations };
+            let years: Vec<i32> = table.series(&metric.id, &entity.iso3).map(|row_idx| table.row(row_idx).year).collect();
+            let available = match (years.first(), years.last()) {
+                (Some(first), Some(last)) => format!("years with values: {first}-{last} ({} values)", years.len()),
+                _ => "the corpus holds no values of this indicator for this country".to_string(),
+            };
+            return Err(unresolved(format!("no {} value for {} in {}; {available}", metric.id, entity.iso3, parts.year)));
+        };
+        let source = self.source(&metric.source_id).expect("metric sources are in the source registry");
+        Ok(Citation {
+            citation_id: citation_id.to_string(),
+            source: source.id.clone(),
+            publisher: source.publisher.clone(),
+            dataset: source.name.clone(),
+            indicator: metric.id.clone(),
+            indicator_code: metric.source_code.clone(),
+            title: metric.source_title.clone(),
+            country: entity.iso3.clone(),
+            year: observation.year,
+            value: observation.value,
+            unit: metric.unit.clone(),
+            url: source.deep_link_for(&metric.source_code, &entity.iso3, &entity.iso2),
+            vintage: observation.vintage.to_string(),
+            retrieved_at: source.retrieved_at.clone(),
+            license: metric.license.clone(),
+            attribution: source.attribution.clone(),
+        })
+    }
+
+    /// Whether `id` is a per-response synthetic id (`pulse-…`, `calc-…`), which never resolves here.
+    pub fn is_synthetic_citation(id: &str) -> bool {
+        SYNTHETIC_PREFIXES.iter().any(|prefix| id.starts_with(prefix))
+    }
+}

@@ -1,0 +1,134 @@
+//! Citation ids and their resolution.
+//!
+//! An observation's citation id is `{citation_prefix}-{source code, lower case, dots→dashes}-{iso3 lower}-{year}`,
+//! e.g. `wb-sp-dyn-le00-in-mex-2024`. No row is stored per citation: the id is resolved from the source
+//! registry, the metric registry and the observation table ([`crate::BakedCorpus::resolve_citation`]).
+//! Per-response synthetic ids (`pulse-…`, `calc-…`, `news-…`) never resolve here: their record travels
+//! inline in the response that minted them.
+
+use serde::{Deserialize, Serialize};
+
+/// Prefixes of per-response synthetic ids, which exist only inside the response that minted them.
+pub const SYNTHETIC_PREFIXES: &[&str] = &["pulse-", "calc-", "news-", "compute-", "forecast-"];
+
+/// The parts of an observation citation id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CitationId {
+    /// Source citation prefix (`wb`).
+    pub prefix: String,
+    /// Source code in citation form: lower case, dots as dashes (`sp-dyn-le00-in`).
+    pub code_slug: String,
+    /// Upper-case ISO3 or aggregate code (`MEX`).
+    pub iso3: String,
+    /// Year.
+    pub year: i32,
+}
+
+impl CitationId {
+    /// Formats the citation id of one observation.
+    pub fn format(prefix: &str, source_code: &str, iso3: &str, year: i32) -> String {
+        format!("{prefix}-{}-{}-{year}", Self::code_slug(source_code), iso3.to_ascii_lowercase())
+    }
+
+    /// The citation form of a source code: lower case, dots and underscores as dashes.
+    pub fn code_slug(source_code: &str) -> String {
+        source_code.to_ascii_lowercase().replace(['.', '_'], "-")
+    }
+
+    /// Splits an id into prefix, code, country and year. The prefix is everything before the first dash,
+    /// so prefixes themselves contain no dash.
+    ///
+    /// # Errors
+    /// The reason the id is not an observation citation id.
+    pub fn parse(id: &str) -> Result<CitationId, String> {
+        if let Some(prefix) = SYNTHETIC_PREFIXES.iter().find(|prefix| id.starts_with(*prefix)) {
+            return Err(format!(
+                "`{prefix}…` ids are per-response: their record is inline in the response that minted them, not stored in the corpus"
+            ));
+        }
+        let malformed = || format!("not a citation id of the form {{source}}-{{indicator}}-{{iso3}}-{{year}}, e.g. wb-sp-dyn-le00-in-mex-2024");
+        let mut parts = id.rsplitn(3, '-');
+        let (Some(year), Some(iso3), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(malformed());
+        };
+        let Some((prefix, code_slug)) = rest.split_once('-') else {
+            return Err(malformed());
+        };
+        let year: i32 = year.parse().map_err(|_| malformed())?;
+        if iso3.len() != 3 || prefix.is_empty() || code_slug.is_empty() {
+            return Err(malformed());
+        }
+        Ok(CitationId { prefix: prefix.into(), code_slug: code_slug.into(), iso3: iso3.to_ascii_uppercase(), year })
+    }
+}
+
+/// A resolved citation: everything a reader needs to find and credit one number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Citation {
+    /// The id that was resolved.
+    pub citation_id: String,
+    /// Source id (`wdi`).
+    pub source: String,
+    /// Publisher (`The World Bank`).
+    pub publisher: String,
+    /// Dataset (`World Development Indicators`).
+    pub dataset: String,
+    /// Metric id (`sp_dyn_le00_in`).
+    pub indicator: String,
+    /// Publisher's indicator code (`SP.DYN.LE00.IN`).
+    pub indicator_code: String,
+    /// Publisher's indicator title (`Life expectancy at birth, total (years)`).
+    pub title: String,
+    /// ISO3 (or aggregate code).
+    pub country: String,
+    /// Year of the observation.
+    pub year: i32,
+    /// The cited value, in `unit`.
+    pub value: f64,
+    /// Unit of `value`.
+    pub unit: String,
+    /// Deep link to the indicator for that country on the publisher's site.
+    pub url: String,
+    /// Release the value comes from.
+    pub vintage: String,
+    /// When the raw file was retrieved (ISO 8601 date).
+    pub retrieved_at: String,
+    /// Licence of the series.
+    pub license: String,
+    /// Attribution text the publisher asks for.
+    pub attribution: String,
+}
+
+/// A citation id that did not resolve, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{citation_id}: {reason}")]
+pub struct UnresolvedCitation {
+    /// The id as given.
+    pub citation_id: String,
+    /// Why it did not resolve, and what would.
+    pub reason: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CitationId;
+
+    #[test]
+    fn formats_and_parses_round_trip() {
+        let id = CitationId::format("wb", "SP.DYN.LE00.IN", "MEX", 2024);
+        assert_eq!(id, "wb-sp-dyn-le00-in-mex-2024");
+        let parsed = CitationId::parse(&id).unwrap();
+        assert_eq!(parsed.prefix, "wb");
+        assert_eq!(parsed.code_slug, "sp-dyn-le00-in");
+        assert_eq!(parsed.iso3, "MEX");
+        assert_eq!(parsed.year, 2024);
+    }
+
+    #[test]
+    fn rejects_synthetic_and_malformed_ids() {
+        assert!(CitationId::parse("pulse-abc").unwrap_err().contains("per-response"));
+        for id in ["", "wb", "wb-mex-2024", "wb-x-mexico-2024", "wb-x-mex-year"] {
+            assert!(CitationId::parse(id).unwrap_err().contains("not a citation id"), "{id}");
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! Countries (ISO 3166-1 alpha-3) and comparison aggregates, and the one normaliser that maps free text
+//! to them.
+//!
+//! Source: `country_names/latam_country_names.csv` (UN M49 sub-region 419, 52 countries and territories)
+//! for countries; the corpus catalog (`data/corpus.toml`) for the comparison aggregates (World Bank LCN,
+//! WLD, …). Aggregates are kept for comparison only and are never counted, ranked or returned as countries.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Names, folding::fold};
+
+/// Whether an entity is a country of the corpus or a comparison aggregate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntityKind {
+    /// A country or territory of Latin America and the Caribbean (UN M49 sub-region 419).
+    Country,
+    /// A regional or world aggregate computed by a publisher (e.g. World Bank `LCN`), for comparison only.
+    Aggregate,
+}
+
+/// One entity of `countries.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Country {
+    /// ISO 3166-1 alpha-3 code (`BRA`), or the publisher's code for an aggregate (`LCN`).
+    pub iso3: String,
+    /// ISO 3166-1 alpha-2 code (`BR`), or the World Bank 2-character code for an aggregate (`ZJ`); used in
+    /// deep links.
+    pub iso2: String,
+    /// Country or aggregate.
+    pub kind: EntityKind,
+    /// Names in en/es/pt (i18n-iso-countries preferred names for countries).
+    pub names: Names,
+    /// Other names that resolve to this entity: UNTERM short and formal names, World Bank and WGI names,
+    /// CLDR and i18n alternates.
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// UN M49 intermediate region (`Caribbean`, `Central America`, `South America`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intermediate_region: Option<String>,
+    /// World Bank income group (2022 classification), if classified.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub income_group: Option<String>,
+}
+
+/// The countries and aggregates of a corpus with a case-, accent- and punctuation-insensitive lookup.
+///
+/// Matching order: codes (ISO3, ISO2) first, then preferred names, then aliases. A key that two
+/// entities share at the same level (e.g. an alias used by two territories) resolves to neither.
+#[derive(Debug, Clone)]
+pub struct CountryRegistry {
+    entities: Vec<Country>,
+    by_key: HashMap<String, KeyTarget>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct KeyTarget {
+    level: u8,
+    /// `None` when the key is ambiguous at its level.
+    entity: Option<usize>,
+}
+
+impl CountryRegistry {
+    /// Builds the registry and its lookup from `entities` (countries and aggregates, any order).
+    pub fn new(mut entities: Vec<Country>) -> Self {
+        entities.sort_by(|left, right| left.iso3.cmp(&right.iso3));
+        let mut by_key: HashMap<String, KeyTarget> = HashMap::new();
+        for (entity_idx, entity) in entities.iter().enumerate() {
+            let codes = [entity.iso3.as_str(), entity.iso2.as_str()];
+            let levels: [(u8, Vec<&str>); 3] = [
+                (0, codes.to_vec()),
+                (1, entity.names.all().collect()),
+                (2, entity.aliases.iter().map(String::as_str).collect()),
+            ];
+            for (level, texts) in levels {
+                for text in texts {
+                    insert_key(&mut by_key, fold(text), level, entity_idx);
+                }
+            }
+        }
+        CountryRegistry { entities, by_key }
+    }
+
+    /// Resolves free text (`"Brasil"`, `"br"`, `"México"`, `"República Dominicana"`) to a **country**;
+    /// aggregates and unknown or ambiguous text give `None`.
+    pub fn resolve(&self, text: &str) -> Option<&Country> {
+        self.resolve_entity(text).filter(|entity| entity.kind == EntityKind::Country)
+    }
+
+    /// Resolves free text to a country or a comparison aggregate.
+    pub fn resolve_entity(&self, text: &str) -> Option<&Country> {
+        let target = self.by_key.get(&fold(text))?;
+        target.entity.map(|entity_idx| &self.entities[entity_idx])
+    }
+
+    /// The entity with exactly this code (ISO3 or aggregate code, upper case).
+    pub fn get(&self, iso3: &str) -> Option<&Country> {
+        self.entities
+            .binary_search_by(|entity| entity.iso3.as_str().cmp(iso3))
+            .ok()
+            .map(|entity_idx| &self.entities[entity_idx])
+    }
+
+    /// The countries, sorted by ISO3 (aggregates excluded).
+    pub fn countries(&self) -> impl Iterator<Item = &Country> {
+        self.entities.iter().filter(|entity| entity.kind == EntityKind::Country)
+    }
+
+    /// The comparison aggregates, sorted by code.
+    pub fn aggregates(&self) -> impl Iterator<Item = &Country> {
+        self.entities.iter().filter(|entity| entity.kind == EntityKind::Aggregate)
+    }
+
+    /// Every entity, countries and aggregates, sorted by code: the contents of `countries.json`.
+    pub fn entities(&self) -> &[Country] {
+        &self.entities
+    }
+}
+
+fn insert_key(by_key: &mut HashMap<String, KeyTarget>, key: String, level: u8, entity_idx: usize) {
+    if key.is_empty() {
+        return;
+    }
+    let target = by_key.entry(key).or_insert(KeyTarget { level, entity: Some(entity_idx) });
+    if level < target.level {
+        *target = KeyTarget { level, entity: Some(entity_idx) };
+    } else if level == target.level && target.entity != Some(entity_idx) {
+        target.entity = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entity(iso3: &str, iso2: &str, kind: EntityKind, en: &str, es: &str, aliases: &[&str]) -> Country {
+        Country {
+            iso3: iso3.into(),
+            iso2: iso2.into(),
+            kind,
+            names: Names { en: en.into(), es: Some(es.into()), pt: None },
+            aliases: aliases.iter().map(|alias| alias.to_string()).collect(),
+            intermediate_region: None,
+            income_group: None,
+        }
+    }
+
+    fn registry() -> CountryRegistry {
+        CountryRegistry::new(vec![
+            entity("VIR", "VI", EntityKind::Country, "U.S. Virgin Islands", "Islas Vírgenes de EE.UU.", &["Virgin Islands"]),
+            entity("VGB", "VG", EntityKind::Country, "British Virgin Islands", "Islas Vírgenes Británicas", &["Virgin Islands"]),
+            entity("BRA", "BR", EntityKind::Country, "Brazil", "Brasil", &[]),
+            entity("LCN", "ZJ", EntityKind::Aggregate, "Latin America & Caribbean", "América Latina y el Caribe", &[]),
+        ])
+    }
+
+    fn check(input: &str, expected: Option<&str>) {
+        let registry = registry();
+        assert_eq!(registry.resolve(input).map(|country| country.iso3.as_str()), expected, "resolve({input:?})");
+    }
+
+    #[test]
+    fn resolves_codes_names_and_aliases() {
+        check("Brasil", Some("BRA"));
+        check("br", Some("BRA"));
+        check("bra", Some("BRA"));
+        check("BRAZIL", Some("BRA"));
+        check("islas virgenes britanicas", Some("VGB"));
+    }
+
+    #[test]
+    fn ambiguous_aliases_and_aggregates_are_not_countries() {
+        check("Virgin Islands", None);
+        check("LCN", None);
+        check("Narnia", None);
+        assert_eq!(registry().resolve_entity("lcn").map(|entity| entity.iso3.as_str()), Some("LCN"));
+        assert_eq!(registry().countries().count(), 3);
+    }
+}

@@ -1,0 +1,34 @@
+//! Where each artifact lives inside a baked corpus directory, and how the output directory points at
+//! the published corpus.
+//!
+//! ```text
+//! data/baked/                      output directory (git-ignored)
+//!   current -> 5f2c9a…            symlink to the published corpus, swapped atomically by each bake
+//!   5f2c9a…/                       one directory per corpus version (content hash), never modified
+//!     manifest.json  observations.arrow  observations.parquet  …
+//! ```
+
+/// The symlink in the output directory that names the published corpus.
+pub const CURRENT: &str = "current";
+/// See [`crate::Manifest`].
+pub const MANIFEST: &str = "manifest.json";
+/// Country observations, Arrow IPC (memory-mapped by the server).
+pub const OBSERVATIONS_ARROW: &str = "observations.arrow";
+/// Country observations, Parquet (for analysts).
+pub const OBSERVATIONS_PARQUET: &str = "observations.parquet";
+/// Comparison-aggregate observations, Arrow IPC.
+pub const AGGREGATES_ARROW: &str = "aggregates.arrow";
+/// Comparison-aggregate observations, Parquet.
+pub const AGGREGATES_PARQUET: &str = "aggregates.parquet";
+/// See [`crate::Metric`].
+pub const METRICS: &str = "metrics.json";
+/// See [`crate::SourceRecord`].
+pub const SOURCES: &str = "sources.json";
+/// See [`crate::Country`].
+pub const COUNTRIES: &str = "countries.json";
+/// See [`crate::Pillar`].
+pub const PILLARS: &str = "pillars.json";
+/// See [`crate::BakeReport`].
+pub const BAKE_REPORT: &str = "bake_report.json";
+/// The bake report as a human summary.
+pub const BAKE_REPORT_TEXT: &str = "bake_report.txt";

@@ -1,0 +1,60 @@
+//! The artifact contract of the baked corpus: the types, format version, writers and readers of every
+//! file that `pipeline bake` publishes and `server` loads.
+//!
+//! A baked corpus is one directory, written once and never changed afterwards (see [`layout`]):
+//!
+//! | file | contents | writer | reader |
+//! |---|---|---|---|
+//! | `manifest.json` | format version, corpus version (content hash), sha256 of every artifact | [`Manifest::write`] | [`Manifest::read`] |
+//! | `observations.arrow` / `.parquet` | governed country observations, sorted by (indicator, country, year) | pipeline (polars) | [`ObservationTable::open`] |
+//! | `aggregates.arrow` / `.parquet` | the same for comparison aggregates (LCN, WLD, …) | pipeline (polars) | [`ObservationTable::open`] |
+//! | `metrics.json` | the governed metric registry ([`Metric`]) | [`write_json`] | [`read_json`] |
+//! | `sources.json` | one [`SourceRecord`] per source: publisher, licence, vintage, deep-link pattern | [`write_json`] | [`read_json`] |
+//! | `countries.json` | the LAC countries and the declared comparison aggregates ([`Country`]) | [`write_json`] | [`read_json`] |
+//! | `pillars.json` | the thematic pillars ([`Pillar`]) | [`write_json`] | [`read_json`] |
+//! | `bake_report.json` / `.txt` | what the bake kept, dropped and excluded, and why ([`BakeReport`]) | [`write_json`] | [`read_json`] |
+//!
+//! [`BakedCorpus::open`] loads a published directory: it checks the format version, memory-maps the Arrow
+//! IPC tables (zero-copy) and builds the lookups used by the tools: the [`CountryRegistry`] and
+//! [`PillarRegistry`] normalisers and the citation resolver ([`BakedCorpus::resolve_citation`]).
+//!
+//! This crate never depends on polars and never touches the network; it reads and writes only the paths
+//! it is given.
+//!
+//! ```no_run
+//! let corpus = corpus::BakedCorpus::open_current(std::path::Path::new("data/baked"))?;
+//! let mex = corpus.countries().resolve("México").expect("MEX is a LAC country");
+//! let citation = corpus.resolve_citation("wb-sp-dyn-le00-in-mex-2024")?;
+//! assert_eq!(mex.iso3, "MEX");
+//! println!("{} {}", citation.url, citation.value);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![warn(missing_docs)]
+
+pub mod baked;
+pub mod citation;
+pub mod country;
+pub mod error;
+pub mod folding;
+pub mod json;
+pub mod layout;
+pub mod manifest;
+pub mod metric;
+pub mod names;
+pub mod observation;
+pub mod pillar;
+pub mod report;
+pub mod source;
+
+pub use baked::BakedCorpus;
+pub use citation::{Citation, CitationId, UnresolvedCitation};
+pub use country::{Country, CountryRegistry, EntityKind};
+pub use error::CorpusError;
+pub use json::{read_json, write_json};
+pub use manifest::{ArtifactEntry, FORMAT_VERSION, Manifest};
+pub use metric::{Coverage, GoodDirection, Metric, ValidRange};
+pub use names::{Lang, Names};
+pub use observation::{Observation, ObservationTable};
+pub use pillar::{Pillar, PillarRegistry};
+pub use report::{BakeReport, DropReason, DroppedRow, ExcludedSeries};
+pub use source::SourceRecord;

@@ -1,0 +1,140 @@
+//! The manifest (`manifest.json`): format version, corpus version and a checksum per artifact.
+
+use std::{
+    io::Read,
+    path::{Path, PathBuf},
+};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::{CorpusError, layout, read_json, write_json};
+
+/// Version of this artifact contract. Bump it when a file's layout changes; readers refuse other versions.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// One artifact file and its checksum.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArtifactEntry {
+    /// File name inside the corpus directory.
+    pub name: String,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// Lower-case hex sha256 of the file.
+    pub sha256: String,
+}
+
+/// The manifest of a baked corpus.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// [`FORMAT_VERSION`] of the writer.
+    pub format_version: u32,
+    /// Content hash of every artifact: the first 16 hex digits of the sha256 over each artifact's name and
+    /// sha256, in name order. The same inputs give the same version.
+    pub corpus_version: String,
+    /// Every artifact except the manifest itself, sorted by name.
+    pub artifacts: Vec<ArtifactEntry>,
+}
+
+impl Manifest {
+    /// Hashes every file in `dir` (except a manifest) and computes the corpus version.
+    ///
+    /// # Errors
+    /// [`CorpusError::Io`] if the directory or a file cannot be read.
+    pub fn compute(dir: &Path) -> Result<Manifest, CorpusError> {
+        let mut artifacts = Vec::new();
+        let entries = std::fs::read_dir(dir).map_err(|error| CorpusError::io(dir, error))?;
+        for entry in entries {
+            let path = entry.map_err(|error| CorpusError::io(dir, error))?.path();
+            let name = path.file_name().and_then(|name| name.to_str()).unwrap_or_default().to_string();
+            if name == layout::MANIFEST || !path.is_file() {
+                continue;
+            }
+            let (bytes, sha256) = hash_file(&path)?;
+            artifacts.push(ArtifactEntry { name, bytes, sha256 });
+        }
+        artifacts.sort_by(|left, right| left.name.cmp(&right.name));
+        let mut hasher = Sha256::new();
+        for artifact in &artifacts {
+            hasher.update(artifact.name.as_bytes());
+            hasher.update(b"\0");
+            hasher.update(artifact.sha256.as_bytes());
+            hasher.update(b"\n");
+        }
+        let corpus_version = hex(&hasher.finalize())[..16].to_string();
+        Ok(Manifest { format_version: FORMAT_VERSION, corpus_version, artifacts })
+    }
+
+    /// Writes the manifest into `dir`.
+    ///
+    /// # Errors
+    /// [`CorpusError::Io`] if it cannot be written.
+    pub fn write(&self, dir: &Path) -> Result<(), CorpusError> {
+        write_json(&dir.join(layout::MANIFEST), self)
+    }
+
+    /// Reads the manifest of the corpus in `dir` and checks its format version.
+    ///
+    /// # Errors
+    /// [`CorpusError::Io`]/[`CorpusError::Json`] if unreadable, [`CorpusError::FormatVersion`] if written by
+    /// another version of this contract.
+    pub fn read(dir: &Path) -> Result<Manifest, CorpusError> {
+        let path = dir.join(layout::MANIFEST);
+        let manifest: Manifest = read_json(&path, "corpus manifest")?;
+        if manifest.format_version != FORMAT_VERSION {
+            return Err(CorpusError::FormatVersion { path, expected: FORMAT_VERSION, found: manifest.format_version });
+        }
+        Ok(manifest)
+    }
+
+    /// Re-hashes every artifact in `dir` and checks it against this manifest.
+    ///
+    /// # Errors
+    /// [`CorpusError::Checksum`] naming the first artifact whose bytes changed; [`CorpusError::Io`] if one
+    /// is missing.
+    pub fn verify(&self, dir: &Path) -> Result<(), CorpusError> {
+        for artifact in &self.artifacts {
+            let path = dir.join(&artifact.name);
+            let (_, sha256) = hash_file(&path)?;
+            if sha256 != artifact.sha256 {
+                return Err(CorpusError::Checksum { path, expected: artifact.sha256.clone(), found: sha256 });
+            }
+        }
+        Ok(())
+    }
+
+    /// The entry for the artifact `name`, if listed.
+    pub fn artifact(&self, name: &str) -> Option<&ArtifactEntry> {
+        self.artifacts.iter().find(|artifact| artifact.name == name)
+    }
+}
+
+/// The directory the `current` pointer in `out_dir` names.
+///
+/// # Errors
+/// [`CorpusError::NotBaked`] if there is no pointer.
+pub fn current_dir(out_dir: &Path) -> Result<PathBuf, CorpusError> {
+    let pointer = out_dir.join(layout::CURRENT);
+    let target = std::fs::read_link(&pointer).map_err(|_| CorpusError::NotBaked { path: pointer.clone() })?;
+    Ok(if target.is_absolute() { target } else { out_dir.join(target) })
+}
+
+fn hash_file(path: &Path) -> Result<(u64, String), CorpusError> {
+    let mut file = std::fs::File::open(path).map_err(|error| CorpusError::io(path, error))?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    let mut total = 0u64;
+    loop {
+        let read = file.read(&mut buffer).map_err(|error| CorpusError::io(path, error))?;
+        if read == 0 {
+            break;
+        }
+        total += read as u64;
+        hasher.update(&buffer[..read]);
+    }
+    Ok((total, hex(&hasher.finalize())))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}

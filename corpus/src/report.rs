@@ -1,0 +1,162 @@
+//! The bake report (`bake_report.json`): every row the bake did not keep, and why; every series left out
+//! for licence reasons; the comparison aggregates kept.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// Why a raw row was not kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropReason {
+    /// The country code is neither a LAC country of the catalog nor a declared comparison aggregate.
+    UnknownCountry,
+    /// The value cell is not a finite number.
+    NonNumericValue,
+    /// The source marks the value as missing (WGI `..`); kept out, as missing values are absent rows.
+    MissingMarker,
+    /// The year cell is not an integer year.
+    InvalidYear,
+    /// The value is outside the range its unit allows (e.g. a share above 100%).
+    ImpossibleValue,
+    /// A second row for the same (indicator, country, year); the first row is kept.
+    Duplicate,
+}
+
+impl DropReason {
+    /// Every reason, in report order.
+    pub const ALL: [DropReason; 6] = [
+        DropReason::UnknownCountry,
+        DropReason::NonNumericValue,
+        DropReason::MissingMarker,
+        DropReason::InvalidYear,
+        DropReason::ImpossibleValue,
+        DropReason::Duplicate,
+    ];
+
+    /// The snake_case name used in the report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DropReason::UnknownCountry => "unknown_country",
+            DropReason::NonNumericValue => "non_numeric_value",
+            DropReason::MissingMarker => "missing_marker",
+            DropReason::InvalidYear => "invalid_year",
+            DropReason::ImpossibleValue => "impossible_value",
+            DropReason::Duplicate => "duplicate",
+        }
+    }
+}
+
+/// One raw row the bake did not keep.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DroppedRow {
+    /// Source id.
+    pub source: String,
+    /// Raw file, relative to the sources directory.
+    pub file: String,
+    /// 1-based line in that file (the header is line 1).
+    pub line: u64,
+    /// Metric id, where known.
+    pub indicator: String,
+    /// Country code as written in the raw row.
+    pub country: String,
+    /// Year cell as written.
+    pub year: String,
+    /// Value cell as written.
+    pub value: String,
+    /// Why it was dropped.
+    pub reason: DropReason,
+    /// Detail: the valid range, the unknown code, the row it duplicates.
+    pub detail: String,
+}
+
+/// A whole series left out of the corpus.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExcludedSeries {
+    /// Source id.
+    pub source: String,
+    /// Publisher's indicator code.
+    pub code: String,
+    /// The series' licence.
+    pub license: String,
+    /// Raw rows not baked.
+    pub rows: u64,
+    /// Why (e.g. `licence CC-BY-NC-4.0 is not redistributable in the default corpus`).
+    pub reason: String,
+}
+
+/// Rows read and kept per source.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SourceCounts {
+    /// Raw data rows read.
+    pub rows_read: u64,
+    /// Rows kept as country observations.
+    pub observations: u64,
+    /// Rows kept as comparison-aggregate observations.
+    pub aggregate_observations: u64,
+    /// Rows dropped (listed in [`BakeReport::dropped`]).
+    pub dropped: u64,
+    /// Rows of series excluded for licence reasons.
+    pub excluded: u64,
+    /// Indicators baked.
+    pub indicators: u32,
+}
+
+/// The bake report.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct BakeReport {
+    /// Country observations baked.
+    pub observations: u64,
+    /// Comparison-aggregate observations baked.
+    pub aggregate_observations: u64,
+    /// Indicators with at least one observation.
+    pub indicators: u32,
+    /// Countries with at least one observation.
+    pub countries: u32,
+    /// Earliest and latest year observed, if any.
+    pub years: Option<(i32, i32)>,
+    /// Counts per source id.
+    pub sources: BTreeMap<String, SourceCounts>,
+    /// Dropped rows per reason.
+    pub dropped_by_reason: BTreeMap<DropReason, u64>,
+    /// Observations kept per comparison aggregate code (`LCN`, `WLD`): these are never counted as countries.
+    pub aggregates_kept: BTreeMap<String, u64>,
+    /// Series left out for licence reasons.
+    pub excluded_series: Vec<ExcludedSeries>,
+    /// Every dropped row, in source, file and line order.
+    pub dropped: Vec<DroppedRow>,
+}
+
+impl BakeReport {
+    /// The human summary written next to the JSON report.
+    pub fn summary(&self) -> String {
+        let mut text = String::new();
+        let years = self.years.map(|(first, last)| format!("{first}-{last}")).unwrap_or_else(|| "none".into());
+        text.push_str(&format!(
+            "baked {} observations of {} indicators for {} countries, years {years}\n",
+            self.observations, self.indicators, self.countries
+        ));
+        let aggregates: Vec<String> = self.aggregates_kept.iter().map(|(code, rows)| format!("{code} {rows}")).collect();
+        text.push_str(&format!(
+            "comparison aggregates kept ({} observations, never counted as countries): {}\n",
+            self.aggregate_observations,
+            if aggregates.is_empty() { "none".into() } else { aggregates.join(", ") }
+        ));
+        for (source, counts) in &self.sources {
+            text.push_str(&format!(
+                "source {source}: {} rows read, {} observations, {} aggregate observations, {} dropped, {} excluded, {} indicators\n",
+                counts.rows_read, counts.observations, counts.aggregate_observations, counts.dropped, counts.excluded, counts.indicators
+            ));
+        }
+        let total_dropped: u64 = self.dropped_by_reason.values().sum();
+        text.push_str(&format!("dropped rows: {total_dropped}\n"));
+        for (reason, rows) in &self.dropped_by_reason {
+            text.push_str(&format!("  {}: {rows}\n", reason.as_str()));
+        }
+        text.push_str(&format!("series excluded for licence reasons: {}\n", self.excluded_series.len()));
+        for series in &self.excluded_series {
+            text.push_str(&format!("  {} {} ({}, {} rows): {}\n", series.source, series.code, series.license, series.rows, series.reason));
+        }
+        text
+    }
+}
