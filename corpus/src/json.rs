@@ -13,7 +13,7 @@ use crate::CorpusError;
 ///
 /// # Errors
 /// [`CorpusError::Io`] if the file cannot be written.
-pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), CorpusError> {
+pub fn write_json<T: Serialize + ?Sized>(path: &Path, value: &T) -> Result<(), CorpusError> {
     let mut bytes = serde_json::to_vec_pretty(value).expect("contract types always serialize");
     bytes.push(b'\n');
     std::fs::write(path, bytes).map_err(|error| CorpusError::io(path, error))

@@ -1,0 +1,263 @@
+//! The bake: catalog → ingest → govern → metric registry and observation tables → staging → publish.
+
+use std::{
+    collections::{BTreeSet, HashMap},
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
+
+use corpus::{
+    BakeReport, CitationId, CountryRegistry, Coverage, Manifest, Metric, Names, SourceRecord, layout, write_json,
+};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::{
+    BakeError,
+    export::tables::{ObservationColumns, write_observations},
+    govern::{SourceOutcome, govern_source},
+    ingest::{self, Descriptor, wdi_metadata::SeriesMetadata},
+    publish::Staging,
+    sources::{Catalog, Connector, MetricMapping, SourceEntry},
+};
+
+/// Where a bake reads and writes.
+#[derive(Debug, Clone)]
+pub struct BakeOptions {
+    /// Raw sources directory (`../shared/data/sources`).
+    pub sources_dir: PathBuf,
+    /// Catalog directory (`data/`).
+    pub catalog_dir: PathBuf,
+    /// Output directory (`data/baked/`).
+    pub out_dir: PathBuf,
+    /// Draw progress bars on stderr (they also hide themselves when stderr is not a terminal).
+    pub progress: bool,
+}
+
+/// What a successful bake published.
+#[derive(Debug, Clone)]
+pub struct BakeSummary {
+    /// The published manifest (corpus version, artifacts).
+    pub manifest: Manifest,
+    /// The published corpus directory.
+    pub dir: PathBuf,
+    /// The bake report.
+    pub report: BakeReport,
+    /// Wall time of the bake.
+    pub elapsed: Duration,
+}
+
+/// Everything the bake ingested and governed, before writing.
+#[derive(Debug, Default)]
+struct Governed {
+    metrics: Vec<Metric>,
+    observations: ObservationColumns,
+    aggregates: ObservationColumns,
+    sources: Vec<SourceRecord>,
+    report: BakeReport,
+}
+
+/// Bakes the catalog in `options.catalog_dir` from the raw files in `options.sources_dir` and publishes
+/// the result under `options.out_dir`.
+///
+/// # Errors
+/// Any [`BakeError`]: an invalid catalog, a missing or unreadable raw file, a failed write. On error
+/// nothing is published and the previous corpus stays current.
+pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
+    let started = Instant::now();
+    let catalog = Catalog::load(&options.catalog_dir)?;
+    let countries = read_countries(&catalog, &options.sources_dir)?;
+    let governed = ingest_and_govern(&catalog, &countries, &options.sources_dir, options.progress)?;
+    let staging = Staging::create(&options.out_dir)?;
+    let report = write_artifacts(staging.dir(), governed, &catalog, &countries, options.progress)?;
+    let (manifest, dir) = staging.publish()?;
+    Ok(BakeSummary { manifest, dir, report, elapsed: started.elapsed() })
+}
+
+/// Reads the country list of the catalog's `country_names` source, plus the declared aggregates.
+fn read_countries(catalog: &Catalog, sources_dir: &Path) -> Result<CountryRegistry, BakeError> {
+    let entry = catalog
+        .sources
+        .iter()
+        .find(|source| matches!(source.connector, Connector::CountryNames { .. }))
+        .expect("the catalog is validated to have a country_names source");
+    Ok(CountryRegistry::new(ingest::countries::read(entry, &catalog.settings, sources_dir)?))
+}
+
+fn ingest_and_govern(
+    catalog: &Catalog,
+    countries: &CountryRegistry,
+    sources_dir: &Path,
+    show_progress: bool,
+) -> Result<Governed, BakeError> {
+    let mut metadata: HashMap<&str, HashMap<String, SeriesMetadata>> = HashMap::new();
+    for source in &catalog.sources {
+        if let (Connector::WdiSeriesMetadata { .. }, Some(described)) = (&source.connector, &source.describes) {
+            metadata.insert(described.as_str(), ingest::wdi_metadata::read(source, sources_dir)?);
+        }
+    }
+    let indicator_count: usize = catalog.mappings.values().map(|mapping| mapping.rows.len()).sum();
+    let progress = progress_bar(show_progress, indicator_count as u64, "reading");
+    let mut governed = Governed::default();
+    for (source_id, mapping) in &catalog.mappings {
+        let source = catalog.source(source_id).expect("mappings belong to catalog sources");
+        let (files, descriptors) = ingest::long_csv::read_source(source, mapping, sources_dir, &progress)?;
+        let outcome = govern_source(source, mapping, &files, countries, &catalog.settings);
+        let no_metadata = HashMap::new();
+        let source_metadata = metadata.get(source_id.as_str()).unwrap_or(&no_metadata);
+        add_source(&mut governed, source, mapping, &descriptors, source_metadata, outcome, countries);
+    }
+    progress.finish_and_clear();
+    governed.metrics.sort_by(|left, right| left.id.cmp(&right.id));
+    Ok(governed)
+}
+
+/// Turns one governed source into metrics, table rows and report entries.
+fn add_source(
+    governed: &mut Governed,
+    source: &SourceEntry,
+    mapping: &MetricMapping,
+    descriptors: &[Descriptor],
+    metadata: &HashMap<String, SeriesMetadata>,
+    mut outcome: SourceOutcome,
+    countries: &CountryRegistry,
+) {
+    let record = source.record().expect("observation sources are validated to have citation fields");
+    let mut coverage = vec![CoverageCounter::default(); mapping.rows.len()];
+    let mut has_attributes = vec![false; mapping.rows.len()];
+    for observation in &outcome.kept {
+        let row = &mapping.rows[observation.mapping_idx];
+        let table = if observation.is_aggregate { &mut governed.aggregates } else { &mut governed.observations };
+        table.indicator.push(Metric::id_for_code(&row.source_code));
+        table.country.push(observation.country.clone());
+        table.year.push(observation.year);
+        table.value.push(observation.value);
+        table.source.push(source.id.clone());
+        table.vintage.push(source.vintage.clone());
+        table.citation_id.push(CitationId::format(&record.citation_prefix, &row.source_code, &observation.country, observation.year));
+        table.flags.push(String::new());
+        table.standard_error.push(observation.standard_error);
+        table.source_count.push(observation.source_count);
+        has_attributes[observation.mapping_idx] |= observation.standard_error.is_some() || observation.source_count.is_some();
+        if observation.is_aggregate {
+            *governed.report.aggregates_kept.entry(observation.country.clone()).or_default() += 1;
+            coverage[observation.mapping_idx].aggregate_rows += 1;
+        } else {
+            coverage[observation.mapping_idx].add(&observation.country, observation.year);
+        }
+    }
+    let attribute_names: Vec<String> = match &source.connector {
+        Connector::LongCsv { attributes, .. } => attributes.keys().cloned().collect(),
+        _ => Vec::new(),
+    };
+    for (mapping_idx, row) in mapping.rows.iter().enumerate() {
+        let counter = &coverage[mapping_idx];
+        if counter.rows == 0 && counter.aggregate_rows == 0 {
+            continue;
+        }
+        let descriptor = &descriptors[mapping_idx];
+        let series_metadata = metadata.get(&row.source_code).cloned().unwrap_or_default();
+        let source_title = descriptor.title.clone().or_else(|| row.name_en.clone()).unwrap_or_else(|| row.source_code.clone());
+        let mut country_notes = series_metadata.country_notes;
+        country_notes.retain(|iso3, _| countries.get(iso3).is_some());
+        governed.metrics.push(Metric {
+            id: Metric::id_for_code(&row.source_code),
+            source_code: row.source_code.clone(),
+            source_id: source.id.clone(),
+            pillar: row.pillar.clone(),
+            names: Names { en: row.name_en.clone().unwrap_or_else(|| source_title.clone()), es: row.name_es.clone(), pt: row.name_pt.clone() },
+            source_title,
+            description: series_metadata
+                .definition
+                .or_else(|| descriptor.description.clone())
+                .or_else(|| row.description.clone())
+                .unwrap_or_default(),
+            unit: row.unit.clone(),
+            good_direction: row.good_direction,
+            valid_range: row.valid_range(),
+            license: row.license.clone(),
+            vintage: source.vintage.clone(),
+            primary_source: series_metadata.primary_source,
+            methodology: series_metadata.methodology,
+            topic: row.wdi_topic.clone(),
+            headline: row.headline,
+            attributes: if has_attributes[mapping_idx] { attribute_names.clone() } else { Vec::new() },
+            country_notes,
+            coverage: counter.coverage(),
+        });
+    }
+    outcome.counts.indicators = coverage.iter().filter(|counter| counter.rows > 0 || counter.aggregate_rows > 0).count() as u32;
+    let report = &mut governed.report;
+    for dropped in &outcome.dropped {
+        *report.dropped_by_reason.entry(dropped.reason).or_default() += 1;
+    }
+    report.dropped.append(&mut outcome.dropped);
+    report.excluded_series.append(&mut outcome.excluded);
+    report.sources.insert(source.id.clone(), outcome.counts);
+    governed.sources.push(record);
+}
+
+/// Writes every artifact into the staging directory and returns the final report.
+fn write_artifacts(
+    dir: &Path,
+    governed: Governed,
+    catalog: &Catalog,
+    countries: &CountryRegistry,
+    show_progress: bool,
+) -> Result<BakeReport, BakeError> {
+    let Governed { metrics, observations, aggregates, mut sources, mut report } = governed;
+    let progress = progress_bar(show_progress, 3, "writing");
+    report.observations = observations.len() as u64;
+    report.aggregate_observations = aggregates.len() as u64;
+    report.indicators = metrics.iter().filter(|metric| metric.coverage.observations > 0).count() as u32;
+    report.countries = observations.country.iter().collect::<BTreeSet<_>>().len() as u32;
+    report.years = observations.year.iter().min().zip(observations.year.iter().max()).map(|(first, last)| (*first, *last));
+    report.dropped.sort_by(|left, right| (&left.source, &left.file, left.line).cmp(&(&right.source, &right.file, right.line)));
+    write_observations(observations, dir, "observations")?;
+    progress.inc(1);
+    write_observations(aggregates, dir, "aggregates")?;
+    progress.inc(1);
+    sources.sort_by(|left, right| left.id.cmp(&right.id));
+    write_json(&dir.join(layout::METRICS), &metrics)?;
+    write_json(&dir.join(layout::SOURCES), &sources)?;
+    write_json(&dir.join(layout::COUNTRIES), countries.entities())?;
+    write_json(&dir.join(layout::PILLARS), &catalog.settings.pillars)?;
+    progress.inc(1);
+    write_json(&dir.join(layout::BAKE_REPORT), &report)?;
+    std::fs::write(dir.join(layout::BAKE_REPORT_TEXT), report.summary()).map_err(|error| BakeError::io(dir.join(layout::BAKE_REPORT_TEXT), error))?;
+    progress.finish_and_clear();
+    Ok(report)
+}
+
+/// Counts coverage of one indicator over countries.
+#[derive(Debug, Clone, Default)]
+struct CoverageCounter {
+    rows: u64,
+    aggregate_rows: u64,
+    countries: BTreeSet<String>,
+    first_year: Option<i32>,
+    last_year: Option<i32>,
+}
+
+impl CoverageCounter {
+    fn add(&mut self, country: &str, year: i32) {
+        self.rows += 1;
+        if !self.countries.contains(country) {
+            self.countries.insert(country.to_string());
+        }
+        self.first_year = Some(self.first_year.map_or(year, |first| first.min(year)));
+        self.last_year = Some(self.last_year.map_or(year, |last| last.max(year)));
+    }
+
+    fn coverage(&self) -> Coverage {
+        Coverage { observations: self.rows, countries: self.countries.len() as u32, first_year: self.first_year, last_year: self.last_year }
+    }
+}
+
+fn progress_bar(show: bool, length: u64, message: &'static str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(length).with_message(message);
+    bar.set_style(ProgressStyle::with_template("{msg:>8} [{bar:40}] {pos}/{len} {elapsed}").expect("valid template").progress_chars("=> "));
+    bar
+}

@@ -1,0 +1,4 @@
+//! Writing the baked artifacts into the staging directory: the observation tables (polars → Arrow IPC
+//! and Parquet) and the JSON registries and report (through `corpus`' writers).
+
+pub mod tables;

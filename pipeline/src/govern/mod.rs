@@ -1,0 +1,158 @@
+//! Governance: decide what every raw row becomes — a country observation, a comparison-aggregate
+//! observation, or a dropped row with its reason — and which series stay out for licence reasons.
+//!
+//! Checks, in order: licence of the series, entity code (a LAC country or a declared aggregate, through
+//! the shared normaliser), year, value (missing marker, non-numeric), range for the unit, duplicate
+//! (indicator, country, year). Nothing is dropped without a [`DroppedRow`] in the report.
+
+use std::collections::HashMap;
+
+use corpus::{CountryRegistry, DropReason, DroppedRow, EntityKind, ExcludedSeries, report::SourceCounts};
+
+use crate::{
+    ingest::{RawFile, RawRow, long_csv::missing_markers},
+    sources::{CorpusSettings, MetricMapping, SourceEntry},
+};
+
+/// A raw row that passed every check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GovernedObservation {
+    /// Index of the indicator in the source's metric mapping.
+    pub mapping_idx: usize,
+    /// ISO3, or aggregate code.
+    pub country: String,
+    /// Whether `country` is a comparison aggregate.
+    pub is_aggregate: bool,
+    /// Year.
+    pub year: i32,
+    /// Value in the metric's unit.
+    pub value: f64,
+    /// Standard error, where the source gives one.
+    pub standard_error: Option<f64>,
+    /// Number of underlying sources, where given.
+    pub source_count: Option<i32>,
+}
+
+/// What governance made of one source.
+#[derive(Debug, Clone, Default)]
+pub struct SourceOutcome {
+    /// Rows kept, in file order.
+    pub kept: Vec<GovernedObservation>,
+    /// Rows dropped, in file and line order.
+    pub dropped: Vec<DroppedRow>,
+    /// Series left out for licence reasons.
+    pub excluded: Vec<ExcludedSeries>,
+    /// Counts for the report.
+    pub counts: SourceCounts,
+}
+
+/// Years a value can be recorded for.
+const YEARS: std::ops::RangeInclusive<i32> = 1900..=2100;
+
+/// Governs every raw row of one observation source.
+pub fn govern_source(
+    source: &SourceEntry,
+    mapping: &MetricMapping,
+    files: &[RawFile],
+    entities: &CountryRegistry,
+    settings: &CorpusSettings,
+) -> SourceOutcome {
+    let markers = missing_markers(&source.connector);
+    let admitted: Vec<bool> = mapping.rows.iter().map(|row| settings.admits_license(&row.license)).collect();
+    let mut excluded_rows = vec![0u64; mapping.rows.len()];
+    let mut first_line: HashMap<(usize, String, i32), u64> = HashMap::new();
+    let mut outcome = SourceOutcome::default();
+    for raw_file in files {
+        for raw in &raw_file.rows {
+            outcome.counts.rows_read += 1;
+            if !admitted[raw.mapping_idx] {
+                excluded_rows[raw.mapping_idx] += 1;
+                continue;
+            }
+            match check_row(raw, mapping, markers, entities, &mut first_line) {
+                Ok(observation) => outcome.kept.push(observation),
+                Err((reason, detail)) => outcome.dropped.push(DroppedRow {
+                    source: source.id.clone(),
+                    file: raw_file.file.clone(),
+                    line: raw.line,
+                    indicator: corpus::Metric::id_for_code(&mapping.rows[raw.mapping_idx].source_code),
+                    country: raw.country.clone(),
+                    year: raw.year.clone(),
+                    value: raw.value.clone(),
+                    reason,
+                    detail,
+                }),
+            }
+        }
+    }
+    for (mapping_idx, row) in mapping.rows.iter().enumerate().filter(|(mapping_idx, _)| !admitted[*mapping_idx]) {
+        outcome.excluded.push(ExcludedSeries {
+            source: source.id.clone(),
+            code: row.source_code.clone(),
+            license: row.license.clone(),
+            rows: excluded_rows[mapping_idx],
+            reason: format!("licence {} is not redistributable in the default corpus", row.license),
+        });
+    }
+    outcome.counts.observations = outcome.kept.iter().filter(|observation| !observation.is_aggregate).count() as u64;
+    outcome.counts.aggregate_observations = outcome.kept.len() as u64 - outcome.counts.observations;
+    outcome.counts.dropped = outcome.dropped.len() as u64;
+    outcome.counts.excluded = excluded_rows.iter().sum();
+    outcome
+}
+
+/// Checks one row; `first_line` remembers the line of each (indicator, country, year) already kept.
+fn check_row(
+    raw: &RawRow,
+    mapping: &MetricMapping,
+    markers: &[String],
+    entities: &CountryRegistry,
+    first_line: &mut HashMap<(usize, String, i32), u64>,
+) -> Result<GovernedObservation, (DropReason, String)> {
+    let row = &mapping.rows[raw.mapping_idx];
+    let entity = entities.resolve_entity(&raw.country).ok_or_else(|| {
+        (DropReason::UnknownCountry, format!("`{}` is neither a LAC country of the catalog nor a declared comparison aggregate", raw.country))
+    })?;
+    let year: i32 = raw
+        .year
+        .parse()
+        .ok()
+        .filter(|year| YEARS.contains(year))
+        .ok_or_else(|| (DropReason::InvalidYear, format!("`{}` is not a year in {}-{}", raw.year, YEARS.start(), YEARS.end())))?;
+    if raw.value.is_empty() || markers.contains(&raw.value) {
+        return Err((DropReason::MissingMarker, format!("`{}` marks a missing value", raw.value)));
+    }
+    let value: f64 = raw
+        .value
+        .parse()
+        .ok()
+        .filter(|value: &f64| value.is_finite())
+        .ok_or_else(|| (DropReason::NonNumericValue, format!("`{}` is not a finite number", raw.value)))?;
+    let range = row.valid_range();
+    if !range.contains(value) {
+        let bound = |bound: Option<f64>| bound.map_or("unbounded".to_string(), |bound| bound.to_string());
+        return Err((
+            DropReason::ImpossibleValue,
+            format!("{value} is outside [{}, {}] for unit `{}`", bound(range.min), bound(range.max), row.unit),
+        ));
+    }
+    let key = (raw.mapping_idx, entity.iso3.clone(), year);
+    if let Some(line) = first_line.get(&key) {
+        return Err((DropReason::Duplicate, format!("duplicates line {line}, which is kept")));
+    }
+    first_line.insert(key, raw.line);
+    let [standard_error, source_count] = &raw.attributes;
+    Ok(GovernedObservation {
+        mapping_idx: raw.mapping_idx,
+        country: entity.iso3.clone(),
+        is_aggregate: entity.kind == EntityKind::Aggregate,
+        year,
+        value,
+        standard_error: standard_error.as_deref().and_then(|cell| cell.parse::<f64>().ok()).filter(|value| value.is_finite()),
+        source_count: source_count
+            .as_deref()
+            .and_then(|cell| cell.parse::<f64>().ok())
+            .filter(|count| count.fract() == 0.0 && *count >= 0.0)
+            .map(|count| count as i32),
+    })
+}

@@ -1,0 +1,50 @@
+//! Connectors: read each source's raw files, as declared in its catalog entry, into raw rows (cells as
+//! written, nothing parsed or dropped yet) and registry content.
+//!
+//! Governance (`crate::govern`) decides what each raw row becomes; ingest never drops a row.
+
+pub mod countries;
+pub mod long_csv;
+pub mod wdi_metadata;
+
+use std::path::Path;
+
+/// One data row of a raw file, cells as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawRow {
+    /// Index of the indicator in the source's metric mapping.
+    pub mapping_idx: usize,
+    /// 1-based line in the raw file (header is line 1).
+    pub line: u64,
+    /// Country or aggregate code cell.
+    pub country: String,
+    /// Year cell.
+    pub year: String,
+    /// Value cell.
+    pub value: String,
+    /// Attribute cells, in `crate::sources::catalog::ATTRIBUTE_COLUMNS` order (`None` if not declared).
+    pub attributes: [Option<String>; 2],
+}
+
+/// The raw rows read from one file.
+#[derive(Debug, Clone)]
+pub struct RawFile {
+    /// Path relative to the sources directory, as shown in the bake report.
+    pub file: String,
+    /// Its data rows, in file order.
+    pub rows: Vec<RawRow>,
+}
+
+/// The publisher's own description of one indicator, read from a descriptor file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Descriptor {
+    /// Title, e.g. `Life expectancy at birth, total (years)`.
+    pub title: Option<String>,
+    /// Definition.
+    pub description: Option<String>,
+}
+
+/// `path` relative to `sources_dir` with forward slashes, for reports.
+pub fn relative_display(sources_dir: &Path, path: &Path) -> String {
+    path.strip_prefix(sources_dir).unwrap_or(path).to_string_lossy().replace('\\', "/")
+}

@@ -1,0 +1,102 @@
+//! WDI series metadata (`wdi_metadata/WDISeries.csv`, `WDICountry-Series.latam.csv`): definitions,
+//! methodology, primary source and country-specific notes per series.
+
+use std::{
+    collections::{BTreeMap, HashMap},
+    path::Path,
+};
+
+use serde::Deserialize;
+
+use crate::{
+    BakeError,
+    sources::{Connector, SourceEntry},
+};
+
+/// What the metadata says about one series.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SeriesMetadata {
+    /// Long definition (or the short one when the long is empty).
+    pub definition: Option<String>,
+    /// Statistical concept and methodology, then limitations and exceptions.
+    pub methodology: Option<String>,
+    /// The original publisher (`Source` column).
+    pub primary_source: Option<String>,
+    /// Country-specific source notes, by ISO3.
+    pub country_notes: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SeriesRow {
+    #[serde(rename = "Series Code")]
+    code: String,
+    #[serde(rename = "Short definition")]
+    short_definition: String,
+    #[serde(rename = "Long definition")]
+    long_definition: String,
+    #[serde(rename = "Statistical concept and methodology")]
+    methodology: String,
+    #[serde(rename = "Limitations and exceptions")]
+    limitations: String,
+    #[serde(rename = "Source")]
+    source: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct CountrySeriesRow {
+    #[serde(rename = "CountryCode")]
+    country: String,
+    #[serde(rename = "SeriesCode")]
+    series: String,
+    #[serde(rename = "DESCRIPTION")]
+    description: String,
+}
+
+/// Reads the metadata of every series, keyed by upper-case series code.
+///
+/// # Errors
+/// [`BakeError::RawFile`] if a file is missing, unreadable or lacks a column.
+pub fn read(entry: &SourceEntry, sources_dir: &Path) -> Result<HashMap<String, SeriesMetadata>, BakeError> {
+    let Connector::WdiSeriesMetadata { series_file, country_series_file } = &entry.connector else {
+        unreachable!("wdi_metadata::read called for connector `{}`", entry.connector.kind());
+    };
+    let raw_dir = entry.raw_dir(sources_dir);
+    let mut by_code: HashMap<String, SeriesMetadata> = HashMap::new();
+    let series_path = raw_dir.join(series_file);
+    for row in read_rows::<SeriesRow>(&series_path)? {
+        let non_empty = |text: &str| (!text.trim().is_empty()).then(|| text.trim().to_string());
+        let methodology = match (non_empty(&row.methodology), non_empty(&row.limitations)) {
+            (Some(method), Some(limits)) => Some(format!("{method}\n\nLimitations and exceptions: {limits}")),
+            (method, limits) => method.or(limits.map(|limits| format!("Limitations and exceptions: {limits}"))),
+        };
+        by_code.insert(
+            row.code.trim().to_string(),
+            SeriesMetadata {
+                definition: non_empty(&row.long_definition).or_else(|| non_empty(&row.short_definition)),
+                methodology,
+                primary_source: non_empty(&row.source),
+                country_notes: BTreeMap::new(),
+            },
+        );
+    }
+    for row in read_rows::<CountrySeriesRow>(&raw_dir.join(country_series_file))? {
+        let note = row.description.trim();
+        if note.is_empty() {
+            continue;
+        }
+        let metadata = by_code.entry(row.series.trim().to_string()).or_default();
+        metadata.country_notes.insert(row.country.trim().to_string(), note.to_string());
+    }
+    Ok(by_code)
+}
+
+fn read_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, BakeError> {
+    let bytes = std::fs::read(path).map_err(|error| BakeError::raw_file(path, format!("cannot read: {error}")))?;
+    let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
+    csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(text)
+        .deserialize()
+        .collect::<Result<Vec<T>, _>>()
+        .map_err(|error| BakeError::raw_file(path, error))
+}

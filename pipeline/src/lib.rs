@@ -1,0 +1,34 @@
+//! The bake: turns the declared sources of the catalog (`data/`) and their raw files
+//! (`../shared/data/sources`) into a published, governed corpus (`data/baked/current`).
+//!
+//! Data flow, one module per step: [`sources`] (catalog files, validated) → [`ingest`] (connectors read
+//! raw rows, cells as written) → [`govern`] (checks; every dropped row reported) → [`export`] (polars
+//! writes the observation tables; `corpus` writes the registries) → [`publish`] (content-hashed
+//! directory, atomic pointer swap). [`bake::bake`] runs them in order.
+//!
+//! Guarantees: the same catalog and raw files give byte-identical artifacts and the same corpus
+//! version; a failed bake publishes nothing and leaves the previous corpus current; the bake never
+//! touches the network.
+//!
+//! ```no_run
+//! use pipeline::bake::{BakeOptions, bake};
+//! let summary = bake(&BakeOptions {
+//!     sources_dir: "../shared/data/sources".into(),
+//!     catalog_dir: "data".into(),
+//!     out_dir: "data/baked".into(),
+//!     progress: false,
+//! })?;
+//! println!("published {}", summary.manifest.corpus_version);
+//! # Ok::<(), pipeline::BakeError>(())
+//! ```
+
+pub mod bake;
+pub mod error;
+pub mod export;
+pub mod govern;
+pub mod ingest;
+pub mod paths;
+pub mod publish;
+pub mod sources;
+
+pub use error::BakeError;

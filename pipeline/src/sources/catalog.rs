@@ -1,0 +1,310 @@
+//! `data/sources/*.toml`: one declarative file per source, and the whole loaded catalog.
+
+use std::{
+    collections::BTreeMap,
+    path::{Component, Path, PathBuf},
+};
+
+use corpus::SourceRecord;
+use serde::Deserialize;
+
+use super::{
+    CorpusSettings, MetricMapping,
+    settings::{check_https, is_snake_id},
+};
+use crate::BakeError;
+
+/// The attribute columns an observation can carry beside its value (see `corpus::observation`).
+pub const ATTRIBUTE_COLUMNS: [&str; 2] = ["standard_error", "source_count"];
+
+/// One source file of the catalog.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceEntry {
+    /// Filename-safe id, lower snake case; must equal the file's stem (`wdi` in `wdi.toml`).
+    pub id: String,
+    /// Dataset name.
+    pub name: String,
+    /// Publisher.
+    pub publisher: String,
+    /// Licence id, one of `data/corpus.toml`'s `licenses`.
+    pub license: String,
+    /// Licence text URL (https).
+    pub license_url: String,
+    /// Dataset homepage (https).
+    pub homepage: String,
+    /// Folder of the raw files, relative to the sources directory.
+    pub raw_path: String,
+    /// Release the values come from.
+    pub vintage: String,
+    /// Retrieval date of the raw files, ISO 8601 (`2026-07-01`).
+    pub retrieved_at: String,
+    /// Citation id prefix of this source's observations; lower-case letters and digits, no dash.
+    /// Required for observation sources.
+    #[serde(default)]
+    pub citation_prefix: Option<String>,
+    /// Deep-link pattern (https) with `{code}`, `{iso2}`, `{iso3}`. Required for observation sources.
+    #[serde(default)]
+    pub deep_link: Option<String>,
+    /// Attribution text. Required for observation sources.
+    #[serde(default)]
+    pub attribution: Option<String>,
+    /// Indicator mapping CSV, relative to the catalog directory. Required for observation sources.
+    #[serde(default)]
+    pub metrics: Option<String>,
+    /// For metadata sources: the id of the observation source it describes.
+    #[serde(default)]
+    pub describes: Option<String>,
+    /// How to read the raw files.
+    pub connector: Connector,
+}
+
+/// How a source's raw files are laid out. Paths are relative to the source's `raw_path`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Connector {
+    /// Country codes and es/en/pt names (`latam_country_names.csv`).
+    CountryNames {
+        /// The CSV file.
+        file: String,
+    },
+    /// One long CSV per indicator (WDI): `file` and `descriptor` contain `{code_lower}`.
+    LongCsvPerIndicator {
+        /// Path pattern of each indicator's data CSV.
+        file: String,
+        /// Path pattern of each indicator's datapackage.json (title, definition), if any.
+        #[serde(default)]
+        descriptor: Option<String>,
+        /// Column holding the country code.
+        country_column: String,
+        /// Column holding the year.
+        year_column: String,
+        /// Column holding the value.
+        value_column: String,
+        /// Value cells meaning "no data" (kept out as absent rows, counted in the report).
+        #[serde(default)]
+        missing_markers: Vec<String>,
+    },
+    /// One long CSV holding every indicator, named in `indicator_column` by the mapping's `raw_key` (WGI).
+    LongCsv {
+        /// The CSV file.
+        file: String,
+        /// Column naming the indicator.
+        indicator_column: String,
+        /// Column holding the country code.
+        country_column: String,
+        /// Column holding the year.
+        year_column: String,
+        /// Column holding the value.
+        value_column: String,
+        /// Value cells meaning "no data".
+        #[serde(default)]
+        missing_markers: Vec<String>,
+        /// Attribute columns kept beside the value: observation column → raw column.
+        #[serde(default)]
+        attributes: BTreeMap<String, String>,
+    },
+    /// World Bank WDI series metadata (`WDISeries.csv`, `WDICountry-Series.csv`).
+    WdiSeriesMetadata {
+        /// Series metadata CSV.
+        series_file: String,
+        /// Country-series notes CSV.
+        country_series_file: String,
+    },
+}
+
+impl Connector {
+    /// Whether this connector yields observations (and so needs citations and a metric mapping).
+    pub fn yields_observations(&self) -> bool {
+        matches!(self, Connector::LongCsvPerIndicator { .. } | Connector::LongCsv { .. })
+    }
+
+    /// The connector's kind as written in the catalog.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Connector::CountryNames { .. } => "country_names",
+            Connector::LongCsvPerIndicator { .. } => "long_csv_per_indicator",
+            Connector::LongCsv { .. } => "long_csv",
+            Connector::WdiSeriesMetadata { .. } => "wdi_series_metadata",
+        }
+    }
+}
+
+/// The whole catalog, loaded and validated.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    /// The catalog directory (`data/`).
+    pub dir: PathBuf,
+    /// `corpus.toml`.
+    pub settings: CorpusSettings,
+    /// Every source, sorted by id.
+    pub sources: Vec<SourceEntry>,
+    /// The metric mapping of each observation source, by source id.
+    pub mappings: BTreeMap<String, MetricMapping>,
+}
+
+impl Catalog {
+    /// Loads `corpus.toml`, every `sources/*.toml` and the mapping files they name, validating each.
+    ///
+    /// # Errors
+    /// [`BakeError::Catalog`] naming the first invalid file and field.
+    pub fn load(dir: &Path) -> Result<Catalog, BakeError> {
+        let settings = CorpusSettings::load(&dir.join("corpus.toml"))?;
+        let sources_dir = dir.join("sources");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&sources_dir)
+            .map_err(|error| BakeError::catalog(&sources_dir, format!("cannot list source catalog files: {error}")))?
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .filter(|path| path.extension().is_some_and(|extension| extension == "toml"))
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            return Err(BakeError::catalog(&sources_dir, "no source catalog files (*.toml)"));
+        }
+        let mut sources = Vec::with_capacity(files.len());
+        for file in &files {
+            let text = std::fs::read_to_string(file).map_err(|error| BakeError::catalog(file, format!("cannot read: {error}")))?;
+            let entry: SourceEntry = toml::from_str(&text).map_err(|error| BakeError::catalog(file, error.to_string()))?;
+            entry.validate(file, &settings).map_err(|message| BakeError::catalog(file, message))?;
+            sources.push(entry);
+        }
+        sources.sort_by(|left, right| left.id.cmp(&right.id));
+        let mut mappings = BTreeMap::new();
+        for source in sources.iter().filter(|source| source.connector.yields_observations()) {
+            let mapping_file = dir.join(source.metrics.as_deref().expect("validated"));
+            mappings.insert(source.id.clone(), MetricMapping::load(&mapping_file, &settings)?);
+        }
+        check_cross_source(dir, &sources, &mappings)?;
+        Ok(Catalog { dir: dir.to_path_buf(), settings, sources, mappings })
+    }
+
+    /// The source with this id.
+    pub fn source(&self, id: &str) -> Option<&SourceEntry> {
+        self.sources.iter().find(|source| source.id == id)
+    }
+}
+
+impl SourceEntry {
+    /// The source-registry record of an observation source (`None` for metadata sources).
+    pub fn record(&self) -> Option<SourceRecord> {
+        Some(SourceRecord {
+            id: self.id.clone(),
+            citation_prefix: self.citation_prefix.clone()?,
+            name: self.name.clone(),
+            publisher: self.publisher.clone(),
+            license: self.license.clone(),
+            license_url: self.license_url.clone(),
+            homepage: self.homepage.clone(),
+            vintage: self.vintage.clone(),
+            retrieved_at: self.retrieved_at.clone(),
+            deep_link: self.deep_link.clone()?,
+            attribution: self.attribution.clone()?,
+        })
+    }
+
+    /// The source's raw folder inside `sources_dir`.
+    pub fn raw_dir(&self, sources_dir: &Path) -> PathBuf {
+        sources_dir.join(&self.raw_path)
+    }
+
+    fn validate(&self, file: &Path, settings: &CorpusSettings) -> Result<(), String> {
+        let stem = file.file_stem().and_then(|stem| stem.to_str()).unwrap_or_default();
+        if !is_snake_id(&self.id) {
+            return Err(format!("id `{}`: use a filename-safe lower snake case id, e.g. `wdi`", self.id));
+        }
+        if self.id != stem {
+            return Err(format!("id `{}`: must equal the file name `{stem}`", self.id));
+        }
+        if settings.license(&self.license).is_none() {
+            return Err(format!("license `{}`: not declared in corpus.toml; valid: {}", self.license, settings.license_ids()));
+        }
+        check_https("license_url", &self.license_url)?;
+        check_https("homepage", &self.homepage)?;
+        check_relative("raw_path", &self.raw_path)?;
+        check_iso_date("retrieved_at", &self.retrieved_at)?;
+        if self.connector.yields_observations() {
+            let prefix = self.citation_prefix.as_deref().ok_or("citation_prefix: required for an observation source, e.g. `wb`")?;
+            if prefix.is_empty() || !prefix.chars().all(|character| character.is_ascii_lowercase() || character.is_ascii_digit()) {
+                return Err(format!("citation_prefix `{prefix}`: use lower-case letters and digits only (no dash), e.g. `wb`"));
+            }
+            let deep_link = self.deep_link.as_deref().ok_or("deep_link: required for an observation source")?;
+            check_https("deep_link", deep_link)?;
+            if !deep_link.contains("{code}") {
+                return Err(format!("deep_link `{deep_link}`: must contain the `{{code}}` placeholder"));
+            }
+            self.attribution.as_deref().ok_or("attribution: required for an observation source")?;
+            let metrics = self.metrics.as_deref().ok_or("metrics: required for an observation source, e.g. `metrics/wdi.csv`")?;
+            check_relative("metrics", metrics)?;
+        }
+        match &self.connector {
+            Connector::CountryNames { file } => check_relative("connector.file", file),
+            Connector::LongCsvPerIndicator { file, descriptor, .. } => {
+                check_relative("connector.file", file)?;
+                if !file.contains("{code_lower}") {
+                    return Err(format!("connector.file `{file}`: must contain the `{{code_lower}}` placeholder"));
+                }
+                descriptor.as_deref().map_or(Ok(()), |descriptor| check_relative("connector.descriptor", descriptor))
+            }
+            Connector::LongCsv { file, attributes, .. } => {
+                check_relative("connector.file", file)?;
+                match attributes.keys().find(|name| !ATTRIBUTE_COLUMNS.contains(&name.as_str())) {
+                    Some(name) => Err(format!("connector.attributes.{name}: unknown attribute; valid: {}", ATTRIBUTE_COLUMNS.join(", "))),
+                    None => Ok(()),
+                }
+            }
+            Connector::WdiSeriesMetadata { series_file, country_series_file } => {
+                check_relative("connector.series_file", series_file)?;
+                check_relative("connector.country_series_file", country_series_file)?;
+                self.describes.as_deref().ok_or("describes: required for a metadata source (the id of the source it describes)")?;
+                Ok(())
+            }
+        }
+    }
+}
+
+fn check_cross_source(dir: &Path, sources: &[SourceEntry], mappings: &BTreeMap<String, MetricMapping>) -> Result<(), BakeError> {
+    let mut prefixes = BTreeMap::new();
+    for source in sources {
+        let file = dir.join("sources").join(format!("{}.toml", source.id));
+        if let Some(prefix) = &source.citation_prefix
+            && let Some(other) = prefixes.insert(prefix.clone(), source.id.clone())
+        {
+            return Err(BakeError::catalog(file, format!("citation_prefix `{prefix}`: already used by source `{other}`")));
+        }
+        if let Some(described) = &source.describes
+            && !sources.iter().any(|candidate| &candidate.id == described && candidate.connector.yields_observations())
+        {
+            return Err(BakeError::catalog(file, format!("describes `{described}`: no observation source with that id")));
+        }
+    }
+    if !sources.iter().any(|source| matches!(source.connector, Connector::CountryNames { .. })) {
+        return Err(BakeError::catalog(dir.join("sources"), "no source with connector kind `country_names`: the bake needs the country list"));
+    }
+    let mut metric_ids: BTreeMap<String, &str> = BTreeMap::new();
+    for (source_id, mapping) in mappings {
+        for row in &mapping.rows {
+            let metric_id = corpus::Metric::id_for_code(&row.source_code);
+            if let Some(other) = metric_ids.insert(metric_id.clone(), source_id) {
+                return Err(BakeError::catalog(
+                    &mapping.file,
+                    format!("source_code `{}`: metric id `{metric_id}` is already used by source `{other}`", row.source_code),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_relative(field: &str, value: &str) -> Result<(), String> {
+    let path = Path::new(value);
+    if value.is_empty() || path.is_absolute() || path.components().any(|component| matches!(component, Component::ParentDir)) {
+        return Err(format!("{field} `{value}`: must be a relative path inside its directory (no `..`, not absolute)"));
+    }
+    Ok(())
+}
+
+fn check_iso_date(field: &str, value: &str) -> Result<(), String> {
+    let bytes = value.as_bytes();
+    let shape_ok = bytes.len() == 10
+        && bytes.iter().enumerate().all(|(index, byte)| if index == 4 || index == 7 { *byte == b'-' } else { byte.is_ascii_digit() });
+    if shape_ok { Ok(()) } else { Err(format!("{field} `{value}`: must be an ISO 8601 date, e.g. `2026-07-01`")) }
+}

@@ -1,0 +1,17 @@
+//! The source catalog: the declarative files under `data/` that say what to bake and how.
+//!
+//! - `data/corpus.toml` ([`CorpusSettings`]): licences, comparison aggregates, pillars.
+//! - `data/sources/*.toml` ([`SourceEntry`]): one file per source, with its connector.
+//! - `data/metrics/*.csv` ([`MetricMapping`]): per indicator, pillar, unit, direction, range, licence, names.
+//!
+//! Everything is validated on load; an error names the file, the field and what would be valid, and an
+//! invalid catalog bakes nothing.
+
+pub mod catalog;
+pub mod metric_map;
+pub mod settings;
+pub mod status;
+
+pub use catalog::{Catalog, Connector, SourceEntry};
+pub use metric_map::{MetricMapping, MetricMappingRow};
+pub use settings::{AggregateEntry, CorpusSettings, LicenseEntry};
