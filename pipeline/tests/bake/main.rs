@@ -1,0 +1,16 @@
+//! Integration tests of the bake, one binary (ripgrep's layout), one module per area.
+
+/// Paths, baking helpers and the shared real-corpus bake.
+mod support;
+
+/// Cases D1, D2, D7 and D12 of `../shared/cases/data.md`, checked on the real baked artifacts.
+mod data_cases;
+
+/// Governance on the hand-written fixture: every drop reason reported, the licence gate.
+mod governance;
+
+/// Failed bakes: non-zero exit, a message naming file and field, the previous corpus untouched.
+mod failures;
+
+/// Same inputs, same corpus version and bytes.
+mod determinism;

@@ -1,0 +1,61 @@
+use std::{
+    path::{Path, PathBuf},
+    process::Output,
+    sync::OnceLock,
+};
+
+use corpus::BakedCorpus;
+use pipeline::bake::{BakeOptions, BakeSummary, bake};
+
+/// The project's own catalog (`data/`).
+pub fn project_catalog() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data")
+}
+
+/// The real raw sources (`../shared/data/sources`, or `CORPUS_SOURCES_DIR`).
+pub fn real_sources() -> PathBuf {
+    std::env::var_os(pipeline::paths::SOURCES_DIR_ENV).map(PathBuf::from).unwrap_or_else(pipeline::paths::default_sources_dir)
+}
+
+/// The fixture catalog and raw sources.
+pub fn fixture() -> (PathBuf, PathBuf) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    (root.join("catalog"), root.join("sources"))
+}
+
+/// Bakes `catalog_dir` from `sources_dir` into `out_dir`, in process.
+pub fn bake_into(catalog_dir: &Path, sources_dir: &Path, out_dir: &Path) -> BakeSummary {
+    let options = BakeOptions {
+        sources_dir: sources_dir.to_path_buf(),
+        catalog_dir: catalog_dir.to_path_buf(),
+        out_dir: out_dir.to_path_buf(),
+        progress: false,
+    };
+    bake(&options).unwrap_or_else(|error| panic!("bake of {} failed: {error}", catalog_dir.display()))
+}
+
+/// Runs the `pipeline` binary with `args`.
+pub fn run_pipeline(args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pipeline")).args(args).output().expect("pipeline binary runs")
+}
+
+/// The real default corpus, baked once per test run into a temporary directory.
+pub struct RealBake {
+    /// Keeps the output directory alive for the whole run.
+    _out_dir: tempfile::TempDir,
+    /// What the bake reported.
+    pub summary: BakeSummary,
+    /// The published corpus, opened through the artifact contract.
+    pub corpus: BakedCorpus,
+}
+
+/// Bakes the real default corpus on first use.
+pub fn real() -> &'static RealBake {
+    static REAL: OnceLock<RealBake> = OnceLock::new();
+    REAL.get_or_init(|| {
+        let out_dir = tempfile::tempdir().expect("temporary directory");
+        let summary = bake_into(&project_catalog(), &real_sources(), out_dir.path());
+        let corpus = BakedCorpus::open_current(out_dir.path()).expect("the published corpus opens");
+        RealBake { _out_dir: out_dir, summary, corpus }
+    })
+}
