@@ -63,6 +63,14 @@ pub enum CorpusError {
         /// The file's sha256.
         found: String,
     },
+    /// The full-text index could not be built or read.
+    #[error("{path}: search index: {message}")]
+    Index {
+        /// The index directory or file.
+        path: PathBuf,
+        /// What tantivy reported.
+        message: String,
+    },
     /// No corpus has been published in the output directory.
     #[error("no baked corpus at {path}: run `just bake` first")]
     NotBaked {

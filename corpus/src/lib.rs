@@ -12,6 +12,8 @@
 //! | `sources.json` | one [`SourceRecord`] per source: publisher, licence, vintage, deep-link pattern | [`write_json`] | [`read_json`] |
 //! | `countries.json` | the LAC countries and the declared comparison aggregates ([`Country`]) | [`write_json`] | [`read_json`] |
 //! | `pillars.json` | the thematic pillars ([`Pillar`]) | [`write_json`] | [`read_json`] |
+//! | `datasets.json` | the dataset catalog ([`Dataset`]): id, keys, columns, sources, licence | [`write_json`] | [`read_json`] |
+//! | `index/` | the full-text index over indicators ([`MetricIndex`], tantivy) | [`index::build_index`] | [`MetricIndex::open`] |
 //! | `bake_report.json` / `.txt` | what the bake kept, dropped and excluded, and why ([`BakeReport`]) | [`write_json`] | [`read_json`] |
 //!
 //! [`BakedCorpus::open`] loads a published directory: it checks the format version, memory-maps the Arrow
@@ -34,8 +36,10 @@
 pub mod baked;
 pub mod citation;
 pub mod country;
+pub mod dataset;
 pub mod error;
 pub mod folding;
+pub mod index;
 pub mod json;
 pub mod layout;
 pub mod manifest;
@@ -49,7 +53,9 @@ pub mod source;
 pub use baked::BakedCorpus;
 pub use citation::{Citation, CitationId, UnresolvedCitation};
 pub use country::{Country, CountryRegistry, EntityKind};
+pub use dataset::{Dataset, DatasetColumn};
 pub use error::CorpusError;
+pub use index::{MetricHit, MetricIndex};
 pub use json::{read_json, write_json};
 pub use manifest::{ArtifactEntry, FORMAT_VERSION, Manifest};
 pub use metric::{Coverage, GoodDirection, Metric, ValidRange};

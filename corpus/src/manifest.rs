@@ -32,7 +32,8 @@ pub struct Manifest {
     /// Content hash of every artifact: the first 16 hex digits of the sha256 over each artifact's name and
     /// sha256, in name order. The same inputs give the same version.
     pub corpus_version: String,
-    /// Every artifact except the manifest itself, sorted by name.
+    /// Every artifact file except the manifest itself, sorted by name; files of a subdirectory are named
+    /// `dir/file` (`index/meta.json`).
     pub artifacts: Vec<ArtifactEntry>,
 }
 
@@ -43,16 +44,7 @@ impl Manifest {
     /// [`CorpusError::Io`] if the directory or a file cannot be read.
     pub fn compute(dir: &Path) -> Result<Manifest, CorpusError> {
         let mut artifacts = Vec::new();
-        let entries = std::fs::read_dir(dir).map_err(|error| CorpusError::io(dir, error))?;
-        for entry in entries {
-            let path = entry.map_err(|error| CorpusError::io(dir, error))?.path();
-            let name = path.file_name().and_then(|name| name.to_str()).unwrap_or_default().to_string();
-            if name == layout::MANIFEST || !path.is_file() {
-                continue;
-            }
-            let (bytes, sha256) = hash_file(&path)?;
-            artifacts.push(ArtifactEntry { name, bytes, sha256 });
-        }
+        collect_artifacts(dir, "", &mut artifacts)?;
         artifacts.sort_by(|left, right| left.name.cmp(&right.name));
         let mut hasher = Sha256::new();
         for artifact in &artifacts {
@@ -117,6 +109,24 @@ pub fn current_dir(out_dir: &Path) -> Result<PathBuf, CorpusError> {
     let pointer = out_dir.join(layout::CURRENT);
     let target = std::fs::read_link(&pointer).map_err(|_| CorpusError::NotBaked { path: pointer.clone() })?;
     Ok(if target.is_absolute() { target } else { out_dir.join(target) })
+}
+
+/// Adds every file under `dir` (one level of subdirectories and deeper) to `artifacts`, named relative
+/// to the corpus directory with `/` separators; the top-level manifest is skipped.
+fn collect_artifacts(dir: &Path, prefix: &str, artifacts: &mut Vec<ArtifactEntry>) -> Result<(), CorpusError> {
+    let entries = std::fs::read_dir(dir).map_err(|error| CorpusError::io(dir, error))?;
+    for entry in entries {
+        let path = entry.map_err(|error| CorpusError::io(dir, error))?.path();
+        let file_name = path.file_name().and_then(|name| name.to_str()).unwrap_or_default();
+        let name = format!("{prefix}{file_name}");
+        if path.is_dir() {
+            collect_artifacts(&path, &format!("{name}/"), artifacts)?;
+        } else if name != layout::MANIFEST {
+            let (bytes, sha256) = hash_file(&path)?;
+            artifacts.push(ArtifactEntry { name, bytes, sha256 });
+        }
+    }
+    Ok(())
 }
 
 fn hash_file(path: &Path) -> Result<(u64, String), CorpusError> {

@@ -86,6 +86,9 @@ pub struct Metric {
     /// The publisher's topic (`Health: Mortality`) the pillar mapping started from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub topic: Option<String>,
+    /// Other words (any language) that name this indicator, for search (`murder`, `asesinatos`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub synonyms: Vec<String>,
     /// Whether this is one of the corpus' headline indicators (names in all three languages).
     pub headline: bool,
     /// Names of the optional attribute columns this series fills (`standard_error`, `source_count`).

@@ -13,7 +13,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::{
     BakeError,
-    export::tables::{ObservationColumns, write_observations},
+    export::{
+        datasets::{DatasetCounts, dataset_catalog},
+        tables::{ObservationColumns, write_observations},
+    },
     govern::{SourceOutcome, govern_source},
     ingest::{self, Descriptor, wdi_metadata::SeriesMetadata},
     publish::Staging,
@@ -179,6 +182,7 @@ fn add_source(
             primary_source: series_metadata.primary_source,
             methodology: series_metadata.methodology,
             topic: row.wdi_topic.clone(),
+            synonyms: row.synonym_list(),
             headline: row.headline,
             attributes: if has_attributes[mapping_idx] { attribute_names.clone() } else { Vec::new() },
             country_notes,
@@ -211,6 +215,12 @@ fn write_artifacts(
     report.indicators = metrics.iter().filter(|metric| metric.coverage.observations > 0).count() as u32;
     report.countries = observations.country.iter().collect::<BTreeSet<_>>().len() as u32;
     report.years = observations.year.iter().min().zip(observations.year.iter().max()).map(|(first, last)| (*first, *last));
+    let counts = DatasetCounts {
+        observations: observations.len() as u64,
+        aggregates: aggregates.len() as u64,
+        entities: countries.entities().len() as u64,
+        pillars: catalog.settings.pillars.len() as u64,
+    };
     report.dropped.sort_by(|left, right| (&left.source, &left.file, left.line).cmp(&(&right.source, &right.file, right.line)));
     write_observations(observations, dir, "observations")?;
     progress.inc(1);
@@ -221,6 +231,10 @@ fn write_artifacts(
     write_json(&dir.join(layout::SOURCES), &sources)?;
     write_json(&dir.join(layout::COUNTRIES), countries.entities())?;
     write_json(&dir.join(layout::PILLARS), &catalog.settings.pillars)?;
+    write_json(&dir.join(layout::DATASETS), &dataset_catalog(&metrics, &sources, counts))?;
+    let index_dir = dir.join(layout::INDEX_DIR);
+    std::fs::create_dir(&index_dir).map_err(|error| BakeError::io(&index_dir, error))?;
+    corpus::index::build_index(&index_dir, &metrics, &catalog.settings.pillars)?;
     progress.inc(1);
     write_json(&dir.join(layout::BAKE_REPORT), &report)?;
     std::fs::write(dir.join(layout::BAKE_REPORT_TEXT), report.summary()).map_err(|error| BakeError::io(dir.join(layout::BAKE_REPORT_TEXT), error))?;

@@ -1,4 +1,5 @@
 //! Writing the baked artifacts into the staging directory: the observation tables (polars → Arrow IPC
 //! and Parquet) and the JSON registries and report (through `corpus`' writers).
 
+pub mod datasets;
 pub mod tables;

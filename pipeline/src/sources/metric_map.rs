@@ -2,7 +2,7 @@
 //! valid range, licence and names.
 //!
 //! Columns: `source_code, raw_key?, pillar, unit, good_direction, min?, max?, license, headline, name_en?,
-//! name_es?, name_pt?, description?, wdi_topic?` (`?` = optional column or empty cell). The WDI file was
+//! name_es?, name_pt?, synonyms?, description?, wdi_topic?` (`?` = optional column or empty cell). The WDI file was
 //! started from each series' WDI topic and reviewed by hand; `name_*` are written for the headline
 //! indicators (the source files are English only).
 
@@ -57,6 +57,9 @@ pub struct MetricMappingRow {
     /// Portuguese name.
     #[serde(default)]
     pub name_pt: Option<String>,
+    /// Other names for search, `|`-separated, any language.
+    #[serde(default)]
+    pub synonyms: Option<String>,
     /// Definition, for sources whose raw files carry none.
     #[serde(default)]
     pub description: Option<String>,
@@ -69,6 +72,11 @@ impl MetricMappingRow {
     /// The valid range of the values.
     pub fn valid_range(&self) -> ValidRange {
         ValidRange { min: self.min, max: self.max }
+    }
+
+    /// The synonyms as a list.
+    pub fn synonym_list(&self) -> Vec<String> {
+        self.synonyms.as_deref().unwrap_or_default().split('|').map(str::trim).filter(|word| !word.is_empty()).map(String::from).collect()
     }
 
     /// The key that names this indicator in its raw file.

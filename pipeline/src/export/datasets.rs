@@ -1,0 +1,147 @@
+//! The dataset catalog of a bake (`datasets.json`): what each table holds, its keys and columns.
+
+use corpus::{Dataset, DatasetColumn, Metric, SourceRecord, layout};
+
+/// Counts the catalog needs from the bake.
+#[derive(Debug, Clone, Copy)]
+pub struct DatasetCounts {
+    /// Country observations.
+    pub observations: u64,
+    /// Comparison-aggregate observations.
+    pub aggregates: u64,
+    /// Countries and aggregates in `countries.json`.
+    pub entities: u64,
+    /// Pillars.
+    pub pillars: u64,
+}
+
+/// The catalog of every dataset the bake writes.
+pub fn dataset_catalog(metrics: &[Metric], sources: &[SourceRecord], counts: DatasetCounts) -> Vec<Dataset> {
+    let source_ids: Vec<String> = sources.iter().map(|source| source.id.clone()).collect();
+    let license = combined_license(metrics);
+    let observation_columns = || {
+        columns(&[
+            ("indicator", "string", "metric id, e.g. sp_dyn_le00_in"),
+            ("country", "string", "ISO 3166-1 alpha-3 code (aggregate code in `aggregates`)"),
+            ("year", "int32", "calendar year"),
+            ("value", "float64", "value in the metric's unit; missing values are absent rows"),
+            ("source", "string", "source id"),
+            ("vintage", "string", "release the value comes from"),
+            ("citation_id", "string", "citation id, resolvable with resolve_citations"),
+            ("flags", "string", "|-separated flags (e.g. projection); empty when none"),
+            ("standard_error", "float64", "publisher's standard error, where given (WGI)"),
+            ("source_count", "int32", "number of underlying data sources, where given (WGI)"),
+        ])
+    };
+    let observation_keys = || vec!["indicator".to_string(), "country".into(), "year".into()];
+    vec![
+        Dataset {
+            dataset_id: "observations".into(),
+            title: "Governed observations, LAC countries".into(),
+            description: "One row per indicator, country and year with a value, every value with its citation_id.".into(),
+            artifacts: vec![layout::OBSERVATIONS_ARROW.into(), layout::OBSERVATIONS_PARQUET.into()],
+            keys: observation_keys(),
+            columns: observation_columns(),
+            sources: source_ids.clone(),
+            license: license.clone(),
+            rows: counts.observations,
+        },
+        Dataset {
+            dataset_id: "aggregates".into(),
+            title: "Comparison aggregates (LCN, WLD, ...)".into(),
+            description: "The publishers' regional and world aggregates, kept for comparison and never counted as countries.".into(),
+            artifacts: vec![layout::AGGREGATES_ARROW.into(), layout::AGGREGATES_PARQUET.into()],
+            keys: observation_keys(),
+            columns: observation_columns(),
+            sources: source_ids.clone(),
+            license: license.clone(),
+            rows: counts.aggregates,
+        },
+        Dataset {
+            dataset_id: "metrics".into(),
+            title: "Governed metric registry".into(),
+            description: "Every indicator: id, source code, pillar, names in es/en/pt, unit, good_direction, licence, vintage, coverage.".into(),
+            artifacts: vec![layout::METRICS.into(), layout::INDEX_DIR.into()],
+            keys: vec!["id".into()],
+            columns: columns(&[
+                ("id", "string", "metric id"),
+                ("source_code", "string", "publisher's indicator code"),
+                ("pillar", "string", "pillar id"),
+                ("names", "object", "names in en/es/pt"),
+                ("unit", "string", "unit of the values"),
+                ("good_direction", "string", "up, down or neutral"),
+                ("coverage", "object", "observations, countries, first and last year"),
+            ]),
+            sources: source_ids.clone(),
+            license: license.clone(),
+            rows: metrics.len() as u64,
+        },
+        Dataset {
+            dataset_id: "citations".into(),
+            title: "Citation registry".into(),
+            description: "Every observation's citation_id resolves to publisher, dataset, title, deep link, year, vintage, retrieval date and licence, derived from the metric and source registries.".into(),
+            artifacts: vec![layout::SOURCES.into(), layout::METRICS.into()],
+            keys: vec!["citation_id".into()],
+            columns: columns(&[
+                ("citation_id", "string", "{prefix}-{code}-{iso3}-{year}"),
+                ("url", "string", "deep link to the indicator for the country"),
+                ("retrieved_at", "string", "retrieval date of the raw file"),
+            ]),
+            sources: source_ids.clone(),
+            license: license.clone(),
+            rows: counts.observations + counts.aggregates,
+        },
+        Dataset {
+            dataset_id: "sources".into(),
+            title: "Source registry".into(),
+            description: "Publisher, dataset, licence, vintage, retrieval date and deep-link pattern of each source.".into(),
+            artifacts: vec![layout::SOURCES.into()],
+            keys: vec!["id".into()],
+            columns: columns(&[("id", "string", "source id"), ("publisher", "string", "publisher"), ("license", "string", "licence id")]),
+            sources: vec!["catalog".into()],
+            license: "CC-BY-4.0".into(),
+            rows: sources.len() as u64,
+        },
+        Dataset {
+            dataset_id: "countries".into(),
+            title: "Countries and comparison aggregates".into(),
+            description: "The 52 LAC countries and territories (UN M49 419) with es/en/pt names and aliases, and the comparison aggregates.".into(),
+            artifacts: vec![layout::COUNTRIES.into()],
+            keys: vec!["iso3".into()],
+            columns: columns(&[("iso3", "string", "ISO 3166-1 alpha-3"), ("kind", "string", "country or aggregate"), ("names", "object", "en/es/pt")]),
+            sources: vec!["country_names".into()],
+            license: "PDDL-1.0".into(),
+            rows: counts.entities,
+        },
+        Dataset {
+            dataset_id: "pillars".into(),
+            title: "Pillars".into(),
+            description: "The thematic areas every indicator maps to, with names in es/en/pt.".into(),
+            artifacts: vec![layout::PILLARS.into()],
+            keys: vec!["id".into()],
+            columns: columns(&[("id", "string", "pillar id"), ("names", "object", "en/es/pt")]),
+            sources: vec!["catalog".into()],
+            license: "CC-BY-4.0".into(),
+            rows: counts.pillars,
+        },
+    ]
+}
+
+fn columns(specs: &[(&str, &str, &str)]) -> Vec<DatasetColumn> {
+    specs
+        .iter()
+        .map(|(name, data_type, description)| DatasetColumn {
+            name: name.to_string(),
+            data_type: data_type.to_string(),
+            description: description.to_string(),
+        })
+        .collect()
+}
+
+/// The licence of content mixing these metrics: the single licence when all share one, else a list.
+fn combined_license(metrics: &[Metric]) -> String {
+    let mut licenses: Vec<&str> = metrics.iter().map(|metric| metric.license.as_str()).collect();
+    licenses.sort();
+    licenses.dedup();
+    licenses.join(", ")
+}
