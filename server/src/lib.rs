@@ -1,7 +1,36 @@
-//! The server over a baked corpus. This first cut loads and verifies the published corpus; the MCP
-//! transports and tools build on [`load::load_corpus`].
+//! The MCP server over a baked corpus: read-only, deterministic, citation-first.
+//!
+//! Data flow: [`load`] opens the published corpus (memory-mapped tables, registries, search index) →
+//! [`tools`] (the domain plugin: one file per tool, typed inputs and outputs, schemas derived from the
+//! types) → [`transport`] (the generic core: JSON-RPC, MCP lifecycle, Streamable HTTP, stdio, limits).
 //!
 //! The server never writes files and never calls out: every answer depends only on the baked artifacts
-//! and the request.
+//! and the request. [`build`] wires the three together; [`transport::http::router`] gives the axum
+//! router for tests and for `main`.
 
 pub mod load;
+pub mod tools;
+pub mod transport;
+
+use std::{path::Path, sync::Arc};
+
+use transport::jsonrpc::McpServer;
+
+/// Loads the corpus in `out_dir` and builds the MCP core with every tool, checking each tool's declared
+/// datasets against the corpus' catalog.
+///
+/// # Errors
+/// A message naming the corpus problem (not baked, wrong format) or the tool whose datasets are invalid.
+pub fn build(out_dir: &Path) -> Result<McpServer, String> {
+    build_with_tools(out_dir, tools::all())
+}
+
+/// As [`build`], with an explicit tool table (tests add tools of their own).
+///
+/// # Errors
+/// As [`build`].
+pub fn build_with_tools(out_dir: &Path, tool_table: Vec<tools::ToolSpec>) -> Result<McpServer, String> {
+    let corpus = load::load_corpus(out_dir).map_err(|error| error.to_string())?;
+    let plugin = tools::Plugin::new(Arc::new(corpus), tool_table)?;
+    Ok(McpServer::new(plugin))
+}

@@ -1,18 +1,32 @@
-//! `server`: loads the published corpus. `server check` verifies it and prints what it holds.
+//! `server`: serve the published corpus over MCP (Streamable HTTP by default, `--stdio` for local
+//! clients), or `server check` to verify it.
 
-use std::{path::PathBuf, process::ExitCode};
+use std::{net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc};
 
 use clap::{Parser, Subcommand};
+use server::transport::http::{HttpConfig, HttpState, router};
 
-/// Serve the governed LAC data corpus.
+/// Serve the governed LAC data corpus over MCP.
 #[derive(Debug, Parser)]
 #[command(version, about)]
 struct Cli {
     /// Output directory of `pipeline bake`; its `current` pointer names the corpus to serve.
     #[arg(long, env = "CORPUS_OUT_DIR", default_value = "data/baked", global = true)]
     corpus_dir: PathBuf,
+    /// Address to listen on for Streamable HTTP.
+    #[arg(long, env = "MCP_ADDR", default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Serve newline-delimited JSON-RPC on stdin/stdout instead of HTTP (for Claude Desktop and other local clients).
+    #[arg(long)]
+    stdio: bool,
+    /// Must be `true` for HTTP POSTs to be answered; anything else refuses them with 403 (fail closed).
+    #[arg(long, env = "MCP_ENABLED", default_value = "false")]
+    mcp_enabled: String,
+    /// JSON-RPC messages per client IP per minute.
+    #[arg(long, env = "MCP_RATE_LIMIT", default_value_t = 60)]
+    rate_limit: u32,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -22,25 +36,75 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Logs go to stderr: with --stdio, stdout carries nothing but JSON-RPC.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
+        .init();
     let cli = Cli::parse();
-    match cli.command {
-        Command::Check => match server::load::load_corpus(&cli.corpus_dir) {
-            Ok(corpus) => {
-                println!(
-                    "corpus {} at {}: {} observations, {} comparison-aggregate observations, {} indicators, {} sources, checksums ok",
-                    corpus.manifest().corpus_version,
-                    corpus.dir().display(),
-                    corpus.observations().len(),
-                    corpus.aggregates().len(),
-                    corpus.metrics().len(),
-                    corpus.sources().len()
-                );
-                ExitCode::SUCCESS
-            }
-            Err(error) => {
-                eprintln!("error: {error}");
-                ExitCode::FAILURE
-            }
-        },
+    let outcome = match cli.command {
+        Some(Command::Check) => check(&cli.corpus_dir),
+        None if cli.stdio => serve_stdio(&cli.corpus_dir),
+        None => serve_http(&cli),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn check(corpus_dir: &std::path::Path) -> Result<(), String> {
+    let corpus = server::load::verify_corpus(corpus_dir).map_err(|error| error.to_string())?;
+    let baked = &corpus.baked;
+    println!(
+        "corpus {} at {}: {} observations, {} comparison-aggregate observations, {} indicators, {} sources, {} datasets, checksums ok",
+        baked.manifest().corpus_version,
+        baked.dir().display(),
+        baked.observations().len(),
+        baked.aggregates().len(),
+        baked.metrics().len(),
+        baked.sources().len(),
+        corpus.datasets.len()
+    );
+    Ok(())
+}
+
+fn serve_stdio(corpus_dir: &std::path::Path) -> Result<(), String> {
+    let server = server::build(corpus_dir)?;
+    server::transport::stdio::serve(&server, std::io::stdin().lock(), std::io::stdout().lock()).map_err(|error| error.to_string())
+}
+
+fn serve_http(cli: &Cli) -> Result<(), String> {
+    let server = server::build(&cli.corpus_dir)?;
+    let enabled = cli.mcp_enabled == "true";
+    let version = server.plugin().corpus().baked.manifest().corpus_version.clone();
+    let tools = server.plugin().tools().len();
+    let state = Arc::new(HttpState::new(server, HttpConfig { enabled, rate_limit_per_minute: cli.rate_limit }));
+    let runtime = tokio::runtime::Runtime::new().map_err(|error| error.to_string())?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(cli.addr).await.map_err(|error| format!("cannot listen on {}: {error}", cli.addr))?;
+        let address = listener.local_addr().map_err(|error| error.to_string())?;
+        println!("serving corpus {version} ({tools} tools) at http://{address}/api/mcp{}", if enabled { "" } else { " (MCP_ENABLED is not \"true\": POSTs get 403)" });
+        let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await.map_err(|error| error.to_string())
+    })
+}
+
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    let terminate = async {
+        if let Ok(mut signal) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            signal.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = interrupt => {},
+        _ = terminate => {},
     }
 }

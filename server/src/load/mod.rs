@@ -1,17 +1,47 @@
-//! Loading the published corpus: resolve `current`, check the format version and checksums, memory-map.
+//! Loading the published corpus: resolve `current`, check the format version, memory-map the
+//! observation tables, read the registries and the dataset catalog, open the search index.
 
 use std::path::Path;
 
-use corpus::{BakedCorpus, CorpusError};
+use corpus::{BakedCorpus, CorpusError, Dataset, MetricIndex, layout, read_json};
 
-/// Opens the corpus that `out_dir/current` names and verifies every artifact's sha256 against the
-/// manifest.
+/// Everything the tools read: the baked corpus, its dataset catalog and its search index.
+#[derive(Debug)]
+pub struct Corpus {
+    /// Registries, observation tables and citation resolver.
+    pub baked: BakedCorpus,
+    /// The dataset catalog (`datasets.json`).
+    pub datasets: Vec<Dataset>,
+    /// The full-text index over indicators.
+    pub index: MetricIndex,
+}
+
+impl Corpus {
+    /// The dataset with this id.
+    pub fn dataset(&self, dataset_id: &str) -> Option<&Dataset> {
+        self.datasets.iter().find(|dataset| dataset.dataset_id == dataset_id)
+    }
+}
+
+/// Opens the corpus that `out_dir/current` names. Checksums are not re-hashed at start-up (the corpus
+/// directory is immutable once published); [`verify_corpus`] does that on demand.
 ///
 /// # Errors
 /// [`CorpusError::NotBaked`] if nothing is published; any other [`CorpusError`] naming the artifact that
-/// failed its format or checksum check.
-pub fn load_corpus(out_dir: &Path) -> Result<BakedCorpus, CorpusError> {
-    let corpus = BakedCorpus::open_current(out_dir)?;
-    corpus.manifest().verify(corpus.dir())?;
+/// could not be read or does not match this build's format.
+pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
+    let baked = BakedCorpus::open_current(out_dir)?;
+    let datasets = read_json(&baked.dir().join(layout::DATASETS), "dataset catalog")?;
+    let index = MetricIndex::open(&baked.dir().join(layout::INDEX_DIR))?;
+    Ok(Corpus { baked, datasets, index })
+}
+
+/// Opens the published corpus and re-hashes every artifact against its manifest.
+///
+/// # Errors
+/// As [`load_corpus`], plus [`CorpusError::Checksum`] naming a modified artifact.
+pub fn verify_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
+    let corpus = load_corpus(out_dir)?;
+    corpus.baked.manifest().verify(corpus.baked.dir())?;
     Ok(corpus)
 }

@@ -1,0 +1,260 @@
+//! Shapes and checks shared by the tools: the answer envelope, citation records, display tables,
+//! source links, and the argument checks that turn raw strings into corpus entities.
+
+use corpus::{Citation, Country, Lang, Metric, Pillar};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{ToolError, ToolOutput};
+use crate::load::Corpus;
+
+/// What a tool handler returns: its typed result, the citations of every number in it, and an optional
+/// display payload.
+#[derive(Debug, Clone)]
+pub struct ToolAnswer<O> {
+    /// The tool's answer.
+    pub result: O,
+    /// One record per citation id that appears in `result`.
+    pub citations: Vec<CitationRecord>,
+    /// Tables and links for a person, rendered by a gateway without passing through the model.
+    pub display: Option<Display>,
+}
+
+/// `structuredContent` of a successful call; its JSON Schema is the tool's `outputSchema`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct StructuredContent<O> {
+    /// The tool's answer.
+    pub result: O,
+    /// The resolved citation of every `citation_id` in `result`.
+    pub citations: Vec<CitationRecord>,
+    /// Tables and links for a person (absent for tools without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display: Option<Display>,
+}
+
+impl<O: Serialize> ToolAnswer<O> {
+    /// Serializes the answer into the text payload and the display object.
+    ///
+    /// # Errors
+    /// [`ToolError::Internal`] if the result does not serialize (a bug).
+    pub fn into_output(self) -> Result<ToolOutput, ToolError> {
+        let internal = |error: serde_json::Error| ToolError::Internal(format!("serializing the result: {error}"));
+        let payload = serde_json::json!({
+            "result": serde_json::to_value(self.result).map_err(internal)?,
+            "citations": serde_json::to_value(self.citations).map_err(internal)?,
+        });
+        let display = self.display.map(serde_json::to_value).transpose().map_err(internal)?;
+        Ok(ToolOutput { payload, display })
+    }
+}
+
+/// A resolved citation: where one number comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct CitationRecord {
+    /// The citation id (`wb-sp-dyn-le00-in-mex-2024`).
+    pub citation_id: String,
+    /// Source id (`wdi`).
+    pub source: String,
+    /// Publisher (`The World Bank`).
+    pub publisher: String,
+    /// Dataset (`World Development Indicators`).
+    pub dataset: String,
+    /// Metric id.
+    pub indicator: String,
+    /// Publisher's indicator code.
+    pub indicator_code: String,
+    /// Publisher's indicator title.
+    pub title: String,
+    /// ISO3 (or aggregate code).
+    pub country: String,
+    /// Year of the value.
+    pub year: i32,
+    /// The cited value.
+    pub value: f64,
+    /// Unit of the value.
+    pub unit: String,
+    /// Deep link to the indicator for that country on the publisher's site.
+    pub url: String,
+    /// Release the value comes from.
+    pub vintage: String,
+    /// Retrieval date of the raw file (ISO 8601).
+    pub retrieved_at: String,
+    /// Licence of the series.
+    pub license: String,
+}
+
+impl From<Citation> for CitationRecord {
+    fn from(citation: Citation) -> Self {
+        CitationRecord {
+            citation_id: citation.citation_id,
+            source: citation.source,
+            publisher: citation.publisher,
+            dataset: citation.dataset,
+            indicator: citation.indicator,
+            indicator_code: citation.indicator_code,
+            title: citation.title,
+            country: citation.country,
+            year: citation.year,
+            value: citation.value,
+            unit: citation.unit,
+            url: citation.url,
+            vintage: citation.vintage,
+            retrieved_at: citation.retrieved_at,
+            license: citation.license,
+        }
+    }
+}
+
+/// A dataset a result was read from, with a link to its publisher.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct SourceLink {
+    /// Dataset id of the corpus catalog (`observations`).
+    pub dataset_id: String,
+    /// Dataset title.
+    pub title: String,
+    /// Publisher homepage of the underlying source, when the result comes from one source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// A display payload: tables (columns and rows) and links for a person.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+pub struct Display {
+    /// Tables to render.
+    pub tables: Vec<DisplayTable>,
+    /// Links to the sources.
+    pub links: Vec<DisplayLink>,
+}
+
+/// One table: a title, column headers and rows of cells (numbers, strings or null for no data).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct DisplayTable {
+    /// Table title.
+    pub title: String,
+    /// Column headers.
+    pub columns: Vec<String>,
+    /// Rows, each with one cell per column.
+    pub rows: Vec<Vec<Value>>,
+}
+
+/// A link for a person.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct DisplayLink {
+    /// Link text.
+    pub title: String,
+    /// URL.
+    pub url: String,
+}
+
+/// The citation records of `ids`, in order, skipping none: every id a tool cites comes from the table.
+///
+/// # Errors
+/// [`ToolError::Internal`] if an id taken from the observation table does not resolve (a bake bug).
+pub fn citation_records<'a>(corpus: &Corpus, ids: impl IntoIterator<Item = &'a str>) -> Result<Vec<CitationRecord>, ToolError> {
+    ids.into_iter()
+        .map(|id| {
+            corpus.baked.resolve_citation(id).map(CitationRecord::from).map_err(|unresolved| ToolError::Internal(unresolved.to_string()))
+        })
+        .collect()
+}
+
+/// The metric with id `id`, or an error naming it with the closest valid ids.
+///
+/// # Errors
+/// [`ToolError::Invalid`] listing up to five close ids (by edit distance and by search).
+pub fn metric<'a>(corpus: &'a Corpus, id: &str) -> Result<&'a Metric, ToolError> {
+    if let Some(metric) = corpus.baked.metric(id) {
+        return Ok(metric);
+    }
+    let mut by_distance: Vec<(usize, &str)> =
+        corpus.baked.metrics().iter().map(|metric| (strsim::levenshtein(id, &metric.id), metric.id.as_str())).collect();
+    by_distance.sort();
+    let mut closest: Vec<String> = by_distance.iter().take(3).map(|(_, id)| id.to_string()).collect();
+    for hit in corpus.index.search(&id.replace('_', " "), None, 3).unwrap_or_default() {
+        if !closest.contains(&hit.id) {
+            closest.push(hit.id);
+        }
+    }
+    closest.truncate(5);
+    Err(ToolError::Invalid(format!(
+        "unknown indicator `{id}`; closest valid ids: {}. Call resolve_metric to find an indicator by name",
+        closest.join(", ")
+    )))
+}
+
+/// The pillar `id` (already normalised by the plugin), or an error listing the valid pillars.
+///
+/// # Errors
+/// [`ToolError::Invalid`] naming the value and the valid pillar ids.
+pub fn pillar<'a>(corpus: &'a Corpus, id: &str) -> Result<&'a Pillar, ToolError> {
+    corpus.baked.pillars().get(id).ok_or_else(|| {
+        let valid: Vec<&str> = corpus.baked.pillars().pillars().iter().map(|pillar| pillar.id.as_str()).collect();
+        ToolError::Invalid(format!("unknown parameter (pillar) `{id}`; valid: {}", valid.join(", ")))
+    })
+}
+
+/// The countries named in `codes` (already normalised), in order and without repeats, checking
+/// `min..=max` of them.
+///
+/// # Errors
+/// [`ToolError::Invalid`] for a count out of range, or naming each value that is not a country of the
+/// corpus, with the valid ISO3 codes.
+pub fn countries<'a>(corpus: &'a Corpus, codes: &[String], min: usize, max: usize) -> Result<Vec<&'a Country>, ToolError> {
+    let mut found: Vec<&Country> = Vec::new();
+    let mut unknown = Vec::new();
+    for code in codes {
+        match corpus.baked.countries().get(code).filter(|entity| entity.kind == corpus::EntityKind::Country) {
+            Some(country) if !found.iter().any(|seen| seen.iso3 == country.iso3) => found.push(country),
+            Some(_) => {}
+            None => unknown.push(format!("`{code}`")),
+        }
+    }
+    if !unknown.is_empty() {
+        let valid: Vec<&str> = corpus.baked.countries().countries().map(|country| country.iso3.as_str()).collect();
+        return Err(ToolError::Invalid(format!(
+            "not a country of the corpus: {}; valid: ISO3 codes or names of Latin America and the Caribbean: {}",
+            unknown.join(", "),
+            valid.join(", ")
+        )));
+    }
+    if found.len() < min || found.len() > max {
+        return Err(ToolError::Invalid(format!("countries: give {min} to {max} distinct countries, got {}", found.len())));
+    }
+    Ok(found)
+}
+
+/// The name of `country` in `lang`.
+pub fn country_name(country: &Country, lang: Lang) -> String {
+    country.names.get(lang).to_string()
+}
+
+/// The source link of a metric's source, for `sources` in results.
+pub fn source_link(corpus: &Corpus, dataset_id: &str, metric: Option<&Metric>) -> SourceLink {
+    let title = corpus.dataset(dataset_id).map_or_else(|| dataset_id.to_string(), |dataset| dataset.title.clone());
+    let url = metric.and_then(|metric| corpus.baked.source(&metric.source_id)).map(|source| source.homepage.clone());
+    SourceLink { dataset_id: dataset_id.to_string(), title, url }
+}
+
+/// Checks an optional year range.
+///
+/// # Errors
+/// [`ToolError::Invalid`] if a year is outside 1900–2100 or `from_year > to_year`.
+pub fn year_range(from_year: Option<i32>, to_year: Option<i32>) -> Result<(i32, i32), ToolError> {
+    let from = from_year.unwrap_or(1900);
+    let to = to_year.unwrap_or(2100);
+    for (name, year) in [("from_year", from), ("to_year", to)] {
+        if !(1900..=2100).contains(&year) {
+            return Err(ToolError::Invalid(format!("{name} {year}: give a year between 1900 and 2100")));
+        }
+    }
+    if from > to {
+        return Err(ToolError::Invalid(format!("from_year {from} is after to_year {to}")));
+    }
+    Ok((from, to))
+}
+
+/// JSON Schema of `good_direction`: one of `up`, `down`, `neutral`.
+pub fn good_direction_schema(_generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "string", "enum": ["up", "down", "neutral"]})
+}

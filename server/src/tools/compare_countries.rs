@@ -1,0 +1,174 @@
+//! `compare_countries`: a pillar's indicators side by side in 2 to 8 countries, every number cited.
+//!
+//! Reads the observation table (`observations`), the metric registry and the pillars. For each
+//! indicator of the pillar with data for at least one of the countries, the latest value per country
+//! with its year and citation id. Indicators are ordered headline first, then by how many of the
+//! countries have data; `limit` caps them (default 20, at most 100) and `truncated` says how many more.
+
+use corpus::Lang;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{
+    ToolAnswer, ToolError, ToolSpec,
+    common::{self, Display, DisplayTable, SourceLink},
+};
+use crate::load::Corpus;
+
+/// The tool's contract.
+pub fn spec() -> ToolSpec {
+    ToolSpec::new(
+        "compare_countries",
+        "Compare a pillar's indicators across countries",
+        "A pillar's governed indicators in 2 to 8 countries in one call: for each indicator, each country's latest \
+         value with its year and citation_id; countries without data are listed per indicator, never filled. Values \
+         of different years are labelled with their year, not aligned.",
+        &["observations", "metrics", "pillars"],
+        handle,
+    )
+}
+
+/// Arguments of `compare_countries`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompareCountriesInput {
+    /// Pillar: id (`seguridad`) or name in es/en/pt (`security`, `segurança`).
+    pub parameter: String,
+    /// 2 to 8 countries: ISO3 (`MEX`), ISO2 or names in es/en/pt.
+    pub countries: Vec<String>,
+    /// How many indicators to return, 1 to 100. Default 20.
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+/// The comparison.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CompareCountriesResult {
+    /// Pillar id.
+    pub parameter: String,
+    /// Pillar name in the requested language.
+    pub parameter_name: String,
+    /// The countries compared (ISO3), in request order.
+    pub countries: Vec<String>,
+    /// One entry per indicator.
+    pub indicators: Vec<IndicatorComparison>,
+    /// Indicators with data left out by `limit`.
+    pub truncated: u32,
+    /// Datasets read.
+    pub sources: Vec<SourceLink>,
+}
+
+/// One indicator across the countries.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct IndicatorComparison {
+    /// Indicator id.
+    pub id: String,
+    /// Name in the requested language.
+    pub name: String,
+    /// Unit of the values.
+    pub unit: String,
+    /// Which way is an improvement.
+    #[schemars(schema_with = "common::good_direction_schema")]
+    pub good_direction: corpus::GoodDirection,
+    /// Latest value per country that has one, in request order.
+    pub values: Vec<LatestValue>,
+    /// Countries without any value of this indicator.
+    pub missing: Vec<String>,
+}
+
+/// A country's latest value.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct LatestValue {
+    /// ISO3.
+    pub country: String,
+    /// Year of the value.
+    pub year: i32,
+    /// Value in the indicator's unit.
+    pub value: f64,
+    /// Citation of the value.
+    pub citation_id: String,
+}
+
+fn handle(corpus: &Corpus, input: CompareCountriesInput, lang: Lang) -> Result<ToolAnswer<CompareCountriesResult>, ToolError> {
+    let pillar = common::pillar(corpus, &input.parameter)?;
+    let countries = common::countries(corpus, &input.countries, 2, 8)?;
+    let limit = input.limit.unwrap_or(20);
+    if !(1..=100).contains(&limit) {
+        return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 100")));
+    }
+    let table = corpus.baked.observations();
+    let mut comparisons: Vec<(bool, IndicatorComparison)> = Vec::new();
+    for metric in corpus.baked.metrics().iter().filter(|metric| metric.pillar == pillar.id) {
+        let mut values = Vec::new();
+        let mut missing = Vec::new();
+        for country in &countries {
+            let rows = table.series(&metric.id, &country.iso3);
+            if rows.is_empty() {
+                missing.push(country.iso3.clone());
+                continue;
+            }
+            let row = table.row(rows.end - 1);
+            values.push(LatestValue { country: country.iso3.clone(), year: row.year, value: row.value, citation_id: row.citation_id.to_string() });
+        }
+        if values.is_empty() {
+            continue;
+        }
+        comparisons.push((
+            metric.headline,
+            IndicatorComparison {
+                id: metric.id.clone(),
+                name: metric.names.get(lang).to_string(),
+                unit: metric.unit.clone(),
+                good_direction: metric.good_direction,
+                values,
+                missing,
+            },
+        ));
+    }
+    if comparisons.is_empty() {
+        return Err(ToolError::Invalid(format!(
+            "the corpus holds no `{}` indicator with data for {}",
+            pillar.id,
+            countries.iter().map(|country| country.iso3.as_str()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    comparisons.sort_by(|(left_headline, left), (right_headline, right)| {
+        right_headline.cmp(left_headline).then(right.values.len().cmp(&left.values.len())).then(left.id.cmp(&right.id))
+    });
+    let truncated = comparisons.len().saturating_sub(limit as usize) as u32;
+    let indicators: Vec<IndicatorComparison> = comparisons.into_iter().take(limit as usize).map(|(_, comparison)| comparison).collect();
+    let citations = common::citation_records(corpus, indicators.iter().flat_map(|indicator| indicator.values.iter().map(|value| value.citation_id.as_str())))?;
+    let country_codes: Vec<String> = countries.iter().map(|country| country.iso3.clone()).collect();
+    let display = display(pillar.names.get(lang), &country_codes, &indicators);
+    let result = CompareCountriesResult {
+        parameter: pillar.id.clone(),
+        parameter_name: pillar.names.get(lang).to_string(),
+        countries: country_codes,
+        indicators,
+        truncated,
+        sources: vec![common::source_link(corpus, "observations", None), common::source_link(corpus, "metrics", None)],
+    };
+    Ok(ToolAnswer { result, citations, display: Some(display) })
+}
+
+/// An indicator × country table of `value (year)` cells.
+fn display(pillar_name: &str, countries: &[String], indicators: &[IndicatorComparison]) -> Display {
+    let mut columns = vec!["indicator".to_string(), "unit".to_string()];
+    columns.extend(countries.iter().cloned());
+    let rows = indicators
+        .iter()
+        .map(|indicator| {
+            let mut row = vec![Value::from(indicator.name.clone()), Value::from(indicator.unit.clone())];
+            row.extend(countries.iter().map(|country| {
+                indicator
+                    .values
+                    .iter()
+                    .find(|value| &value.country == country)
+                    .map_or(Value::Null, |value| Value::from(format!("{} ({})", value.value, value.year)))
+            }));
+            row
+        })
+        .collect();
+    Display { tables: vec![DisplayTable { title: pillar_name.to_string(), columns, rows }], links: Vec::new() }
+}

@@ -1,0 +1,210 @@
+//! `get_series`: the full country-year panel of one indicator in 1 to 8 countries.
+//!
+//! Reads the observation table (`observations`), the metric and source registries. Every yearly point
+//! carries its value and citation id; each country its source and deep link. Countries without values
+//! in the range are listed under `missing`, never filled. Years are bounded to 1900–2100.
+
+use corpus::Lang;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{
+    ToolAnswer, ToolError, ToolSpec,
+    common::{self, Display, DisplayLink, DisplayTable, SourceLink},
+};
+use crate::load::Corpus;
+
+/// The most countries one call takes.
+pub const MAX_COUNTRIES: usize = 8;
+
+/// The tool's contract.
+pub fn spec() -> ToolSpec {
+    ToolSpec::new(
+        "get_series",
+        "Full country-year series of one indicator",
+        "The full country-year panel of one governed indicator in 1 to 8 countries: every yearly value with its \
+         citation_id, plus each country's source and deep link. Countries without data are listed under `missing`, \
+         never filled. Get the indicator id from resolve_metric.",
+        &["observations", "metrics", "sources"],
+        handle,
+    )
+}
+
+/// Arguments of `get_series`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GetSeriesInput {
+    /// Pillar of the indicator: id (`salud`) or name in es/en/pt.
+    pub parameter: String,
+    /// Indicator id from resolve_metric (`sp_dyn_le00_in`).
+    pub indicator: String,
+    /// 1 to 8 countries: ISO3 (`MEX`), ISO2 or names in es/en/pt (`México`, `Brasil`).
+    pub countries: Vec<String>,
+    /// First year to include (inclusive); default: the earliest available.
+    #[serde(default)]
+    pub from_year: Option<i32>,
+    /// Last year to include (inclusive); default: the latest available.
+    #[serde(default)]
+    pub to_year: Option<i32>,
+}
+
+/// The panel.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct GetSeriesResult {
+    /// The indicator.
+    pub indicator: IndicatorSummary,
+    /// First year requested (or 1900).
+    pub from_year: i32,
+    /// Last year requested (or 2100).
+    pub to_year: i32,
+    /// One series per country with values in the range, in request order.
+    pub series: Vec<CountrySeries>,
+    /// Countries with no value in the range, never filled.
+    pub missing: Vec<MissingCountry>,
+    /// Datasets read.
+    pub sources: Vec<SourceLink>,
+}
+
+/// What the numbers measure.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct IndicatorSummary {
+    /// Indicator id.
+    pub id: String,
+    /// Publisher's code.
+    pub source_code: String,
+    /// Name in the requested language.
+    pub name: String,
+    /// Unit of every value.
+    pub unit: String,
+    /// Which way is an improvement.
+    #[schemars(schema_with = "common::good_direction_schema")]
+    pub good_direction: corpus::GoodDirection,
+    /// Pillar id the indicator belongs to.
+    pub pillar: String,
+    /// Source id.
+    pub source: String,
+    /// Release of the values.
+    pub vintage: String,
+}
+
+/// One country's series.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CountrySeries {
+    /// ISO3.
+    pub country: String,
+    /// Name in the requested language.
+    pub country_name: String,
+    /// Publisher's page for this indicator and country.
+    pub url: String,
+    /// The latest point in the range.
+    pub latest: SeriesPoint,
+    /// Every yearly value in the range, oldest first.
+    pub points: Vec<SeriesPoint>,
+}
+
+/// One yearly value.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SeriesPoint {
+    /// Year.
+    pub year: i32,
+    /// Value in the indicator's unit.
+    pub value: f64,
+    /// Citation of this value.
+    pub citation_id: String,
+    /// Flags such as `projection`; absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flags: Option<String>,
+}
+
+/// A country with no value in the range.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct MissingCountry {
+    /// ISO3.
+    pub country: String,
+    /// Name in the requested language.
+    pub country_name: String,
+    /// What the corpus holds instead.
+    pub reason: String,
+}
+
+fn handle(corpus: &Corpus, input: GetSeriesInput, lang: Lang) -> Result<ToolAnswer<GetSeriesResult>, ToolError> {
+    common::pillar(corpus, &input.parameter)?;
+    let metric = common::metric(corpus, &input.indicator)?;
+    let countries = common::countries(corpus, &input.countries, 1, MAX_COUNTRIES)?;
+    let (from_year, to_year) = common::year_range(input.from_year, input.to_year)?;
+    let table = corpus.baked.observations();
+    let mut series = Vec::new();
+    let mut missing = Vec::new();
+    for country in countries {
+        let all_rows = table.series(&metric.id, &country.iso3);
+        let points: Vec<SeriesPoint> = all_rows
+            .clone()
+            .map(|row_idx| table.row(row_idx))
+            .filter(|row| (from_year..=to_year).contains(&row.year))
+            .map(|row| SeriesPoint {
+                year: row.year,
+                value: row.value,
+                citation_id: row.citation_id.to_string(),
+                flags: (!row.flags.is_empty()).then(|| row.flags.to_string()),
+            })
+            .collect();
+        let Some(latest) = points.last().cloned() else {
+            let reason = match (all_rows.start < all_rows.end).then(|| (table.row(all_rows.start).year, table.row(all_rows.end - 1).year)) {
+                Some((first, last)) => format!("no value in {from_year}-{to_year}; the corpus has {first}-{last}"),
+                None => "the corpus holds no value of this indicator for this country".to_string(),
+            };
+            missing.push(MissingCountry { country: country.iso3.clone(), country_name: common::country_name(country, lang), reason });
+            continue;
+        };
+        let source = corpus.baked.source(&metric.source_id).ok_or_else(|| ToolError::Internal(format!("no source `{}`", metric.source_id)))?;
+        series.push(CountrySeries {
+            country: country.iso3.clone(),
+            country_name: common::country_name(country, lang),
+            url: source.deep_link_for(&metric.source_code, &country.iso3, &country.iso2),
+            latest,
+            points,
+        });
+    }
+    let citations = common::citation_records(corpus, series.iter().flat_map(|country| country.points.iter().map(|point| point.citation_id.as_str())))?;
+    let display = display(&metric.names.get(lang).to_string(), &metric.unit, &series);
+    let result = GetSeriesResult {
+        indicator: IndicatorSummary {
+            id: metric.id.clone(),
+            source_code: metric.source_code.clone(),
+            name: metric.names.get(lang).to_string(),
+            unit: metric.unit.clone(),
+            good_direction: metric.good_direction,
+            pillar: metric.pillar.clone(),
+            source: metric.source_id.clone(),
+            vintage: metric.vintage.clone(),
+        },
+        from_year,
+        to_year,
+        series,
+        missing,
+        sources: vec![common::source_link(corpus, "observations", Some(metric))],
+    };
+    Ok(ToolAnswer { result, citations, display: Some(display) })
+}
+
+/// A year × country table and one link per country.
+fn display(name: &str, unit: &str, series: &[CountrySeries]) -> Display {
+    let mut years: Vec<i32> = series.iter().flat_map(|country| country.points.iter().map(|point| point.year)).collect();
+    years.sort_unstable();
+    years.dedup();
+    let mut columns = vec!["year".to_string()];
+    columns.extend(series.iter().map(|country| country.country.clone()));
+    let rows = years
+        .iter()
+        .map(|year| {
+            let mut row = vec![Value::from(*year)];
+            row.extend(series.iter().map(|country| {
+                country.points.iter().find(|point| point.year == *year).map_or(Value::Null, |point| Value::from(point.value))
+            }));
+            row
+        })
+        .collect();
+    let links = series.iter().map(|country| DisplayLink { title: format!("{name}: {}", country.country_name), url: country.url.clone() }).collect();
+    Display { tables: vec![DisplayTable { title: format!("{name} ({unit})"), columns, rows }], links }
+}

@@ -1,0 +1,196 @@
+//! The domain plugin: the corpus tools, one file each, and the one ordered table of them.
+//!
+//! A tool is a plain function from the corpus and a typed input to a typed answer
+//! ([`ToolAnswer`]); it knows nothing of JSON-RPC or HTTP. [`ToolSpec::new`] derives the input and
+//! output schemas from the types (schemars), so the schemas are never kept by hand. The transport core
+//! ([`crate::transport`]) lists and calls tools only through [`Plugin`].
+
+pub mod common;
+pub mod compare_countries;
+pub mod get_series;
+pub mod resolve_citations;
+pub mod resolve_metric;
+
+use std::sync::Arc;
+
+use corpus::Lang;
+use schemars::JsonSchema;
+use serde::{Serialize, de::DeserializeOwned};
+use serde_json::{Map, Value};
+
+pub use common::{CitationRecord, Display, SourceLink, ToolAnswer};
+
+use crate::load::Corpus;
+
+/// What went wrong in a tool call.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ToolError {
+    /// The caller can fix it (unknown indicator, country not in the corpus, bad argument): an `isError`
+    /// result whose message says what was wrong and what would be valid.
+    #[error("{0}")]
+    Invalid(String),
+    /// A fault of ours: a `-32603` protocol error; the detail goes to the log only.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// A successful call, serialized: `result` and `citations` (the text block) and `display` (only in
+/// `structuredContent`, for a gateway to render without passing it through the model).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    /// `{"result": …, "citations": […]}`.
+    pub payload: Value,
+    /// The display object, if the tool has one.
+    pub display: Option<Value>,
+}
+
+type Handler = dyn Fn(&Corpus, Value, Lang) -> Result<ToolOutput, ToolError> + Send + Sync;
+
+/// One tool: its public contract and its handler.
+#[derive(Clone)]
+pub struct ToolSpec {
+    /// Name, matching `^[A-Za-z0-9_./-]{1,64}$`.
+    pub name: &'static str,
+    /// Human title.
+    pub title: &'static str,
+    /// What the tool answers and when to call it.
+    pub description: &'static str,
+    /// Dataset ids of `datasets.json` the tool reads; checked at start-up.
+    pub datasets: &'static [&'static str],
+    /// JSON Schema of the arguments (without `lang`, which the transport injects).
+    pub input_schema: Value,
+    /// JSON Schema of `structuredContent`.
+    pub output_schema: Value,
+    handler: Arc<Handler>,
+}
+
+impl std::fmt::Debug for ToolSpec {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("ToolSpec").field("name", &self.name).field("datasets", &self.datasets).finish_non_exhaustive()
+    }
+}
+
+impl ToolSpec {
+    /// A tool from a typed handler: arguments are deserialized into `I` (a failure is an
+    /// [`ToolError::Invalid`] naming the argument), the answer serialized from [`ToolAnswer<O>`].
+    pub fn new<I, O>(
+        name: &'static str,
+        title: &'static str,
+        description: &'static str,
+        datasets: &'static [&'static str],
+        handler: fn(&Corpus, I, Lang) -> Result<ToolAnswer<O>, ToolError>,
+    ) -> ToolSpec
+    where
+        I: DeserializeOwned + JsonSchema + 'static,
+        O: Serialize + JsonSchema + 'static,
+    {
+        let typed = move |corpus: &Corpus, arguments: Value, lang: Lang| {
+            let input: I = serde_json::from_value(arguments)
+                .map_err(|error| ToolError::Invalid(format!("invalid arguments for {name}: {error}")))?;
+            handler(corpus, input, lang)?.into_output()
+        };
+        ToolSpec {
+            name,
+            title,
+            description,
+            datasets,
+            input_schema: schema_value::<I>(),
+            output_schema: schema_value::<common::StructuredContent<O>>(),
+            handler: Arc::new(typed),
+        }
+    }
+
+    /// Runs the handler on already-normalised arguments.
+    pub fn call(&self, corpus: &Corpus, arguments: Value, lang: Lang) -> Result<ToolOutput, ToolError> {
+        (self.handler)(corpus, arguments, lang)
+    }
+}
+
+/// The tools this server exposes, in `tools/list` order.
+pub fn all() -> Vec<ToolSpec> {
+    vec![resolve_metric::spec(), get_series::spec(), compare_countries::spec(), resolve_citations::spec()]
+}
+
+/// The domain plugin: the loaded corpus and its tools.
+#[derive(Debug, Clone)]
+pub struct Plugin {
+    corpus: Arc<Corpus>,
+    tools: Vec<ToolSpec>,
+}
+
+impl Plugin {
+    /// A plugin over `corpus` exposing `tools`. Refuses tools that declare no dataset or one the
+    /// corpus' dataset catalog does not have.
+    ///
+    /// # Errors
+    /// A message naming the tool, the dataset and the valid dataset ids.
+    pub fn new(corpus: Arc<Corpus>, tools: Vec<ToolSpec>) -> Result<Plugin, String> {
+        let known: Vec<&str> = corpus.datasets.iter().map(|dataset| dataset.dataset_id.as_str()).collect();
+        for tool in &tools {
+            if tool.datasets.is_empty() {
+                return Err(format!("tool `{}` declares no dataset: every tool must declare the datasets it reads", tool.name));
+            }
+            if let Some(unknown) = tool.datasets.iter().find(|dataset| !known.contains(dataset)) {
+                return Err(format!(
+                    "tool `{}` declares dataset `{unknown}`, which the baked catalog does not have; datasets: {}",
+                    tool.name,
+                    known.join(", ")
+                ));
+            }
+        }
+        Ok(Plugin { corpus, tools })
+    }
+
+    /// The loaded corpus.
+    pub fn corpus(&self) -> &Corpus {
+        &self.corpus
+    }
+
+    /// The exposed tools, in order.
+    pub fn tools(&self) -> &[ToolSpec] {
+        &self.tools
+    }
+
+    /// The tool named `name`, if exposed.
+    pub fn tool(&self, name: &str) -> Option<&ToolSpec> {
+        self.tools.iter().find(|tool| tool.name == name)
+    }
+
+    /// Reconciles country and pillar arguments with the corpus before dispatch (`"Brasil"` → `BRA`,
+    /// `"educación"` → `educacion`). Purely corrective: values that do not resolve pass untouched, so the
+    /// tool can say what would be valid.
+    pub fn normalize_arguments(&self, arguments: &mut Map<String, Value>) {
+        let baked = &self.corpus.baked;
+        let country = |value: &mut Value| {
+            if let Some(text) = value.as_str()
+                && let Some(entity) = baked.countries().resolve(text)
+            {
+                *value = Value::String(entity.iso3.clone());
+            }
+        };
+        for key in ["country"] {
+            if let Some(value) = arguments.get_mut(key) {
+                country(value);
+            }
+        }
+        if let Some(Value::Array(values)) = arguments.get_mut("countries") {
+            values.iter_mut().for_each(country);
+        }
+        for key in ["parameter", "pillar"] {
+            if let Some(value) = arguments.get_mut(key)
+                && let Some(text) = value.as_str()
+                && let Some(pillar) = baked.pillars().resolve(text)
+            {
+                *value = Value::String(pillar.id.clone());
+            }
+        }
+    }
+}
+
+fn schema_value<T: JsonSchema>() -> Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(T)).expect("schemas serialize");
+    if let Some(object) = schema.as_object_mut() {
+        object.remove("$schema");
+    }
+    schema
+}

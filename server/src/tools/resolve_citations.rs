@@ -1,0 +1,82 @@
+//! `resolve_citations`: where does a stored citation id come from?
+//!
+//! Reads the citation registry (`citations` dataset: the source and metric registries plus the
+//! observation tables). Takes 1 to 50 ids; per-response synthetic ids (`pulse-…`, `calc-…`) and unknown
+//! ids come back under `unresolved` with the reason.
+
+use corpus::Lang;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    CitationRecord, ToolAnswer, ToolError, ToolSpec,
+    common::{self, SourceLink},
+};
+use crate::load::Corpus;
+
+/// The most ids one call resolves.
+pub const MAX_IDS: usize = 50;
+
+/// The tool's contract.
+pub fn spec() -> ToolSpec {
+    ToolSpec::new(
+        "resolve_citations",
+        "Resolve stored citation ids",
+        "Resolves 1 to 50 stored citation_ids (e.g. wb-sp-dyn-le00-in-mex-2024) to their source: publisher, dataset, \
+         indicator title, value, year, deep link, vintage, retrieved_at and licence. Ids the corpus does not store, \
+         including per-response ids such as pulse-… or calc-… whose record travels inline in the response that minted \
+         them, come back under `unresolved` with the reason.",
+        &["citations"],
+        handle,
+    )
+}
+
+/// Arguments of `resolve_citations`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveCitationsInput {
+    /// 1 to 50 citation ids, e.g. `["wb-sp-dyn-le00-in-mex-2024"]`.
+    pub ids: Vec<String>,
+}
+
+/// Resolved and unresolved ids.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ResolveCitationsResult {
+    /// Ids that resolved, in request order (their records are in `citations`).
+    pub resolved: Vec<String>,
+    /// Ids that did not, with the reason.
+    pub unresolved: Vec<Unresolved>,
+    /// Datasets read.
+    pub sources: Vec<SourceLink>,
+}
+
+/// An id that did not resolve.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Unresolved {
+    /// The id as given.
+    pub citation_id: String,
+    /// Why, and what would resolve.
+    pub reason: String,
+}
+
+fn handle(corpus: &Corpus, input: ResolveCitationsInput, _lang: Lang) -> Result<ToolAnswer<ResolveCitationsResult>, ToolError> {
+    if input.ids.is_empty() || input.ids.len() > MAX_IDS {
+        return Err(ToolError::Invalid(format!("ids: give 1 to {MAX_IDS} citation ids, got {}", input.ids.len())));
+    }
+    let mut resolved = Vec::new();
+    let mut unresolved = Vec::new();
+    let mut citations: Vec<CitationRecord> = Vec::new();
+    for id in &input.ids {
+        match corpus.baked.resolve_citation(id) {
+            Ok(citation) => {
+                resolved.push(id.clone());
+                if !citations.iter().any(|record| &record.citation_id == id) {
+                    citations.push(citation.into());
+                }
+            }
+            Err(error) => unresolved.push(Unresolved { citation_id: error.citation_id, reason: error.reason }),
+        }
+    }
+    let result = ResolveCitationsResult { resolved, unresolved, sources: vec![common::source_link(corpus, "citations", None)] };
+    Ok(ToolAnswer { result, citations, display: None })
+}

@@ -1,0 +1,157 @@
+//! `resolve_metric`: which governed indicator does a metric named in words refer to?
+//!
+//! Reads the full-text index over indicators (`metrics` dataset): names and descriptions in es/en/pt,
+//! codes, synonyms, pillar names; case-, accent- and stop-word-insensitive. Returns up to 20 ranked
+//! candidates with id, unit, `good_direction`, pillar, coverage and vintage. Call it first when an id is
+//! needed.
+
+use corpus::{GoodDirection, Lang};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    ToolAnswer, ToolError, ToolSpec,
+    common::{self, SourceLink},
+};
+use crate::load::Corpus;
+
+/// The tool's contract.
+pub fn spec() -> ToolSpec {
+    ToolSpec::new(
+        "resolve_metric",
+        "Resolve a metric named in words to governed indicator ids",
+        "Maps a metric named in words (Spanish, English or Portuguese: \"homicidios\", \"life expectancy\", \"PIB per cápita\") \
+         to governed indicator ids, ranked: id, unit, good_direction, pillar, coverage (countries and years with data) and vintage. \
+         Call it first whenever you need an indicator id for get_series or compare_countries.",
+        &["metrics"],
+        handle,
+    )
+}
+
+/// Arguments of `resolve_metric`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveMetricInput {
+    /// The metric in words, in es/en/pt (`homicidios`, `life expectancy`, `desemprego`), or a code (`SP.DYN.LE00.IN`).
+    pub query: String,
+    /// Restrict to one pillar: an id (`seguridad`) or its name in es/en/pt (`security`, `segurança`).
+    #[serde(default)]
+    pub pillar: Option<String>,
+    /// How many candidates to return, 1 to 20. Default 5.
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+/// The ranked candidates.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ResolveMetricResult {
+    /// The query as received.
+    pub query: String,
+    /// The pillar filter applied, if any.
+    pub pillar: Option<String>,
+    /// Candidates, best first.
+    pub candidates: Vec<Candidate>,
+    /// Datasets read.
+    pub sources: Vec<SourceLink>,
+}
+
+/// One candidate indicator.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Candidate {
+    /// Indicator id to pass to the data tools (`vc_ihr_psrc_p5`).
+    pub id: String,
+    /// Publisher's code (`VC.IHR.PSRC.P5`).
+    pub source_code: String,
+    /// Name in the requested language (English when no translation exists).
+    pub name: String,
+    /// Publisher's own title.
+    pub source_title: String,
+    /// Unit of the values (`per 100,000 people`).
+    pub unit: String,
+    /// Which way is an improvement: `up`, `down` or `neutral`.
+    #[schemars(schema_with = "common::good_direction_schema")]
+    pub good_direction: GoodDirection,
+    /// Pillar id (`seguridad`).
+    pub pillar: String,
+    /// Pillar name in the requested language.
+    pub pillar_name: String,
+    /// Source id (`wdi`).
+    pub source: String,
+    /// Release the values come from.
+    pub vintage: String,
+    /// Licence of the series.
+    pub license: String,
+    /// What the corpus holds for it.
+    pub coverage: CoverageSummary,
+    /// Relevance (higher is better), comparable within this answer only.
+    pub score: f32,
+}
+
+/// Coverage of an indicator over the corpus' countries.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CoverageSummary {
+    /// Country-year values.
+    pub observations: u64,
+    /// Countries with at least one value.
+    pub countries: u32,
+    /// Earliest year with a value.
+    pub first_year: Option<i32>,
+    /// Latest year with a value.
+    pub last_year: Option<i32>,
+}
+
+fn handle(corpus: &Corpus, input: ResolveMetricInput, lang: Lang) -> Result<ToolAnswer<ResolveMetricResult>, ToolError> {
+    let limit = input.limit.unwrap_or(5);
+    if !(1..=20).contains(&limit) {
+        return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 20")));
+    }
+    if input.query.trim().is_empty() {
+        return Err(ToolError::Invalid("query is empty: name the metric in words, e.g. \"homicidios\" or \"life expectancy\"".into()));
+    }
+    let pillar = input.pillar.as_deref().map(|pillar| common::pillar(corpus, pillar)).transpose()?;
+    let hits = corpus
+        .index
+        .search(&input.query, pillar.map(|pillar| pillar.id.as_str()), limit as usize)
+        .map_err(|error| ToolError::Internal(error.to_string()))?;
+    if hits.is_empty() {
+        return Err(ToolError::Invalid(format!(
+            "no indicator matches `{}`{}; try other words in Spanish, English or Portuguese, or a broader pillar",
+            input.query,
+            pillar.map(|pillar| format!(" in pillar `{}`", pillar.id)).unwrap_or_default()
+        )));
+    }
+    let candidates = hits
+        .into_iter()
+        .filter_map(|hit| {
+            let metric = corpus.baked.metric(&hit.id)?;
+            let pillar_name = corpus.baked.pillars().get(&metric.pillar).map_or(metric.pillar.clone(), |pillar| pillar.names.get(lang).to_string());
+            Some(Candidate {
+                id: metric.id.clone(),
+                source_code: metric.source_code.clone(),
+                name: metric.names.get(lang).to_string(),
+                source_title: metric.source_title.clone(),
+                unit: metric.unit.clone(),
+                good_direction: metric.good_direction,
+                pillar: metric.pillar.clone(),
+                pillar_name,
+                source: metric.source_id.clone(),
+                vintage: metric.vintage.clone(),
+                license: metric.license.clone(),
+                coverage: CoverageSummary {
+                    observations: metric.coverage.observations,
+                    countries: metric.coverage.countries,
+                    first_year: metric.coverage.first_year,
+                    last_year: metric.coverage.last_year,
+                },
+                score: hit.score,
+            })
+        })
+        .collect();
+    let result = ResolveMetricResult {
+        query: input.query,
+        pillar: pillar.map(|pillar| pillar.id.clone()),
+        candidates,
+        sources: vec![common::source_link(corpus, "metrics", None)],
+    };
+    Ok(ToolAnswer { result, citations: Vec::new(), display: None })
+}

@@ -1,0 +1,326 @@
+//! JSON-RPC 2.0 envelope handling and the MCP methods, shared by the HTTP and stdio transports.
+//!
+//! Classification of each message (SPEC §4.2, normative):
+//!
+//! | received | answer |
+//! |---|---|
+//! | not a JSON object | `-32600`, `id: null` |
+//! | `id` present but not a string or number | `-32600`, `id: null` |
+//! | `id` present, `jsonrpc != "2.0"` or `method` not a string | `-32600` bound to that id |
+//! | no `id` (notification) | processed, never answered |
+//! | `method` starting with `notifications/`, even with an id | no answer |
+//! | unknown method with id | `-32601` |
+//! | `tools/call` naming a tool not exposed, or `arguments` not an object | `-32602` |
+//! | tool fails internally | `-32603` bound to that id; siblings unaffected |
+//! | unparseable body | `-32700`, `id: null` |
+
+use std::{panic::AssertUnwindSafe, time::Instant};
+
+use corpus::Lang;
+use serde_json::{Map, Value, json};
+
+use crate::tools::{Plugin, ToolError};
+
+/// Protocol versions this server speaks, newest first. An `initialize` offering another version gets the
+/// newest as a counter-offer.
+pub const SUPPORTED_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
+/// The most messages one batch may hold.
+pub const MAX_BATCH: usize = 20;
+
+/// JSON-RPC error codes used by the server.
+pub mod codes {
+    /// Unparseable body.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// Not a valid request object, empty or oversized batch.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// Unknown method.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Unknown tool or invalid params.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// A tool failed internally.
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// Rate limit exceeded.
+    pub const RATE_LIMITED: i64 = -32000;
+}
+
+/// The server's identity in `initialize`.
+pub const SERVER_NAME: &str = "lac-corpus";
+/// Human title in `initialize`.
+pub const SERVER_TITLE: &str = "LAC governed-data corpus";
+
+/// What to send back for one body.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// Nothing (only notifications): HTTP 202 with an empty body, nothing on stdio.
+    Nothing,
+    /// One response object. `unreadable` is true when the message could not be read as a request
+    /// (parse error, not an object, bad envelope, empty or oversized batch): HTTP 400.
+    One {
+        /// The response.
+        response: Value,
+        /// Whether the message was unreadable as a request.
+        unreadable: bool,
+    },
+    /// A batch's responses, in message order.
+    Many(Vec<Value>),
+}
+
+/// The shape of a parsed body, before any message runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyShape {
+    /// One message.
+    Single,
+    /// A batch of this many messages (1 to [`MAX_BATCH`]).
+    Batch(usize),
+    /// `[]`.
+    EmptyBatch,
+    /// A batch above [`MAX_BATCH`].
+    OversizedBatch(usize),
+}
+
+impl BodyShape {
+    /// Classifies a parsed body.
+    pub fn of(body: &Value) -> BodyShape {
+        match body {
+            Value::Array(messages) if messages.is_empty() => BodyShape::EmptyBatch,
+            Value::Array(messages) if messages.len() > MAX_BATCH => BodyShape::OversizedBatch(messages.len()),
+            Value::Array(messages) => BodyShape::Batch(messages.len()),
+            _ => BodyShape::Single,
+        }
+    }
+
+    /// Messages a rate limiter charges for this body (none for a rejected batch).
+    pub fn messages(self) -> usize {
+        match self {
+            BodyShape::Single => 1,
+            BodyShape::Batch(count) => count,
+            BodyShape::EmptyBatch | BodyShape::OversizedBatch(_) => 0,
+        }
+    }
+}
+
+/// The MCP server core: the plugin and the precomputed `tools/list` answer.
+#[derive(Debug, Clone)]
+pub struct McpServer {
+    plugin: Plugin,
+    tools_list: Value,
+    instructions: String,
+}
+
+impl McpServer {
+    /// A server over `plugin`.
+    pub fn new(plugin: Plugin) -> McpServer {
+        let tools: Vec<Value> = plugin
+            .tools()
+            .iter()
+            .map(|tool| {
+                json!({
+                    "name": tool.name,
+                    "title": tool.title,
+                    "description": tool.description,
+                    "inputSchema": with_lang(tool.input_schema.clone()),
+                    "outputSchema": tool.output_schema,
+                    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+                })
+            })
+            .collect();
+        let instructions = instructions(&plugin);
+        McpServer { plugin, tools_list: json!({ "tools": tools }), instructions }
+    }
+
+    /// The plugin.
+    pub fn plugin(&self) -> &Plugin {
+        &self.plugin
+    }
+
+    /// Parses `text` and handles it; an unparseable text is a `-32700` with `id: null`.
+    pub fn handle_text(&self, text: &str) -> Reply {
+        match serde_json::from_str::<Value>(text) {
+            Ok(body) => self.handle_body(&body),
+            Err(error) => Reply::One { response: error_response(Value::Null, codes::PARSE_ERROR, &format!("parse error: {error}"), None), unreadable: true },
+        }
+    }
+
+    /// Handles a parsed body: one message or a batch, run in order.
+    pub fn handle_body(&self, body: &Value) -> Reply {
+        match BodyShape::of(body) {
+            BodyShape::EmptyBatch => Reply::One {
+                response: error_response(Value::Null, codes::INVALID_REQUEST, "invalid request: empty batch", None),
+                unreadable: true,
+            },
+            BodyShape::OversizedBatch(count) => Reply::One {
+                response: error_response(
+                    Value::Null,
+                    codes::INVALID_REQUEST,
+                    &format!("invalid request: batch of {count} messages; at most {MAX_BATCH}"),
+                    None,
+                ),
+                unreadable: true,
+            },
+            BodyShape::Batch(_) => {
+                let messages = body.as_array().expect("a batch is an array");
+                let responses: Vec<Value> = messages.iter().filter_map(|message| self.handle_message(message).map(|(response, _)| response)).collect();
+                if responses.is_empty() { Reply::Nothing } else { Reply::Many(responses) }
+            }
+            BodyShape::Single => match self.handle_message(body) {
+                Some((response, unreadable)) => Reply::One { response, unreadable },
+                None => Reply::Nothing,
+            },
+        }
+    }
+
+    /// Handles one message; `None` when it gets no answer. The flag is true for envelope errors.
+    fn handle_message(&self, message: &Value) -> Option<(Value, bool)> {
+        let Some(object) = message.as_object() else {
+            return Some((error_response(Value::Null, codes::INVALID_REQUEST, "invalid request: a message must be a JSON object", None), true));
+        };
+        let method = object.get("method").and_then(Value::as_str);
+        let Some(id) = object.get("id") else {
+            // A notification: processed, never answered.
+            if object.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
+                && let Some(method) = method
+                && !method.starts_with("notifications/")
+            {
+                let _ = self.dispatch(method, object.get("params"));
+            }
+            return None;
+        };
+        if !(id.is_string() || id.is_number()) {
+            return Some((error_response(Value::Null, codes::INVALID_REQUEST, "invalid request: id must be a string or a number", None), true));
+        }
+        if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            return Some((error_response(id.clone(), codes::INVALID_REQUEST, "invalid request: jsonrpc must be \"2.0\"", None), true));
+        }
+        let Some(method) = method else {
+            return Some((error_response(id.clone(), codes::INVALID_REQUEST, "invalid request: method must be a string", None), true));
+        };
+        if method.starts_with("notifications/") {
+            return None;
+        }
+        let response = match self.dispatch(method, object.get("params")) {
+            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            Err((code, message)) => error_response(id.clone(), code, &message, None),
+        };
+        Some((response, false))
+    }
+
+    /// Runs one method; `Err((code, message))` for a protocol error.
+    fn dispatch(&self, method: &str, params: Option<&Value>) -> Result<Value, (i64, String)> {
+        match method {
+            "initialize" => Ok(self.initialize(params)),
+            "ping" => Ok(json!({})),
+            "tools/list" => Ok(self.tools_list.clone()),
+            "tools/call" => self.call_tool(params),
+            other => Err((codes::METHOD_NOT_FOUND, format!("method not found: `{other}`; methods: initialize, ping, tools/list, tools/call"))),
+        }
+    }
+
+    fn initialize(&self, params: Option<&Value>) -> Value {
+        let offered = params.and_then(|params| params.get("protocolVersion")).and_then(Value::as_str);
+        let version = offered.filter(|offered| SUPPORTED_VERSIONS.contains(offered)).unwrap_or(SUPPORTED_VERSIONS[0]);
+        json!({
+            "protocolVersion": version,
+            "capabilities": {"tools": {"listChanged": false}},
+            "serverInfo": {"name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION"), "title": SERVER_TITLE},
+            "instructions": self.instructions,
+        })
+    }
+
+    fn call_tool(&self, params: Option<&Value>) -> Result<Value, (i64, String)> {
+        let invalid = |message: String| (codes::INVALID_PARAMS, message);
+        let params = params.and_then(Value::as_object).ok_or_else(|| invalid("tools/call params must be an object with `name` and `arguments`".into()))?;
+        let name = params.get("name").and_then(Value::as_str).ok_or_else(|| invalid("tools/call params.name must be a string".into()))?;
+        let tool = self.plugin.tool(name).ok_or_else(|| {
+            let names: Vec<&str> = self.plugin.tools().iter().map(|tool| tool.name).collect();
+            invalid(format!("unknown tool `{name}`; tools: {}", names.join(", ")))
+        })?;
+        let mut arguments = match params.get("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(arguments)) => arguments.clone(),
+            Some(_) => return Err(invalid(format!("tools/call arguments for `{name}` must be an object"))),
+        };
+        let lang = match arguments.remove("lang") {
+            Some(Value::String(lang)) => Lang::parse_or_default(&lang),
+            _ => Lang::default(),
+        };
+        self.plugin.normalize_arguments(&mut arguments);
+        let started = Instant::now();
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(self.plugin.corpus(), Value::Object(arguments), lang)));
+        let elapsed_us = started.elapsed().as_micros() as u64;
+        match outcome {
+            Ok(Ok(output)) => {
+                tracing::info!(tool = name, elapsed_us, outcome = "ok", "tools/call");
+                let text = output.payload.to_string();
+                let mut structured = output.payload;
+                if let (Some(display), Some(object)) = (output.display, structured.as_object_mut()) {
+                    object.insert("display".into(), display);
+                }
+                Ok(json!({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": false}))
+            }
+            Ok(Err(ToolError::Invalid(message))) => {
+                tracing::info!(tool = name, elapsed_us, outcome = "tool_error", "tools/call");
+                let text = json!({"result": {"error": message}, "citations": []}).to_string();
+                Ok(json!({"content": [{"type": "text", "text": text}], "isError": true}))
+            }
+            Ok(Err(ToolError::Internal(detail))) => {
+                tracing::error!(tool = name, elapsed_us, detail, "tools/call failed");
+                Err((codes::INTERNAL_ERROR, format!("internal error in tool `{name}`")))
+            }
+            Err(_) => {
+                tracing::error!(tool = name, elapsed_us, "tools/call panicked");
+                Err((codes::INTERNAL_ERROR, format!("internal error in tool `{name}`")))
+            }
+        }
+    }
+}
+
+/// Whether `body` is a single `initialize` request (which ignores the `MCP-Protocol-Version` header).
+pub fn is_initialize(body: &Value) -> bool {
+    body.get("method").and_then(Value::as_str) == Some("initialize")
+}
+
+/// A JSON-RPC error response.
+pub fn error_response(id: Value, code: i64, message: &str, data: Option<Value>) -> Value {
+    let mut error = json!({"code": code, "message": message});
+    if let Some(data) = data {
+        error["data"] = data;
+    }
+    json!({"jsonrpc": "2.0", "id": id, "error": error})
+}
+
+/// Adds the optional `lang` argument (`es`, `en`, `pt`; default `es`) to an input schema.
+fn with_lang(mut schema: Value) -> Value {
+    if let Some(object) = schema.as_object_mut() {
+        object.insert("type".into(), json!("object"));
+        let properties = object.entry("properties").or_insert_with(|| json!({}));
+        if let Some(properties) = properties.as_object_mut() {
+            properties.insert(
+                "lang".into(),
+                json!({"type": "string", "enum": ["es", "en", "pt"], "default": "es",
+                       "description": "Language of names and prose (es, en or pt; default es). Numbers, ids and citations do not change; any other value falls back to es."}),
+            );
+        }
+    }
+    schema
+}
+
+fn instructions(plugin: &Plugin) -> String {
+    let baked = &plugin.corpus().baked;
+    let tools: Vec<&str> = plugin.tools().iter().map(|tool| tool.name).collect();
+    format!(
+        "Read-only access to a governed corpus of public data on Latin America and the Caribbean (corpus {version}: \
+         {indicators} indicators from {sources} sources, {countries} countries). Flow: (1) call resolve_metric with the metric \
+         in words (Spanish, English or Portuguese) to get an indicator id; (2) call get_series for a country-year panel or \
+         compare_countries for a pillar across countries; (3) call resolve_citations to turn any stored citation_id into \
+         its source. Every number in a result carries a citation_id whose record is in `citations`: cite it when you use the \
+         number. If the corpus lacks a value, the tools say so (countries under `missing`, or an error naming what is valid); \
+         never fill in or invent a number. Countries are ISO3 codes or names (\"Brasil\", \"México\"); pillars (parameter) are \
+         {pillars}. Add lang: es|en|pt for names in that language. Tools: {tool_list}.",
+        version = baked.manifest().corpus_version,
+        indicators = baked.metrics().len(),
+        sources = baked.sources().len(),
+        countries = baked.countries().countries().count(),
+        pillars = baked.pillars().pillars().iter().map(|pillar| pillar.id.as_str()).collect::<Vec<_>>().join(", "),
+        tool_list = tools.join(", "),
+    )
+}

@@ -1,0 +1,15 @@
+//! The generic MCP core and its transports. Only this module knows JSON-RPC, MCP and HTTP; it knows
+//! nothing about indicators and reaches the corpus only through [`crate::tools::Plugin`].
+//!
+//! - [`jsonrpc`]: message classification, the MCP lifecycle (`initialize`, `ping`, `tools/list`,
+//!   `tools/call`), version negotiation, batches. One function, [`jsonrpc::McpServer::handle_body`],
+//!   serves both transports.
+//! - [`http`]: Streamable HTTP on `POST /api/mcp` with the gate, body cap, batch cap, rate limit, CORS
+//!   and the health probe.
+//! - [`stdio`]: newline-delimited JSON-RPC on stdin/stdout.
+//! - [`rate_limit`]: the bounded in-memory per-client limiter.
+
+pub mod http;
+pub mod jsonrpc;
+pub mod rate_limit;
+pub mod stdio;

@@ -1,0 +1,166 @@
+//! The in-memory rate limiter: a fixed window per client key, bounded in size.
+//!
+//! Each request charges one unit per contained JSON-RPC message. A key's window opens at its first
+//! charge and lasts [`RateLimiter::window`]; when a charge takes the count above the limit the request is
+//! refused with the time left in the window (units already charged stay consumed). The map holds at most
+//! `max_keys` keys: expired windows are swept every 30 s and, when the map is still full, the oldest
+//! window is evicted. The limiter never fails a request because of itself: a poisoned lock is recovered.
+
+use std::{
+    collections::HashMap,
+    sync::{Mutex, PoisonError},
+    time::{Duration, Instant},
+};
+
+/// How often expired windows are swept.
+const SWEEP_EVERY: Duration = Duration::from_secs(30);
+
+/// The outcome of a charge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Charge {
+    /// Within the limit.
+    Allowed,
+    /// Over the limit; retry after this long.
+    Limited {
+        /// Time until the key's window closes.
+        retry_after: Duration,
+    },
+}
+
+/// A bounded fixed-window limiter.
+#[derive(Debug)]
+pub struct RateLimiter {
+    limit: u32,
+    window: Duration,
+    max_keys: usize,
+    state: Mutex<State>,
+}
+
+#[derive(Debug)]
+struct State {
+    windows: HashMap<String, Window>,
+    last_sweep: Option<Instant>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    started: Instant,
+    count: u32,
+}
+
+impl RateLimiter {
+    /// `limit` units per `window` per key, at most `max_keys` keys (the seed's: 60 per minute, 50,000 keys).
+    pub fn new(limit: u32, window: Duration, max_keys: usize) -> RateLimiter {
+        RateLimiter { limit, window, max_keys: max_keys.max(1), state: Mutex::new(State { windows: HashMap::new(), last_sweep: None }) }
+    }
+
+    /// The window length.
+    pub fn window(&self) -> Duration {
+        self.window
+    }
+
+    /// Number of keys tracked.
+    pub fn len(&self) -> usize {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner).windows.len()
+    }
+
+    /// Whether no key is tracked.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Charges `units` to `key` at time `now`.
+    pub fn charge(&self, key: &str, units: u32, now: Instant) -> Charge {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if state.last_sweep.is_none_or(|last| now.saturating_duration_since(last) >= SWEEP_EVERY) {
+            self.sweep(&mut state, now);
+        }
+        if !state.windows.contains_key(key) && state.windows.len() >= self.max_keys {
+            self.sweep(&mut state, now);
+            if state.windows.len() >= self.max_keys
+                && let Some(oldest) = state.windows.iter().min_by_key(|(_, window)| window.started).map(|(key, _)| key.clone())
+            {
+                state.windows.remove(&oldest);
+            }
+        }
+        let window = state.windows.entry(key.to_string()).or_insert(Window { started: now, count: 0 });
+        if now.saturating_duration_since(window.started) >= self.window {
+            *window = Window { started: now, count: 0 };
+        }
+        window.count = window.count.saturating_add(units);
+        if window.count > self.limit {
+            let retry_after = self.window.saturating_sub(now.saturating_duration_since(window.started));
+            Charge::Limited { retry_after: retry_after.max(Duration::from_secs(1)) }
+        } else {
+            Charge::Allowed
+        }
+    }
+
+    fn sweep(&self, state: &mut State, now: Instant) {
+        let window = self.window;
+        state.windows.retain(|_, entry| now.saturating_duration_since(entry.started) < window);
+        state.last_sweep = Some(now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(charges: &[(&str, u32, u64)], limiter: &RateLimiter, expected: &[bool]) {
+        let base = Instant::now();
+        let outcomes: Vec<bool> = charges
+            .iter()
+            .map(|(key, units, at_seconds)| limiter.charge(key, *units, base + Duration::from_secs(*at_seconds)) == Charge::Allowed)
+            .collect();
+        assert_eq!(outcomes, expected);
+    }
+
+    #[test]
+    fn the_sixty_first_message_in_a_minute_is_limited() {
+        let limiter = RateLimiter::new(60, Duration::from_secs(60), 50_000);
+        let mut charges = vec![("1.1.1.1", 1, 0); 60];
+        charges.push(("1.1.1.1", 1, 59));
+        charges.push(("2.2.2.2", 1, 59));
+        charges.push(("1.1.1.1", 1, 60));
+        let mut expected = vec![true; 60];
+        expected.extend([false, true, true]);
+        check(&charges, &limiter, &expected);
+    }
+
+    #[test]
+    fn a_batch_charges_one_unit_per_message() {
+        let limiter = RateLimiter::new(60, Duration::from_secs(60), 50_000);
+        check(&[("ip", 20, 0), ("ip", 20, 1), ("ip", 20, 2), ("ip", 1, 3)], &limiter, &[true, true, true, false]);
+    }
+
+    #[test]
+    fn retry_after_is_the_time_left_in_the_window() {
+        let limiter = RateLimiter::new(1, Duration::from_secs(60), 10);
+        let base = Instant::now();
+        limiter.charge("ip", 1, base);
+        assert_eq!(limiter.charge("ip", 1, base + Duration::from_secs(15)), Charge::Limited { retry_after: Duration::from_secs(45) });
+    }
+
+    #[test]
+    fn the_map_stays_bounded_by_evicting_the_oldest() {
+        let limiter = RateLimiter::new(60, Duration::from_secs(60), 3);
+        let base = Instant::now();
+        for (offset, key) in ["a", "b", "c", "d"].iter().enumerate() {
+            limiter.charge(key, 1, base + Duration::from_millis(offset as u64));
+        }
+        assert_eq!(limiter.len(), 3);
+        // `a` was evicted, so it starts a fresh window; `b` keeps its count.
+        limiter.charge("b", 58, base + Duration::from_millis(10));
+        assert!(matches!(limiter.charge("b", 1, base + Duration::from_millis(11)), Charge::Limited { .. }));
+    }
+
+    #[test]
+    fn expired_windows_are_swept() {
+        let limiter = RateLimiter::new(60, Duration::from_secs(60), 100);
+        let base = Instant::now();
+        limiter.charge("a", 1, base);
+        limiter.charge("b", 1, base + Duration::from_secs(90));
+        assert_eq!(limiter.len(), 1);
+    }
+}
