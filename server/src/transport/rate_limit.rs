@@ -150,8 +150,8 @@ mod tests {
             limiter.charge(key, 1, base + Duration::from_millis(offset as u64));
         }
         assert_eq!(limiter.len(), 3);
-        // `a` was evicted, so it starts a fresh window; `b` keeps its count.
-        limiter.charge("b", 58, base + Duration::from_millis(10));
+        // `a` (the oldest) was evicted; `b` keeps its count: 1 + 59, then one more is over 60.
+        limiter.charge("b", 59, base + Duration::from_millis(10));
         assert!(matches!(limiter.charge("b", 1, base + Duration::from_millis(11)), Charge::Limited { .. }));
     }
 

@@ -1,0 +1,16 @@
+//! Integration tests of the MCP server, one binary, one module per area.
+
+/// The real corpus baked once into a temporary directory; request helpers.
+mod support;
+
+/// Every row of `../shared/cases/protocol.md` in this scope, over HTTP (router `oneshot`).
+mod protocol;
+
+/// P27 and P28 over stdio, through the real binary.
+mod stdio;
+
+/// Cases D1, D3, D9, D10, D11 of `../shared/cases/data.md` through the tools.
+mod data_cases;
+
+/// Every tool's successful result validates against its own `outputSchema`.
+mod schemas;

@@ -1,0 +1,58 @@
+use std::{
+    io::{BufRead, BufReader, Write},
+    process::{Command, Stdio},
+};
+
+use serde_json::{Value, json};
+
+use crate::support::corpus_dir;
+
+#[test]
+fn p27_p28_a_bad_line_then_a_ping_then_eof() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["--stdio", "--corpus-dir", corpus_dir().to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "{{not json").unwrap();
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":7,"method":"ping"}}"#).unwrap();
+    stdin.flush().unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    let parse_error: Value = serde_json::from_str(&line).expect("only JSON-RPC on stdout");
+    assert_eq!((parse_error["error"]["code"].clone(), parse_error["id"].clone()), (json!(-32700), Value::Null));
+    line.clear();
+    stdout.read_line(&mut line).unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&line).unwrap(), json!({"jsonrpc":"2.0","id":7,"result":{}}));
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "exit 0 when stdin closes: {status}");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    assert!(rest.is_empty(), "nothing else on stdout: {rest:?}");
+}
+
+#[test]
+fn stdio_serves_tool_calls_and_batches() {
+    let output = Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["--stdio", "--corpus-dir", corpus_dir().to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            let mut stdin = child.stdin.take().unwrap();
+            writeln!(stdin, r#"[{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"resolve_citations","arguments":{{"ids":["wb-sp-dyn-le00-in-mex-2024"]}}}}}},{{"jsonrpc":"2.0","method":"notifications/initialized"}}]"#)?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .unwrap();
+    let lines: Vec<&str> = std::str::from_utf8(&output.stdout).unwrap().lines().collect();
+    assert_eq!(lines.len(), 1);
+    let batch: Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(batch[0]["result"]["structuredContent"]["result"]["resolved"], json!(["wb-sp-dyn-le00-in-mex-2024"]));
+}
