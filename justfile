@@ -1,6 +1,16 @@
 # Tasks of the LAC governed-data corpus. `just --list` shows them; README.md explains them.
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
+# Listen address of `just serve`.
+addr := env_var_or_default("MCP_ADDR", "127.0.0.1:8080")
+# Python used for the end-to-end tests (created by `just venv`).
+python := env_var_or_default("E2E_PYTHON", ".venv/bin/python")
+
+# Bake the default corpus if none is published yet, then serve it over MCP (Streamable HTTP) on {{addr}}.
+serve:
+    test -e data/baked/current || cargo run --quiet -p pipeline -- bake
+    MCP_ENABLED="${MCP_ENABLED:-true}" cargo run --quiet -p server -- --addr {{addr}}
+
 # Bake the default corpus from ../shared/data/sources into data/baked (atomic; prints the summary).
 bake *args:
     cargo run --quiet -p pipeline -- bake {{args}}
@@ -9,13 +19,25 @@ bake *args:
 sources *args:
     cargo run --quiet -p pipeline -- sources {{args}}
 
-# Run every test (unit, integration, data cases) of the workspace.
-test:
+# Run every test: the workspace's Rust tests, then the end-to-end tests with the official Python MCP client.
+test: venv
     cargo test --workspace --no-fail-fast
+    just e2e
 
-# Benchmarks (release build): bake wall time and peak RSS.
+# End-to-end tests: bake the default corpus into target/e2e-corpus and drive the server with the Python MCP client.
+e2e: venv
+    cargo build --quiet -p server -p pipeline
+    target/debug/pipeline bake --quiet --out-dir target/e2e-corpus > /dev/null
+    SERVER_BIN=target/debug/server CORPUS_OUT_DIR=target/e2e-corpus {{python}} -m pytest -q tests/e2e
+
+# Create the Python virtualenv of the end-to-end tests (.venv) if missing.
+venv:
+    test -x {{python}} || (python3 -m venv .venv && .venv/bin/pip install --quiet --disable-pip-version-check -r tests/e2e/requirements.txt)
+
+# Benchmarks (release build): bake wall time and peak RSS; server cold start, RSS and get_series throughput.
 bench:
     bash bench/bake.sh
+    bash bench/server.sh
 
 # Format the code.
 fmt:
