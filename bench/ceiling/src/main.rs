@@ -1,0 +1,17 @@
+//! The throughput ceiling for `bench/server.sh`: an axum handler on `POST /api/mcp` that returns the
+//! bytes of a file (a real server response captured beforehand) from memory, doing no other work.
+//! Usage: `ceiling <address> <response-file>`.
+
+use std::net::SocketAddr;
+
+use axum::{Router, body::Bytes, http::header, routing::post};
+
+#[tokio::main]
+async fn main() {
+    let mut args = std::env::args().skip(1);
+    let address: SocketAddr = args.next().expect("address").parse().expect("a socket address");
+    let body = Bytes::from(std::fs::read(args.next().expect("response file")).expect("readable response file"));
+    let app = Router::new().route("/api/mcp", post(move || async move { ([(header::CONTENT_TYPE, "application/json")], body) }));
+    let listener = tokio::net::TcpListener::bind(address).await.expect("bind");
+    axum::serve(listener, app).await.expect("serve");
+}

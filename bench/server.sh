@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Server benchmarks (release build, loopback): cold start to the first answered tools/call, RSS after
+# start, and get_series (MEX, BRA, ARG, all years) latency and throughput beside a ceiling handler that
+# returns the same response bytes from memory, under the same load tool (wrk, from Debian's packages).
+# Usage: bash bench/server.sh   (from the repository root)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
+command -v hyperfine >/dev/null || { echo "hyperfine is needed: apt-get install -y hyperfine" >&2; exit 1; }
+cargo build --release --quiet -p pipeline -p server -p ceiling
+work=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null
+request=$(sed -n "s/^wrk.body = '\(.*\)'$/\1/p" bench/get_series.lua)
+printf '%s\n' "$request" > "$work/request.jsonl"
+
+echo "== cold start: process start to the first answered tools/call (get_series over stdio, then exit)"
+hyperfine --warmup 3 --runs 30 --style basic --input "$work/request.jsonl" --output pipe \
+  "target/release/server --stdio --corpus-dir $work/corpus" 2>&1 | grep -E "Time|Range"
+
+echo "== RSS after start (HTTP server, idle) and after the load below"
+MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 target/release/server --addr 127.0.0.1:18080 --corpus-dir "$work/corpus" > "$work/server.log" &
+pids+=($!)
+server_pid=$!
+until curl -sf 'http://127.0.0.1:18080/api/mcp?health=1' > /dev/null; do sleep 0.05; done
+echo "server RSS after start: $(awk '/VmRSS/ {print $2 / 1024 " MiB"}' /proc/$server_pid/status)"
+curl -s http://127.0.0.1:18080/api/mcp -H 'content-type: application/json' -d "$request" > "$work/response.json"
+echo "get_series response: $(wc -c < "$work/response.json") bytes"
+target/release/ceiling 127.0.0.1:18081 "$work/response.json" &
+pids+=($!)
+until curl -sf -X POST http://127.0.0.1:18081/api/mcp > /dev/null; do sleep 0.05; done
+
+for target in "server 18080" "ceiling 18081"; do
+  set -- $target
+  echo "== $1: wrk -t2 -c16 -d15s (get_series MEX, BRA, ARG, all years)"
+  wrk -t2 -c16 -d15s --latency -s bench/get_series.lua "http://127.0.0.1:$2/api/mcp" | grep -E "Requests/sec|Transfer/sec|^ +(50|75|90|99)%"
+done
+echo "server RSS after load: $(awk '/VmRSS/ {print $2 / 1024 " MiB"}' /proc/$server_pid/status)"
