@@ -6,8 +6,9 @@ use std::{
 };
 
 use crate::{
-    Citation, CitationId, CorpusError, Country, CountryRegistry, Manifest, Metric, Observation, ObservationTable,
-    Pillar, PillarRegistry, SourceRecord, UnresolvedCitation, citation::SYNTHETIC_PREFIXES, layout, manifest, read_json,
+    Citation, CitationId, CorpusError, Country, CountryRegistry, Manifest, Metric, Observation,
+    ObservationTable, Pillar, PillarRegistry, SourceRecord, UnresolvedCitation,
+    citation::SYNTHETIC_PREFIXES, layout, manifest, read_json,
 };
 
 /// A baked corpus opened for reading. Cheap to share behind an `Arc`; never mutated.
@@ -48,15 +49,27 @@ impl BakedCorpus {
         let pillars: Vec<Pillar> = read_json(&dir.join(layout::PILLARS), "pillar registry")?;
         let observations = ObservationTable::open(&dir.join(layout::OBSERVATIONS_ARROW))?;
         let aggregates = ObservationTable::open(&dir.join(layout::AGGREGATES_ARROW))?;
-        let metric_by_id = metrics.iter().enumerate().map(|(metric_idx, metric)| (metric.id.clone(), metric_idx)).collect();
-        let prefix_of: HashMap<&str, &str> =
-            sources.iter().map(|source| (source.id.as_str(), source.citation_prefix.as_str())).collect();
+        let metric_by_id = metrics
+            .iter()
+            .enumerate()
+            .map(|(metric_idx, metric)| (metric.id.clone(), metric_idx))
+            .collect();
+        let prefix_of: HashMap<&str, &str> = sources
+            .iter()
+            .map(|source| (source.id.as_str(), source.citation_prefix.as_str()))
+            .collect();
         let metric_by_citation = metrics
             .iter()
             .enumerate()
             .filter_map(|(metric_idx, metric)| {
                 let prefix = prefix_of.get(metric.source_id.as_str())?;
-                Some(((prefix.to_string(), CitationId::code_slug(&metric.source_code)), metric_idx))
+                Some((
+                    (
+                        prefix.to_string(),
+                        CitationId::code_slug(&metric.source_code),
+                    ),
+                    metric_idx,
+                ))
             })
             .collect();
         Ok(BakedCorpus {
@@ -90,7 +103,9 @@ impl BakedCorpus {
 
     /// The metric with this id.
     pub fn metric(&self, id: &str) -> Option<&Metric> {
-        self.metric_by_id.get(id).map(|&metric_idx| &self.metrics[metric_idx])
+        self.metric_by_id
+            .get(id)
+            .map(|&metric_idx| &self.metrics[metric_idx])
     }
 
     /// Every source, sorted by id.
@@ -125,7 +140,9 @@ impl BakedCorpus {
 
     /// The observation of `indicator` for a country or aggregate `iso3` in `year`.
     pub fn observation(&self, indicator: &str, iso3: &str, year: i32) -> Option<Observation<'_>> {
-        self.observations.find(indicator, iso3, year).or_else(|| self.aggregates.find(indicator, iso3, year))
+        self.observations
+            .find(indicator, iso3, year)
+            .or_else(|| self.aggregates.find(indicator, iso3, year))
     }
 
     /// Resolves a stored citation id to its full record.
@@ -135,30 +152,75 @@ impl BakedCorpus {
     /// source prefix or indicator, a country not in the corpus, or no observation for that year (with the
     /// years that exist).
     pub fn resolve_citation(&self, citation_id: &str) -> Result<Citation, UnresolvedCitation> {
-        let unresolved = |reason: String| UnresolvedCitation { citation_id: citation_id.to_string(), reason };
+        let unresolved = |reason: String| UnresolvedCitation {
+            citation_id: citation_id.to_string(),
+            reason,
+        };
         let parts = CitationId::parse(citation_id).map_err(unresolved)?;
-        let Some(&metric_idx) = self.metric_by_citation.get(&(parts.prefix.clone(), parts.code_slug.clone())) else {
-            let prefixes: Vec<&str> = self.sources.iter().map(|source| source.citation_prefix.as_str()).collect();
+        let Some(&metric_idx) = self
+            .metric_by_citation
+            .get(&(parts.prefix.clone(), parts.code_slug.clone()))
+        else {
+            let prefixes: Vec<&str> = self
+                .sources
+                .iter()
+                .map(|source| source.citation_prefix.as_str())
+                .collect();
             return Err(unresolved(if prefixes.contains(&parts.prefix.as_str()) {
-                format!("no indicator `{}` in source prefix `{}`", parts.code_slug, parts.prefix)
+                format!(
+                    "no indicator `{}` in source prefix `{}`",
+                    parts.code_slug, parts.prefix
+                )
             } else {
-                format!("unknown source prefix `{}`; valid prefixes: {}", parts.prefix, prefixes.join(", "))
+                format!(
+                    "unknown source prefix `{}`; valid prefixes: {}",
+                    parts.prefix,
+                    prefixes.join(", ")
+                )
             }));
         };
         let metric = &self.metrics[metric_idx];
+        let canonical =
+            CitationId::format(&parts.prefix, &metric.source_code, &parts.iso3, parts.year);
+        if canonical != citation_id {
+            return Err(unresolved(format!(
+                "not a stored id: citation ids are lower case with a 4-digit year; the canonical form is `{canonical}`"
+            )));
+        }
         let Some(entity) = self.countries.get(&parts.iso3) else {
-            return Err(unresolved(format!("`{}` is not a country or aggregate of the corpus", parts.iso3)));
+            return Err(unresolved(format!(
+                "`{}` is not a country or aggregate of the corpus",
+                parts.iso3
+            )));
         };
         let Some(observation) = self.observation(&metric.id, &entity.iso3, parts.year) else {
-            let table = if self.observations.series(&metric.id, &entity.iso3).is_empty() { &self.aggregates } else { &self.observations };
-            let years: Vec<i32> = table.series(&metric.id, &entity.iso3).map(|row_idx| table.row(row_idx).year).collect();
+            let table = if self
+                .observations
+                .series(&metric.id, &entity.iso3)
+                .is_empty()
+            {
+                &self.aggregates
+            } else {
+                &self.observations
+            };
+            let years: Vec<i32> = table
+                .series(&metric.id, &entity.iso3)
+                .map(|row_idx| table.row(row_idx).year)
+                .collect();
             let available = match (years.first(), years.last()) {
-                (Some(first), Some(last)) => format!("years with values: {first}-{last} ({} values)", years.len()),
+                (Some(first), Some(last)) => {
+                    format!("years with values: {first}-{last} ({} values)", years.len())
+                }
                 _ => "the corpus holds no values of this indicator for this country".to_string(),
             };
-            return Err(unresolved(format!("no {} value for {} in {}; {available}", metric.id, entity.iso3, parts.year)));
+            return Err(unresolved(format!(
+                "no {} value for {} in {}; {available}",
+                metric.id, entity.iso3, parts.year
+            )));
         };
-        let source = self.source(&metric.source_id).expect("metric sources are in the source registry");
+        let source = self
+            .source(&metric.source_id)
+            .expect("metric sources are in the source registry");
         Ok(Citation {
             citation_id: citation_id.to_string(),
             source: source.id.clone(),
@@ -181,6 +243,8 @@ impl BakedCorpus {
 
     /// Whether `id` is a per-response synthetic id (`pulse-…`, `calc-…`), which never resolves here.
     pub fn is_synthetic_citation(id: &str) -> bool {
-        SYNTHETIC_PREFIXES.iter().any(|prefix| id.starts_with(prefix))
+        SYNTHETIC_PREFIXES
+            .iter()
+            .any(|prefix| id.starts_with(prefix))
     }
 }

@@ -27,7 +27,11 @@ pub struct CitationId {
 impl CitationId {
     /// Formats the citation id of one observation.
     pub fn format(prefix: &str, source_code: &str, iso3: &str, year: i32) -> String {
-        format!("{prefix}-{}-{}-{year}", Self::code_slug(source_code), iso3.to_ascii_lowercase())
+        format!(
+            "{prefix}-{}-{}-{year}",
+            Self::code_slug(source_code),
+            iso3.to_ascii_lowercase()
+        )
     }
 
     /// The citation form of a source code: lower case, dots and underscores as dashes.
@@ -41,14 +45,22 @@ impl CitationId {
     /// # Errors
     /// The reason the id is not an observation citation id.
     pub fn parse(id: &str) -> Result<CitationId, String> {
-        if let Some(prefix) = SYNTHETIC_PREFIXES.iter().find(|prefix| id.starts_with(*prefix)) {
+        if let Some(prefix) = SYNTHETIC_PREFIXES
+            .iter()
+            .find(|prefix| id.starts_with(*prefix))
+        {
             return Err(format!(
                 "`{prefix}…` ids are per-response: their record is inline in the response that minted them, not stored in the corpus"
             ));
         }
-        let malformed = || format!("not a citation id of the form {{source}}-{{indicator}}-{{iso3}}-{{year}}, e.g. wb-sp-dyn-le00-in-mex-2024");
+        let malformed = || {
+            format!(
+                "not a citation id of the form {{source}}-{{indicator}}-{{iso3}}-{{year}}, e.g. wb-sp-dyn-le00-in-mex-2024"
+            )
+        };
         let mut parts = id.rsplitn(3, '-');
-        let (Some(year), Some(iso3), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
+        let (Some(year), Some(iso3), Some(rest)) = (parts.next(), parts.next(), parts.next())
+        else {
             return Err(malformed());
         };
         let Some((prefix, code_slug)) = rest.split_once('-') else {
@@ -58,7 +70,12 @@ impl CitationId {
         if iso3.len() != 3 || prefix.is_empty() || code_slug.is_empty() {
             return Err(malformed());
         }
-        Ok(CitationId { prefix: prefix.into(), code_slug: code_slug.into(), iso3: iso3.to_ascii_uppercase(), year })
+        Ok(CitationId {
+            prefix: prefix.into(),
+            code_slug: code_slug.into(),
+            iso3: iso3.to_ascii_uppercase(),
+            year,
+        })
     }
 }
 
@@ -126,9 +143,18 @@ mod tests {
 
     #[test]
     fn rejects_synthetic_and_malformed_ids() {
-        assert!(CitationId::parse("pulse-abc").unwrap_err().contains("per-response"));
+        assert!(
+            CitationId::parse("pulse-abc")
+                .unwrap_err()
+                .contains("per-response")
+        );
         for id in ["", "wb", "wb-mex-2024", "wb-x-mexico-2024", "wb-x-mex-year"] {
-            assert!(CitationId::parse(id).unwrap_err().contains("not a citation id"), "{id}");
+            assert!(
+                CitationId::parse(id)
+                    .unwrap_err()
+                    .contains("not a citation id"),
+                "{id}"
+            );
         }
     }
 }

@@ -43,6 +43,9 @@ pub struct Country {
     /// World Bank income group (2022 classification), if classified.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub income_group: Option<String>,
+    /// Observations the corpus holds for this entity (0: listed, but no source publishes data for it).
+    #[serde(default)]
+    pub observations: u64,
 }
 
 /// The countries and aggregates of a corpus with a case-, accent- and punctuation-insensitive lookup.
@@ -86,7 +89,8 @@ impl CountryRegistry {
     /// Resolves free text (`"Brasil"`, `"br"`, `"México"`, `"República Dominicana"`) to a **country**;
     /// aggregates and unknown or ambiguous text give `None`.
     pub fn resolve(&self, text: &str) -> Option<&Country> {
-        self.resolve_entity(text).filter(|entity| entity.kind == EntityKind::Country)
+        self.resolve_entity(text)
+            .filter(|entity| entity.kind == EntityKind::Country)
     }
 
     /// Resolves free text to a country or a comparison aggregate.
@@ -105,12 +109,16 @@ impl CountryRegistry {
 
     /// The countries, sorted by ISO3 (aggregates excluded).
     pub fn countries(&self) -> impl Iterator<Item = &Country> {
-        self.entities.iter().filter(|entity| entity.kind == EntityKind::Country)
+        self.entities
+            .iter()
+            .filter(|entity| entity.kind == EntityKind::Country)
     }
 
     /// The comparison aggregates, sorted by code.
     pub fn aggregates(&self) -> impl Iterator<Item = &Country> {
-        self.entities.iter().filter(|entity| entity.kind == EntityKind::Aggregate)
+        self.entities
+            .iter()
+            .filter(|entity| entity.kind == EntityKind::Aggregate)
     }
 
     /// Every entity, countries and aggregates, sorted by code: the contents of `countries.json`.
@@ -123,9 +131,15 @@ fn insert_key(by_key: &mut HashMap<String, KeyTarget>, key: String, level: u8, e
     if key.is_empty() {
         return;
     }
-    let target = by_key.entry(key).or_insert(KeyTarget { level, entity: Some(entity_idx) });
+    let target = by_key.entry(key).or_insert(KeyTarget {
+        level,
+        entity: Some(entity_idx),
+    });
     if level < target.level {
-        *target = KeyTarget { level, entity: Some(entity_idx) };
+        *target = KeyTarget {
+            level,
+            entity: Some(entity_idx),
+        };
     } else if level == target.level && target.entity != Some(entity_idx) {
         target.entity = None;
     }
@@ -135,30 +149,67 @@ fn insert_key(by_key: &mut HashMap<String, KeyTarget>, key: String, level: u8, e
 mod tests {
     use super::*;
 
-    fn entity(iso3: &str, iso2: &str, kind: EntityKind, en: &str, es: &str, aliases: &[&str]) -> Country {
+    fn entity(
+        iso3: &str,
+        iso2: &str,
+        kind: EntityKind,
+        en: &str,
+        es: &str,
+        aliases: &[&str],
+    ) -> Country {
         Country {
             iso3: iso3.into(),
             iso2: iso2.into(),
             kind,
-            names: Names { en: en.into(), es: Some(es.into()), pt: None },
+            names: Names {
+                en: en.into(),
+                es: Some(es.into()),
+                pt: None,
+            },
             aliases: aliases.iter().map(|alias| alias.to_string()).collect(),
             intermediate_region: None,
             income_group: None,
+            observations: 0,
         }
     }
 
     fn registry() -> CountryRegistry {
         CountryRegistry::new(vec![
-            entity("VIR", "VI", EntityKind::Country, "U.S. Virgin Islands", "Islas Vírgenes de EE.UU.", &["Virgin Islands"]),
-            entity("VGB", "VG", EntityKind::Country, "British Virgin Islands", "Islas Vírgenes Británicas", &["Virgin Islands"]),
+            entity(
+                "VIR",
+                "VI",
+                EntityKind::Country,
+                "U.S. Virgin Islands",
+                "Islas Vírgenes de EE.UU.",
+                &["Virgin Islands"],
+            ),
+            entity(
+                "VGB",
+                "VG",
+                EntityKind::Country,
+                "British Virgin Islands",
+                "Islas Vírgenes Británicas",
+                &["Virgin Islands"],
+            ),
             entity("BRA", "BR", EntityKind::Country, "Brazil", "Brasil", &[]),
-            entity("LCN", "ZJ", EntityKind::Aggregate, "Latin America & Caribbean", "América Latina y el Caribe", &[]),
+            entity(
+                "LCN",
+                "ZJ",
+                EntityKind::Aggregate,
+                "Latin America & Caribbean",
+                "América Latina y el Caribe",
+                &[],
+            ),
         ])
     }
 
     fn check(input: &str, expected: Option<&str>) {
         let registry = registry();
-        assert_eq!(registry.resolve(input).map(|country| country.iso3.as_str()), expected, "resolve({input:?})");
+        assert_eq!(
+            registry.resolve(input).map(|country| country.iso3.as_str()),
+            expected,
+            "resolve({input:?})"
+        );
     }
 
     #[test]
@@ -175,7 +226,12 @@ mod tests {
         check("Virgin Islands", None);
         check("LCN", None);
         check("Narnia", None);
-        assert_eq!(registry().resolve_entity("lcn").map(|entity| entity.iso3.as_str()), Some("LCN"));
+        assert_eq!(
+            registry()
+                .resolve_entity("lcn")
+                .map(|entity| entity.iso3.as_str()),
+            Some("LCN")
+        );
         assert_eq!(registry().countries().count(), 3);
     }
 }

@@ -44,7 +44,9 @@ pub enum CorpusError {
         found: String,
     },
     /// The corpus was written by another format version of this contract.
-    #[error("{path}: format version {found}, this build reads version {expected}; re-run `just bake`")]
+    #[error(
+        "{path}: format version {found}, this build reads version {expected}; re-run `just bake`"
+    )]
     FormatVersion {
         /// The manifest.
         path: PathBuf,
@@ -54,7 +56,9 @@ pub enum CorpusError {
         found: u32,
     },
     /// An artifact's bytes do not match the sha256 recorded in the manifest.
-    #[error("{path}: sha256 {found} does not match the manifest's {expected}; the corpus was modified after publishing")]
+    #[error(
+        "{path}: sha256 {found} does not match the manifest's {expected}; the corpus was modified after publishing"
+    )]
     Checksum {
         /// The artifact.
         path: PathBuf,
@@ -82,6 +86,9 @@ pub enum CorpusError {
 impl CorpusError {
     /// Wraps an I/O error with the path it concerns.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        CorpusError::Io { path: path.into(), source }
+        CorpusError::Io {
+            path: path.into(),
+            source,
+        }
     }
 }

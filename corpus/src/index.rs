@@ -18,8 +18,13 @@ use tantivy::{
     collector::TopDocs,
     doc,
     query::{BooleanQuery, Occur, Query, QueryParser, TermQuery},
-    schema::{Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value},
-    tokenizer::{AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, StopWordFilter, TextAnalyzer},
+    schema::{
+        Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
+    },
+    tokenizer::{
+        AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer,
+        StopWordFilter, TextAnalyzer,
+    },
 };
 
 use crate::{CorpusError, Metric, Pillar};
@@ -46,7 +51,9 @@ pub struct MetricIndex {
 
 impl std::fmt::Debug for MetricIndex {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.debug_struct("MetricIndex").finish_non_exhaustive()
+        formatter
+            .debug_struct("MetricIndex")
+            .finish_non_exhaustive()
     }
 }
 
@@ -68,12 +75,17 @@ struct Fields {
 /// # Errors
 /// [`CorpusError::Index`] if tantivy fails; [`CorpusError::Io`] if the segment files cannot be renamed.
 pub fn build_index(dir: &Path, metrics: &[Metric], pillars: &[Pillar]) -> Result<(), CorpusError> {
-    let index_error = |error: tantivy::TantivyError| CorpusError::Index { path: dir.to_path_buf(), message: error.to_string() };
+    let index_error = |error: tantivy::TantivyError| CorpusError::Index {
+        path: dir.to_path_buf(),
+        message: error.to_string(),
+    };
     let (schema, fields) = schema();
     let index = Index::create_in_dir(dir, schema).map_err(index_error)?;
     register_analyzer(&index);
     // One thread gives one segment; 15 MB is tantivy's minimum budget and ample for a few thousand docs.
-    let mut writer: IndexWriter = index.writer_with_num_threads(1, 15_000_000).map_err(index_error)?;
+    let mut writer: IndexWriter = index
+        .writer_with_num_threads(1, 15_000_000)
+        .map_err(index_error)?;
     let mut content_hash = Sha256::new();
     for metric in metrics {
         let pillar_names: Vec<&str> = pillars
@@ -82,7 +94,12 @@ pub fn build_index(dir: &Path, metrics: &[Metric], pillars: &[Pillar]) -> Result
             .map(|pillar| pillar.names.all().collect())
             .unwrap_or_default();
         let names: Vec<&str> = metric.names.all().collect();
-        let context = format!("{} {} {}", pillar_names.join(" "), metric.topic.as_deref().unwrap_or_default(), metric.unit);
+        let context = format!(
+            "{} {} {}",
+            pillar_names.join(" "),
+            metric.topic.as_deref().unwrap_or_default(),
+            metric.unit
+        );
         let document = doc!(
             fields.id => metric.id.as_str(),
             fields.pillar => metric.pillar.as_str(),
@@ -101,7 +118,11 @@ pub fn build_index(dir: &Path, metrics: &[Metric], pillars: &[Pillar]) -> Result
     writer.commit().map_err(index_error)?;
     writer.wait_merging_threads().map_err(index_error)?;
     let digest = content_hash.finalize();
-    let segment_name: String = digest.iter().take(16).map(|byte| format!("{byte:02x}")).collect();
+    let segment_name: String = digest
+        .iter()
+        .take(16)
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
     normalize_segment_names(dir, &segment_name)
 }
 
@@ -111,20 +132,37 @@ impl MetricIndex {
     /// # Errors
     /// [`CorpusError::Index`] if the directory does not hold a readable index of this schema.
     pub fn open(dir: &Path) -> Result<MetricIndex, CorpusError> {
-        let index_error = |error: tantivy::TantivyError| CorpusError::Index { path: dir.to_path_buf(), message: error.to_string() };
+        let index_error = |error: tantivy::TantivyError| CorpusError::Index {
+            path: dir.to_path_buf(),
+            message: error.to_string(),
+        };
         let index = Index::open_in_dir(dir).map_err(index_error)?;
         register_analyzer(&index);
         let (_, fields) = schema();
         let schema = index.schema();
-        for (name, field) in [("id", fields.id), ("names", fields.names), ("description", fields.description)] {
+        for (name, field) in [
+            ("id", fields.id),
+            ("names", fields.names),
+            ("description", fields.description),
+        ] {
             if schema.get_field(name).ok() != Some(field) {
-                return Err(CorpusError::Index { path: dir.to_path_buf(), message: format!("field `{name}` differs from this build's schema") });
+                return Err(CorpusError::Index {
+                    path: dir.to_path_buf(),
+                    message: format!("field `{name}` differs from this build's schema"),
+                });
             }
         }
         let reader = index.reader().map_err(index_error)?;
         let mut parser = QueryParser::for_index(
             &index,
-            vec![fields.code, fields.names, fields.title, fields.synonyms, fields.description, fields.context],
+            vec![
+                fields.code,
+                fields.names,
+                fields.title,
+                fields.synonyms,
+                fields.description,
+                fields.context,
+            ],
         );
         parser.set_field_boost(fields.names, 4.0);
         parser.set_field_boost(fields.synonyms, 3.0);
@@ -132,7 +170,11 @@ impl MetricIndex {
         parser.set_field_boost(fields.code, 2.0);
         parser.set_field_boost(fields.description, 0.5);
         parser.set_field_boost(fields.context, 0.5);
-        Ok(MetricIndex { reader, parser, fields })
+        Ok(MetricIndex {
+            reader,
+            parser,
+            fields,
+        })
     }
 
     /// The best `limit` metrics for free text `query`, optionally within one pillar, best first.
@@ -140,30 +182,57 @@ impl MetricIndex {
     ///
     /// # Errors
     /// [`CorpusError::Index`] if the index cannot be read.
-    pub fn search(&self, query: &str, pillar: Option<&str>, limit: usize) -> Result<Vec<MetricHit>, CorpusError> {
+    pub fn search(
+        &self,
+        query: &str,
+        pillar: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<MetricHit>, CorpusError> {
         if limit == 0 || query.trim().is_empty() {
             return Ok(Vec::new());
         }
-        let index_error = |error: tantivy::TantivyError| CorpusError::Index { path: "index".into(), message: error.to_string() };
+        let index_error = |error: tantivy::TantivyError| CorpusError::Index {
+            path: "index".into(),
+            message: error.to_string(),
+        };
         let (text_query, _) = self.parser.parse_query_lenient(&escape(query));
         let query: Box<dyn Query> = match pillar {
             Some(pillar) => Box::new(BooleanQuery::new(vec![
                 (Occur::Must, text_query),
-                (Occur::Must, Box::new(TermQuery::new(Term::from_field_text(self.fields.pillar, pillar), IndexRecordOption::Basic))),
+                (
+                    Occur::Must,
+                    Box::new(TermQuery::new(
+                        Term::from_field_text(self.fields.pillar, pillar),
+                        IndexRecordOption::Basic,
+                    )),
+                ),
             ])),
             None => text_query,
         };
         let searcher = self.reader.searcher();
-        let top = searcher.search(&query, &TopDocs::with_limit(limit).order_by_score()).map_err(index_error)?;
+        let top = searcher
+            .search(&query, &TopDocs::with_limit(limit).order_by_score())
+            .map_err(index_error)?;
         let mut hits = Vec::with_capacity(top.len());
         for (score, address) in top {
             let document: TantivyDocument = searcher.doc(address).map_err(index_error)?;
-            if let Some(id) = document.get_first(self.fields.id).and_then(|value| value.as_str()) {
-                hits.push(MetricHit { id: id.to_string(), score });
+            if let Some(id) = document
+                .get_first(self.fields.id)
+                .and_then(|value| value.as_str())
+            {
+                hits.push(MetricHit {
+                    id: id.to_string(),
+                    score,
+                });
             }
         }
         // Ties broken by id, so equal scores always come back in the same order.
-        hits.sort_by(|left, right| right.score.total_cmp(&left.score).then_with(|| left.id.cmp(&right.id)));
+        hits.sort_by(|left, right| {
+            right
+                .score
+                .total_cmp(&left.score)
+                .then_with(|| left.id.cmp(&right.id))
+        });
         Ok(hits)
     }
 }
@@ -171,7 +240,9 @@ impl MetricIndex {
 fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
     let folded = TextOptions::default().set_indexing_options(
-        TextFieldIndexing::default().set_tokenizer(FOLDED_ANALYZER).set_index_option(IndexRecordOption::WithFreqsAndPositions),
+        TextFieldIndexing::default()
+            .set_tokenizer(FOLDED_ANALYZER)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
     );
     let fields = Fields {
         id: builder.add_text_field("id", STRING | STORED),
@@ -197,48 +268,87 @@ fn register_analyzer(index: &Index) {
             builder = builder.filter_dynamic(filter);
         }
     }
-    index.tokenizers().register(FOLDED_ANALYZER, builder.build());
+    index
+        .tokenizers()
+        .register(FOLDED_ANALYZER, builder.build());
 }
 
 /// Characters of tantivy's query syntax, escaped so free text is searched as words.
 fn escape(query: &str) -> String {
     query
         .chars()
-        .map(|character| if "+-&|!(){}[]^\"~*?:\\/'".contains(character) { ' ' } else { character })
+        .map(|character| {
+            if "+-&|!(){}[]^\"~*?:\\/'".contains(character) {
+                ' '
+            } else {
+                character
+            }
+        })
         .collect()
 }
 
 /// Renames the index's single segment to `segment_name` and rewrites `meta.json` and `.managed.json`.
 fn normalize_segment_names(dir: &Path, segment_name: &str) -> Result<(), CorpusError> {
     let meta_path = dir.join("meta.json");
-    let meta = std::fs::read_to_string(&meta_path).map_err(|error| CorpusError::io(&meta_path, error))?;
-    let parsed: serde_json::Value = serde_json::from_str(&meta)
-        .map_err(|error| CorpusError::Index { path: meta_path.clone(), message: error.to_string() })?;
+    let meta =
+        std::fs::read_to_string(&meta_path).map_err(|error| CorpusError::io(&meta_path, error))?;
+    let parsed: serde_json::Value =
+        serde_json::from_str(&meta).map_err(|error| CorpusError::Index {
+            path: meta_path.clone(),
+            message: error.to_string(),
+        })?;
     let segment_ids: Vec<String> = parsed["segments"]
         .as_array()
-        .map(|segments| segments.iter().filter_map(|segment| segment["segment_id"].as_str().map(|id| id.replace('-', ""))).collect())
+        .map(|segments| {
+            segments
+                .iter()
+                .filter_map(|segment| segment["segment_id"].as_str().map(|id| id.replace('-', "")))
+                .collect()
+        })
         .unwrap_or_default();
     let [random_id] = segment_ids.as_slice() else {
-        return Err(CorpusError::Index { path: meta_path, message: format!("expected one segment, found {}", segment_ids.len()) });
+        return Err(CorpusError::Index {
+            path: meta_path,
+            message: format!("expected one segment, found {}", segment_ids.len()),
+        });
     };
-    let hyphenated = |id: &str| format!("{}-{}-{}-{}-{}", &id[0..8], &id[8..12], &id[12..16], &id[16..20], &id[20..32]);
+    let hyphenated = |id: &str| {
+        format!(
+            "{}-{}-{}-{}-{}",
+            &id[0..8],
+            &id[8..12],
+            &id[12..16],
+            &id[16..20],
+            &id[20..32]
+        )
+    };
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(|error| CorpusError::io(dir, error))? {
         let path = entry.map_err(|error| CorpusError::io(dir, error))?.path();
-        let name = path.file_name().and_then(|name| name.to_str()).unwrap_or_default().to_string();
+        let name = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or_default()
+            .to_string();
         if let Some(rest) = name.strip_prefix(random_id.as_str()) {
             let renamed = format!("{segment_name}{rest}");
-            std::fs::rename(&path, dir.join(&renamed)).map_err(|error| CorpusError::io(&path, error))?;
+            std::fs::rename(&path, dir.join(&renamed))
+                .map_err(|error| CorpusError::io(&path, error))?;
             files.push(renamed);
         } else if name.ends_with(".lock") {
             std::fs::remove_file(&path).map_err(|error| CorpusError::io(&path, error))?;
         }
     }
-    let meta = meta.replace(&hyphenated(random_id), &hyphenated(segment_name)).replace(random_id.as_str(), segment_name);
+    let meta = meta
+        .replace(&hyphenated(random_id), &hyphenated(segment_name))
+        .replace(random_id.as_str(), segment_name);
     std::fs::write(&meta_path, meta).map_err(|error| CorpusError::io(&meta_path, error))?;
     files.push("meta.json".into());
     files.sort();
     let managed_path = dir.join(".managed.json");
-    let managed = format!("{}\n", serde_json::to_string(&files).expect("strings serialize"));
+    let managed = format!(
+        "{}\n",
+        serde_json::to_string(&files).expect("strings serialize")
+    );
     std::fs::write(&managed_path, managed).map_err(|error| CorpusError::io(&managed_path, error))
 }

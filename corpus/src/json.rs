@@ -25,5 +25,9 @@ pub fn write_json<T: Serialize + ?Sized>(path: &Path, value: &T) -> Result<(), C
 /// [`CorpusError::Io`] if the file cannot be read, [`CorpusError::Json`] if it does not parse as `T`.
 pub fn read_json<T: DeserializeOwned>(path: &Path, what: &'static str) -> Result<T, CorpusError> {
     let bytes = std::fs::read(path).map_err(|error| CorpusError::io(path, error))?;
-    serde_json::from_slice(&bytes).map_err(|source| CorpusError::Json { path: path.to_path_buf(), what, source })
+    serde_json::from_slice(&bytes).map_err(|source| CorpusError::Json {
+        path: path.to_path_buf(),
+        what,
+        source,
+    })
 }

@@ -36,3 +36,7 @@ pub const BAKE_REPORT_TEXT: &str = "bake_report.txt";
 pub const DATASETS: &str = "datasets.json";
 /// The full-text index directory, see [`crate::MetricIndex`].
 pub const INDEX_DIR: &str = "index";
+/// Concordance rows: both publishers' values for each declared pair, Arrow IPC.
+pub const CONCORDANCE_ARROW: &str = "concordance.arrow";
+/// Concordance rows, Parquet.
+pub const CONCORDANCE_PARQUET: &str = "concordance.parquet";

@@ -14,6 +14,7 @@
 //! | `pillars.json` | the thematic pillars ([`Pillar`]) | [`write_json`] | [`read_json`] |
 //! | `datasets.json` | the dataset catalog ([`Dataset`]): id, keys, columns, sources, licence | [`write_json`] | [`read_json`] |
 //! | `index/` | the full-text index over indicators ([`MetricIndex`], tantivy) | [`index::build_index`] | [`MetricIndex::open`] |
+//! | `concordance.arrow` / `.parquet` | both publishers' values per declared concordance pair, country and year | pipeline (polars) | (issue 5) |
 //! | `bake_report.json` / `.txt` | what the bake kept, dropped and excluded, and why ([`BakeReport`]) | [`write_json`] | [`read_json`] |
 //!
 //! [`BakedCorpus::open`] loads a published directory: it checks the format version, memory-maps the Arrow
@@ -62,5 +63,5 @@ pub use metric::{Coverage, GoodDirection, Metric, ValidRange};
 pub use names::{Lang, Names};
 pub use observation::{Observation, ObservationTable};
 pub use pillar::{Pillar, PillarRegistry};
-pub use report::{BakeReport, DropReason, DroppedRow, ExcludedSeries};
+pub use report::{BakeReport, ConcordanceCount, DropReason, DroppedRow, ExcludedSeries};
 pub use source::SourceRecord;

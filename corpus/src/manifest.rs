@@ -54,7 +54,11 @@ impl Manifest {
             hasher.update(b"\n");
         }
         let corpus_version = hex(&hasher.finalize())[..16].to_string();
-        Ok(Manifest { format_version: FORMAT_VERSION, corpus_version, artifacts })
+        Ok(Manifest {
+            format_version: FORMAT_VERSION,
+            corpus_version,
+            artifacts,
+        })
     }
 
     /// Writes the manifest into `dir`.
@@ -74,7 +78,11 @@ impl Manifest {
         let path = dir.join(layout::MANIFEST);
         let manifest: Manifest = read_json(&path, "corpus manifest")?;
         if manifest.format_version != FORMAT_VERSION {
-            return Err(CorpusError::FormatVersion { path, expected: FORMAT_VERSION, found: manifest.format_version });
+            return Err(CorpusError::FormatVersion {
+                path,
+                expected: FORMAT_VERSION,
+                found: manifest.format_version,
+            });
         }
         Ok(manifest)
     }
@@ -89,7 +97,11 @@ impl Manifest {
             let path = dir.join(&artifact.name);
             let (_, sha256) = hash_file(&path)?;
             if sha256 != artifact.sha256 {
-                return Err(CorpusError::Checksum { path, expected: artifact.sha256.clone(), found: sha256 });
+                return Err(CorpusError::Checksum {
+                    path,
+                    expected: artifact.sha256.clone(),
+                    found: sha256,
+                });
             }
         }
         Ok(())
@@ -107,23 +119,40 @@ impl Manifest {
 /// [`CorpusError::NotBaked`] if there is no pointer.
 pub fn current_dir(out_dir: &Path) -> Result<PathBuf, CorpusError> {
     let pointer = out_dir.join(layout::CURRENT);
-    let target = std::fs::read_link(&pointer).map_err(|_| CorpusError::NotBaked { path: pointer.clone() })?;
-    Ok(if target.is_absolute() { target } else { out_dir.join(target) })
+    let target = std::fs::read_link(&pointer).map_err(|_| CorpusError::NotBaked {
+        path: pointer.clone(),
+    })?;
+    Ok(if target.is_absolute() {
+        target
+    } else {
+        out_dir.join(target)
+    })
 }
 
 /// Adds every file under `dir` (one level of subdirectories and deeper) to `artifacts`, named relative
 /// to the corpus directory with `/` separators; the top-level manifest is skipped.
-fn collect_artifacts(dir: &Path, prefix: &str, artifacts: &mut Vec<ArtifactEntry>) -> Result<(), CorpusError> {
+fn collect_artifacts(
+    dir: &Path,
+    prefix: &str,
+    artifacts: &mut Vec<ArtifactEntry>,
+) -> Result<(), CorpusError> {
     let entries = std::fs::read_dir(dir).map_err(|error| CorpusError::io(dir, error))?;
     for entry in entries {
         let path = entry.map_err(|error| CorpusError::io(dir, error))?.path();
-        let file_name = path.file_name().and_then(|name| name.to_str()).unwrap_or_default();
+        let file_name = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or_default();
         let name = format!("{prefix}{file_name}");
         if path.is_dir() {
             collect_artifacts(&path, &format!("{name}/"), artifacts)?;
         } else if name != layout::MANIFEST {
             let (bytes, sha256) = hash_file(&path)?;
-            artifacts.push(ArtifactEntry { name, bytes, sha256 });
+            artifacts.push(ArtifactEntry {
+                name,
+                bytes,
+                sha256,
+            });
         }
     }
     Ok(())
@@ -135,7 +164,9 @@ fn hash_file(path: &Path) -> Result<(u64, String), CorpusError> {
     let mut buffer = vec![0u8; 1 << 16];
     let mut total = 0u64;
     loop {
-        let read = file.read(&mut buffer).map_err(|error| CorpusError::io(path, error))?;
+        let read = file
+            .read(&mut buffer)
+            .map_err(|error| CorpusError::io(path, error))?;
         if read == 0 {
             break;
         }

@@ -55,6 +55,8 @@ impl Names {
 
     /// Every name present, English first.
     pub fn all(&self) -> impl Iterator<Item = &str> {
-        std::iter::once(self.en.as_str()).chain(self.es.as_deref()).chain(self.pt.as_deref())
+        std::iter::once(self.en.as_str())
+            .chain(self.es.as_deref())
+            .chain(self.pt.as_deref())
     }
 }

@@ -26,7 +26,9 @@ use arrow::{
     array::{Array, AsArray, Float64Array, Int32Array, LargeStringArray, RecordBatch},
     buffer::Buffer,
     datatypes::{DataType, Float64Type, Int32Type},
-    ipc::{convert::try_fb_to_schema, reader::FileDecoder, reader::read_footer_length, root_as_footer},
+    ipc::{
+        convert::try_fb_to_schema, reader::FileDecoder, reader::read_footer_length, root_as_footer,
+    },
 };
 
 use crate::CorpusError;
@@ -101,7 +103,8 @@ impl ObservationTable {
     pub fn open(path: &Path) -> Result<Self, CorpusError> {
         let file = File::open(path).map_err(|error| CorpusError::io(path, error))?;
         // SAFETY: published artifacts are never modified in place (see the module's invariants).
-        let mmap = unsafe { memmap2::Mmap::map(&file) }.map_err(|error| CorpusError::io(path, error))?;
+        let mmap =
+            unsafe { memmap2::Mmap::map(&file) }.map_err(|error| CorpusError::io(path, error))?;
         let buffer = Buffer::from(bytes::Bytes::from_owner(mmap));
         let batches = decode_batches(path, &buffer)?;
         let mut columns = Vec::with_capacity(batches.len());
@@ -110,7 +113,10 @@ impl ObservationTable {
             columns.push(BatchColumns::new(path, batch)?);
             batch_starts.push(batch_starts.last().copied().unwrap_or(0) + batch.num_rows());
         }
-        Ok(ObservationTable { batches: columns, batch_starts })
+        Ok(ObservationTable {
+            batches: columns,
+            batch_starts,
+        })
     }
 
     /// Number of rows.
@@ -188,9 +194,13 @@ impl BatchColumns {
         let column = |index: usize| -> Result<&Arc<dyn Array>, CorpusError> {
             let (name, expected) = &COLUMNS[index];
             let schema = batch.schema();
-            let found = schema.field_with_name(name).map(|field| field.data_type().clone());
+            let found = schema
+                .field_with_name(name)
+                .map(|field| field.data_type().clone());
             match found {
-                Ok(found) if &found == expected => Ok(batch.column_by_name(name).expect("field exists")),
+                Ok(found) if &found == expected => {
+                    Ok(batch.column_by_name(name).expect("field exists"))
+                }
                 Ok(found) => Err(schema_error(path, name, expected, &found.to_string())),
                 Err(_) => Err(schema_error(path, name, expected, "missing")),
             }
@@ -220,40 +230,75 @@ impl BatchColumns {
             vintage: self.vintage.value(row_idx),
             citation_id: self.citation_id.value(row_idx),
             flags: self.flags.value(row_idx),
-            standard_error: self.standard_error.is_valid(row_idx).then(|| self.standard_error.value(row_idx)),
-            source_count: self.source_count.is_valid(row_idx).then(|| self.source_count.value(row_idx)),
+            standard_error: self
+                .standard_error
+                .is_valid(row_idx)
+                .then(|| self.standard_error.value(row_idx)),
+            source_count: self
+                .source_count
+                .is_valid(row_idx)
+                .then(|| self.source_count.value(row_idx)),
         }
     }
 }
 
-fn schema_error(path: &Path, column: &'static str, expected: &DataType, found: &str) -> CorpusError {
-    CorpusError::Schema { path: path.to_path_buf(), column, expected: expected.to_string(), found: found.into() }
+fn schema_error(
+    path: &Path,
+    column: &'static str,
+    expected: &DataType,
+    found: &str,
+) -> CorpusError {
+    CorpusError::Schema {
+        path: path.to_path_buf(),
+        column,
+        expected: expected.to_string(),
+        found: found.into(),
+    }
 }
 
 /// Decodes every record batch of an IPC file held in `buffer`, without copying column data.
 fn decode_batches(path: &Path, buffer: &Buffer) -> Result<Vec<RecordBatch>, CorpusError> {
-    let arrow_error = |message: String| CorpusError::Arrow { path: path.to_path_buf(), message };
+    let arrow_error = |message: String| CorpusError::Arrow {
+        path: path.to_path_buf(),
+        message,
+    };
     if buffer.len() < 10 {
-        return Err(arrow_error(format!("{} bytes is too short for an IPC file", buffer.len())));
+        return Err(arrow_error(format!(
+            "{} bytes is too short for an IPC file",
+            buffer.len()
+        )));
     }
     let trailer_start = buffer.len() - 10;
     let trailer: [u8; 10] = buffer[trailer_start..].try_into().expect("10 bytes");
     let footer_len = read_footer_length(trailer).map_err(|error| arrow_error(error.to_string()))?;
-    let footer_start = trailer_start.checked_sub(footer_len).ok_or_else(|| arrow_error("footer longer than file".into()))?;
-    let footer = root_as_footer(&buffer[footer_start..trailer_start]).map_err(|error| arrow_error(error.to_string()))?;
-    let schema = try_fb_to_schema(footer.schema().ok_or_else(|| arrow_error("footer has no schema".into()))?)
+    let footer_start = trailer_start
+        .checked_sub(footer_len)
+        .ok_or_else(|| arrow_error("footer longer than file".into()))?;
+    let footer = root_as_footer(&buffer[footer_start..trailer_start])
         .map_err(|error| arrow_error(error.to_string()))?;
-    let mut decoder = FileDecoder::new(Arc::new(schema), footer.version()).with_require_alignment(true);
+    let schema = try_fb_to_schema(
+        footer
+            .schema()
+            .ok_or_else(|| arrow_error("footer has no schema".into()))?,
+    )
+    .map_err(|error| arrow_error(error.to_string()))?;
+    let mut decoder =
+        FileDecoder::new(Arc::new(schema), footer.version()).with_require_alignment(true);
     for block in footer.dictionaries().iter().flatten() {
         let block_len = block.bodyLength() as usize + block.metaDataLength() as usize;
         let data = buffer.slice_with_length(block.offset() as usize, block_len);
-        decoder.read_dictionary(block, &data).map_err(|error| arrow_error(error.to_string()))?;
+        decoder
+            .read_dictionary(block, &data)
+            .map_err(|error| arrow_error(error.to_string()))?;
     }
     let mut batches = Vec::new();
     for block in footer.recordBatches().iter().flatten() {
         let block_len = block.bodyLength() as usize + block.metaDataLength() as usize;
         let data = buffer.slice_with_length(block.offset() as usize, block_len);
-        if let Some(batch) = decoder.read_record_batch(block, &data).map_err(|error| arrow_error(error.to_string()))? {
+        if let Some(batch) = decoder
+            .read_record_batch(block, &data)
+            .map_err(|error| arrow_error(error.to_string()))?
+        {
             batches.push(batch);
         }
     }

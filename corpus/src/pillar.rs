@@ -31,12 +31,24 @@ impl PillarRegistry {
     /// Builds the registry; ids win over names, names over aliases, and the first pillar wins a tie.
     pub fn new(pillars: Vec<Pillar>) -> Self {
         let mut by_key = HashMap::new();
-        let ids = pillars.iter().enumerate().map(|(pillar_idx, pillar)| (pillar_idx, vec![pillar.id.as_str()]));
-        let names = pillars.iter().enumerate().map(|(pillar_idx, pillar)| (pillar_idx, pillar.names.all().collect()));
-        let aliases = pillars
+        let ids = pillars
             .iter()
             .enumerate()
-            .map(|(pillar_idx, pillar)| (pillar_idx, pillar.aliases.iter().map(String::as_str).collect::<Vec<_>>()));
+            .map(|(pillar_idx, pillar)| (pillar_idx, vec![pillar.id.as_str()]));
+        let names = pillars
+            .iter()
+            .enumerate()
+            .map(|(pillar_idx, pillar)| (pillar_idx, pillar.names.all().collect()));
+        let aliases = pillars.iter().enumerate().map(|(pillar_idx, pillar)| {
+            (
+                pillar_idx,
+                pillar
+                    .aliases
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>(),
+            )
+        });
         for (pillar_idx, texts) in ids.chain(names).chain(aliases) {
             for text in texts {
                 by_key.entry(fold(text)).or_insert(pillar_idx);
@@ -47,7 +59,9 @@ impl PillarRegistry {
 
     /// Resolves free text to a pillar, or `None`.
     pub fn resolve(&self, text: &str) -> Option<&Pillar> {
-        self.by_key.get(&fold(text)).map(|&pillar_idx| &self.pillars[pillar_idx])
+        self.by_key
+            .get(&fold(text))
+            .map(|&pillar_idx| &self.pillars[pillar_idx])
     }
 
     /// The pillar with exactly this id.

@@ -102,6 +102,17 @@ pub struct SourceCounts {
     pub indicators: u32,
 }
 
+/// What the bake found for one concordance pair.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConcordanceCount {
+    /// Pair id (`gini_wdi_sedlac`).
+    pub pair: String,
+    /// Country-years both indicators have.
+    pub shared: u64,
+    /// Of those, how many differ beyond the pair's tolerance.
+    pub beyond_tolerance: u64,
+}
+
 /// The bake report.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct BakeReport {
@@ -123,6 +134,9 @@ pub struct BakeReport {
     pub aggregates_kept: BTreeMap<String, u64>,
     /// Series left out for licence reasons.
     pub excluded_series: Vec<ExcludedSeries>,
+    /// Concordance pairs with their shared country-years and contradictions.
+    #[serde(default)]
+    pub concordance: Vec<ConcordanceCount>,
     /// Every dropped row, in source, file and line order.
     pub dropped: Vec<DroppedRow>,
 }
@@ -131,16 +145,27 @@ impl BakeReport {
     /// The human summary written next to the JSON report.
     pub fn summary(&self) -> String {
         let mut text = String::new();
-        let years = self.years.map(|(first, last)| format!("{first}-{last}")).unwrap_or_else(|| "none".into());
+        let years = self
+            .years
+            .map(|(first, last)| format!("{first}-{last}"))
+            .unwrap_or_else(|| "none".into());
         text.push_str(&format!(
             "baked {} observations of {} indicators for {} countries, years {years}\n",
             self.observations, self.indicators, self.countries
         ));
-        let aggregates: Vec<String> = self.aggregates_kept.iter().map(|(code, rows)| format!("{code} {rows}")).collect();
+        let aggregates: Vec<String> = self
+            .aggregates_kept
+            .iter()
+            .map(|(code, rows)| format!("{code} {rows}"))
+            .collect();
         text.push_str(&format!(
             "comparison aggregates kept ({} observations, never counted as countries): {}\n",
             self.aggregate_observations,
-            if aggregates.is_empty() { "none".into() } else { aggregates.join(", ") }
+            if aggregates.is_empty() {
+                "none".into()
+            } else {
+                aggregates.join(", ")
+            }
         ));
         for (source, counts) in &self.sources {
             text.push_str(&format!(
@@ -153,9 +178,21 @@ impl BakeReport {
         for (reason, rows) in &self.dropped_by_reason {
             text.push_str(&format!("  {}: {rows}\n", reason.as_str()));
         }
-        text.push_str(&format!("series excluded for licence reasons: {}\n", self.excluded_series.len()));
+        for pair in &self.concordance {
+            text.push_str(&format!(
+                "concordance {}: {} shared country-years, {} beyond tolerance\n",
+                pair.pair, pair.shared, pair.beyond_tolerance
+            ));
+        }
+        text.push_str(&format!(
+            "series excluded for licence reasons: {}\n",
+            self.excluded_series.len()
+        ));
         for series in &self.excluded_series {
-            text.push_str(&format!("  {} {} ({}, {} rows): {}\n", series.source, series.code, series.license, series.rows, series.reason));
+            text.push_str(&format!(
+                "  {} {} ({}, {} rows): {}\n",
+                series.source, series.code, series.license, series.rows, series.reason
+            ));
         }
         text
     }

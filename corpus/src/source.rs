@@ -33,6 +33,9 @@ pub struct SourceRecord {
 impl SourceRecord {
     /// The deep link for `source_code` in the entity with codes `iso3`/`iso2`.
     pub fn deep_link_for(&self, source_code: &str, iso3: &str, iso2: &str) -> String {
-        self.deep_link.replace("{code}", source_code).replace("{iso3}", iso3).replace("{iso2}", iso2)
+        self.deep_link
+            .replace("{code}", source_code)
+            .replace("{iso3}", iso3)
+            .replace("{iso2}", iso2)
     }
 }

@@ -7,15 +7,17 @@ use std::{
 };
 
 use corpus::{
-    BakeReport, CitationId, CountryRegistry, Coverage, Manifest, Metric, Names, SourceRecord, layout, write_json,
+    BakeReport, CitationId, CountryRegistry, Coverage, Manifest, Metric, Names, SourceRecord,
+    layout, write_json,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::{
     BakeError,
+    derive::concordance::concordance,
     export::{
         datasets::{DatasetCounts, dataset_catalog},
-        tables::{ObservationColumns, write_observations},
+        tables::{ObservationColumns, write_concordance, write_observations},
     },
     govern::{SourceOutcome, govern_source},
     ingest::{self, Descriptor, wdi_metadata::SeriesMetadata},
@@ -71,9 +73,20 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
     let countries = read_countries(&catalog, &options.sources_dir)?;
     let governed = ingest_and_govern(&catalog, &countries, &options.sources_dir, options.progress)?;
     let staging = Staging::create(&options.out_dir)?;
-    let report = write_artifacts(staging.dir(), governed, &catalog, &countries, options.progress)?;
+    let report = write_artifacts(
+        staging.dir(),
+        governed,
+        &catalog,
+        &countries,
+        options.progress,
+    )?;
     let (manifest, dir) = staging.publish()?;
-    Ok(BakeSummary { manifest, dir, report, elapsed: started.elapsed() })
+    Ok(BakeSummary {
+        manifest,
+        dir,
+        report,
+        elapsed: started.elapsed(),
+    })
 }
 
 /// Reads the country list of the catalog's `country_names` source, plus the declared aggregates.
@@ -83,7 +96,11 @@ fn read_countries(catalog: &Catalog, sources_dir: &Path) -> Result<CountryRegist
         .iter()
         .find(|source| matches!(source.connector, Connector::CountryNames { .. }))
         .expect("the catalog is validated to have a country_names source");
-    Ok(CountryRegistry::new(ingest::countries::read(entry, &catalog.settings, sources_dir)?))
+    Ok(CountryRegistry::new(ingest::countries::read(
+        entry,
+        &catalog.settings,
+        sources_dir,
+    )?))
 }
 
 fn ingest_and_govern(
@@ -94,23 +111,45 @@ fn ingest_and_govern(
 ) -> Result<Governed, BakeError> {
     let mut metadata: HashMap<&str, HashMap<String, SeriesMetadata>> = HashMap::new();
     for source in &catalog.sources {
-        if let (Connector::WdiSeriesMetadata { .. }, Some(described)) = (&source.connector, &source.describes) {
-            metadata.insert(described.as_str(), ingest::wdi_metadata::read(source, sources_dir)?);
+        if let (Connector::WdiSeriesMetadata { .. }, Some(described)) =
+            (&source.connector, &source.describes)
+        {
+            metadata.insert(
+                described.as_str(),
+                ingest::wdi_metadata::read(source, sources_dir)?,
+            );
         }
     }
-    let indicator_count: usize = catalog.mappings.values().map(|mapping| mapping.rows.len()).sum();
+    let indicator_count: usize = catalog
+        .mappings
+        .values()
+        .map(|mapping| mapping.rows.len())
+        .sum();
     let progress = progress_bar(show_progress, indicator_count as u64, "reading");
     let mut governed = Governed::default();
     for (source_id, mapping) in &catalog.mappings {
-        let source = catalog.source(source_id).expect("mappings belong to catalog sources");
-        let (files, descriptors) = ingest::long_csv::read_source(source, mapping, sources_dir, &progress)?;
-        let outcome = govern_source(source, mapping, &files, countries, &catalog.settings);
+        let source = catalog
+            .source(source_id)
+            .expect("mappings belong to catalog sources");
+        let (files, descriptors) =
+            ingest::tabular::read_source(source, mapping, sources_dir, &progress)?;
+        let outcome = govern_source(source, mapping, &files, countries, &catalog.settings)?;
         let no_metadata = HashMap::new();
         let source_metadata = metadata.get(source_id.as_str()).unwrap_or(&no_metadata);
-        add_source(&mut governed, source, mapping, &descriptors, source_metadata, outcome, countries);
+        add_source(
+            &mut governed,
+            source,
+            mapping,
+            &descriptors,
+            source_metadata,
+            outcome,
+            countries,
+        );
     }
     progress.finish_and_clear();
-    governed.metrics.sort_by(|left, right| left.id.cmp(&right.id));
+    governed
+        .metrics
+        .sort_by(|left, right| left.id.cmp(&right.id));
     Ok(governed)
 }
 
@@ -124,25 +163,41 @@ fn add_source(
     mut outcome: SourceOutcome,
     countries: &CountryRegistry,
 ) {
-    let record = source.record().expect("observation sources are validated to have citation fields");
+    let record = source
+        .record()
+        .expect("observation sources are validated to have citation fields");
     let mut coverage = vec![CoverageCounter::default(); mapping.rows.len()];
     let mut has_attributes = vec![false; mapping.rows.len()];
     for observation in &outcome.kept {
         let row = &mapping.rows[observation.mapping_idx];
-        let table = if observation.is_aggregate { &mut governed.aggregates } else { &mut governed.observations };
+        let table = if observation.is_aggregate {
+            &mut governed.aggregates
+        } else {
+            &mut governed.observations
+        };
         table.indicator.push(Metric::id_for_code(&row.source_code));
         table.country.push(observation.country.clone());
         table.year.push(observation.year);
         table.value.push(observation.value);
         table.source.push(source.id.clone());
         table.vintage.push(source.vintage.clone());
-        table.citation_id.push(CitationId::format(&record.citation_prefix, &row.source_code, &observation.country, observation.year));
-        table.flags.push(String::new());
+        table.citation_id.push(CitationId::format(
+            &record.citation_prefix,
+            &row.source_code,
+            &observation.country,
+            observation.year,
+        ));
+        table.flags.push(observation.flags.clone());
         table.standard_error.push(observation.standard_error);
         table.source_count.push(observation.source_count);
-        has_attributes[observation.mapping_idx] |= observation.standard_error.is_some() || observation.source_count.is_some();
+        has_attributes[observation.mapping_idx] |=
+            observation.standard_error.is_some() || observation.source_count.is_some();
         if observation.is_aggregate {
-            *governed.report.aggregates_kept.entry(observation.country.clone()).or_default() += 1;
+            *governed
+                .report
+                .aggregates_kept
+                .entry(observation.country.clone())
+                .or_default() += 1;
             coverage[observation.mapping_idx].aggregate_rows += 1;
         } else {
             coverage[observation.mapping_idx].add(&observation.country, observation.year);
@@ -159,7 +214,11 @@ fn add_source(
         }
         let descriptor = &descriptors[mapping_idx];
         let series_metadata = metadata.get(&row.source_code).cloned().unwrap_or_default();
-        let source_title = descriptor.title.clone().or_else(|| row.name_en.clone()).unwrap_or_else(|| row.source_code.clone());
+        let source_title = descriptor
+            .title
+            .clone()
+            .or_else(|| row.name_en.clone())
+            .unwrap_or_else(|| row.source_code.clone());
         let mut country_notes = series_metadata.country_notes;
         country_notes.retain(|iso3, _| countries.get(iso3).is_some());
         governed.metrics.push(Metric {
@@ -167,7 +226,11 @@ fn add_source(
             source_code: row.source_code.clone(),
             source_id: source.id.clone(),
             pillar: row.pillar.clone(),
-            names: Names { en: row.name_en.clone().unwrap_or_else(|| source_title.clone()), es: row.name_es.clone(), pt: row.name_pt.clone() },
+            names: Names {
+                en: row.name_en.clone().unwrap_or_else(|| source_title.clone()),
+                es: row.name_es.clone(),
+                pt: row.name_pt.clone(),
+            },
             source_title,
             description: series_metadata
                 .definition
@@ -184,12 +247,19 @@ fn add_source(
             topic: row.wdi_topic.clone(),
             synonyms: row.synonym_list(),
             headline: row.headline,
-            attributes: if has_attributes[mapping_idx] { attribute_names.clone() } else { Vec::new() },
+            attributes: if has_attributes[mapping_idx] {
+                attribute_names.clone()
+            } else {
+                Vec::new()
+            },
             country_notes,
             coverage: counter.coverage(),
         });
     }
-    outcome.counts.indicators = coverage.iter().filter(|counter| counter.rows > 0 || counter.aggregate_rows > 0).count() as u32;
+    outcome.counts.indicators = coverage
+        .iter()
+        .filter(|counter| counter.rows > 0 || counter.aggregate_rows > 0)
+        .count() as u32;
     let report = &mut governed.report;
     for dropped in &outcome.dropped {
         *report.dropped_by_reason.entry(dropped.reason).or_default() += 1;
@@ -208,20 +278,54 @@ fn write_artifacts(
     countries: &CountryRegistry,
     show_progress: bool,
 ) -> Result<BakeReport, BakeError> {
-    let Governed { metrics, observations, aggregates, mut sources, mut report } = governed;
+    let Governed {
+        metrics,
+        observations,
+        aggregates,
+        mut sources,
+        mut report,
+    } = governed;
     let progress = progress_bar(show_progress, 3, "writing");
     report.observations = observations.len() as u64;
     report.aggregate_observations = aggregates.len() as u64;
-    report.indicators = metrics.iter().filter(|metric| metric.coverage.observations > 0).count() as u32;
+    report.indicators = metrics
+        .iter()
+        .filter(|metric| metric.coverage.observations > 0)
+        .count() as u32;
     report.countries = observations.country.iter().collect::<BTreeSet<_>>().len() as u32;
-    report.years = observations.year.iter().min().zip(observations.year.iter().max()).map(|(first, last)| (*first, *last));
+    report.years = observations
+        .year
+        .iter()
+        .min()
+        .zip(observations.year.iter().max())
+        .map(|(first, last)| (*first, *last));
     let counts = DatasetCounts {
         observations: observations.len() as u64,
         aggregates: aggregates.len() as u64,
         entities: countries.entities().len() as u64,
         pillars: catalog.settings.pillars.len() as u64,
+        concordance: 0,
     };
-    report.dropped.sort_by(|left, right| (&left.source, &left.file, left.line).cmp(&(&right.source, &right.file, right.line)));
+    report.dropped.sort_by(|left, right| {
+        (&left.source, &left.file, left.line).cmp(&(&right.source, &right.file, right.line))
+    });
+    let (concordance_table, concordance_counts) = concordance(&catalog.concordance, &observations);
+    report.concordance = concordance_counts
+        .into_iter()
+        .map(
+            |(pair, shared, beyond_tolerance)| corpus::ConcordanceCount {
+                pair,
+                shared,
+                beyond_tolerance,
+            },
+        )
+        .collect();
+    let concordance_rows = concordance_table.len() as u64;
+    let mut country_counts: HashMap<String, u64> = HashMap::new();
+    for country in observations.country.iter().chain(&aggregates.country) {
+        *country_counts.entry(country.clone()).or_default() += 1;
+    }
+    write_concordance(concordance_table, dir)?;
     write_observations(observations, dir, "observations")?;
     progress.inc(1);
     write_observations(aggregates, dir, "aggregates")?;
@@ -229,17 +333,43 @@ fn write_artifacts(
     sources.sort_by(|left, right| left.id.cmp(&right.id));
     write_json(&dir.join(layout::METRICS), &metrics)?;
     write_json(&dir.join(layout::SOURCES), &sources)?;
-    write_json(&dir.join(layout::COUNTRIES), countries.entities())?;
+    write_json(
+        &dir.join(layout::COUNTRIES),
+        &countries_with_counts(countries, &country_counts),
+    )?;
     write_json(&dir.join(layout::PILLARS), &catalog.settings.pillars)?;
-    write_json(&dir.join(layout::DATASETS), &dataset_catalog(&metrics, &sources, counts))?;
+    let counts = DatasetCounts {
+        concordance: concordance_rows,
+        ..counts
+    };
+    write_json(
+        &dir.join(layout::DATASETS),
+        &dataset_catalog(&metrics, &sources, counts),
+    )?;
     let index_dir = dir.join(layout::INDEX_DIR);
     std::fs::create_dir(&index_dir).map_err(|error| BakeError::io(&index_dir, error))?;
     corpus::index::build_index(&index_dir, &metrics, &catalog.settings.pillars)?;
     progress.inc(1);
     write_json(&dir.join(layout::BAKE_REPORT), &report)?;
-    std::fs::write(dir.join(layout::BAKE_REPORT_TEXT), report.summary()).map_err(|error| BakeError::io(dir.join(layout::BAKE_REPORT_TEXT), error))?;
+    std::fs::write(dir.join(layout::BAKE_REPORT_TEXT), report.summary())
+        .map_err(|error| BakeError::io(dir.join(layout::BAKE_REPORT_TEXT), error))?;
     progress.finish_and_clear();
     Ok(report)
+}
+
+/// The registry's entities with the number of observations each has in the corpus.
+fn countries_with_counts(
+    countries: &CountryRegistry,
+    counts: &HashMap<String, u64>,
+) -> Vec<corpus::Country> {
+    countries
+        .entities()
+        .iter()
+        .map(|entity| corpus::Country {
+            observations: counts.get(&entity.iso3).copied().unwrap_or(0),
+            ..entity.clone()
+        })
+        .collect()
 }
 
 /// Counts coverage of one indicator over countries.
@@ -263,7 +393,12 @@ impl CoverageCounter {
     }
 
     fn coverage(&self) -> Coverage {
-        Coverage { observations: self.rows, countries: self.countries.len() as u32, first_year: self.first_year, last_year: self.last_year }
+        Coverage {
+            observations: self.rows,
+            countries: self.countries.len() as u32,
+            first_year: self.first_year,
+            last_year: self.last_year,
+        }
     }
 }
 
@@ -272,6 +407,10 @@ fn progress_bar(show: bool, length: u64, message: &'static str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(length).with_message(message);
-    bar.set_style(ProgressStyle::with_template("{msg:>8} [{bar:40}] {pos}/{len} {elapsed}").expect("valid template").progress_chars("=> "));
+    bar.set_style(
+        ProgressStyle::with_template("{msg:>8} [{bar:40}] {pos}/{len} {elapsed}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
     bar
 }

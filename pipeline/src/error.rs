@@ -21,6 +21,14 @@ pub enum BakeError {
         /// What went wrong.
         message: String,
     },
+    /// A source names countries the shared normaliser cannot map to the catalog's ISO3 codes.
+    #[error("source `{source_id}`: country names that map to no LAC country or aggregate: {}; add them as aliases in the country list, or to the connector's `ignore_entities` if they are not countries", names.join(", "))]
+    UnmappedEntities {
+        /// Source id.
+        source_id: String,
+        /// The names, sorted.
+        names: Vec<String>,
+    },
     /// Reading or writing a file of the output directory failed.
     #[error("{path}: {source}")]
     Io {
@@ -45,16 +53,25 @@ pub enum BakeError {
 impl BakeError {
     /// A catalog error for `file`.
     pub fn catalog(file: impl Into<PathBuf>, message: impl Into<String>) -> Self {
-        BakeError::Catalog { file: file.into(), message: message.into() }
+        BakeError::Catalog {
+            file: file.into(),
+            message: message.into(),
+        }
     }
 
     /// A raw-file error for `file`.
     pub fn raw_file(file: impl Into<PathBuf>, message: impl std::fmt::Display) -> Self {
-        BakeError::RawFile { file: file.into(), message: message.to_string() }
+        BakeError::RawFile {
+            file: file.into(),
+            message: message.to_string(),
+        }
     }
 
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        BakeError::Io { path: path.into(), source }
+        BakeError::Io {
+            path: path.into(),
+            source,
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! (`../shared/data/sources`) into a published, governed corpus (`data/baked/current`).
 //!
 //! Data flow, one module per step: [`sources`] (catalog files, validated) → [`ingest`] (connectors read
-//! raw rows, cells as written) → [`govern`] (checks; every dropped row reported) → [`export`] (polars
+//! raw rows, cells as written) → [`govern`] (checks; every dropped row reported) → [`derive`]
+//! (concordance pairs) → [`export`] (polars
 //! writes the observation tables; `corpus` writes the registries) → [`publish`] (content-hashed
 //! directory, atomic pointer swap). [`bake::bake`] runs them in order.
 //!
@@ -23,6 +24,7 @@
 //! ```
 
 pub mod bake;
+pub mod derive;
 pub mod error;
 pub mod export;
 pub mod govern;

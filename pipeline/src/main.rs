@@ -50,12 +50,18 @@ struct Dirs {
 
 impl Dirs {
     fn resolve(self) -> (PathBuf, PathBuf) {
-        (self.sources_dir.unwrap_or_else(paths::default_sources_dir), self.catalog_dir.unwrap_or_else(paths::default_catalog_dir))
+        (
+            self.sources_dir.unwrap_or_else(paths::default_sources_dir),
+            self.catalog_dir.unwrap_or_else(paths::default_catalog_dir),
+        )
     }
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt().with_writer(std::io::stderr).with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).init();
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .init();
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -67,13 +73,28 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Bake { dirs, out_dir, quiet } => {
+        Command::Bake {
+            dirs,
+            out_dir,
+            quiet,
+        } => {
             let (sources_dir, catalog_dir) = dirs.resolve();
             let out_dir = out_dir.unwrap_or_else(|| paths::default_out_dir(&catalog_dir));
-            let options = BakeOptions { sources_dir, catalog_dir, out_dir, progress: !quiet };
-            let summary = bake(&options).map_err(|error| anyhow::anyhow!("bake failed, nothing published: {error}"))?;
+            let options = BakeOptions {
+                sources_dir,
+                catalog_dir,
+                out_dir,
+                progress: !quiet,
+            };
+            let summary = bake(&options)
+                .map_err(|error| anyhow::anyhow!("bake failed, nothing published: {error}"))?;
             print!("{}", summary.report.summary());
-            let bytes: u64 = summary.manifest.artifacts.iter().map(|artifact| artifact.bytes).sum();
+            let bytes: u64 = summary
+                .manifest
+                .artifacts
+                .iter()
+                .map(|artifact| artifact.bytes)
+                .sum();
             println!(
                 "published corpus {} at {} ({} artifacts, {:.1} MiB) in {:.2?}",
                 summary.manifest.corpus_version,
@@ -87,7 +108,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let (sources_dir, catalog_dir) = dirs.resolve();
             let catalog = Catalog::load(&catalog_dir)?;
             println!("sources directory: {}", sources_dir.display());
-            print!("{}", status::table(&status::statuses(&catalog, &sources_dir)));
+            print!(
+                "{}",
+                status::table(&status::statuses(&catalog, &sources_dir))
+            );
         }
     }
     Ok(())

@@ -13,7 +13,8 @@ pub const OUT_DIR_ENV: &str = "CORPUS_OUT_DIR";
 /// The default sources directory: the first `shared/data/sources` found beside the working directory or
 /// one of its ancestors (a checkout at `work/main` finds `work/shared/data/sources`).
 pub fn default_sources_dir() -> PathBuf {
-    find_upwards(Path::new("shared/data/sources")).unwrap_or_else(|| PathBuf::from("../shared/data/sources"))
+    find_upwards(Path::new("shared/data/sources"))
+        .unwrap_or_else(|| PathBuf::from("../shared/data/sources"))
 }
 
 /// The default catalog directory: the first `data/` holding a `corpus.toml` in the working directory or
@@ -31,5 +32,7 @@ pub fn default_out_dir(catalog_dir: &Path) -> PathBuf {
 
 fn find_upwards(relative: &Path) -> Option<PathBuf> {
     let cwd = std::env::current_dir().ok()?;
-    cwd.ancestors().map(|ancestor| ancestor.join(relative)).find(|candidate| candidate.exists())
+    cwd.ancestors()
+        .map(|ancestor| ancestor.join(relative))
+        .find(|candidate| candidate.exists())
 }

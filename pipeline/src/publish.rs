@@ -31,7 +31,11 @@ impl Staging {
             std::fs::remove_dir_all(&dir).map_err(|error| BakeError::io(&dir, error))?;
         }
         std::fs::create_dir(&dir).map_err(|error| BakeError::io(&dir, error))?;
-        Ok(Staging { out_dir: out_dir.to_path_buf(), dir, published: false })
+        Ok(Staging {
+            out_dir: out_dir.to_path_buf(),
+            dir,
+            published: false,
+        })
     }
 
     /// The directory to write artifacts into.

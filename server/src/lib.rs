@@ -29,7 +29,10 @@ pub fn build(out_dir: &Path) -> Result<McpServer, String> {
 ///
 /// # Errors
 /// As [`build`].
-pub fn build_with_tools(out_dir: &Path, tool_table: Vec<tools::ToolSpec>) -> Result<McpServer, String> {
+pub fn build_with_tools(
+    out_dir: &Path,
+    tool_table: Vec<tools::ToolSpec>,
+) -> Result<McpServer, String> {
     let corpus = load::load_corpus(out_dir).map_err(|error| error.to_string())?;
     let plugin = tools::Plugin::new(Arc::new(corpus), tool_table)?;
     Ok(McpServer::new(plugin))

@@ -11,7 +11,12 @@ use server::transport::http::{HttpConfig, HttpState, router};
 #[command(version, about)]
 struct Cli {
     /// Output directory of `pipeline bake`; its `current` pointer names the corpus to serve.
-    #[arg(long, env = "CORPUS_OUT_DIR", default_value = "data/baked", global = true)]
+    #[arg(
+        long,
+        env = "CORPUS_OUT_DIR",
+        default_value = "data/baked",
+        global = true
+    )]
     corpus_dir: PathBuf,
     /// Address to listen on for Streamable HTTP.
     #[arg(long, env = "MCP_ADDR", default_value = "127.0.0.1:8080")]
@@ -39,7 +44,9 @@ fn main() -> ExitCode {
     // Logs go to stderr: with --stdio, stdout carries nothing but JSON-RPC.
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
         .init();
     let cli = Cli::parse();
     let outcome = match cli.command {
@@ -74,22 +81,47 @@ fn check(corpus_dir: &std::path::Path) -> Result<(), String> {
 
 fn serve_stdio(corpus_dir: &std::path::Path) -> Result<(), String> {
     let server = server::build(corpus_dir)?;
-    server::transport::stdio::serve(&server, std::io::stdin().lock(), std::io::stdout().lock()).map_err(|error| error.to_string())
+    server::transport::stdio::serve(&server, std::io::stdin().lock(), std::io::stdout().lock())
+        .map_err(|error| error.to_string())
 }
 
 fn serve_http(cli: &Cli) -> Result<(), String> {
     let server = server::build(&cli.corpus_dir)?;
     let enabled = cli.mcp_enabled == "true";
-    let version = server.plugin().corpus().baked.manifest().corpus_version.clone();
+    let version = server
+        .plugin()
+        .corpus()
+        .baked
+        .manifest()
+        .corpus_version
+        .clone();
     let tools = server.plugin().tools().len();
-    let state = Arc::new(HttpState::new(server, HttpConfig { enabled, rate_limit_per_minute: cli.rate_limit }));
+    let state = Arc::new(HttpState::new(
+        server,
+        HttpConfig {
+            enabled,
+            rate_limit_per_minute: cli.rate_limit,
+        },
+    ));
     let runtime = tokio::runtime::Runtime::new().map_err(|error| error.to_string())?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(cli.addr).await.map_err(|error| format!("cannot listen on {}: {error}", cli.addr))?;
+        let listener = tokio::net::TcpListener::bind(cli.addr)
+            .await
+            .map_err(|error| format!("cannot listen on {}: {error}", cli.addr))?;
         let address = listener.local_addr().map_err(|error| error.to_string())?;
-        println!("serving corpus {version} ({tools} tools) at http://{address}/api/mcp{}", if enabled { "" } else { " (MCP_ENABLED is not \"true\": POSTs get 403)" });
+        println!(
+            "serving corpus {version} ({tools} tools) at http://{address}/api/mcp{}",
+            if enabled {
+                ""
+            } else {
+                " (MCP_ENABLED is not \"true\": POSTs get 403)"
+            }
+        );
         let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await.map_err(|error| error.to_string())
+        axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown_signal())
+            .await
+            .map_err(|error| error.to_string())
     })
 }
 
@@ -97,7 +129,9 @@ async fn shutdown_signal() {
     let interrupt = tokio::signal::ctrl_c();
     #[cfg(unix)]
     let terminate = async {
-        if let Ok(mut signal) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        if let Ok(mut signal) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
             signal.recv().await;
         }
     };

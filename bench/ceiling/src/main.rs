@@ -9,9 +9,18 @@ use axum::{Router, body::Bytes, http::header, routing::post};
 #[tokio::main]
 async fn main() {
     let mut args = std::env::args().skip(1);
-    let address: SocketAddr = args.next().expect("address").parse().expect("a socket address");
-    let body = Bytes::from(std::fs::read(args.next().expect("response file")).expect("readable response file"));
-    let app = Router::new().route("/api/mcp", post(move || async move { ([(header::CONTENT_TYPE, "application/json")], body) }));
+    let address: SocketAddr = args
+        .next()
+        .expect("address")
+        .parse()
+        .expect("a socket address");
+    let body = Bytes::from(
+        std::fs::read(args.next().expect("response file")).expect("readable response file"),
+    );
+    let app = Router::new().route(
+        "/api/mcp",
+        post(move || async move { ([(header::CONTENT_TYPE, "application/json")], body) }),
+    );
     let listener = tokio::net::TcpListener::bind(address).await.expect("bind");
     axum::serve(listener, app).await.expect("serve");
 }

@@ -13,24 +13,54 @@ pub struct DatasetCounts {
     pub entities: u64,
     /// Pillars.
     pub pillars: u64,
+    /// Concordance rows.
+    pub concordance: u64,
 }
 
 /// The catalog of every dataset the bake writes.
-pub fn dataset_catalog(metrics: &[Metric], sources: &[SourceRecord], counts: DatasetCounts) -> Vec<Dataset> {
+pub fn dataset_catalog(
+    metrics: &[Metric],
+    sources: &[SourceRecord],
+    counts: DatasetCounts,
+) -> Vec<Dataset> {
     let source_ids: Vec<String> = sources.iter().map(|source| source.id.clone()).collect();
     let license = combined_license(metrics);
     let observation_columns = || {
         columns(&[
             ("indicator", "string", "metric id, e.g. sp_dyn_le00_in"),
-            ("country", "string", "ISO 3166-1 alpha-3 code (aggregate code in `aggregates`)"),
+            (
+                "country",
+                "string",
+                "ISO 3166-1 alpha-3 code (aggregate code in `aggregates`)",
+            ),
             ("year", "int32", "calendar year"),
-            ("value", "float64", "value in the metric's unit; missing values are absent rows"),
+            (
+                "value",
+                "float64",
+                "value in the metric's unit; missing values are absent rows",
+            ),
             ("source", "string", "source id"),
             ("vintage", "string", "release the value comes from"),
-            ("citation_id", "string", "citation id, resolvable with resolve_citations"),
-            ("flags", "string", "|-separated flags (e.g. projection); empty when none"),
-            ("standard_error", "float64", "publisher's standard error, where given (WGI)"),
-            ("source_count", "int32", "number of underlying data sources, where given (WGI)"),
+            (
+                "citation_id",
+                "string",
+                "citation id, resolvable with resolve_citations",
+            ),
+            (
+                "flags",
+                "string",
+                "|-separated flags (e.g. projection); empty when none",
+            ),
+            (
+                "standard_error",
+                "float64",
+                "publisher's standard error, where given (WGI)",
+            ),
+            (
+                "source_count",
+                "int32",
+                "number of underlying data sources, where given (WGI)",
+            ),
         ])
     };
     let observation_keys = || vec!["indicator".to_string(), "country".into(), "year".into()];
@@ -92,6 +122,26 @@ pub fn dataset_catalog(metrics: &[Metric], sources: &[SourceRecord], counts: Dat
             rows: counts.observations + counts.aggregates,
         },
         Dataset {
+            dataset_id: "concordance".into(),
+            title: "Source concordance".into(),
+            description: "Indicators of different publishers that measure the same quantity (data/concordance.toml): both values per country and year, aligned to one unit, with the difference and whether it is within the declared tolerance. Rows beyond tolerance are source contradictions, each side cited.".into(),
+            artifacts: vec![layout::CONCORDANCE_ARROW.into(), layout::CONCORDANCE_PARQUET.into()],
+            keys: vec!["pair".into(), "country".into(), "year".into()],
+            columns: columns(&[
+                ("pair", "string", "pair id"),
+                ("country", "string", "ISO3"),
+                ("year", "int32", "year"),
+                ("left_value", "float64", "reference value, left unit"),
+                ("left_citation_id", "string", "citation of the left value"),
+                ("right_value_aligned", "float64", "compared value in the left unit"),
+                ("right_citation_id", "string", "citation of the right value"),
+                ("within_tolerance", "bool", "whether the two agree within the declared tolerance"),
+            ]),
+            sources: source_ids.clone(),
+            license: license.clone(),
+            rows: counts.concordance,
+        },
+        Dataset {
             dataset_id: "sources".into(),
             title: "Source registry".into(),
             description: "Publisher, dataset, licence, vintage, retrieval date and deep-link pattern of each source.".into(),
@@ -140,7 +190,10 @@ fn columns(specs: &[(&str, &str, &str)]) -> Vec<DatasetColumn> {
 
 /// The licence of content mixing these metrics: the single licence when all share one, else a list.
 fn combined_license(metrics: &[Metric]) -> String {
-    let mut licenses: Vec<&str> = metrics.iter().map(|metric| metric.license.as_str()).collect();
+    let mut licenses: Vec<&str> = metrics
+        .iter()
+        .map(|metric| metric.license.as_str())
+        .collect();
     licenses.sort();
     licenses.dedup();
     licenses.join(", ")

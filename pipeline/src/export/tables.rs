@@ -5,7 +5,7 @@ use std::{fs::File, path::Path};
 
 use polars::prelude::*;
 
-use crate::BakeError;
+use crate::{BakeError, derive::concordance::ConcordanceColumns};
 
 /// The columns of an observation table, row-aligned, in any order (sorted on write).
 #[derive(Debug, Clone, Default)]
@@ -50,8 +50,15 @@ impl ObservationColumns {
 /// # Errors
 /// [`BakeError::Table`] if polars cannot build, sort or write the table; [`BakeError::Io`] if a file
 /// cannot be created.
-pub fn write_observations(columns: ObservationColumns, dir: &Path, stem: &str) -> Result<usize, BakeError> {
-    let table_error = |error: PolarsError| BakeError::Table { artifact: stem.to_string(), message: error.to_string() };
+pub fn write_observations(
+    columns: ObservationColumns,
+    dir: &Path,
+    stem: &str,
+) -> Result<usize, BakeError> {
+    let table_error = |error: PolarsError| BakeError::Table {
+        artifact: stem.to_string(),
+        message: error.to_string(),
+    };
     let height = columns.len();
     let frame = DataFrame::new(
         height,
@@ -71,25 +78,80 @@ pub fn write_observations(columns: ObservationColumns, dir: &Path, stem: &str) -
     .map_err(table_error)?;
     // (indicator, country, year) is unique after governance, so the sort order is total and the output
     // deterministic whatever the thread count.
-    let mut frame = frame.sort(["indicator", "country", "year"], SortMultipleOptions::default()).map_err(table_error)?;
+    let mut frame = frame
+        .sort(
+            ["indicator", "country", "year"],
+            SortMultipleOptions::default(),
+        )
+        .map_err(table_error)?;
     frame.rechunk_mut();
 
+    write_frame(&mut frame, dir, stem)?;
+    Ok(height)
+}
+
+/// Writes the concordance table as `concordance.arrow` and `concordance.parquet` in `dir`, in
+/// (pair, country, year) order as built.
+///
+/// # Errors
+/// As [`write_observations`].
+pub fn write_concordance(columns: ConcordanceColumns, dir: &Path) -> Result<usize, BakeError> {
+    let table_error = |error: PolarsError| BakeError::Table {
+        artifact: "concordance".into(),
+        message: error.to_string(),
+    };
+    let height = columns.len();
+    let mut frame = DataFrame::new(
+        height,
+        vec![
+            Column::new("pair".into(), columns.pair),
+            Column::new("country".into(), columns.country),
+            Column::new("year".into(), columns.year),
+            Column::new("left_indicator".into(), columns.left_indicator),
+            Column::new("left_value".into(), columns.left_value),
+            Column::new("left_citation_id".into(), columns.left_citation_id),
+            Column::new("right_indicator".into(), columns.right_indicator),
+            Column::new("right_value".into(), columns.right_value),
+            Column::new("right_value_aligned".into(), columns.right_value_aligned),
+            Column::new("right_citation_id".into(), columns.right_citation_id),
+            Column::new("difference".into(), columns.difference),
+            Column::new("within_tolerance".into(), columns.within_tolerance),
+        ],
+    )
+    .map_err(table_error)?;
+    write_frame(&mut frame, dir, "concordance").map_err(|error| match error {
+        BakeError::Table { message, .. } => BakeError::Table {
+            artifact: "concordance".into(),
+            message,
+        },
+        other => other,
+    })?;
+    Ok(height)
+}
+
+/// Writes `frame` as `{stem}.arrow` (uncompressed, LargeUtf8 strings) and `{stem}.parquet` (zstd).
+fn write_frame(frame: &mut DataFrame, dir: &Path, stem: &str) -> Result<(), BakeError> {
+    let table_error = |error: PolarsError| BakeError::Table {
+        artifact: stem.to_string(),
+        message: error.to_string(),
+    };
     let arrow_path = dir.join(format!("{stem}.arrow"));
-    let arrow_file = File::create(&arrow_path).map_err(|error| BakeError::io(&arrow_path, error))?;
+    let arrow_file =
+        File::create(&arrow_path).map_err(|error| BakeError::io(&arrow_path, error))?;
     // The oldest compat level writes LargeUtf8 strings (no view types), which arrow-rs reads zero-copy.
     IpcWriter::new(arrow_file)
         .with_compat_level(CompatLevel::oldest())
         .with_compression(None)
         .with_parallel(false)
-        .finish(&mut frame)
+        .finish(frame)
         .map_err(table_error)?;
-
     let parquet_path = dir.join(format!("{stem}.parquet"));
-    let parquet_file = File::create(&parquet_path).map_err(|error| BakeError::io(&parquet_path, error))?;
+    let parquet_file =
+        File::create(&parquet_path).map_err(|error| BakeError::io(&parquet_path, error))?;
     ParquetWriter::new(parquet_file)
         .with_compression(ParquetCompression::Zstd(None))
         .with_statistics(StatisticsOptions::full())
-        .finish(&mut frame)
+        .finish(frame)
         .map_err(table_error)?;
-    Ok(height)
+    Ok(())
 }

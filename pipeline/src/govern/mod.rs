@@ -7,11 +7,14 @@
 
 use std::collections::HashMap;
 
-use corpus::{CountryRegistry, DropReason, DroppedRow, EntityKind, ExcludedSeries, report::SourceCounts};
+use corpus::{
+    CountryRegistry, DropReason, DroppedRow, EntityKind, ExcludedSeries, report::SourceCounts,
+};
 
 use crate::{
-    ingest::{RawFile, RawRow, long_csv::missing_markers},
-    sources::{CorpusSettings, MetricMapping, SourceEntry},
+    BakeError,
+    ingest::{RawFile, RawRow, tabular::missing_markers},
+    sources::{Connector, CorpusSettings, MetricMapping, SourceEntry, catalog::EntityNaming},
 };
 
 /// A raw row that passed every check.
@@ -31,6 +34,8 @@ pub struct GovernedObservation {
     pub standard_error: Option<f64>,
     /// Number of underlying sources, where given.
     pub source_count: Option<i32>,
+    /// `|`-separated flags (`projection`), empty when none.
+    pub flags: String,
 }
 
 /// What governance made of one source.
@@ -50,15 +55,32 @@ pub struct SourceOutcome {
 const YEARS: std::ops::RangeInclusive<i32> = 1900..=2100;
 
 /// Governs every raw row of one observation source.
+///
+/// # Errors
+/// [`BakeError::UnmappedEntities`] when a source that names countries by name has names the shared
+/// normaliser cannot map (and the catalog does not list under `ignore_entities`): never dropped silently.
 pub fn govern_source(
     source: &SourceEntry,
     mapping: &MetricMapping,
     files: &[RawFile],
     entities: &CountryRegistry,
     settings: &CorpusSettings,
-) -> SourceOutcome {
+) -> Result<SourceOutcome, BakeError> {
+    let (naming, ignored): (EntityNaming, &[String]) = match &source.connector {
+        Connector::ColumnsCsv {
+            entities: naming,
+            ignore_entities,
+            ..
+        } => (*naming, ignore_entities),
+        _ => (EntityNaming::Codes, &[]),
+    };
+    let mut unmapped = std::collections::BTreeSet::new();
     let markers = missing_markers(&source.connector);
-    let admitted: Vec<bool> = mapping.rows.iter().map(|row| settings.admits_license(&row.license)).collect();
+    let admitted: Vec<bool> = mapping
+        .rows
+        .iter()
+        .map(|row| settings.admits_license(&row.license))
+        .collect();
     let mut excluded_rows = vec![0u64; mapping.rows.len()];
     let mut first_line: HashMap<(usize, String, i32), u64> = HashMap::new();
     let mut outcome = SourceOutcome::default();
@@ -71,11 +93,18 @@ pub fn govern_source(
             }
             match check_row(raw, mapping, markers, entities, &mut first_line) {
                 Ok(observation) => outcome.kept.push(observation),
+                Err((DropReason::UnknownCountry, _))
+                    if naming == EntityNaming::Names && !ignored.contains(&raw.country) =>
+                {
+                    unmapped.insert(raw.country.clone());
+                }
                 Err((reason, detail)) => outcome.dropped.push(DroppedRow {
                     source: source.id.clone(),
                     file: raw_file.file.clone(),
                     line: raw.line,
-                    indicator: corpus::Metric::id_for_code(&mapping.rows[raw.mapping_idx].source_code),
+                    indicator: corpus::Metric::id_for_code(
+                        &mapping.rows[raw.mapping_idx].source_code,
+                    ),
                     country: raw.country.clone(),
                     year: raw.year.clone(),
                     value: raw.value.clone(),
@@ -85,20 +114,38 @@ pub fn govern_source(
             }
         }
     }
-    for (mapping_idx, row) in mapping.rows.iter().enumerate().filter(|(mapping_idx, _)| !admitted[*mapping_idx]) {
+    for (mapping_idx, row) in mapping
+        .rows
+        .iter()
+        .enumerate()
+        .filter(|(mapping_idx, _)| !admitted[*mapping_idx])
+    {
         outcome.excluded.push(ExcludedSeries {
             source: source.id.clone(),
             code: row.source_code.clone(),
             license: row.license.clone(),
             rows: excluded_rows[mapping_idx],
-            reason: format!("licence {} is not redistributable in the default corpus", row.license),
+            reason: format!(
+                "licence {} is not redistributable in the default corpus",
+                row.license
+            ),
         });
     }
-    outcome.counts.observations = outcome.kept.iter().filter(|observation| !observation.is_aggregate).count() as u64;
+    outcome.counts.observations = outcome
+        .kept
+        .iter()
+        .filter(|observation| !observation.is_aggregate)
+        .count() as u64;
     outcome.counts.aggregate_observations = outcome.kept.len() as u64 - outcome.counts.observations;
     outcome.counts.dropped = outcome.dropped.len() as u64;
     outcome.counts.excluded = excluded_rows.iter().sum();
-    outcome
+    if !unmapped.is_empty() {
+        return Err(BakeError::UnmappedEntities {
+            source_id: source.id.clone(),
+            names: unmapped.into_iter().collect(),
+        });
+    }
+    Ok(outcome)
 }
 
 /// Checks one row; `first_line` remembers the line of each (indicator, country, year) already kept.
@@ -111,34 +158,67 @@ fn check_row(
 ) -> Result<GovernedObservation, (DropReason, String)> {
     let row = &mapping.rows[raw.mapping_idx];
     let entity = entities.resolve_entity(&raw.country).ok_or_else(|| {
-        (DropReason::UnknownCountry, format!("`{}` is neither a LAC country of the catalog nor a declared comparison aggregate", raw.country))
+        (
+            DropReason::UnknownCountry,
+            format!(
+                "`{}` is neither a LAC country of the catalog nor a declared comparison aggregate",
+                raw.country
+            ),
+        )
     })?;
     let year: i32 = raw
         .year
         .parse()
         .ok()
         .filter(|year| YEARS.contains(year))
-        .ok_or_else(|| (DropReason::InvalidYear, format!("`{}` is not a year in {}-{}", raw.year, YEARS.start(), YEARS.end())))?;
+        .ok_or_else(|| {
+            (
+                DropReason::InvalidYear,
+                format!(
+                    "`{}` is not a year in {}-{}",
+                    raw.year,
+                    YEARS.start(),
+                    YEARS.end()
+                ),
+            )
+        })?;
     if raw.value.is_empty() || markers.contains(&raw.value) {
-        return Err((DropReason::MissingMarker, format!("`{}` marks a missing value", raw.value)));
+        return Err((
+            DropReason::MissingMarker,
+            format!("`{}` marks a missing value", raw.value),
+        ));
     }
     let value: f64 = raw
         .value
         .parse()
         .ok()
         .filter(|value: &f64| value.is_finite())
-        .ok_or_else(|| (DropReason::NonNumericValue, format!("`{}` is not a finite number", raw.value)))?;
+        .ok_or_else(|| {
+            (
+                DropReason::NonNumericValue,
+                format!("`{}` is not a finite number", raw.value),
+            )
+        })?;
     let range = row.valid_range();
     if !range.contains(value) {
-        let bound = |bound: Option<f64>| bound.map_or("unbounded".to_string(), |bound| bound.to_string());
+        let bound =
+            |bound: Option<f64>| bound.map_or("unbounded".to_string(), |bound| bound.to_string());
         return Err((
             DropReason::ImpossibleValue,
-            format!("{value} is outside [{}, {}] for unit `{}`", bound(range.min), bound(range.max), row.unit),
+            format!(
+                "{value} is outside [{}, {}] for unit `{}`",
+                bound(range.min),
+                bound(range.max),
+                row.unit
+            ),
         ));
     }
     let key = (raw.mapping_idx, entity.iso3.clone(), year);
     if let Some(line) = first_line.get(&key) {
-        return Err((DropReason::Duplicate, format!("duplicates line {line}, which is kept")));
+        return Err((
+            DropReason::Duplicate,
+            format!("duplicates line {line}, which is kept"),
+        ));
     }
     first_line.insert(key, raw.line);
     let [standard_error, source_count] = &raw.attributes;
@@ -148,11 +228,15 @@ fn check_row(
         is_aggregate: entity.kind == EntityKind::Aggregate,
         year,
         value,
-        standard_error: standard_error.as_deref().and_then(|cell| cell.parse::<f64>().ok()).filter(|value| value.is_finite()),
+        standard_error: standard_error
+            .as_deref()
+            .and_then(|cell| cell.parse::<f64>().ok())
+            .filter(|value| value.is_finite()),
         source_count: source_count
             .as_deref()
             .and_then(|cell| cell.parse::<f64>().ok())
             .filter(|count| count.fract() == 0.0 && *count >= 0.0)
             .map(|count| count as i32),
+        flags: raw.flags.clone(),
     })
 }

@@ -4,7 +4,7 @@
 //! Governance (`crate::govern`) decides what each raw row becomes; ingest never drops a row.
 
 pub mod countries;
-pub mod long_csv;
+pub mod tabular;
 pub mod wdi_metadata;
 
 use std::path::Path;
@@ -24,6 +24,29 @@ pub struct RawRow {
     pub value: String,
     /// Attribute cells, in `crate::sources::catalog::ATTRIBUTE_COLUMNS` order (`None` if not declared).
     pub attributes: [Option<String>; 2],
+    /// `|`-separated flags the connector sets (`projection`), empty when none.
+    pub flags: String,
+}
+
+impl RawRow {
+    /// A row without attributes or flags.
+    pub fn new(
+        mapping_idx: usize,
+        line: u64,
+        country: String,
+        year: String,
+        value: String,
+    ) -> RawRow {
+        RawRow {
+            mapping_idx,
+            line,
+            country,
+            year,
+            value,
+            attributes: [None, None],
+            flags: String::new(),
+        }
+    }
 }
 
 /// The raw rows read from one file.
@@ -46,5 +69,8 @@ pub struct Descriptor {
 
 /// `path` relative to `sources_dir` with forward slashes, for reports.
 pub fn relative_display(sources_dir: &Path, path: &Path) -> String {
-    path.strip_prefix(sources_dir).unwrap_or(path).to_string_lossy().replace('\\', "/")
+    path.strip_prefix(sources_dir)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
 }

@@ -56,9 +56,19 @@ struct CountrySeriesRow {
 ///
 /// # Errors
 /// [`BakeError::RawFile`] if a file is missing, unreadable or lacks a column.
-pub fn read(entry: &SourceEntry, sources_dir: &Path) -> Result<HashMap<String, SeriesMetadata>, BakeError> {
-    let Connector::WdiSeriesMetadata { series_file, country_series_file } = &entry.connector else {
-        unreachable!("wdi_metadata::read called for connector `{}`", entry.connector.kind());
+pub fn read(
+    entry: &SourceEntry,
+    sources_dir: &Path,
+) -> Result<HashMap<String, SeriesMetadata>, BakeError> {
+    let Connector::WdiSeriesMetadata {
+        series_file,
+        country_series_file,
+    } = &entry.connector
+    else {
+        unreachable!(
+            "wdi_metadata::read called for connector `{}`",
+            entry.connector.kind()
+        );
     };
     let raw_dir = entry.raw_dir(sources_dir);
     let mut by_code: HashMap<String, SeriesMetadata> = HashMap::new();
@@ -66,13 +76,18 @@ pub fn read(entry: &SourceEntry, sources_dir: &Path) -> Result<HashMap<String, S
     for row in read_rows::<SeriesRow>(&series_path)? {
         let non_empty = |text: &str| (!text.trim().is_empty()).then(|| text.trim().to_string());
         let methodology = match (non_empty(&row.methodology), non_empty(&row.limitations)) {
-            (Some(method), Some(limits)) => Some(format!("{method}\n\nLimitations and exceptions: {limits}")),
-            (method, limits) => method.or(limits.map(|limits| format!("Limitations and exceptions: {limits}"))),
+            (Some(method), Some(limits)) => {
+                Some(format!("{method}\n\nLimitations and exceptions: {limits}"))
+            }
+            (method, limits) => {
+                method.or(limits.map(|limits| format!("Limitations and exceptions: {limits}")))
+            }
         };
         by_code.insert(
             row.code.trim().to_string(),
             SeriesMetadata {
-                definition: non_empty(&row.long_definition).or_else(|| non_empty(&row.short_definition)),
+                definition: non_empty(&row.long_definition)
+                    .or_else(|| non_empty(&row.short_definition)),
                 methodology,
                 primary_source: non_empty(&row.source),
                 country_notes: BTreeMap::new(),
@@ -85,13 +100,16 @@ pub fn read(entry: &SourceEntry, sources_dir: &Path) -> Result<HashMap<String, S
             continue;
         }
         let metadata = by_code.entry(row.series.trim().to_string()).or_default();
-        metadata.country_notes.insert(row.country.trim().to_string(), note.to_string());
+        metadata
+            .country_notes
+            .insert(row.country.trim().to_string(), note.to_string());
     }
     Ok(by_code)
 }
 
 fn read_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, BakeError> {
-    let bytes = std::fs::read(path).map_err(|error| BakeError::raw_file(path, format!("cannot read: {error}")))?;
+    let bytes = std::fs::read(path)
+        .map_err(|error| BakeError::raw_file(path, format!("cannot read: {error}")))?;
     let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
     csv::ReaderBuilder::new()
         .flexible(true)

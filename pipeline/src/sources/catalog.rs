@@ -43,7 +43,8 @@ pub struct SourceEntry {
     /// Required for observation sources.
     #[serde(default)]
     pub citation_prefix: Option<String>,
-    /// Deep-link pattern (https) with `{code}`, `{iso2}`, `{iso3}`. Required for observation sources.
+    /// Deep-link pattern (https), with optional `{code}`, `{iso2}`, `{iso3}` placeholders; the most specific
+    /// page the publisher offers. Required for observation sources.
     #[serde(default)]
     pub deep_link: Option<String>,
     /// Attribution text. Required for observation sources.
@@ -59,7 +60,34 @@ pub struct SourceEntry {
     pub connector: Connector,
 }
 
-/// How a source's raw files are laid out. Paths are relative to the source's `raw_path`.
+/// How a connector's raw files name countries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntityNaming {
+    /// ISO3 or publisher codes (`MEX`, `mex`, `LCN`): an unknown code is dropped and reported.
+    #[default]
+    Codes,
+    /// Names (`Bolivia`, `Saint Lucia`), mapped with the shared normaliser: a name that does not map fails
+    /// the bake with the list of unmapped names, unless listed in `ignore_entities`.
+    Names,
+}
+
+/// Per-country, per-indicator years after which values are projections (IMF WEO `estimates_start_after`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectionNotes {
+    /// The notes CSV, relative to the source's raw folder.
+    pub file: String,
+    /// Column holding the country code.
+    pub country_column: String,
+    /// Column holding the indicator key (the mapping's `raw_key`).
+    pub indicator_column: String,
+    /// Column holding the last year of actual data; later years are flagged `projection`.
+    pub after_column: String,
+}
+
+/// How a source's raw files are laid out. Paths are relative to the source's `raw_path`. Patterns may use
+/// `{code_lower}` (the indicator code in lower case) and `{raw_key}` (the mapping's `raw_key`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Connector {
@@ -68,7 +96,7 @@ pub enum Connector {
         /// The CSV file.
         file: String,
     },
-    /// One long CSV per indicator (WDI): `file` and `descriptor` contain `{code_lower}`.
+    /// One long CSV per indicator (WDI, IMF WEO in DDF layout).
     LongCsvPerIndicator {
         /// Path pattern of each indicator's data CSV.
         file: String,
@@ -79,11 +107,14 @@ pub enum Connector {
         country_column: String,
         /// Column holding the year.
         year_column: String,
-        /// Column holding the value.
+        /// Column holding the value (may be a pattern, e.g. `{raw_key}`).
         value_column: String,
         /// Value cells meaning "no data" (kept out as absent rows, counted in the report).
         #[serde(default)]
         missing_markers: Vec<String>,
+        /// Years after which values are projections, per country and indicator.
+        #[serde(default)]
+        projections: Option<ProjectionNotes>,
     },
     /// One long CSV holding every indicator, named in `indicator_column` by the mapping's `raw_key` (WGI).
     LongCsv {
@@ -104,6 +135,49 @@ pub enum Connector {
         #[serde(default)]
         attributes: BTreeMap<String, String>,
     },
+    /// One CSV with a country and a year column and one value column per indicator (the mapping's
+    /// `raw_key` names the column): ND-GAIN, WBL, CEPAL, OWID.
+    ColumnsCsv {
+        /// The CSV file.
+        file: String,
+        /// Column holding the country code or name.
+        country_column: String,
+        /// Column holding the year.
+        year_column: String,
+        /// Whether countries are codes or names.
+        #[serde(default)]
+        entities: EntityNaming,
+        /// Entity names known not to be countries of the corpus (dropped and reported, never failing).
+        #[serde(default)]
+        ignore_entities: Vec<String>,
+        /// Value cells meaning "no data".
+        #[serde(default)]
+        missing_markers: Vec<String>,
+    },
+    /// One CSV per indicator with a country column and one column per year (UNDP HDI).
+    YearColumnsCsv {
+        /// Path pattern of the CSV.
+        file: String,
+        /// Column holding the country code.
+        country_column: String,
+        /// Value cells meaning "no data".
+        #[serde(default)]
+        missing_markers: Vec<String>,
+    },
+    /// Record-level rows summed per country and year; each indicator is the sum over the rows whose
+    /// `filter_column` equals its `raw_key` (`*` sums every row). OECD CRS disbursements.
+    SumCsv {
+        /// Path pattern of the CSV (`{raw_key}` is not allowed here: one file per source entry).
+        file: String,
+        /// Column holding the country code.
+        country_column: String,
+        /// Column holding the year.
+        year_column: String,
+        /// Column holding the amount.
+        value_column: String,
+        /// Column whose value selects an indicator's rows.
+        filter_column: String,
+    },
     /// World Bank WDI series metadata (`WDISeries.csv`, `WDICountry-Series.csv`).
     WdiSeriesMetadata {
         /// Series metadata CSV.
@@ -116,7 +190,10 @@ pub enum Connector {
 impl Connector {
     /// Whether this connector yields observations (and so needs citations and a metric mapping).
     pub fn yields_observations(&self) -> bool {
-        matches!(self, Connector::LongCsvPerIndicator { .. } | Connector::LongCsv { .. })
+        !matches!(
+            self,
+            Connector::CountryNames { .. } | Connector::WdiSeriesMetadata { .. }
+        )
     }
 
     /// The connector's kind as written in the catalog.
@@ -125,6 +202,9 @@ impl Connector {
             Connector::CountryNames { .. } => "country_names",
             Connector::LongCsvPerIndicator { .. } => "long_csv_per_indicator",
             Connector::LongCsv { .. } => "long_csv",
+            Connector::ColumnsCsv { .. } => "columns_csv",
+            Connector::YearColumnsCsv { .. } => "year_columns_csv",
+            Connector::SumCsv { .. } => "sum_csv",
             Connector::WdiSeriesMetadata { .. } => "wdi_series_metadata",
         }
     }
@@ -141,6 +221,8 @@ pub struct Catalog {
     pub sources: Vec<SourceEntry>,
     /// The metric mapping of each observation source, by source id.
     pub mappings: BTreeMap<String, MetricMapping>,
+    /// Declared concordance pairs (`concordance.toml`).
+    pub concordance: Vec<super::concordance::ConcordancePair>,
 }
 
 impl Catalog {
@@ -152,29 +234,66 @@ impl Catalog {
         let settings = CorpusSettings::load(&dir.join("corpus.toml"))?;
         let sources_dir = dir.join("sources");
         let mut files: Vec<PathBuf> = std::fs::read_dir(&sources_dir)
-            .map_err(|error| BakeError::catalog(&sources_dir, format!("cannot list source catalog files: {error}")))?
+            .map_err(|error| {
+                BakeError::catalog(
+                    &sources_dir,
+                    format!("cannot list source catalog files: {error}"),
+                )
+            })?
             .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-            .filter(|path| path.extension().is_some_and(|extension| extension == "toml"))
+            .filter(|path| {
+                path.extension()
+                    .is_some_and(|extension| extension == "toml")
+            })
             .collect();
         files.sort();
         if files.is_empty() {
-            return Err(BakeError::catalog(&sources_dir, "no source catalog files (*.toml)"));
+            return Err(BakeError::catalog(
+                &sources_dir,
+                "no source catalog files (*.toml)",
+            ));
         }
         let mut sources = Vec::with_capacity(files.len());
         for file in &files {
-            let text = std::fs::read_to_string(file).map_err(|error| BakeError::catalog(file, format!("cannot read: {error}")))?;
-            let entry: SourceEntry = toml::from_str(&text).map_err(|error| BakeError::catalog(file, error.to_string()))?;
-            entry.validate(file, &settings).map_err(|message| BakeError::catalog(file, message))?;
+            let text = std::fs::read_to_string(file)
+                .map_err(|error| BakeError::catalog(file, format!("cannot read: {error}")))?;
+            let entry: SourceEntry = toml::from_str(&text)
+                .map_err(|error| BakeError::catalog(file, error.to_string()))?;
+            entry
+                .validate(file, &settings)
+                .map_err(|message| BakeError::catalog(file, message))?;
             sources.push(entry);
         }
         sources.sort_by(|left, right| left.id.cmp(&right.id));
         let mut mappings = BTreeMap::new();
-        for source in sources.iter().filter(|source| source.connector.yields_observations()) {
+        for source in sources
+            .iter()
+            .filter(|source| source.connector.yields_observations())
+        {
             let mapping_file = dir.join(source.metrics.as_deref().expect("validated"));
-            mappings.insert(source.id.clone(), MetricMapping::load(&mapping_file, &settings)?);
+            mappings.insert(
+                source.id.clone(),
+                MetricMapping::load(&mapping_file, &settings)?,
+            );
         }
         check_cross_source(dir, &sources, &mappings)?;
-        Ok(Catalog { dir: dir.to_path_buf(), settings, sources, mappings })
+        let metric_ids: Vec<String> = mappings
+            .values()
+            .flat_map(|mapping| {
+                mapping
+                    .rows
+                    .iter()
+                    .map(|row| corpus::Metric::id_for_code(&row.source_code))
+            })
+            .collect();
+        let concordance = super::concordance::load(&dir.join("concordance.toml"), &metric_ids)?;
+        Ok(Catalog {
+            dir: dir.to_path_buf(),
+            settings,
+            sources,
+            mappings,
+            concordance,
+        })
     }
 
     /// The source with this id.
@@ -207,77 +326,150 @@ impl SourceEntry {
     }
 
     fn validate(&self, file: &Path, settings: &CorpusSettings) -> Result<(), String> {
-        let stem = file.file_stem().and_then(|stem| stem.to_str()).unwrap_or_default();
+        let stem = file
+            .file_stem()
+            .and_then(|stem| stem.to_str())
+            .unwrap_or_default();
         if !is_snake_id(&self.id) {
-            return Err(format!("id `{}`: use a filename-safe lower snake case id, e.g. `wdi`", self.id));
+            return Err(format!(
+                "id `{}`: use a filename-safe lower snake case id, e.g. `wdi`",
+                self.id
+            ));
         }
         if self.id != stem {
-            return Err(format!("id `{}`: must equal the file name `{stem}`", self.id));
+            return Err(format!(
+                "id `{}`: must equal the file name `{stem}`",
+                self.id
+            ));
         }
         if settings.license(&self.license).is_none() {
-            return Err(format!("license `{}`: not declared in corpus.toml; valid: {}", self.license, settings.license_ids()));
+            return Err(format!(
+                "license `{}`: not declared in corpus.toml; valid: {}",
+                self.license,
+                settings.license_ids()
+            ));
         }
         check_https("license_url", &self.license_url)?;
         check_https("homepage", &self.homepage)?;
         check_relative("raw_path", &self.raw_path)?;
         check_iso_date("retrieved_at", &self.retrieved_at)?;
         if self.connector.yields_observations() {
-            let prefix = self.citation_prefix.as_deref().ok_or("citation_prefix: required for an observation source, e.g. `wb`")?;
-            if prefix.is_empty() || !prefix.chars().all(|character| character.is_ascii_lowercase() || character.is_ascii_digit()) {
-                return Err(format!("citation_prefix `{prefix}`: use lower-case letters and digits only (no dash), e.g. `wb`"));
+            let prefix = self
+                .citation_prefix
+                .as_deref()
+                .ok_or("citation_prefix: required for an observation source, e.g. `wb`")?;
+            if prefix.is_empty()
+                || !prefix
+                    .chars()
+                    .all(|character| character.is_ascii_lowercase() || character.is_ascii_digit())
+            {
+                return Err(format!(
+                    "citation_prefix `{prefix}`: use lower-case letters and digits only (no dash), e.g. `wb`"
+                ));
             }
-            let deep_link = self.deep_link.as_deref().ok_or("deep_link: required for an observation source")?;
+            let deep_link = self
+                .deep_link
+                .as_deref()
+                .ok_or("deep_link: required for an observation source")?;
             check_https("deep_link", deep_link)?;
-            if !deep_link.contains("{code}") {
-                return Err(format!("deep_link `{deep_link}`: must contain the `{{code}}` placeholder"));
-            }
-            self.attribution.as_deref().ok_or("attribution: required for an observation source")?;
-            let metrics = self.metrics.as_deref().ok_or("metrics: required for an observation source, e.g. `metrics/wdi.csv`")?;
+            self.attribution
+                .as_deref()
+                .ok_or("attribution: required for an observation source")?;
+            let metrics = self
+                .metrics
+                .as_deref()
+                .ok_or("metrics: required for an observation source, e.g. `metrics/wdi.csv`")?;
             check_relative("metrics", metrics)?;
         }
         match &self.connector {
             Connector::CountryNames { file } => check_relative("connector.file", file),
-            Connector::LongCsvPerIndicator { file, descriptor, .. } => {
+            Connector::LongCsvPerIndicator {
+                file,
+                descriptor,
+                projections,
+                ..
+            } => {
                 check_relative("connector.file", file)?;
-                if !file.contains("{code_lower}") {
-                    return Err(format!("connector.file `{file}`: must contain the `{{code_lower}}` placeholder"));
+                if !file.contains("{code_lower}") && !file.contains("{raw_key}") {
+                    return Err(format!(
+                        "connector.file `{file}`: must contain a `{{code_lower}}` or `{{raw_key}}` placeholder"
+                    ));
                 }
-                descriptor.as_deref().map_or(Ok(()), |descriptor| check_relative("connector.descriptor", descriptor))
+                if let Some(projections) = projections {
+                    check_relative("connector.projections.file", &projections.file)?;
+                }
+                descriptor.as_deref().map_or(Ok(()), |descriptor| {
+                    check_relative("connector.descriptor", descriptor)
+                })
             }
-            Connector::LongCsv { file, attributes, .. } => {
+            Connector::ColumnsCsv { file, .. }
+            | Connector::YearColumnsCsv { file, .. }
+            | Connector::SumCsv { file, .. } => check_relative("connector.file", file),
+            Connector::LongCsv {
+                file, attributes, ..
+            } => {
                 check_relative("connector.file", file)?;
-                match attributes.keys().find(|name| !ATTRIBUTE_COLUMNS.contains(&name.as_str())) {
-                    Some(name) => Err(format!("connector.attributes.{name}: unknown attribute; valid: {}", ATTRIBUTE_COLUMNS.join(", "))),
+                match attributes
+                    .keys()
+                    .find(|name| !ATTRIBUTE_COLUMNS.contains(&name.as_str()))
+                {
+                    Some(name) => Err(format!(
+                        "connector.attributes.{name}: unknown attribute; valid: {}",
+                        ATTRIBUTE_COLUMNS.join(", ")
+                    )),
                     None => Ok(()),
                 }
             }
-            Connector::WdiSeriesMetadata { series_file, country_series_file } => {
+            Connector::WdiSeriesMetadata {
+                series_file,
+                country_series_file,
+            } => {
                 check_relative("connector.series_file", series_file)?;
                 check_relative("connector.country_series_file", country_series_file)?;
-                self.describes.as_deref().ok_or("describes: required for a metadata source (the id of the source it describes)")?;
+                self.describes.as_deref().ok_or(
+                    "describes: required for a metadata source (the id of the source it describes)",
+                )?;
                 Ok(())
             }
         }
     }
 }
 
-fn check_cross_source(dir: &Path, sources: &[SourceEntry], mappings: &BTreeMap<String, MetricMapping>) -> Result<(), BakeError> {
+fn check_cross_source(
+    dir: &Path,
+    sources: &[SourceEntry],
+    mappings: &BTreeMap<String, MetricMapping>,
+) -> Result<(), BakeError> {
     let mut prefixes = BTreeMap::new();
     for source in sources {
         let file = dir.join("sources").join(format!("{}.toml", source.id));
         if let Some(prefix) = &source.citation_prefix
             && let Some(other) = prefixes.insert(prefix.clone(), source.id.clone())
         {
-            return Err(BakeError::catalog(file, format!("citation_prefix `{prefix}`: already used by source `{other}`")));
+            return Err(BakeError::catalog(
+                file,
+                format!("citation_prefix `{prefix}`: already used by source `{other}`"),
+            ));
         }
         if let Some(described) = &source.describes
-            && !sources.iter().any(|candidate| &candidate.id == described && candidate.connector.yields_observations())
+            && !sources.iter().any(|candidate| {
+                &candidate.id == described && candidate.connector.yields_observations()
+            })
         {
-            return Err(BakeError::catalog(file, format!("describes `{described}`: no observation source with that id")));
+            return Err(BakeError::catalog(
+                file,
+                format!("describes `{described}`: no observation source with that id"),
+            ));
         }
     }
-    if !sources.iter().any(|source| matches!(source.connector, Connector::CountryNames { .. })) {
-        return Err(BakeError::catalog(dir.join("sources"), "no source with connector kind `country_names`: the bake needs the country list"));
+    if !sources
+        .iter()
+        .any(|source| matches!(source.connector, Connector::CountryNames { .. }))
+    {
+        return Err(BakeError::catalog(
+            dir.join("sources"),
+            "no source with connector kind `country_names`: the bake needs the country list",
+        ));
     }
     let mut metric_ids: BTreeMap<String, &str> = BTreeMap::new();
     for (source_id, mapping) in mappings {
@@ -286,7 +478,10 @@ fn check_cross_source(dir: &Path, sources: &[SourceEntry], mappings: &BTreeMap<S
             if let Some(other) = metric_ids.insert(metric_id.clone(), source_id) {
                 return Err(BakeError::catalog(
                     &mapping.file,
-                    format!("source_code `{}`: metric id `{metric_id}` is already used by source `{other}`", row.source_code),
+                    format!(
+                        "source_code `{}`: metric id `{metric_id}` is already used by source `{other}`",
+                        row.source_code
+                    ),
                 ));
             }
         }
@@ -296,8 +491,15 @@ fn check_cross_source(dir: &Path, sources: &[SourceEntry], mappings: &BTreeMap<S
 
 fn check_relative(field: &str, value: &str) -> Result<(), String> {
     let path = Path::new(value);
-    if value.is_empty() || path.is_absolute() || path.components().any(|component| matches!(component, Component::ParentDir)) {
-        return Err(format!("{field} `{value}`: must be a relative path inside its directory (no `..`, not absolute)"));
+    if value.is_empty()
+        || path.is_absolute()
+        || path
+            .components()
+            .any(|component| matches!(component, Component::ParentDir))
+    {
+        return Err(format!(
+            "{field} `{value}`: must be a relative path inside its directory (no `..`, not absolute)"
+        ));
     }
     Ok(())
 }
@@ -305,6 +507,18 @@ fn check_relative(field: &str, value: &str) -> Result<(), String> {
 fn check_iso_date(field: &str, value: &str) -> Result<(), String> {
     let bytes = value.as_bytes();
     let shape_ok = bytes.len() == 10
-        && bytes.iter().enumerate().all(|(index, byte)| if index == 4 || index == 7 { *byte == b'-' } else { byte.is_ascii_digit() });
-    if shape_ok { Ok(()) } else { Err(format!("{field} `{value}`: must be an ISO 8601 date, e.g. `2026-07-01`")) }
+        && bytes.iter().enumerate().all(|(index, byte)| {
+            if index == 4 || index == 7 {
+                *byte == b'-'
+            } else {
+                byte.is_ascii_digit()
+            }
+        });
+    if shape_ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{field} `{value}`: must be an ISO 8601 date, e.g. `2026-07-01`"
+        ))
+    }
 }

@@ -71,12 +71,22 @@ pub struct MetricMappingRow {
 impl MetricMappingRow {
     /// The valid range of the values.
     pub fn valid_range(&self) -> ValidRange {
-        ValidRange { min: self.min, max: self.max }
+        ValidRange {
+            min: self.min,
+            max: self.max,
+        }
     }
 
     /// The synonyms as a list.
     pub fn synonym_list(&self) -> Vec<String> {
-        self.synonyms.as_deref().unwrap_or_default().split('|').map(str::trim).filter(|word| !word.is_empty()).map(String::from).collect()
+        self.synonyms
+            .as_deref()
+            .unwrap_or_default()
+            .split('|')
+            .map(str::trim)
+            .filter(|word| !word.is_empty())
+            .map(String::from)
+            .collect()
     }
 
     /// The key that names this indicator in its raw file.
@@ -92,43 +102,78 @@ impl MetricMapping {
     /// [`BakeError::Catalog`] naming the file, line and field: an unknown column or pillar, an invalid
     /// direction, an unknown licence, `min > max`, a duplicate code, a headline row without its three names.
     pub fn load(file: &Path, settings: &CorpusSettings) -> Result<MetricMapping, BakeError> {
-        let mut reader = csv::Reader::from_path(file).map_err(|error| BakeError::catalog(file, format!("cannot read: {error}")))?;
+        let mut reader = csv::Reader::from_path(file)
+            .map_err(|error| BakeError::catalog(file, format!("cannot read: {error}")))?;
         let mut rows: Vec<MetricMappingRow> = Vec::new();
         for record in reader.deserialize::<MetricMappingRow>() {
-            let row = record.map_err(|error| BakeError::catalog(file, describe_csv_error(&error)))?;
+            let row =
+                record.map_err(|error| BakeError::catalog(file, describe_csv_error(&error)))?;
             let line = rows.len() + 2;
-            let invalid = |message: String| BakeError::catalog(file, format!("line {line}: {message}"));
-            if settings.pillars.iter().all(|pillar| pillar.id != row.pillar) {
-                return Err(invalid(format!("pillar `{}`: unknown; valid: {}", row.pillar, settings.pillar_ids())));
+            let invalid =
+                |message: String| BakeError::catalog(file, format!("line {line}: {message}"));
+            if settings
+                .pillars
+                .iter()
+                .all(|pillar| pillar.id != row.pillar)
+            {
+                return Err(invalid(format!(
+                    "pillar `{}`: unknown; valid: {}",
+                    row.pillar,
+                    settings.pillar_ids()
+                )));
             }
             if settings.license(&row.license).is_none() {
-                return Err(invalid(format!("license `{}`: not declared in corpus.toml; valid: {}", row.license, settings.license_ids())));
+                return Err(invalid(format!(
+                    "license `{}`: not declared in corpus.toml; valid: {}",
+                    row.license,
+                    settings.license_ids()
+                )));
             }
             if let (Some(min), Some(max)) = (row.min, row.max)
                 && min > max
             {
                 return Err(invalid(format!("min {min} is above max {max}")));
             }
-            let has_names = [&row.name_en, &row.name_es, &row.name_pt].iter().all(|name| name.as_deref().is_some_and(|name| !name.is_empty()));
+            let has_names = [&row.name_en, &row.name_es, &row.name_pt]
+                .iter()
+                .all(|name| name.as_deref().is_some_and(|name| !name.is_empty()));
             if row.headline && !has_names {
-                return Err(invalid(format!("`{}` is a headline indicator: name_en, name_es and name_pt are required", row.source_code)));
+                return Err(invalid(format!(
+                    "`{}` is a headline indicator: name_en, name_es and name_pt are required",
+                    row.source_code
+                )));
             }
             if rows.iter().any(|seen| seen.source_code == row.source_code) {
-                return Err(invalid(format!("source_code `{}` is mapped twice", row.source_code)));
+                return Err(invalid(format!(
+                    "source_code `{}` is mapped twice",
+                    row.source_code
+                )));
             }
             rows.push(row);
         }
-        Ok(MetricMapping { file: file.to_path_buf(), rows })
+        Ok(MetricMapping {
+            file: file.to_path_buf(),
+            rows,
+        })
     }
 }
 
 /// A CSV deserialisation error as "line N, field `x`: problem".
 fn describe_csv_error(error: &csv::Error) -> String {
-    let line = error.position().map(|position| format!("line {}: ", position.line())).unwrap_or_default();
+    let line = error
+        .position()
+        .map(|position| format!("line {}: ", position.line()))
+        .unwrap_or_default();
     match error.kind() {
         csv::ErrorKind::Deserialize { err, .. } => {
-            let field = err.field().map(|field| format!("column {}: ", field + 1)).unwrap_or_default();
-            format!("{line}{field}{}; good_direction takes up, down or neutral; headline takes true or false", err.kind())
+            let field = err
+                .field()
+                .map(|field| format!("column {}: ", field + 1))
+                .unwrap_or_default();
+            format!(
+                "{line}{field}{}; good_direction takes up, down or neutral; headline takes true or false",
+                err.kind()
+            )
         }
         _ => format!("{line}{error}"),
     }

@@ -3,11 +3,14 @@
 //! - `data/corpus.toml` ([`CorpusSettings`]): licences, comparison aggregates, pillars.
 //! - `data/sources/*.toml` ([`SourceEntry`]): one file per source, with its connector.
 //! - `data/metrics/*.csv` ([`MetricMapping`]): per indicator, pillar, unit, direction, range, licence, names.
+//! - `data/concordance.toml` ([`concordance::ConcordancePair`]): indicators of different publishers that
+//!   measure the same quantity.
 //!
 //! Everything is validated on load; an error names the file, the field and what would be valid, and an
 //! invalid catalog bakes nothing.
 
 pub mod catalog;
+pub mod concordance;
 pub mod metric_map;
 pub mod settings;
 pub mod status;

@@ -47,6 +47,9 @@ pub struct AggregateEntry {
     pub iso2: String,
     /// Names in en/es/pt.
     pub names: Names,
+    /// Other names publishers use for it (`Latin America and the Caribbean`).
+    #[serde(default)]
+    pub aliases: Vec<String>,
 }
 
 impl CorpusSettings {
@@ -56,9 +59,13 @@ impl CorpusSettings {
     /// [`BakeError::Catalog`] naming the field: unknown keys, a licence URL that is not https, a pillar id
     /// that is not lower snake case or lacks a Spanish or Portuguese name, a duplicate id.
     pub fn load(path: &Path) -> Result<CorpusSettings, BakeError> {
-        let text = std::fs::read_to_string(path).map_err(|error| BakeError::catalog(path, format!("cannot read: {error}")))?;
-        let settings: CorpusSettings = toml::from_str(&text).map_err(|error| BakeError::catalog(path, error.to_string()))?;
-        settings.validate().map_err(|message| BakeError::catalog(path, message))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| BakeError::catalog(path, format!("cannot read: {error}")))?;
+        let settings: CorpusSettings =
+            toml::from_str(&text).map_err(|error| BakeError::catalog(path, error.to_string()))?;
+        settings
+            .validate()
+            .map_err(|message| BakeError::catalog(path, message))?;
         Ok(settings)
     }
 
@@ -69,46 +76,84 @@ impl CorpusSettings {
 
     /// Whether a series under licence `id` goes into this bake.
     pub fn admits_license(&self, id: &str) -> bool {
-        self.include_restricted_licenses || self.license(id).is_some_and(|license| license.redistributable)
+        self.include_restricted_licenses
+            || self
+                .license(id)
+                .is_some_and(|license| license.redistributable)
     }
 
     /// Valid licence ids, for error messages.
     pub fn license_ids(&self) -> String {
-        self.licenses.iter().map(|license| license.id.as_str()).collect::<Vec<_>>().join(", ")
+        self.licenses
+            .iter()
+            .map(|license| license.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// Valid pillar ids, for error messages.
     pub fn pillar_ids(&self) -> String {
-        self.pillars.iter().map(|pillar| pillar.id.as_str()).collect::<Vec<_>>().join(", ")
+        self.pillars
+            .iter()
+            .map(|pillar| pillar.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     fn validate(&self) -> Result<(), String> {
         for (index, license) in self.licenses.iter().enumerate() {
             check_https(&format!("licenses[{index}].url"), &license.url)?;
         }
-        check_unique("licenses", self.licenses.iter().map(|license| license.id.as_str()))?;
+        check_unique(
+            "licenses",
+            self.licenses.iter().map(|license| license.id.as_str()),
+        )?;
         for (index, pillar) in self.pillars.iter().enumerate() {
             if !is_snake_id(&pillar.id) {
-                return Err(format!("pillars[{index}].id `{}`: use lower snake case ASCII, e.g. `medio_ambiente`", pillar.id));
+                return Err(format!(
+                    "pillars[{index}].id `{}`: use lower snake case ASCII, e.g. `medio_ambiente`",
+                    pillar.id
+                ));
             }
             if pillar.names.es.is_none() || pillar.names.pt.is_none() {
-                return Err(format!("pillars[{index}].names: pillar `{}` needs names in es, en and pt", pillar.id));
+                return Err(format!(
+                    "pillars[{index}].names: pillar `{}` needs names in es, en and pt",
+                    pillar.id
+                ));
             }
         }
-        check_unique("pillars", self.pillars.iter().map(|pillar| pillar.id.as_str()))?;
+        check_unique(
+            "pillars",
+            self.pillars.iter().map(|pillar| pillar.id.as_str()),
+        )?;
         for (index, aggregate) in self.aggregates.iter().enumerate() {
-            if aggregate.code.len() != 3 || !aggregate.code.chars().all(|character| character.is_ascii_uppercase()) {
-                return Err(format!("aggregates[{index}].code `{}`: use the publisher's 3-letter upper-case code, e.g. `LCN`", aggregate.code));
+            if aggregate.code.len() != 3
+                || !aggregate
+                    .code
+                    .chars()
+                    .all(|character| character.is_ascii_uppercase())
+            {
+                return Err(format!(
+                    "aggregates[{index}].code `{}`: use the publisher's 3-letter upper-case code, e.g. `LCN`",
+                    aggregate.code
+                ));
             }
         }
-        check_unique("aggregates", self.aggregates.iter().map(|aggregate| aggregate.code.as_str()))
+        check_unique(
+            "aggregates",
+            self.aggregates
+                .iter()
+                .map(|aggregate| aggregate.code.as_str()),
+        )
     }
 }
 
 /// Whether `text` is a lower snake case ASCII id (`medio_ambiente`, `wdi`).
 pub fn is_snake_id(text: &str) -> bool {
     !text.is_empty()
-        && text.chars().all(|character| character.is_ascii_lowercase() || character.is_ascii_digit() || character == '_')
+        && text.chars().all(|character| {
+            character.is_ascii_lowercase() || character.is_ascii_digit() || character == '_'
+        })
 }
 
 /// Checks that `value` is an https URL; `field` names it in the error.

@@ -6,8 +6,7 @@ use std::path::Path;
 use indicatif::ProgressBar;
 
 use crate::{
-    BakeError,
-    ingest,
+    BakeError, ingest,
     sources::{Catalog, Connector, SourceEntry},
 };
 
@@ -35,19 +34,34 @@ pub struct SourceStatus {
 /// Reads every source's raw files (without governing them) and reports its status. Never fails on a
 /// missing or unreadable source: that is what the status says.
 pub fn statuses(catalog: &Catalog, sources_dir: &Path) -> Vec<SourceStatus> {
-    catalog.sources.iter().map(|source| status(catalog, source, sources_dir)).collect()
+    catalog
+        .sources
+        .iter()
+        .map(|source| status(catalog, source, sources_dir))
+        .collect()
 }
 
 /// The statuses as an aligned text table.
 pub fn table(statuses: &[SourceStatus]) -> String {
     let mut lines = vec![format!(
         "{:<14} {:<23} {:<7} {:>8} {:>11} {:>6} {:<24} {}",
-        "source", "connector", "present", "rows", "indicators", "newest", "licence", "default corpus"
+        "source",
+        "connector",
+        "present",
+        "rows",
+        "indicators",
+        "newest",
+        "licence",
+        "default corpus"
     )];
     for status in statuses {
         let rows = status.rows.map_or("-".into(), |rows| rows.to_string());
-        let indicators = status.indicators.map_or("-".into(), |(mapped, admitted)| format!("{admitted}/{mapped}"));
-        let newest = status.newest_year.map_or("-".into(), |year| year.to_string());
+        let indicators = status.indicators.map_or("-".into(), |(mapped, admitted)| {
+            format!("{admitted}/{mapped}")
+        });
+        let newest = status
+            .newest_year
+            .map_or("-".into(), |year| year.to_string());
         lines.push(format!(
             "{:<14} {:<23} {:<7} {:>8} {:>11} {:>6} {:<24} {}",
             status.id,
@@ -77,24 +91,34 @@ fn status(catalog: &Catalog, source: &SourceEntry, sources_dir: &Path) -> Source
     match (&source.connector, catalog.mappings.get(&source.id)) {
         (Connector::CountryNames { .. }, _) => status.note = "country list and names".into(),
         (Connector::WdiSeriesMetadata { .. }, _) => {
-            status.note = format!("definitions and notes for `{}`", source.describes.as_deref().unwrap_or_default())
+            status.note = format!(
+                "definitions and notes for `{}`",
+                source.describes.as_deref().unwrap_or_default()
+            )
         }
-        (_, Some(mapping)) => match ingest::long_csv::read_source(source, mapping, sources_dir, &ProgressBar::hidden()) {
-            Ok((files, _)) => {
-                let rows = files.iter().flat_map(|file| &file.rows);
-                status.rows = Some(rows.clone().count() as u64);
-                status.newest_year = rows.filter_map(|row| row.year.parse::<i32>().ok()).max();
-                let admitted = mapping.rows.iter().filter(|row| catalog.settings.admits_license(&row.license)).count();
-                status.indicators = Some((mapping.rows.len(), admitted));
-                let excluded = mapping.rows.len() - admitted;
-                status.note = if excluded == 0 {
-                    "all indicators".into()
-                } else {
-                    format!("{admitted} indicators; {excluded} excluded by licence")
-                };
+        (_, Some(mapping)) => {
+            match ingest::tabular::read_source(source, mapping, sources_dir, &ProgressBar::hidden())
+            {
+                Ok((files, _)) => {
+                    let rows = files.iter().flat_map(|file| &file.rows);
+                    status.rows = Some(rows.clone().count() as u64);
+                    status.newest_year = rows.filter_map(|row| row.year.parse::<i32>().ok()).max();
+                    let admitted = mapping
+                        .rows
+                        .iter()
+                        .filter(|row| catalog.settings.admits_license(&row.license))
+                        .count();
+                    status.indicators = Some((mapping.rows.len(), admitted));
+                    let excluded = mapping.rows.len() - admitted;
+                    status.note = if excluded == 0 {
+                        "all indicators".into()
+                    } else {
+                        format!("{admitted} indicators; {excluded} excluded by licence")
+                    };
+                }
+                Err(error) => status.note = format!("unreadable: {}", short(&error)),
             }
-            Err(error) => status.note = format!("unreadable: {}", short(&error)),
-        },
+        }
         (_, None) => status.note = "no metric mapping".into(),
     }
     status

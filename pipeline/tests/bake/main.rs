@@ -14,3 +14,6 @@ mod failures;
 
 /// Same inputs, same corpus version and bytes.
 mod determinism;
+
+/// Every indicator source: one known value each, projections, the licence gate, concordance (issue 4).
+mod sources_breadth;

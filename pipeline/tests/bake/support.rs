@@ -14,7 +14,9 @@ pub fn project_catalog() -> PathBuf {
 
 /// The real raw sources (`../shared/data/sources`, or `CORPUS_SOURCES_DIR`).
 pub fn real_sources() -> PathBuf {
-    std::env::var_os(pipeline::paths::SOURCES_DIR_ENV).map(PathBuf::from).unwrap_or_else(pipeline::paths::default_sources_dir)
+    std::env::var_os(pipeline::paths::SOURCES_DIR_ENV)
+        .map(PathBuf::from)
+        .unwrap_or_else(pipeline::paths::default_sources_dir)
 }
 
 /// The fixture catalog and raw sources.
@@ -31,12 +33,16 @@ pub fn bake_into(catalog_dir: &Path, sources_dir: &Path, out_dir: &Path) -> Bake
         out_dir: out_dir.to_path_buf(),
         progress: false,
     };
-    bake(&options).unwrap_or_else(|error| panic!("bake of {} failed: {error}", catalog_dir.display()))
+    bake(&options)
+        .unwrap_or_else(|error| panic!("bake of {} failed: {error}", catalog_dir.display()))
 }
 
 /// Runs the `pipeline` binary with `args`.
 pub fn run_pipeline(args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_pipeline")).args(args).output().expect("pipeline binary runs")
+    std::process::Command::new(env!("CARGO_BIN_EXE_pipeline"))
+        .args(args)
+        .output()
+        .expect("pipeline binary runs")
 }
 
 /// The real default corpus, baked once per test run into a temporary directory.
@@ -56,6 +62,10 @@ pub fn real() -> &'static RealBake {
         let out_dir = tempfile::tempdir().expect("temporary directory");
         let summary = bake_into(&project_catalog(), &real_sources(), out_dir.path());
         let corpus = BakedCorpus::open_current(out_dir.path()).expect("the published corpus opens");
-        RealBake { _out_dir: out_dir, summary, corpus }
+        RealBake {
+            _out_dir: out_dir,
+            summary,
+            corpus,
+        }
     })
 }

@@ -19,7 +19,9 @@ pub struct Corpus {
 impl Corpus {
     /// The dataset with this id.
     pub fn dataset(&self, dataset_id: &str) -> Option<&Dataset> {
-        self.datasets.iter().find(|dataset| dataset.dataset_id == dataset_id)
+        self.datasets
+            .iter()
+            .find(|dataset| dataset.dataset_id == dataset_id)
     }
 }
 
@@ -33,7 +35,11 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
     let baked = BakedCorpus::open_current(out_dir)?;
     let datasets = read_json(&baked.dir().join(layout::DATASETS), "dataset catalog")?;
     let index = MetricIndex::open(&baked.dir().join(layout::INDEX_DIR))?;
-    Ok(Corpus { baked, datasets, index })
+    Ok(Corpus {
+        baked,
+        datasets,
+        index,
+    })
 }
 
 /// Opens the published corpus and re-hashes every artifact against its manifest.

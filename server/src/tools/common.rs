@@ -39,12 +39,18 @@ impl<O: Serialize> ToolAnswer<O> {
     /// # Errors
     /// [`ToolError::Internal`] if the result does not serialize (a bug).
     pub fn into_output(self) -> Result<ToolOutput, ToolError> {
-        let internal = |error: serde_json::Error| ToolError::Internal(format!("serializing the result: {error}"));
+        let internal = |error: serde_json::Error| {
+            ToolError::Internal(format!("serializing the result: {error}"))
+        };
         let payload = serde_json::json!({
             "result": serde_json::to_value(self.result).map_err(internal)?,
             "citations": serde_json::to_value(self.citations).map_err(internal)?,
         });
-        let display = self.display.map(serde_json::to_value).transpose().map_err(internal)?;
+        let display = self
+            .display
+            .map(serde_json::to_value)
+            .transpose()
+            .map_err(internal)?;
         Ok(ToolOutput { payload, display })
     }
 }
@@ -151,10 +157,17 @@ pub struct DisplayLink {
 ///
 /// # Errors
 /// [`ToolError::Internal`] if an id taken from the observation table does not resolve (a bake bug).
-pub fn citation_records<'a>(corpus: &Corpus, ids: impl IntoIterator<Item = &'a str>) -> Result<Vec<CitationRecord>, ToolError> {
+pub fn citation_records<'a>(
+    corpus: &Corpus,
+    ids: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<CitationRecord>, ToolError> {
     ids.into_iter()
         .map(|id| {
-            corpus.baked.resolve_citation(id).map(CitationRecord::from).map_err(|unresolved| ToolError::Internal(unresolved.to_string()))
+            corpus
+                .baked
+                .resolve_citation(id)
+                .map(CitationRecord::from)
+                .map_err(|unresolved| ToolError::Internal(unresolved.to_string()))
         })
         .collect()
 }
@@ -167,18 +180,31 @@ pub fn metric<'a>(corpus: &'a Corpus, id: &str) -> Result<&'a Metric, ToolError>
     if let Some(metric) = corpus.baked.metric(id) {
         return Ok(metric);
     }
-    let mut by_distance: Vec<(usize, &str)> =
-        corpus.baked.metrics().iter().map(|metric| (strsim::levenshtein(id, &metric.id), metric.id.as_str())).collect();
+    let mut by_distance: Vec<(usize, &str)> = corpus
+        .baked
+        .metrics()
+        .iter()
+        .map(|metric| (strsim::levenshtein(id, &metric.id), metric.id.as_str()))
+        .collect();
     by_distance.sort();
-    let mut closest: Vec<String> = by_distance.iter().take(3).map(|(_, id)| id.to_string()).collect();
-    for hit in corpus.index.search(&id.replace('_', " "), None, 3).unwrap_or_default() {
+    let mut closest: Vec<String> = by_distance
+        .iter()
+        .take(3)
+        .map(|(_, id)| id.to_string())
+        .collect();
+    for hit in corpus
+        .index
+        .search(&id.replace('_', " "), None, 3)
+        .unwrap_or_default()
+    {
         if !closest.contains(&hit.id) {
             closest.push(hit.id);
         }
     }
     closest.truncate(5);
     Err(ToolError::Invalid(format!(
-        "unknown indicator `{id}`; closest valid ids: {}. Call resolve_metric to find an indicator by name",
+        "unknown indicator `{}`; closest valid ids: {}. Call resolve_metric to find an indicator by name",
+        snippet(id),
         closest.join(", ")
     )))
 }
@@ -189,8 +215,18 @@ pub fn metric<'a>(corpus: &'a Corpus, id: &str) -> Result<&'a Metric, ToolError>
 /// [`ToolError::Invalid`] naming the value and the valid pillar ids.
 pub fn pillar<'a>(corpus: &'a Corpus, id: &str) -> Result<&'a Pillar, ToolError> {
     corpus.baked.pillars().get(id).ok_or_else(|| {
-        let valid: Vec<&str> = corpus.baked.pillars().pillars().iter().map(|pillar| pillar.id.as_str()).collect();
-        ToolError::Invalid(format!("unknown parameter (pillar) `{id}`; valid: {}", valid.join(", ")))
+        let valid: Vec<&str> = corpus
+            .baked
+            .pillars()
+            .pillars()
+            .iter()
+            .map(|pillar| pillar.id.as_str())
+            .collect();
+        ToolError::Invalid(format!(
+            "unknown parameter (pillar) `{}`; valid: {}",
+            snippet(id),
+            valid.join(", ")
+        ))
     })
 }
 
@@ -200,18 +236,41 @@ pub fn pillar<'a>(corpus: &'a Corpus, id: &str) -> Result<&'a Pillar, ToolError>
 /// # Errors
 /// [`ToolError::Invalid`] for a count out of range, or naming each value that is not a country of the
 /// corpus, with the valid ISO3 codes.
-pub fn countries<'a>(corpus: &'a Corpus, codes: &[String], min: usize, max: usize) -> Result<Vec<&'a Country>, ToolError> {
+pub fn countries<'a>(
+    corpus: &'a Corpus,
+    codes: &[String],
+    min: usize,
+    max: usize,
+) -> Result<Vec<&'a Country>, ToolError> {
+    if codes.len() > max {
+        return Err(ToolError::Invalid(format!(
+            "countries: give {min} to {max} countries, got {}",
+            codes.len()
+        )));
+    }
     let mut found: Vec<&Country> = Vec::new();
     let mut unknown = Vec::new();
     for code in codes {
-        match corpus.baked.countries().get(code).filter(|entity| entity.kind == corpus::EntityKind::Country) {
-            Some(country) if !found.iter().any(|seen| seen.iso3 == country.iso3) => found.push(country),
+        match corpus
+            .baked
+            .countries()
+            .get(code)
+            .filter(|entity| entity.kind == corpus::EntityKind::Country)
+        {
+            Some(country) if !found.iter().any(|seen| seen.iso3 == country.iso3) => {
+                found.push(country)
+            }
             Some(_) => {}
-            None => unknown.push(format!("`{code}`")),
+            None => unknown.push(format!("`{}`", snippet(code))),
         }
     }
     if !unknown.is_empty() {
-        let valid: Vec<&str> = corpus.baked.countries().countries().map(|country| country.iso3.as_str()).collect();
+        let valid: Vec<&str> = corpus
+            .baked
+            .countries()
+            .countries()
+            .map(|country| country.iso3.as_str())
+            .collect();
         return Err(ToolError::Invalid(format!(
             "not a country of the corpus: {}; valid: ISO3 codes or names of Latin America and the Caribbean: {}",
             unknown.join(", "),
@@ -219,9 +278,23 @@ pub fn countries<'a>(corpus: &'a Corpus, codes: &[String], min: usize, max: usiz
         )));
     }
     if found.len() < min || found.len() > max {
-        return Err(ToolError::Invalid(format!("countries: give {min} to {max} distinct countries, got {}", found.len())));
+        return Err(ToolError::Invalid(format!(
+            "countries: give {min} to {max} distinct countries, got {}",
+            found.len()
+        )));
     }
     Ok(found)
+}
+
+/// `text` cut to 60 characters for echoing in a message (with `…` when cut).
+pub fn snippet(text: &str) -> String {
+    let mut characters = text.chars();
+    let head: String = characters.by_ref().take(60).collect();
+    if characters.next().is_some() {
+        format!("{head}…")
+    } else {
+        head
+    }
 }
 
 /// The name of `country` in `lang`.
@@ -231,9 +304,17 @@ pub fn country_name(country: &Country, lang: Lang) -> String {
 
 /// The source link of a metric's source, for `sources` in results.
 pub fn source_link(corpus: &Corpus, dataset_id: &str, metric: Option<&Metric>) -> SourceLink {
-    let title = corpus.dataset(dataset_id).map_or_else(|| dataset_id.to_string(), |dataset| dataset.title.clone());
-    let url = metric.and_then(|metric| corpus.baked.source(&metric.source_id)).map(|source| source.homepage.clone());
-    SourceLink { dataset_id: dataset_id.to_string(), title, url }
+    let title = corpus
+        .dataset(dataset_id)
+        .map_or_else(|| dataset_id.to_string(), |dataset| dataset.title.clone());
+    let url = metric
+        .and_then(|metric| corpus.baked.source(&metric.source_id))
+        .map(|source| source.homepage.clone());
+    SourceLink {
+        dataset_id: dataset_id.to_string(),
+        title,
+        url,
+    }
 }
 
 /// Checks an optional year range.
@@ -245,11 +326,15 @@ pub fn year_range(from_year: Option<i32>, to_year: Option<i32>) -> Result<(i32, 
     let to = to_year.unwrap_or(2100);
     for (name, year) in [("from_year", from), ("to_year", to)] {
         if !(1900..=2100).contains(&year) {
-            return Err(ToolError::Invalid(format!("{name} {year}: give a year between 1900 and 2100")));
+            return Err(ToolError::Invalid(format!(
+                "{name} {year}: give a year between 1900 and 2100"
+            )));
         }
     }
     if from > to {
-        return Err(ToolError::Invalid(format!("from_year {from} is after to_year {to}")));
+        return Err(ToolError::Invalid(format!(
+            "from_year {from} is after to_year {to}"
+        )));
     }
     Ok((from, to))
 }

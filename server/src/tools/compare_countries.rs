@@ -3,7 +3,7 @@
 //! Reads the observation table (`observations`), the metric registry and the pillars. For each
 //! indicator of the pillar with data for at least one of the countries, the latest value per country
 //! with its year and citation id. Indicators are ordered headline first, then by how many of the
-//! countries have data; `limit` caps them (default 20, at most 100) and `truncated` says how many more.
+//! countries have data; `limit` caps them (default 20, at most 200) and `truncated` says how many more.
 
 use corpus::Lang;
 use schemars::JsonSchema;
@@ -36,9 +36,11 @@ pub struct CompareCountriesInput {
     /// Pillar: id (`seguridad`) or name in es/en/pt (`security`, `segurança`).
     pub parameter: String,
     /// 2 to 8 countries: ISO3 (`MEX`), ISO2 or names in es/en/pt.
+    #[schemars(length(min = 2, max = 8))]
     pub countries: Vec<String>,
-    /// How many indicators to return, 1 to 100. Default 20.
+    /// How many indicators to return, 1 to 200 (more than any pillar holds). Default 20.
     #[serde(default)]
+    #[schemars(range(min = 1, max = 200), extend("default" = 20))]
     pub limit: Option<u32>,
 }
 
@@ -90,16 +92,25 @@ pub struct LatestValue {
     pub citation_id: String,
 }
 
-fn handle(corpus: &Corpus, input: CompareCountriesInput, lang: Lang) -> Result<ToolAnswer<CompareCountriesResult>, ToolError> {
+fn handle(
+    corpus: &Corpus,
+    input: CompareCountriesInput,
+    lang: Lang,
+) -> Result<ToolAnswer<CompareCountriesResult>, ToolError> {
     let pillar = common::pillar(corpus, &input.parameter)?;
     let countries = common::countries(corpus, &input.countries, 2, 8)?;
     let limit = input.limit.unwrap_or(20);
-    if !(1..=100).contains(&limit) {
-        return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 100")));
+    if !(1..=200).contains(&limit) {
+        return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 200")));
     }
     let table = corpus.baked.observations();
     let mut comparisons: Vec<(bool, IndicatorComparison)> = Vec::new();
-    for metric in corpus.baked.metrics().iter().filter(|metric| metric.pillar == pillar.id) {
+    for metric in corpus
+        .baked
+        .metrics()
+        .iter()
+        .filter(|metric| metric.pillar == pillar.id)
+    {
         let mut values = Vec::new();
         let mut missing = Vec::new();
         for country in &countries {
@@ -109,7 +120,12 @@ fn handle(corpus: &Corpus, input: CompareCountriesInput, lang: Lang) -> Result<T
                 continue;
             }
             let row = table.row(rows.end - 1);
-            values.push(LatestValue { country: country.iso3.clone(), year: row.year, value: row.value, citation_id: row.citation_id.to_string() });
+            values.push(LatestValue {
+                country: country.iso3.clone(),
+                year: row.year,
+                value: row.value,
+                citation_id: row.citation_id.to_string(),
+            });
         }
         if values.is_empty() {
             continue;
@@ -130,16 +146,38 @@ fn handle(corpus: &Corpus, input: CompareCountriesInput, lang: Lang) -> Result<T
         return Err(ToolError::Invalid(format!(
             "the corpus holds no `{}` indicator with data for {}",
             pillar.id,
-            countries.iter().map(|country| country.iso3.as_str()).collect::<Vec<_>>().join(", ")
+            countries
+                .iter()
+                .map(|country| country.iso3.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         )));
     }
     comparisons.sort_by(|(left_headline, left), (right_headline, right)| {
-        right_headline.cmp(left_headline).then(right.values.len().cmp(&left.values.len())).then(left.id.cmp(&right.id))
+        right_headline
+            .cmp(left_headline)
+            .then(right.values.len().cmp(&left.values.len()))
+            .then(left.id.cmp(&right.id))
     });
     let truncated = comparisons.len().saturating_sub(limit as usize) as u32;
-    let indicators: Vec<IndicatorComparison> = comparisons.into_iter().take(limit as usize).map(|(_, comparison)| comparison).collect();
-    let citations = common::citation_records(corpus, indicators.iter().flat_map(|indicator| indicator.values.iter().map(|value| value.citation_id.as_str())))?;
-    let country_codes: Vec<String> = countries.iter().map(|country| country.iso3.clone()).collect();
+    let indicators: Vec<IndicatorComparison> = comparisons
+        .into_iter()
+        .take(limit as usize)
+        .map(|(_, comparison)| comparison)
+        .collect();
+    let citations = common::citation_records(
+        corpus,
+        indicators.iter().flat_map(|indicator| {
+            indicator
+                .values
+                .iter()
+                .map(|value| value.citation_id.as_str())
+        }),
+    )?;
+    let country_codes: Vec<String> = countries
+        .iter()
+        .map(|country| country.iso3.clone())
+        .collect();
     let display = display(pillar.names.get(lang), &country_codes, &indicators);
     let result = CompareCountriesResult {
         parameter: pillar.id.clone(),
@@ -147,9 +185,16 @@ fn handle(corpus: &Corpus, input: CompareCountriesInput, lang: Lang) -> Result<T
         countries: country_codes,
         indicators,
         truncated,
-        sources: vec![common::source_link(corpus, "observations", None), common::source_link(corpus, "metrics", None)],
+        sources: vec![
+            common::source_link(corpus, "observations", None),
+            common::source_link(corpus, "metrics", None),
+        ],
     };
-    Ok(ToolAnswer { result, citations, display: Some(display) })
+    Ok(ToolAnswer {
+        result,
+        citations,
+        display: Some(display),
+    })
 }
 
 /// An indicator × country table of `value (year)` cells.
@@ -159,16 +204,28 @@ fn display(pillar_name: &str, countries: &[String], indicators: &[IndicatorCompa
     let rows = indicators
         .iter()
         .map(|indicator| {
-            let mut row = vec![Value::from(indicator.name.clone()), Value::from(indicator.unit.clone())];
+            let mut row = vec![
+                Value::from(indicator.name.clone()),
+                Value::from(indicator.unit.clone()),
+            ];
             row.extend(countries.iter().map(|country| {
                 indicator
                     .values
                     .iter()
                     .find(|value| &value.country == country)
-                    .map_or(Value::Null, |value| Value::from(format!("{} ({})", value.value, value.year)))
+                    .map_or(Value::Null, |value| {
+                        Value::from(format!("{} ({})", value.value, value.year))
+                    })
             }));
             row
         })
         .collect();
-    Display { tables: vec![DisplayTable { title: pillar_name.to_string(), columns, rows }], links: Vec::new() }
+    Display {
+        tables: vec![DisplayTable {
+            title: pillar_name.to_string(),
+            columns,
+            rows,
+        }],
+        links: Vec::new(),
+    }
 }

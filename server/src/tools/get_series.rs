@@ -40,12 +40,15 @@ pub struct GetSeriesInput {
     /// Indicator id from resolve_metric (`sp_dyn_le00_in`).
     pub indicator: String,
     /// 1 to 8 countries: ISO3 (`MEX`), ISO2 or names in es/en/pt (`México`, `Brasil`).
+    #[schemars(length(min = 1, max = 8))]
     pub countries: Vec<String>,
-    /// First year to include (inclusive); default: the earliest available.
+    /// First year to include (inclusive), 1900 to 2100; default: the earliest available.
     #[serde(default)]
+    #[schemars(range(min = 1900, max = 2100))]
     pub from_year: Option<i32>,
-    /// Last year to include (inclusive); default: the latest available.
+    /// Last year to include (inclusive), 1900 to 2100; default: the latest available.
     #[serde(default)]
+    #[schemars(range(min = 1900, max = 2100))]
     pub to_year: Option<i32>,
 }
 
@@ -54,10 +57,10 @@ pub struct GetSeriesInput {
 pub struct GetSeriesResult {
     /// The indicator.
     pub indicator: IndicatorSummary,
-    /// First year requested (or 1900).
-    pub from_year: i32,
-    /// Last year requested (or 2100).
-    pub to_year: i32,
+    /// First year requested, else the earliest year returned (null when no country has data).
+    pub from_year: Option<i32>,
+    /// Last year requested, else the latest year returned (null when no country has data).
+    pub to_year: Option<i32>,
     /// One series per country with values in the range, in request order.
     pub series: Vec<CountrySeries>,
     /// Countries with no value in the range, never filled.
@@ -128,9 +131,19 @@ pub struct MissingCountry {
     pub reason: String,
 }
 
-fn handle(corpus: &Corpus, input: GetSeriesInput, lang: Lang) -> Result<ToolAnswer<GetSeriesResult>, ToolError> {
-    common::pillar(corpus, &input.parameter)?;
+fn handle(
+    corpus: &Corpus,
+    input: GetSeriesInput,
+    lang: Lang,
+) -> Result<ToolAnswer<GetSeriesResult>, ToolError> {
+    let pillar = common::pillar(corpus, &input.parameter)?;
     let metric = common::metric(corpus, &input.indicator)?;
+    if metric.pillar != pillar.id {
+        return Err(ToolError::Invalid(format!(
+            "indicator `{}` belongs to pillar `{}`, not `{}`; call again with parameter `{}`",
+            metric.id, metric.pillar, pillar.id, metric.pillar
+        )));
+    }
     let countries = common::countries(corpus, &input.countries, 1, MAX_COUNTRIES)?;
     let (from_year, to_year) = common::year_range(input.from_year, input.to_year)?;
     let table = corpus.baked.observations();
@@ -150,14 +163,28 @@ fn handle(corpus: &Corpus, input: GetSeriesInput, lang: Lang) -> Result<ToolAnsw
             })
             .collect();
         let Some(latest) = points.last().cloned() else {
-            let reason = match (all_rows.start < all_rows.end).then(|| (table.row(all_rows.start).year, table.row(all_rows.end - 1).year)) {
-                Some((first, last)) => format!("no value in {from_year}-{to_year}; the corpus has {first}-{last}"),
+            let reason = match (all_rows.start < all_rows.end).then(|| {
+                (
+                    table.row(all_rows.start).year,
+                    table.row(all_rows.end - 1).year,
+                )
+            }) {
+                Some((first, last)) => {
+                    format!("no value in the requested years; the corpus has {first}-{last}")
+                }
                 None => "the corpus holds no value of this indicator for this country".to_string(),
             };
-            missing.push(MissingCountry { country: country.iso3.clone(), country_name: common::country_name(country, lang), reason });
+            missing.push(MissingCountry {
+                country: country.iso3.clone(),
+                country_name: common::country_name(country, lang),
+                reason,
+            });
             continue;
         };
-        let source = corpus.baked.source(&metric.source_id).ok_or_else(|| ToolError::Internal(format!("no source `{}`", metric.source_id)))?;
+        let source = corpus
+            .baked
+            .source(&metric.source_id)
+            .ok_or_else(|| ToolError::Internal(format!("no source `{}`", metric.source_id)))?;
         series.push(CountrySeries {
             country: country.iso3.clone(),
             country_name: common::country_name(country, lang),
@@ -166,7 +193,15 @@ fn handle(corpus: &Corpus, input: GetSeriesInput, lang: Lang) -> Result<ToolAnsw
             points,
         });
     }
-    let citations = common::citation_records(corpus, series.iter().flat_map(|country| country.points.iter().map(|point| point.citation_id.as_str())))?;
+    let citations = common::citation_records(
+        corpus,
+        series.iter().flat_map(|country| {
+            country
+                .points
+                .iter()
+                .map(|point| point.citation_id.as_str())
+        }),
+    )?;
     let display = display(&metric.names.get(lang).to_string(), &metric.unit, &series);
     let result = GetSeriesResult {
         indicator: IndicatorSummary {
@@ -179,18 +214,33 @@ fn handle(corpus: &Corpus, input: GetSeriesInput, lang: Lang) -> Result<ToolAnsw
             source: metric.source_id.clone(),
             vintage: metric.vintage.clone(),
         },
-        from_year,
-        to_year,
+        from_year: input.from_year.or_else(|| {
+            series
+                .iter()
+                .filter_map(|country| country.points.first())
+                .map(|point| point.year)
+                .min()
+        }),
+        to_year: input
+            .to_year
+            .or_else(|| series.iter().map(|country| country.latest.year).max()),
         series,
         missing,
         sources: vec![common::source_link(corpus, "observations", Some(metric))],
     };
-    Ok(ToolAnswer { result, citations, display: Some(display) })
+    Ok(ToolAnswer {
+        result,
+        citations,
+        display: Some(display),
+    })
 }
 
 /// A year × country table and one link per country.
 fn display(name: &str, unit: &str, series: &[CountrySeries]) -> Display {
-    let mut years: Vec<i32> = series.iter().flat_map(|country| country.points.iter().map(|point| point.year)).collect();
+    let mut years: Vec<i32> = series
+        .iter()
+        .flat_map(|country| country.points.iter().map(|point| point.year))
+        .collect();
     years.sort_unstable();
     years.dedup();
     let mut columns = vec!["year".to_string()];
@@ -200,11 +250,28 @@ fn display(name: &str, unit: &str, series: &[CountrySeries]) -> Display {
         .map(|year| {
             let mut row = vec![Value::from(*year)];
             row.extend(series.iter().map(|country| {
-                country.points.iter().find(|point| point.year == *year).map_or(Value::Null, |point| Value::from(point.value))
+                country
+                    .points
+                    .iter()
+                    .find(|point| point.year == *year)
+                    .map_or(Value::Null, |point| Value::from(point.value))
             }));
             row
         })
         .collect();
-    let links = series.iter().map(|country| DisplayLink { title: format!("{name}: {}", country.country_name), url: country.url.clone() }).collect();
-    Display { tables: vec![DisplayTable { title: format!("{name} ({unit})"), columns, rows }], links }
+    let links = series
+        .iter()
+        .map(|country| DisplayLink {
+            title: format!("{name}: {}", country.country_name),
+            url: country.url.clone(),
+        })
+        .collect();
+    Display {
+        tables: vec![DisplayTable {
+            title: format!("{name} ({unit})"),
+            columns,
+            rows,
+        }],
+        links,
+    }
 }

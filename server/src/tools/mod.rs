@@ -66,7 +66,11 @@ pub struct ToolSpec {
 
 impl std::fmt::Debug for ToolSpec {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.debug_struct("ToolSpec").field("name", &self.name).field("datasets", &self.datasets).finish_non_exhaustive()
+        formatter
+            .debug_struct("ToolSpec")
+            .field("name", &self.name)
+            .field("datasets", &self.datasets)
+            .finish_non_exhaustive()
     }
 }
 
@@ -84,9 +88,21 @@ impl ToolSpec {
         I: DeserializeOwned + JsonSchema + 'static,
         O: Serialize + JsonSchema + 'static,
     {
+        let input_schema = schema_value::<I>();
+        let valid_arguments = describe_arguments(&input_schema);
         let typed = move |corpus: &Corpus, arguments: Value, lang: Lang| {
-            let input: I = serde_json::from_value(arguments)
-                .map_err(|error| ToolError::Invalid(format!("invalid arguments for {name}: {error}")))?;
+            let input: I = serde_path_to_error::deserialize(arguments).map_err(|error| {
+                let path = error.path().to_string();
+                let at = if path == "." {
+                    String::new()
+                } else {
+                    format!("argument `{path}`: ")
+                };
+                ToolError::Invalid(format!(
+                    "invalid arguments for {name}: {at}{}; valid arguments: {valid_arguments}",
+                    error.inner()
+                ))
+            })?;
             handler(corpus, input, lang)?.into_output()
         };
         ToolSpec {
@@ -94,21 +110,31 @@ impl ToolSpec {
             title,
             description,
             datasets,
-            input_schema: schema_value::<I>(),
+            input_schema,
             output_schema: schema_value::<common::StructuredContent<O>>(),
             handler: Arc::new(typed),
         }
     }
 
     /// Runs the handler on already-normalised arguments.
-    pub fn call(&self, corpus: &Corpus, arguments: Value, lang: Lang) -> Result<ToolOutput, ToolError> {
+    pub fn call(
+        &self,
+        corpus: &Corpus,
+        arguments: Value,
+        lang: Lang,
+    ) -> Result<ToolOutput, ToolError> {
         (self.handler)(corpus, arguments, lang)
     }
 }
 
 /// The tools this server exposes, in `tools/list` order.
 pub fn all() -> Vec<ToolSpec> {
-    vec![resolve_metric::spec(), get_series::spec(), compare_countries::spec(), resolve_citations::spec()]
+    vec![
+        resolve_metric::spec(),
+        get_series::spec(),
+        compare_countries::spec(),
+        resolve_citations::spec(),
+    ]
 }
 
 /// The domain plugin: the loaded corpus and its tools.
@@ -125,12 +151,23 @@ impl Plugin {
     /// # Errors
     /// A message naming the tool, the dataset and the valid dataset ids.
     pub fn new(corpus: Arc<Corpus>, tools: Vec<ToolSpec>) -> Result<Plugin, String> {
-        let known: Vec<&str> = corpus.datasets.iter().map(|dataset| dataset.dataset_id.as_str()).collect();
+        let known: Vec<&str> = corpus
+            .datasets
+            .iter()
+            .map(|dataset| dataset.dataset_id.as_str())
+            .collect();
         for tool in &tools {
             if tool.datasets.is_empty() {
-                return Err(format!("tool `{}` declares no dataset: every tool must declare the datasets it reads", tool.name));
+                return Err(format!(
+                    "tool `{}` declares no dataset: every tool must declare the datasets it reads",
+                    tool.name
+                ));
             }
-            if let Some(unknown) = tool.datasets.iter().find(|dataset| !known.contains(dataset)) {
+            if let Some(unknown) = tool
+                .datasets
+                .iter()
+                .find(|dataset| !known.contains(dataset))
+            {
                 return Err(format!(
                     "tool `{}` declares dataset `{unknown}`, which the baked catalog does not have; datasets: {}",
                     tool.name,
@@ -193,4 +230,41 @@ fn schema_value<T: JsonSchema>() -> Value {
         object.remove("$schema");
     }
     schema
+}
+
+/// `query (string, required), pillar (string), limit (integer), lang (es|en|pt)`: the arguments an input
+/// schema accepts, for error messages.
+fn describe_arguments(schema: &Value) -> String {
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut described: Vec<String> = schema["properties"]
+        .as_object()
+        .map(|properties| {
+            properties
+                .iter()
+                .map(|(name, property)| {
+                    let kind = match &property["type"] {
+                        Value::String(kind) => kind.clone(),
+                        Value::Array(kinds) => kinds
+                            .iter()
+                            .filter_map(Value::as_str)
+                            .filter(|kind| *kind != "null")
+                            .collect::<Vec<_>>()
+                            .join("|"),
+                        _ => "value".to_string(),
+                    };
+                    let required = if required.contains(&name.as_str()) {
+                        ", required"
+                    } else {
+                        ""
+                    };
+                    format!("{name} ({kind}{required})")
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    described.push("lang (es|en|pt)".to_string());
+    described.join(", ")
 }

@@ -36,6 +36,7 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct ResolveCitationsInput {
     /// 1 to 50 citation ids, e.g. `["wb-sp-dyn-le00-in-mex-2024"]`.
+    #[schemars(length(min = 1, max = 50))]
     pub ids: Vec<String>,
 }
 
@@ -59,9 +60,16 @@ pub struct Unresolved {
     pub reason: String,
 }
 
-fn handle(corpus: &Corpus, input: ResolveCitationsInput, _lang: Lang) -> Result<ToolAnswer<ResolveCitationsResult>, ToolError> {
+fn handle(
+    corpus: &Corpus,
+    input: ResolveCitationsInput,
+    _lang: Lang,
+) -> Result<ToolAnswer<ResolveCitationsResult>, ToolError> {
     if input.ids.is_empty() || input.ids.len() > MAX_IDS {
-        return Err(ToolError::Invalid(format!("ids: give 1 to {MAX_IDS} citation ids, got {}", input.ids.len())));
+        return Err(ToolError::Invalid(format!(
+            "ids: give 1 to {MAX_IDS} citation ids, got {}",
+            input.ids.len()
+        )));
     }
     let mut resolved = Vec::new();
     let mut unresolved = Vec::new();
@@ -74,9 +82,20 @@ fn handle(corpus: &Corpus, input: ResolveCitationsInput, _lang: Lang) -> Result<
                     citations.push(citation.into());
                 }
             }
-            Err(error) => unresolved.push(Unresolved { citation_id: error.citation_id, reason: error.reason }),
+            Err(error) => unresolved.push(Unresolved {
+                citation_id: error.citation_id,
+                reason: error.reason,
+            }),
         }
     }
-    let result = ResolveCitationsResult { resolved, unresolved, sources: vec![common::source_link(corpus, "citations", None)] };
-    Ok(ToolAnswer { result, citations, display: None })
+    let result = ResolveCitationsResult {
+        resolved,
+        unresolved,
+        sources: vec![common::source_link(corpus, "citations", None)],
+    };
+    Ok(ToolAnswer {
+        result,
+        citations,
+        display: None,
+    })
 }

@@ -39,6 +39,7 @@ pub struct ResolveMetricInput {
     pub pillar: Option<String>,
     /// How many candidates to return, 1 to 20. Default 5.
     #[serde(default)]
+    #[schemars(range(min = 1, max = 20), extend("default" = 5))]
     pub limit: Option<u32>,
 }
 
@@ -100,31 +101,54 @@ pub struct CoverageSummary {
     pub last_year: Option<i32>,
 }
 
-fn handle(corpus: &Corpus, input: ResolveMetricInput, lang: Lang) -> Result<ToolAnswer<ResolveMetricResult>, ToolError> {
+fn handle(
+    corpus: &Corpus,
+    input: ResolveMetricInput,
+    lang: Lang,
+) -> Result<ToolAnswer<ResolveMetricResult>, ToolError> {
     let limit = input.limit.unwrap_or(5);
     if !(1..=20).contains(&limit) {
         return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 20")));
     }
     if input.query.trim().is_empty() {
-        return Err(ToolError::Invalid("query is empty: name the metric in words, e.g. \"homicidios\" or \"life expectancy\"".into()));
+        return Err(ToolError::Invalid(
+            "query is empty: name the metric in words, e.g. \"homicidios\" or \"life expectancy\""
+                .into(),
+        ));
     }
-    let pillar = input.pillar.as_deref().map(|pillar| common::pillar(corpus, pillar)).transpose()?;
+    let pillar = input
+        .pillar
+        .as_deref()
+        .map(|pillar| common::pillar(corpus, pillar))
+        .transpose()?;
     let hits = corpus
         .index
-        .search(&input.query, pillar.map(|pillar| pillar.id.as_str()), limit as usize)
+        .search(
+            &input.query,
+            pillar.map(|pillar| pillar.id.as_str()),
+            limit as usize,
+        )
         .map_err(|error| ToolError::Internal(error.to_string()))?;
     if hits.is_empty() {
         return Err(ToolError::Invalid(format!(
             "no indicator matches `{}`{}; try other words in Spanish, English or Portuguese, or a broader pillar",
             input.query,
-            pillar.map(|pillar| format!(" in pillar `{}`", pillar.id)).unwrap_or_default()
+            pillar
+                .map(|pillar| format!(" in pillar `{}`", pillar.id))
+                .unwrap_or_default()
         )));
     }
     let candidates = hits
         .into_iter()
         .filter_map(|hit| {
             let metric = corpus.baked.metric(&hit.id)?;
-            let pillar_name = corpus.baked.pillars().get(&metric.pillar).map_or(metric.pillar.clone(), |pillar| pillar.names.get(lang).to_string());
+            let pillar_name = corpus
+                .baked
+                .pillars()
+                .get(&metric.pillar)
+                .map_or(metric.pillar.clone(), |pillar| {
+                    pillar.names.get(lang).to_string()
+                });
             Some(Candidate {
                 id: metric.id.clone(),
                 source_code: metric.source_code.clone(),
@@ -153,5 +177,9 @@ fn handle(corpus: &Corpus, input: ResolveMetricInput, lang: Lang) -> Result<Tool
         candidates,
         sources: vec![common::source_link(corpus, "metrics", None)],
     };
-    Ok(ToolAnswer { result, citations: Vec::new(), display: None })
+    Ok(ToolAnswer {
+        result,
+        citations: Vec::new(),
+        display: None,
+    })
 }

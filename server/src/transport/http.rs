@@ -31,6 +31,8 @@ use super::{
 
 /// The largest body accepted, in bytes (256 KB).
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
+/// How long a client may take to send its body before the request is dropped with 408.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Settings of the HTTP transport.
 #[derive(Debug, Clone)]
@@ -55,8 +57,16 @@ pub struct HttpState {
 impl HttpState {
     /// State with the seed's limiter: `rate_limit_per_minute` per client, at most 50,000 clients tracked.
     pub fn new(server: McpServer, config: HttpConfig) -> HttpState {
-        let limiter = RateLimiter::new(config.rate_limit_per_minute, Duration::from_secs(60), 50_000);
-        HttpState { server, config, limiter }
+        let limiter = RateLimiter::new(
+            config.rate_limit_per_minute,
+            Duration::from_secs(60),
+            50_000,
+        );
+        HttpState {
+            server,
+            config,
+            limiter,
+        }
     }
 }
 
@@ -64,6 +74,7 @@ impl HttpState {
 pub fn router(state: Arc<HttpState>) -> Router {
     Router::new()
         .route("/api/mcp", post(post_mcp).get(get_mcp).options(preflight))
+        .method_not_allowed_fallback(method_not_allowed)
         // Outermost: every response, errors included, carries the open CORS origin.
         .layer(middleware::from_fn(allow_any_origin))
         .with_state(state)
@@ -71,18 +82,61 @@ pub fn router(state: Arc<HttpState>) -> Router {
 
 async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Response {
     if !state.config.enabled {
-        return (StatusCode::FORBIDDEN, axum::Json(json!({"error": "mcp_disabled"}))).into_response();
+        return (
+            StatusCode::FORBIDDEN,
+            axum::Json(json!({"error": "mcp_disabled"})),
+        )
+            .into_response();
     }
-    let client = client_key(request.headers(), request.extensions().get::<ConnectInfo<SocketAddr>>());
-    let version_header = request.headers().get("mcp-protocol-version").and_then(|value| value.to_str().ok()).map(str::to_string);
-    let bytes = match Limited::new(request.into_body(), MAX_BODY_BYTES).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(error) if error.downcast_ref::<LengthLimitError>().is_some() => {
-            let message = format!("request body above {MAX_BODY_BYTES} bytes");
-            return json_response(StatusCode::PAYLOAD_TOO_LARGE, &jsonrpc::error_response(Value::Null, codes::PARSE_ERROR, &message, None));
+    let too_large = || {
+        let message = format!("request body above {MAX_BODY_BYTES} bytes");
+        json_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &jsonrpc::error_response(Value::Null, codes::PARSE_ERROR, &message, None),
+        )
+    };
+    // A declared length above the cap is refused at once; an acceptable one is not trusted either: the
+    // cap is counted on the bytes actually streamed.
+    let declared_length = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
+    if declared_length.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
+        return too_large();
+    }
+    let client = client_key(
+        request.headers(),
+        request.extensions().get::<ConnectInfo<SocketAddr>>(),
+    );
+    let unsupported_version = unsupported_version(request.headers());
+    let collected = tokio::time::timeout(
+        BODY_TIMEOUT,
+        Limited::new(request.into_body(), MAX_BODY_BYTES).collect(),
+    )
+    .await;
+    let bytes = match collected {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(error)) if error.downcast_ref::<LengthLimitError>().is_some() => return too_large(),
+        Ok(Err(_)) => {
+            return json_response(
+                StatusCode::BAD_REQUEST,
+                &jsonrpc::error_response(
+                    Value::Null,
+                    codes::PARSE_ERROR,
+                    "could not read the request body",
+                    None,
+                ),
+            );
         }
         Err(_) => {
-            return json_response(StatusCode::BAD_REQUEST, &jsonrpc::error_response(Value::Null, codes::PARSE_ERROR, "could not read the request body", None));
+            let message = format!(
+                "request body not received within {} s",
+                BODY_TIMEOUT.as_secs()
+            );
+            return json_response(
+                StatusCode::REQUEST_TIMEOUT,
+                &jsonrpc::error_response(Value::Null, codes::PARSE_ERROR, &message, None),
+            );
         }
     };
     let body = match parse(&bytes) {
@@ -90,36 +144,68 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         Err(response) => return response,
     };
     let shape = BodyShape::of(&body);
-    if let Some(version) = version_header.filter(|version| !SUPPORTED_VERSIONS.contains(&version.as_str()))
+    if let Some(version) = unsupported_version
         && !jsonrpc::is_initialize(&body)
         && matches!(shape, BodyShape::Single | BodyShape::Batch(_))
     {
-        let message = format!("unsupported MCP-Protocol-Version `{version}`; supported: {}", SUPPORTED_VERSIONS.join(", "));
-        return json_response(StatusCode::BAD_REQUEST, &jsonrpc::error_response(Value::Null, codes::INVALID_REQUEST, &message, None));
+        let message = format!(
+            "unsupported MCP-Protocol-Version `{version}`; supported: {}",
+            SUPPORTED_VERSIONS.join(", ")
+        );
+        return json_response(
+            StatusCode::BAD_REQUEST,
+            &jsonrpc::error_response(Value::Null, codes::INVALID_REQUEST, &message, None),
+        );
     }
     if shape.messages() > 0
-        && let Charge::Limited { retry_after } = state.limiter.charge(&client, shape.messages() as u32, Instant::now())
+        && let Charge::Limited { retry_after } =
+            state
+                .limiter
+                .charge(&client, shape.messages() as u32, Instant::now())
     {
-        let message = format!("rate limit: {} messages per minute per client", state.config.rate_limit_per_minute);
-        let mut response = json_response(StatusCode::TOO_MANY_REQUESTS, &jsonrpc::error_response(Value::Null, codes::RATE_LIMITED, &message, None));
-        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after.as_secs().max(1)));
+        let message = format!(
+            "rate limit: {} messages per minute per client",
+            state.config.rate_limit_per_minute
+        );
+        let mut response = json_response(
+            StatusCode::TOO_MANY_REQUESTS,
+            &jsonrpc::error_response(Value::Null, codes::RATE_LIMITED, &message, None),
+        );
+        response.headers_mut().insert(
+            header::RETRY_AFTER,
+            HeaderValue::from(retry_after.as_secs().max(1)),
+        );
         return response;
     }
     // Tools are CPU-bound and short; run them off the async workers so a slow one never stalls I/O.
     let reply = tokio::task::spawn_blocking(move || state.server.handle_body(&body)).await;
     match reply {
         Ok(Reply::Nothing) => StatusCode::ACCEPTED.into_response(),
-        Ok(Reply::One { response, unreadable }) => json_response(if unreadable { StatusCode::BAD_REQUEST } else { StatusCode::OK }, &response),
+        Ok(Reply::One {
+            response,
+            unreadable,
+        }) => json_response(
+            if unreadable {
+                StatusCode::BAD_REQUEST
+            } else {
+                StatusCode::OK
+            },
+            &response,
+        ),
         Ok(Reply::Many(responses)) => json_response(StatusCode::OK, &Value::Array(responses)),
-        Err(_) => json_response(StatusCode::OK, &jsonrpc::error_response(Value::Null, codes::INTERNAL_ERROR, "internal error", None)),
+        Err(_) => json_response(
+            StatusCode::OK,
+            &jsonrpc::error_response(Value::Null, codes::INTERNAL_ERROR, "internal error", None),
+        ),
     }
 }
 
-async fn get_mcp(State(state): State<Arc<HttpState>>, Query(query): Query<std::collections::HashMap<String, String>>) -> Response {
+async fn get_mcp(
+    State(state): State<Arc<HttpState>>,
+    Query(query): Query<std::collections::HashMap<String, String>>,
+) -> Response {
     if !query.contains_key("health") {
-        let mut response = (StatusCode::METHOD_NOT_ALLOWED, "use POST for JSON-RPC, or GET ?health=1\n").into_response();
-        response.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST, OPTIONS"));
-        return response;
+        return method_not_allowed().await;
     }
     let baked = &state.server.plugin().corpus().baked;
     json_response(
@@ -136,43 +222,107 @@ async fn get_mcp(State(state): State<Arc<HttpState>>, Query(query): Query<std::c
     )
 }
 
+/// 405 for any method but POST and OPTIONS (and GET with `?health`): a stateless server opens no
+/// server-initiated stream.
+async fn method_not_allowed() -> Response {
+    let message = "method not allowed: POST JSON-RPC to /api/mcp, or GET /api/mcp?health=1";
+    let mut response = json_response(
+        StatusCode::METHOD_NOT_ALLOWED,
+        &jsonrpc::error_response(Value::Null, codes::METHOD_NOT_FOUND, message, None),
+    );
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("POST, OPTIONS"));
+    response
+}
+
 async fn preflight() -> Response {
     let mut response = StatusCode::NO_CONTENT.into_response();
     let headers = response.headers_mut();
-    headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, HeaderValue::from_static("POST, OPTIONS"));
-    headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static("Content-Type, Mcp-Session-Id, Mcp-Protocol-Version"));
-    headers.insert(header::ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("86400"));
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("POST, OPTIONS"),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static("Content-Type, Mcp-Session-Id, Mcp-Protocol-Version"),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("86400"),
+    );
     response
 }
 
 async fn allow_any_origin(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
-    response.headers_mut().insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    response.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
     response
 }
 
-/// The rate-limit key: `x-real-ip`, else the rightmost `x-forwarded-for` entry (the one our proxy added;
-/// the leftmost is whatever the client claims), else the socket peer.
+/// The rate-limit key: `x-real-ip`, else the rightmost `x-forwarded-for` entry across every line of that
+/// header (the one our proxy added; the leftmost is whatever the client claims), else the socket peer.
 fn client_key(headers: &HeaderMap, peer: Option<&ConnectInfo<SocketAddr>>) -> String {
-    let header_text = |name: &str| headers.get(name).and_then(|value| value.to_str().ok()).map(str::trim).filter(|text| !text.is_empty());
-    if let Some(real_ip) = header_text("x-real-ip") {
-        return real_ip.to_string();
-    }
-    if let Some(rightmost) = header_text("x-forwarded-for").and_then(|list| list.rsplit(',').map(str::trim).find(|entry| !entry.is_empty())) {
-        return rightmost.to_string();
-    }
-    peer.map_or_else(|| "unknown".to_string(), |ConnectInfo(address)| address.ip().to_string())
+    let last_entry = |name: &str| {
+        let lines: Vec<&str> = headers
+            .get_all(name)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .collect();
+        lines
+            .iter()
+            .rev()
+            .flat_map(|line| line.rsplit(','))
+            .map(str::trim)
+            .find(|entry| !entry.is_empty())
+            .map(str::to_string)
+    };
+    last_entry("x-real-ip")
+        .or_else(|| last_entry("x-forwarded-for"))
+        .unwrap_or_else(|| {
+            peer.map_or_else(
+                || "unknown".to_string(),
+                |ConnectInfo(address)| address.ip().to_string(),
+            )
+        })
+}
+
+/// The first `MCP-Protocol-Version` header value this server does not speak (a value that is not text
+/// counts as unsupported), if any.
+fn unsupported_version(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all("mcp-protocol-version")
+        .iter()
+        .find_map(|value| match value.to_str() {
+            Ok(version) if SUPPORTED_VERSIONS.contains(&version.trim()) => None,
+            Ok(version) => Some(version.chars().take(40).collect()),
+            Err(_) => Some("(not text)".to_string()),
+        })
 }
 
 fn parse(bytes: &Bytes) -> Result<Value, Response> {
     serde_json::from_slice(bytes).map_err(|error| {
-        json_response(StatusCode::BAD_REQUEST, &jsonrpc::error_response(Value::Null, codes::PARSE_ERROR, &format!("parse error: {error}"), None))
+        json_response(
+            StatusCode::BAD_REQUEST,
+            &jsonrpc::error_response(
+                Value::Null,
+                codes::PARSE_ERROR,
+                &format!("parse error: {error}"),
+                None,
+            ),
+        )
     })
 }
 
 fn json_response(status: StatusCode, body: &Value) -> Response {
     let mut response = Response::new(Body::from(body.to_string()));
     *response.status_mut() = status;
-    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
     response
 }

@@ -83,7 +83,9 @@ impl BodyShape {
     pub fn of(body: &Value) -> BodyShape {
         match body {
             Value::Array(messages) if messages.is_empty() => BodyShape::EmptyBatch,
-            Value::Array(messages) if messages.len() > MAX_BATCH => BodyShape::OversizedBatch(messages.len()),
+            Value::Array(messages) if messages.len() > MAX_BATCH => {
+                BodyShape::OversizedBatch(messages.len())
+            }
             Value::Array(messages) => BodyShape::Batch(messages.len()),
             _ => BodyShape::Single,
         }
@@ -125,7 +127,11 @@ impl McpServer {
             })
             .collect();
         let instructions = instructions(&plugin);
-        McpServer { plugin, tools_list: json!({ "tools": tools }), instructions }
+        McpServer {
+            plugin,
+            tools_list: json!({ "tools": tools }),
+            instructions,
+        }
     }
 
     /// The plugin.
@@ -137,7 +143,15 @@ impl McpServer {
     pub fn handle_text(&self, text: &str) -> Reply {
         match serde_json::from_str::<Value>(text) {
             Ok(body) => self.handle_body(&body),
-            Err(error) => Reply::One { response: error_response(Value::Null, codes::PARSE_ERROR, &format!("parse error: {error}"), None), unreadable: true },
+            Err(error) => Reply::One {
+                response: error_response(
+                    Value::Null,
+                    codes::PARSE_ERROR,
+                    &format!("parse error: {error}"),
+                    None,
+                ),
+                unreadable: true,
+            },
         }
     }
 
@@ -145,7 +159,12 @@ impl McpServer {
     pub fn handle_body(&self, body: &Value) -> Reply {
         match BodyShape::of(body) {
             BodyShape::EmptyBatch => Reply::One {
-                response: error_response(Value::Null, codes::INVALID_REQUEST, "invalid request: empty batch", None),
+                response: error_response(
+                    Value::Null,
+                    codes::INVALID_REQUEST,
+                    "invalid request: empty batch",
+                    None,
+                ),
                 unreadable: true,
             },
             BodyShape::OversizedBatch(count) => Reply::One {
@@ -159,11 +178,23 @@ impl McpServer {
             },
             BodyShape::Batch(_) => {
                 let messages = body.as_array().expect("a batch is an array");
-                let responses: Vec<Value> = messages.iter().filter_map(|message| self.handle_message(message).map(|(response, _)| response)).collect();
-                if responses.is_empty() { Reply::Nothing } else { Reply::Many(responses) }
+                let responses: Vec<Value> = messages
+                    .iter()
+                    .filter_map(|message| {
+                        self.handle_message(message).map(|(response, _)| response)
+                    })
+                    .collect();
+                if responses.is_empty() {
+                    Reply::Nothing
+                } else {
+                    Reply::Many(responses)
+                }
             }
             BodyShape::Single => match self.handle_message(body) {
-                Some((response, unreadable)) => Reply::One { response, unreadable },
+                Some((response, unreadable)) => Reply::One {
+                    response,
+                    unreadable,
+                },
                 None => Reply::Nothing,
             },
         }
@@ -172,27 +203,72 @@ impl McpServer {
     /// Handles one message; `None` when it gets no answer. The flag is true for envelope errors.
     fn handle_message(&self, message: &Value) -> Option<(Value, bool)> {
         let Some(object) = message.as_object() else {
-            return Some((error_response(Value::Null, codes::INVALID_REQUEST, "invalid request: a message must be a JSON object", None), true));
+            return Some((
+                error_response(
+                    Value::Null,
+                    codes::INVALID_REQUEST,
+                    "invalid request: a message must be a JSON object",
+                    None,
+                ),
+                true,
+            ));
         };
         let method = object.get("method").and_then(Value::as_str);
+        let is_response =
+            method.is_none() && (object.contains_key("result") || object.contains_key("error"));
+        if is_response {
+            // A JSON-RPC response sent to us: this server never sends requests, so there is nothing to match.
+            return None;
+        }
         let Some(id) = object.get("id") else {
+            let (Some("2.0"), Some(method)) =
+                (object.get("jsonrpc").and_then(Value::as_str), method)
+            else {
+                let message =
+                    "invalid request: a notification needs jsonrpc \"2.0\" and a string method";
+                return Some((
+                    error_response(Value::Null, codes::INVALID_REQUEST, message, None),
+                    true,
+                ));
+            };
             // A notification: processed, never answered.
-            if object.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
-                && let Some(method) = method
-                && !method.starts_with("notifications/")
-            {
+            if !method.starts_with("notifications/") {
                 let _ = self.dispatch(method, object.get("params"));
             }
             return None;
         };
         if !(id.is_string() || id.is_number()) {
-            return Some((error_response(Value::Null, codes::INVALID_REQUEST, "invalid request: id must be a string or a number", None), true));
+            return Some((
+                error_response(
+                    Value::Null,
+                    codes::INVALID_REQUEST,
+                    "invalid request: id must be a string or a number",
+                    None,
+                ),
+                true,
+            ));
         }
         if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-            return Some((error_response(id.clone(), codes::INVALID_REQUEST, "invalid request: jsonrpc must be \"2.0\"", None), true));
+            return Some((
+                error_response(
+                    id.clone(),
+                    codes::INVALID_REQUEST,
+                    "invalid request: jsonrpc must be \"2.0\"",
+                    None,
+                ),
+                true,
+            ));
         }
         let Some(method) = method else {
-            return Some((error_response(id.clone(), codes::INVALID_REQUEST, "invalid request: method must be a string", None), true));
+            return Some((
+                error_response(
+                    id.clone(),
+                    codes::INVALID_REQUEST,
+                    "invalid request: method must be a string",
+                    None,
+                ),
+                true,
+            ));
         };
         if method.starts_with("notifications/") {
             return None;
@@ -211,13 +287,22 @@ impl McpServer {
             "ping" => Ok(json!({})),
             "tools/list" => Ok(self.tools_list.clone()),
             "tools/call" => self.call_tool(params),
-            other => Err((codes::METHOD_NOT_FOUND, format!("method not found: `{other}`; methods: initialize, ping, tools/list, tools/call"))),
+            other => Err((
+                codes::METHOD_NOT_FOUND,
+                format!(
+                    "method not found: `{other}`; methods: initialize, ping, tools/list, tools/call"
+                ),
+            )),
         }
     }
 
     fn initialize(&self, params: Option<&Value>) -> Value {
-        let offered = params.and_then(|params| params.get("protocolVersion")).and_then(Value::as_str);
-        let version = offered.filter(|offered| SUPPORTED_VERSIONS.contains(offered)).unwrap_or(SUPPORTED_VERSIONS[0]);
+        let offered = params
+            .and_then(|params| params.get("protocolVersion"))
+            .and_then(Value::as_str);
+        let version = offered
+            .filter(|offered| SUPPORTED_VERSIONS.contains(offered))
+            .unwrap_or(SUPPORTED_VERSIONS[0]);
         json!({
             "protocolVersion": version,
             "capabilities": {"tools": {"listChanged": false}},
@@ -228,16 +313,28 @@ impl McpServer {
 
     fn call_tool(&self, params: Option<&Value>) -> Result<Value, (i64, String)> {
         let invalid = |message: String| (codes::INVALID_PARAMS, message);
-        let params = params.and_then(Value::as_object).ok_or_else(|| invalid("tools/call params must be an object with `name` and `arguments`".into()))?;
-        let name = params.get("name").and_then(Value::as_str).ok_or_else(|| invalid("tools/call params.name must be a string".into()))?;
+        let params = params.and_then(Value::as_object).ok_or_else(|| {
+            invalid("tools/call params must be an object with `name` and `arguments`".into())
+        })?;
+        let name = params
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| invalid("tools/call params.name must be a string".into()))?;
         let tool = self.plugin.tool(name).ok_or_else(|| {
             let names: Vec<&str> = self.plugin.tools().iter().map(|tool| tool.name).collect();
-            invalid(format!("unknown tool `{name}`; tools: {}", names.join(", ")))
+            invalid(format!(
+                "unknown tool `{name}`; tools: {}",
+                names.join(", ")
+            ))
         })?;
         let mut arguments = match params.get("arguments") {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(arguments)) => arguments.clone(),
-            Some(_) => return Err(invalid(format!("tools/call arguments for `{name}` must be an object"))),
+            Some(_) => {
+                return Err(invalid(format!(
+                    "tools/call arguments for `{name}` must be an object"
+                )));
+            }
         };
         let lang = match arguments.remove("lang") {
             Some(Value::String(lang)) => Lang::parse_or_default(&lang),
@@ -245,38 +342,62 @@ impl McpServer {
         };
         self.plugin.normalize_arguments(&mut arguments);
         let started = Instant::now();
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| tool.call(self.plugin.corpus(), Value::Object(arguments), lang)));
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            tool.call(self.plugin.corpus(), Value::Object(arguments), lang)
+        }));
         let elapsed_us = started.elapsed().as_micros() as u64;
         match outcome {
             Ok(Ok(output)) => {
                 tracing::info!(tool = name, elapsed_us, outcome = "ok", "tools/call");
                 let text = output.payload.to_string();
                 let mut structured = output.payload;
-                if let (Some(display), Some(object)) = (output.display, structured.as_object_mut()) {
+                if let (Some(display), Some(object)) = (output.display, structured.as_object_mut())
+                {
                     object.insert("display".into(), display);
                 }
-                Ok(json!({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": false}))
+                Ok(
+                    json!({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": false}),
+                )
             }
             Ok(Err(ToolError::Invalid(message))) => {
-                tracing::info!(tool = name, elapsed_us, outcome = "tool_error", "tools/call");
-                let text = json!({"result": {"error": message}, "citations": []}).to_string();
-                Ok(json!({"content": [{"type": "text", "text": text}], "isError": true}))
+                tracing::info!(
+                    tool = name,
+                    elapsed_us,
+                    outcome = "tool_error",
+                    "tools/call"
+                );
+                let payload = json!({"result": {"error": message}, "citations": []});
+                Ok(
+                    json!({"content": [{"type": "text", "text": payload.to_string()}], "structuredContent": payload, "isError": true}),
+                )
             }
             Ok(Err(ToolError::Internal(detail))) => {
                 tracing::error!(tool = name, elapsed_us, detail, "tools/call failed");
-                Err((codes::INTERNAL_ERROR, format!("internal error in tool `{name}`")))
+                Err((
+                    codes::INTERNAL_ERROR,
+                    format!("internal error in tool `{name}`"),
+                ))
             }
             Err(_) => {
                 tracing::error!(tool = name, elapsed_us, "tools/call panicked");
-                Err((codes::INTERNAL_ERROR, format!("internal error in tool `{name}`")))
+                Err((
+                    codes::INTERNAL_ERROR,
+                    format!("internal error in tool `{name}`"),
+                ))
             }
         }
     }
 }
 
-/// Whether `body` is a single `initialize` request (which ignores the `MCP-Protocol-Version` header).
+/// Whether `body` is, or is a batch holding, an `initialize` request (which ignores the
+/// `MCP-Protocol-Version` header: the version is not negotiated yet).
 pub fn is_initialize(body: &Value) -> bool {
-    body.get("method").and_then(Value::as_str) == Some("initialize")
+    let is_initialize =
+        |message: &Value| message.get("method").and_then(Value::as_str) == Some("initialize");
+    match body {
+        Value::Array(messages) => messages.iter().any(is_initialize),
+        message => is_initialize(message),
+    }
 }
 
 /// A JSON-RPC error response.
@@ -309,7 +430,7 @@ fn instructions(plugin: &Plugin) -> String {
     let tools: Vec<&str> = plugin.tools().iter().map(|tool| tool.name).collect();
     format!(
         "Read-only access to a governed corpus of public data on Latin America and the Caribbean (corpus {version}: \
-         {indicators} indicators from {sources} sources, {countries} countries). Flow: (1) call resolve_metric with the metric \
+         {indicators} indicators from {sources} sources; {with_data} of the {countries} LAC countries and territories have data). Flow: (1) call resolve_metric with the metric \
          in words (Spanish, English or Portuguese) to get an indicator id; (2) call get_series for a country-year panel or \
          compare_countries for a pillar across countries; (3) call resolve_citations to turn any stored citation_id into \
          its source. Every number in a result carries a citation_id whose record is in `citations`: cite it when you use the \
@@ -320,7 +441,23 @@ fn instructions(plugin: &Plugin) -> String {
         indicators = baked.metrics().len(),
         sources = baked.sources().len(),
         countries = baked.countries().countries().count(),
-        pillars = baked.pillars().pillars().iter().map(|pillar| pillar.id.as_str()).collect::<Vec<_>>().join(", "),
+        with_data = countries_with_data(baked),
+        pillars = baked
+            .pillars()
+            .pillars()
+            .iter()
+            .map(|pillar| pillar.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
         tool_list = tools.join(", "),
     )
+}
+
+/// Countries with at least one observation.
+fn countries_with_data(baked: &corpus::BakedCorpus) -> usize {
+    baked
+        .countries()
+        .countries()
+        .filter(|country| country.observations > 0)
+        .count()
 }

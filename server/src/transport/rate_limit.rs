@@ -51,7 +51,15 @@ struct Window {
 impl RateLimiter {
     /// `limit` units per `window` per key, at most `max_keys` keys (the seed's: 60 per minute, 50,000 keys).
     pub fn new(limit: u32, window: Duration, max_keys: usize) -> RateLimiter {
-        RateLimiter { limit, window, max_keys: max_keys.max(1), state: Mutex::new(State { windows: HashMap::new(), last_sweep: None }) }
+        RateLimiter {
+            limit,
+            window,
+            max_keys: max_keys.max(1),
+            state: Mutex::new(State {
+                windows: HashMap::new(),
+                last_sweep: None,
+            }),
+        }
     }
 
     /// The window length.
@@ -61,7 +69,11 @@ impl RateLimiter {
 
     /// Number of keys tracked.
     pub fn len(&self) -> usize {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner).windows.len()
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .windows
+            .len()
     }
 
     /// Whether no key is tracked.
@@ -72,25 +84,42 @@ impl RateLimiter {
     /// Charges `units` to `key` at time `now`.
     pub fn charge(&self, key: &str, units: u32, now: Instant) -> Charge {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if state.last_sweep.is_none_or(|last| now.saturating_duration_since(last) >= SWEEP_EVERY) {
+        if state
+            .last_sweep
+            .is_none_or(|last| now.saturating_duration_since(last) >= SWEEP_EVERY)
+        {
             self.sweep(&mut state, now);
         }
         if !state.windows.contains_key(key) && state.windows.len() >= self.max_keys {
             self.sweep(&mut state, now);
             if state.windows.len() >= self.max_keys
-                && let Some(oldest) = state.windows.iter().min_by_key(|(_, window)| window.started).map(|(key, _)| key.clone())
+                && let Some(oldest) = state
+                    .windows
+                    .iter()
+                    .min_by_key(|(_, window)| window.started)
+                    .map(|(key, _)| key.clone())
             {
                 state.windows.remove(&oldest);
             }
         }
-        let window = state.windows.entry(key.to_string()).or_insert(Window { started: now, count: 0 });
+        let window = state.windows.entry(key.to_string()).or_insert(Window {
+            started: now,
+            count: 0,
+        });
         if now.saturating_duration_since(window.started) >= self.window {
-            *window = Window { started: now, count: 0 };
+            *window = Window {
+                started: now,
+                count: 0,
+            };
         }
         window.count = window.count.saturating_add(units);
         if window.count > self.limit {
-            let retry_after = self.window.saturating_sub(now.saturating_duration_since(window.started));
-            Charge::Limited { retry_after: retry_after.max(Duration::from_secs(1)) }
+            let retry_after = self
+                .window
+                .saturating_sub(now.saturating_duration_since(window.started));
+            Charge::Limited {
+                retry_after: retry_after.max(Duration::from_secs(1)),
+            }
         } else {
             Charge::Allowed
         }
@@ -98,7 +127,9 @@ impl RateLimiter {
 
     fn sweep(&self, state: &mut State, now: Instant) {
         let window = self.window;
-        state.windows.retain(|_, entry| now.saturating_duration_since(entry.started) < window);
+        state
+            .windows
+            .retain(|_, entry| now.saturating_duration_since(entry.started) < window);
         state.last_sweep = Some(now);
     }
 }
@@ -111,7 +142,10 @@ mod tests {
         let base = Instant::now();
         let outcomes: Vec<bool> = charges
             .iter()
-            .map(|(key, units, at_seconds)| limiter.charge(key, *units, base + Duration::from_secs(*at_seconds)) == Charge::Allowed)
+            .map(|(key, units, at_seconds)| {
+                limiter.charge(key, *units, base + Duration::from_secs(*at_seconds))
+                    == Charge::Allowed
+            })
             .collect();
         assert_eq!(outcomes, expected);
     }
@@ -131,7 +165,11 @@ mod tests {
     #[test]
     fn a_batch_charges_one_unit_per_message() {
         let limiter = RateLimiter::new(60, Duration::from_secs(60), 50_000);
-        check(&[("ip", 20, 0), ("ip", 20, 1), ("ip", 20, 2), ("ip", 1, 3)], &limiter, &[true, true, true, false]);
+        check(
+            &[("ip", 20, 0), ("ip", 20, 1), ("ip", 20, 2), ("ip", 1, 3)],
+            &limiter,
+            &[true, true, true, false],
+        );
     }
 
     #[test]
@@ -139,7 +177,12 @@ mod tests {
         let limiter = RateLimiter::new(1, Duration::from_secs(60), 10);
         let base = Instant::now();
         limiter.charge("ip", 1, base);
-        assert_eq!(limiter.charge("ip", 1, base + Duration::from_secs(15)), Charge::Limited { retry_after: Duration::from_secs(45) });
+        assert_eq!(
+            limiter.charge("ip", 1, base + Duration::from_secs(15)),
+            Charge::Limited {
+                retry_after: Duration::from_secs(45)
+            }
+        );
     }
 
     #[test]
@@ -152,7 +195,10 @@ mod tests {
         assert_eq!(limiter.len(), 3);
         // `a` (the oldest) was evicted; `b` keeps its count: 1 + 59, then one more is over 60.
         limiter.charge("b", 59, base + Duration::from_millis(10));
-        assert!(matches!(limiter.charge("b", 1, base + Duration::from_millis(11)), Charge::Limited { .. }));
+        assert!(matches!(
+            limiter.charge("b", 1, base + Duration::from_millis(11)),
+            Charge::Limited { .. }
+        ));
     }
 
     #[test]

@@ -4,16 +4,29 @@ use crate::support::{call_tool, payload};
 
 /// The series of `country` in a get_series result.
 fn series<'a>(result: &'a Value, country: &str) -> &'a Value {
-    result["series"].as_array().unwrap().iter().find(|series| series["country"] == json!(country)).unwrap_or_else(|| panic!("{country} has a series"))
+    result["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|series| series["country"] == json!(country))
+        .unwrap_or_else(|| panic!("{country} has a series"))
 }
 
 fn point(series: &Value, year: i64) -> &Value {
-    series["points"].as_array().unwrap().iter().find(|point| point["year"] == json!(year)).unwrap_or_else(|| panic!("a {year} point"))
+    series["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|point| point["year"] == json!(year))
+        .unwrap_or_else(|| panic!("a {year} point"))
 }
 
 #[test]
 fn d1_life_expectancy_series_for_mex_and_arg() {
-    let answer = call_tool("get_series", json!({"parameter": "salud", "indicator": "sp_dyn_le00_in", "countries": ["MEX", "ARG"]}));
+    let answer = call_tool(
+        "get_series",
+        json!({"parameter": "salud", "indicator": "sp_dyn_le00_in", "countries": ["MEX", "ARG"]}),
+    );
     assert_eq!(answer["isError"], json!(false));
     let content = payload(&answer);
     let result = &content["result"];
@@ -21,28 +34,46 @@ fn d1_life_expectancy_series_for_mex_and_arg() {
     assert_eq!(point(mexico, 2010)["value"], json!(73.718));
     assert_eq!(point(mexico, 2024)["value"], json!(75.264));
     assert_eq!(mexico["latest"]["year"], json!(2024));
-    assert_eq!(mexico["latest"]["citation_id"], json!("wb-sp-dyn-le00-in-mex-2024"));
-    assert_eq!(mexico["url"], json!("https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=MX"));
+    assert_eq!(
+        mexico["latest"]["citation_id"],
+        json!("wb-sp-dyn-le00-in-mex-2024")
+    );
+    assert_eq!(
+        mexico["url"],
+        json!("https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=MX")
+    );
     let argentina = series(result, "ARG");
     assert_eq!(argentina["latest"]["value"], json!(77.543));
     assert_eq!(argentina["latest"]["year"], json!(2024));
-    assert_eq!(argentina["url"], json!("https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=AR"));
+    assert_eq!(
+        argentina["url"],
+        json!("https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=AR")
+    );
     // Every cited id is in `citations`, with its value.
     let citations = content["citations"].as_array().unwrap();
     for series in result["series"].as_array().unwrap() {
         for point in series["points"].as_array().unwrap() {
-            let citation = citations.iter().find(|citation| citation["citation_id"] == point["citation_id"]).expect("cited");
+            let citation = citations
+                .iter()
+                .find(|citation| citation["citation_id"] == point["citation_id"])
+                .expect("cited");
             assert_eq!(citation["value"], point["value"]);
         }
     }
     // The display table has one column per country.
     let display = &answer["structuredContent"]["display"];
-    assert_eq!(display["tables"][0]["columns"], json!(["year", "MEX", "ARG"]));
+    assert_eq!(
+        display["tables"][0]["columns"],
+        json!(["year", "MEX", "ARG"])
+    );
 }
 
 #[test]
 fn d2_homicides_from_2015() {
-    let answer = call_tool("get_series", json!({"parameter": "seguridad", "indicator": "vc_ihr_psrc_p5", "countries": ["Brasil", "uruguay"], "from_year": 2015}));
+    let answer = call_tool(
+        "get_series",
+        json!({"parameter": "seguridad", "indicator": "vc_ihr_psrc_p5", "countries": ["Brasil", "uruguay"], "from_year": 2015}),
+    );
     let result = &payload(&answer)["result"];
     let brazil = series(result, "BRA");
     assert_eq!(brazil["points"][0]["year"], json!(2015));
@@ -54,22 +85,47 @@ fn d2_homicides_from_2015() {
 
 #[test]
 fn d3_resolve_citations_resolves_stored_ids_and_explains_the_rest() {
-    let answer = call_tool("resolve_citations", json!({"ids": ["wb-sp-dyn-le00-in-mex-2024", "wb-sp-dyn-le00-in-mex-1066", "pulse-abc"]}));
+    let answer = call_tool(
+        "resolve_citations",
+        json!({"ids": ["wb-sp-dyn-le00-in-mex-2024", "wb-sp-dyn-le00-in-mex-1066", "pulse-abc"]}),
+    );
     let content = payload(&answer);
-    assert_eq!(content["result"]["resolved"], json!(["wb-sp-dyn-le00-in-mex-2024"]));
+    assert_eq!(
+        content["result"]["resolved"],
+        json!(["wb-sp-dyn-le00-in-mex-2024"])
+    );
     let citation = &content["citations"][0];
     assert_eq!(citation["publisher"], json!("The World Bank"));
     assert_eq!(citation["dataset"], json!("World Development Indicators"));
-    assert_eq!(citation["title"], json!("Life expectancy at birth, total (years)"));
-    assert_eq!(citation["url"], json!("https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=MX"));
+    assert_eq!(
+        citation["title"],
+        json!("Life expectancy at birth, total (years)")
+    );
+    assert_eq!(
+        citation["url"],
+        json!("https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=MX")
+    );
     assert_eq!(citation["year"], json!(2024));
     assert_eq!(citation["retrieved_at"], json!("2026-07-01"));
     let unresolved = content["result"]["unresolved"].as_array().unwrap();
     assert_eq!(unresolved.len(), 2);
-    assert_eq!(unresolved[0]["citation_id"], json!("wb-sp-dyn-le00-in-mex-1066"));
-    assert!(unresolved[0]["reason"].as_str().unwrap().contains("no sp_dyn_le00_in value for MEX in 1066"));
+    assert_eq!(
+        unresolved[0]["citation_id"],
+        json!("wb-sp-dyn-le00-in-mex-1066")
+    );
+    assert!(
+        unresolved[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("no sp_dyn_le00_in value for MEX in 1066")
+    );
     assert_eq!(unresolved[1]["citation_id"], json!("pulse-abc"));
-    assert!(unresolved[1]["reason"].as_str().unwrap().contains("per-response"));
+    assert!(
+        unresolved[1]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("per-response")
+    );
 }
 
 #[test]
@@ -86,48 +142,140 @@ fn d9_homicides_in_three_languages_resolve_to_the_same_indicator() {
 
 #[test]
 fn d10_a_country_without_values_is_missing_never_filled() {
-    let answer = call_tool("get_series", json!({"parameter": "salud", "indicator": "sp_dyn_le00_in", "countries": ["MEX", "AIA"]}));
+    let answer = call_tool(
+        "get_series",
+        json!({"parameter": "salud", "indicator": "sp_dyn_le00_in", "countries": ["MEX", "AIA"]}),
+    );
     let result = &payload(&answer)["result"];
     assert_eq!(result["series"].as_array().unwrap().len(), 1);
     assert_eq!(result["missing"][0]["country"], json!("AIA"));
-    assert!(result["missing"][0]["reason"].as_str().unwrap().contains("no value"));
+    assert!(
+        result["missing"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("no value")
+    );
 }
 
 #[test]
 fn d11_an_unknown_indicator_names_the_closest_ids() {
-    let answer = call_tool("get_series", json!({"parameter": "salud", "indicator": "sp_dyn_le00_inx", "countries": ["MEX"]}));
+    let answer = call_tool(
+        "get_series",
+        json!({"parameter": "salud", "indicator": "sp_dyn_le00_inx", "countries": ["MEX"]}),
+    );
     assert_eq!(answer["isError"], json!(true));
     let content = payload(&answer);
     let message = content["result"]["error"].as_str().unwrap();
-    assert!(message.contains("`sp_dyn_le00_inx`") && message.contains("sp_dyn_le00_in,"), "{message}");
+    assert!(
+        message.contains("`sp_dyn_le00_inx`") && message.contains("sp_dyn_le00_in,"),
+        "{message}"
+    );
     assert_eq!(content["citations"], json!([]));
 }
 
 #[test]
 fn d7_unknown_countries_list_the_valid_ones() {
-    let answer = call_tool("compare_countries", json!({"parameter": "salud", "countries": ["MEX", "Narnia"]}));
+    let answer = call_tool(
+        "compare_countries",
+        json!({"parameter": "salud", "countries": ["MEX", "Narnia"]}),
+    );
     assert_eq!(answer["isError"], json!(true));
-    let message = payload(&answer)["result"]["error"].as_str().unwrap().to_string();
-    assert!(message.contains("`Narnia`") && message.contains("BRA") && message.contains("MEX"), "{message}");
+    let message = payload(&answer)["result"]["error"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        message.contains("`Narnia`") && message.contains("BRA") && message.contains("MEX"),
+        "{message}"
+    );
 }
 
 #[test]
 fn compare_countries_cites_every_latest_value() {
-    let answer = call_tool("compare_countries", json!({"parameter": "security", "countries": ["México", "Brasil", "COL"], "lang": "pt"}));
+    let answer = call_tool(
+        "compare_countries",
+        json!({"parameter": "security", "countries": ["México", "Brasil", "COL"], "lang": "pt"}),
+    );
     assert_eq!(answer["isError"], json!(false));
     let content = payload(&answer);
     let result = &content["result"];
     assert_eq!(result["parameter"], json!("seguridad"));
     assert_eq!(result["parameter_name"], json!("Segurança"));
-    let homicides = result["indicators"].as_array().unwrap().iter().find(|indicator| indicator["id"] == json!("vc_ihr_psrc_p5")).unwrap();
+    let homicides = result["indicators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|indicator| indicator["id"] == json!("vc_ihr_psrc_p5"))
+        .unwrap();
     assert_eq!(homicides["name"], json!("Homicídios intencionais"));
-    let brazil = homicides["values"].as_array().unwrap().iter().find(|value| value["country"] == json!("BRA")).unwrap();
+    let brazil = homicides["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|value| value["country"] == json!("BRA"))
+        .unwrap();
     assert_eq!(brazil["year"], json!(2023));
     assert_eq!(brazil["citation_id"], json!("wb-vc-ihr-psrc-p5-bra-2023"));
-    let cited: Vec<&Value> = content["citations"].as_array().unwrap().iter().map(|citation| &citation["citation_id"]).collect();
+    let cited: Vec<&Value> = content["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|citation| &citation["citation_id"])
+        .collect();
     for indicator in result["indicators"].as_array().unwrap() {
         for value in indicator["values"].as_array().unwrap() {
-            assert!(cited.contains(&&value["citation_id"]), "{} is cited", value["citation_id"]);
+            assert!(
+                cited.contains(&&value["citation_id"]),
+                "{} is cited",
+                value["citation_id"]
+            );
         }
     }
+}
+
+#[test]
+fn non_canonical_citation_ids_do_not_resolve() {
+    let answer = call_tool(
+        "resolve_citations",
+        json!({"ids": ["wb-sp-dyn-le00-in-mex-+2024", "wb-sp-dyn-le00-in-MEX-2024", "wb-sp-dyn-le00-in-mex-02024"]}),
+    );
+    let content = payload(&answer);
+    assert_eq!(content["result"]["resolved"], json!([]));
+    for unresolved in content["result"]["unresolved"].as_array().unwrap() {
+        assert!(
+            unresolved["reason"]
+                .as_str()
+                .unwrap()
+                .contains("wb-sp-dyn-le00-in-mex-2024"),
+            "{unresolved}"
+        );
+    }
+}
+
+#[test]
+fn an_indicator_of_another_pillar_is_named_with_its_pillar() {
+    let answer = call_tool(
+        "get_series",
+        json!({"parameter": "seguridad", "indicator": "sp_dyn_le00_in", "countries": ["MEX"]}),
+    );
+    assert_eq!(answer["isError"], json!(true));
+    assert!(
+        payload(&answer)["result"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("belongs to pillar `salud`")
+    );
+}
+
+#[test]
+fn get_series_reports_the_years_it_returns() {
+    let answer = call_tool(
+        "get_series",
+        json!({"parameter": "salud", "indicator": "sp_dyn_le00_in", "countries": ["MEX"]}),
+    );
+    let result = &payload(&answer)["result"];
+    assert_eq!(
+        (result["from_year"].clone(), result["to_year"].clone()),
+        (json!(1960), json!(2024))
+    );
 }

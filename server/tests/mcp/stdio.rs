@@ -24,10 +24,19 @@ fn p27_p28_a_bad_line_then_a_ping_then_eof() {
     let mut line = String::new();
     stdout.read_line(&mut line).unwrap();
     let parse_error: Value = serde_json::from_str(&line).expect("only JSON-RPC on stdout");
-    assert_eq!((parse_error["error"]["code"].clone(), parse_error["id"].clone()), (json!(-32700), Value::Null));
+    assert_eq!(
+        (
+            parse_error["error"]["code"].clone(),
+            parse_error["id"].clone()
+        ),
+        (json!(-32700), Value::Null)
+    );
     line.clear();
     stdout.read_line(&mut line).unwrap();
-    assert_eq!(serde_json::from_str::<Value>(&line).unwrap(), json!({"jsonrpc":"2.0","id":7,"result":{}}));
+    assert_eq!(
+        serde_json::from_str::<Value>(&line).unwrap(),
+        json!({"jsonrpc":"2.0","id":7,"result":{}})
+    );
     drop(stdin);
     let status = child.wait().unwrap();
     assert!(status.success(), "exit 0 when stdin closes: {status}");
@@ -51,8 +60,50 @@ fn stdio_serves_tool_calls_and_batches() {
             child.wait_with_output()
         })
         .unwrap();
-    let lines: Vec<&str> = std::str::from_utf8(&output.stdout).unwrap().lines().collect();
+    let lines: Vec<&str> = std::str::from_utf8(&output.stdout)
+        .unwrap()
+        .lines()
+        .collect();
     assert_eq!(lines.len(), 1);
     let batch: Value = serde_json::from_str(lines[0]).unwrap();
-    assert_eq!(batch[0]["result"]["structuredContent"]["result"]["resolved"], json!(["wb-sp-dyn-le00-in-mex-2024"]));
+    assert_eq!(
+        batch[0]["result"]["structuredContent"]["result"]["resolved"],
+        json!(["wb-sp-dyn-le00-in-mex-2024"])
+    );
+}
+
+#[test]
+fn invalid_utf8_and_overlong_lines_are_parse_errors_and_the_loop_goes_on() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["--stdio", "--corpus-dir", corpus_dir().to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"\xff\"}\n")
+        .unwrap();
+    stdin.write_all(&vec![b'x'; 300 * 1024]).unwrap();
+    stdin
+        .write_all(b"\n{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\r\n")
+        .unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let lines: Vec<Value> = std::str::from_utf8(&output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(
+        (
+            lines[0]["error"]["code"].clone(),
+            lines[1]["error"]["code"].clone()
+        ),
+        (json!(-32700), json!(-32700))
+    );
+    assert_eq!(lines[2], json!({"jsonrpc":"2.0","id":3,"result":{}}));
 }

@@ -32,7 +32,12 @@ pub fn corpus_dir() -> &'static Path {
             let sources_dir = std::env::var_os(pipeline::paths::SOURCES_DIR_ENV)
                 .map(PathBuf::from)
                 .unwrap_or_else(pipeline::paths::default_sources_dir);
-            let options = pipeline::bake::BakeOptions { sources_dir, catalog_dir, out_dir: out_dir.path().to_path_buf(), progress: false };
+            let options = pipeline::bake::BakeOptions {
+                sources_dir,
+                catalog_dir,
+                out_dir: out_dir.path().to_path_buf(),
+                progress: false,
+            };
             pipeline::bake::bake(&options).expect("the default corpus bakes");
             out_dir
         })
@@ -43,7 +48,11 @@ pub fn corpus_dir() -> &'static Path {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct FailingInput {}
 
-fn failing_handler(_corpus: &Corpus, _input: FailingInput, _lang: Lang) -> Result<ToolAnswer<Value>, ToolError> {
+fn failing_handler(
+    _corpus: &Corpus,
+    _input: FailingInput,
+    _lang: Lang,
+) -> Result<ToolAnswer<Value>, ToolError> {
     Err(ToolError::Internal("the test tool always fails".into()))
 }
 
@@ -52,19 +61,34 @@ pub fn server() -> &'static McpServer {
     static SERVER: OnceLock<McpServer> = OnceLock::new();
     SERVER.get_or_init(|| {
         let mut tools = server::tools::all();
-        tools.push(ToolSpec::new("always_fails", "Always fails", "Test tool: fails internally.", &["observations"], failing_handler));
+        tools.push(ToolSpec::new(
+            "always_fails",
+            "Always fails",
+            "Test tool: fails internally.",
+            &["observations"],
+            failing_handler,
+        ));
         server::build_with_tools(corpus_dir(), tools).expect("the server builds")
     })
 }
 
 /// HTTP state over [`server`] with the given gate and limit.
 pub fn http_state(enabled: bool, rate_limit_per_minute: u32) -> Arc<HttpState> {
-    Arc::new(HttpState::new(server().clone(), HttpConfig { enabled, rate_limit_per_minute }))
+    Arc::new(HttpState::new(
+        server().clone(),
+        HttpConfig {
+            enabled,
+            rate_limit_per_minute,
+        },
+    ))
 }
 
 /// Sends one request through a fresh router over `state`.
 pub async fn send(state: &Arc<HttpState>, request: Request<Body>) -> (Response<Body>, Vec<u8>) {
-    let response = server::transport::http::router(state.clone()).oneshot(request).await.expect("the router answers");
+    let response = server::transport::http::router(state.clone())
+        .oneshot(request)
+        .await
+        .expect("the router answers");
     let (parts, body) = response.into_parts();
     let bytes = body.collect().await.expect("body").to_bytes().to_vec();
     (Response::from_parts(parts, Body::empty()), bytes)

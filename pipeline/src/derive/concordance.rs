@@ -1,0 +1,112 @@
+//! Concordance rows: for each declared pair, both publishers' values for every country-year they share,
+//! aligned to one unit, with the difference and whether it is within the pair's tolerance.
+
+use std::collections::HashMap;
+
+use crate::{export::tables::ObservationColumns, sources::concordance::ConcordancePair};
+
+/// The concordance table, column by column, in (pair, country, year) order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ConcordanceColumns {
+    /// Pair id.
+    pub pair: Vec<String>,
+    /// ISO3.
+    pub country: Vec<String>,
+    /// Year.
+    pub year: Vec<i32>,
+    /// Left metric id.
+    pub left_indicator: Vec<String>,
+    /// Left value, in the left unit.
+    pub left_value: Vec<f64>,
+    /// Citation of the left value.
+    pub left_citation_id: Vec<String>,
+    /// Right metric id.
+    pub right_indicator: Vec<String>,
+    /// Right value as published.
+    pub right_value: Vec<f64>,
+    /// Right value in the left unit (`right_value * right_factor`).
+    pub right_value_aligned: Vec<f64>,
+    /// Citation of the right value.
+    pub right_citation_id: Vec<String>,
+    /// `right_value_aligned - left_value`.
+    pub difference: Vec<f64>,
+    /// Whether the difference is within the pair's tolerance.
+    pub within_tolerance: Vec<bool>,
+}
+
+impl ConcordanceColumns {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.pair.len()
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.pair.is_empty()
+    }
+}
+
+/// Pairs the country observations of every declared pair. Returns the table and, per pair id, the
+/// number of shared country-years and of those beyond tolerance.
+pub fn concordance(
+    pairs: &[ConcordancePair],
+    observations: &ObservationColumns,
+) -> (ConcordanceColumns, Vec<(String, u64, u64)>) {
+    let mut by_key: HashMap<(&str, &str, i32), usize> = HashMap::with_capacity(observations.len());
+    for row_idx in 0..observations.len() {
+        by_key.insert(
+            (
+                &observations.indicator[row_idx],
+                &observations.country[row_idx],
+                observations.year[row_idx],
+            ),
+            row_idx,
+        );
+    }
+    let mut table = ConcordanceColumns::default();
+    let mut counts = Vec::with_capacity(pairs.len());
+    for pair in pairs {
+        let mut left_rows: Vec<usize> = (0..observations.len())
+            .filter(|&row_idx| observations.indicator[row_idx] == pair.left)
+            .collect();
+        left_rows.sort_by(|&left, &right| {
+            (&observations.country[left], observations.year[left])
+                .cmp(&(&observations.country[right], observations.year[right]))
+        });
+        let (mut shared, mut beyond) = (0u64, 0u64);
+        for left_idx in left_rows {
+            let key = (
+                pair.right.as_str(),
+                observations.country[left_idx].as_str(),
+                observations.year[left_idx],
+            );
+            let Some(&right_idx) = by_key.get(&key) else {
+                continue;
+            };
+            let left_value = observations.value[left_idx];
+            let right_value = observations.value[right_idx];
+            let aligned = right_value * pair.right_factor;
+            let agrees = pair.agrees(left_value, aligned);
+            shared += 1;
+            beyond += u64::from(!agrees);
+            table.pair.push(pair.id.clone());
+            table.country.push(observations.country[left_idx].clone());
+            table.year.push(observations.year[left_idx]);
+            table.left_indicator.push(pair.left.clone());
+            table.left_value.push(left_value);
+            table
+                .left_citation_id
+                .push(observations.citation_id[left_idx].clone());
+            table.right_indicator.push(pair.right.clone());
+            table.right_value.push(right_value);
+            table.right_value_aligned.push(aligned);
+            table
+                .right_citation_id
+                .push(observations.citation_id[right_idx].clone());
+            table.difference.push(aligned - left_value);
+            table.within_tolerance.push(agrees);
+        }
+        counts.push((pair.id.clone(), shared, beyond));
+    }
+    (table, counts)
+}

@@ -1,0 +1,3 @@
+//! Derived tables computed from the governed observations at bake time.
+
+pub mod concordance;
