@@ -17,11 +17,14 @@ request=$(sed -n "s/^wrk.body = '\(.*\)'$/\1/p" bench/get_series.lua)
 printf '%s\n' "$request" > "$work/request.jsonl"
 
 echo "== cold start: process start to the first answered tools/call (get_series over stdio, then exit)"
-hyperfine --warmup 3 --runs 30 --style basic --input "$work/request.jsonl" --output pipe \
-  "target/release/server --stdio --corpus-dir $work/corpus" 2>&1 | grep -E "Time|Range"
+hyperfine --warmup 3 --runs 30 --style basic \
+  "target/release/server --stdio --corpus-dir $work/corpus < $work/request.jsonl > /dev/null" 2>&1 | grep -E "Time|Range"
 
 echo "== RSS after start (HTTP server, idle) and after the load below"
 MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 target/release/server --addr 127.0.0.1:18080 --corpus-dir "$work/corpus" > "$work/server.log" &
+pids+=($!)
+# The same server without its result cache: every call runs the tool and serializes the answer.
+MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_CACHE_MB=0 target/release/server --addr 127.0.0.1:18082 --corpus-dir "$work/corpus" > "$work/uncached.log" &
 pids+=($!)
 server_pid=$!
 until curl -sf 'http://127.0.0.1:18080/api/mcp?health=1' > /dev/null; do sleep 0.05; done
@@ -32,7 +35,8 @@ target/release/ceiling 127.0.0.1:18081 "$work/response.json" &
 pids+=($!)
 until curl -sf -X POST http://127.0.0.1:18081/api/mcp > /dev/null; do sleep 0.05; done
 
-for target in "server 18080" "ceiling 18081"; do
+until curl -sf 'http://127.0.0.1:18082/api/mcp?health=1' > /dev/null; do sleep 0.05; done
+for target in "server 18080" "server-uncached 18082" "ceiling 18081"; do
   set -- $target
   echo "== $1: wrk -t2 -c16 -d15s (get_series MEX, BRA, ARG, all years)"
   wrk -t2 -c16 -d15s --latency -s bench/get_series.lua "http://127.0.0.1:$2/api/mcp" | grep -E "Requests/sec|Transfer/sec|^ +(50|75|90|99)%"

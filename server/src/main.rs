@@ -30,6 +30,9 @@ struct Cli {
     /// JSON-RPC messages per client IP per minute.
     #[arg(long, env = "MCP_RATE_LIMIT", default_value_t = 60)]
     rate_limit: u32,
+    /// Memory for cached tool results, in MiB (answers are deterministic; 0 turns the cache off).
+    #[arg(long, env = "MCP_CACHE_MB", default_value_t = 32)]
+    cache_mb: usize,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -51,7 +54,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Some(Command::Check) => check(&cli.corpus_dir),
-        None if cli.stdio => serve_stdio(&cli.corpus_dir),
+        None if cli.stdio => serve_stdio(&cli.corpus_dir, cli.cache_mb),
         None => serve_http(&cli),
     };
     match outcome {
@@ -79,14 +82,14 @@ fn check(corpus_dir: &std::path::Path) -> Result<(), String> {
     Ok(())
 }
 
-fn serve_stdio(corpus_dir: &std::path::Path) -> Result<(), String> {
-    let server = server::build(corpus_dir)?;
+fn serve_stdio(corpus_dir: &std::path::Path, cache_mb: usize) -> Result<(), String> {
+    let server = server::build(corpus_dir)?.with_cache_budget(cache_mb * 1024 * 1024);
     server::transport::stdio::serve(&server, std::io::stdin().lock(), std::io::stdout().lock())
         .map_err(|error| error.to_string())
 }
 
 fn serve_http(cli: &Cli) -> Result<(), String> {
-    let server = server::build(&cli.corpus_dir)?;
+    let server = server::build(&cli.corpus_dir)?.with_cache_budget(cli.cache_mb * 1024 * 1024);
     let enabled = cli.mcp_enabled == "true";
     let version = server
         .plugin()

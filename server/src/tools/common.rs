@@ -42,13 +42,15 @@ impl<O: Serialize> ToolAnswer<O> {
         let internal = |error: serde_json::Error| {
             ToolError::Internal(format!("serializing the result: {error}"))
         };
-        let payload = serde_json::json!({
-            "result": serde_json::to_value(self.result).map_err(internal)?,
-            "citations": serde_json::to_value(self.citations).map_err(internal)?,
-        });
+        let payload = serde_json::to_string(&StructuredContent {
+            result: self.result,
+            citations: self.citations,
+            display: None,
+        })
+        .map_err(internal)?;
         let display = self
             .display
-            .map(serde_json::to_value)
+            .map(|display| serde_json::to_string(&display))
             .transpose()
             .map_err(internal)?;
         Ok(ToolOutput { payload, display })

@@ -38,10 +38,10 @@ pub enum ToolError {
 /// `structuredContent`, for a gateway to render without passing it through the model).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {
-    /// `{"result": …, "citations": […]}`.
-    pub payload: Value,
-    /// The display object, if the tool has one.
-    pub display: Option<Value>,
+    /// `{"result": …, "citations": […]}`, serialized JSON object.
+    pub payload: String,
+    /// The display object, serialized, if the tool has one.
+    pub display: Option<String>,
 }
 
 type Handler = dyn Fn(&Corpus, Value, Lang) -> Result<ToolOutput, ToolError> + Send + Sync;

@@ -181,18 +181,17 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     let reply = tokio::task::spawn_blocking(move || state.server.handle_body(&body)).await;
     match reply {
         Ok(Reply::Nothing) => StatusCode::ACCEPTED.into_response(),
-        Ok(Reply::One {
-            response,
-            unreadable,
-        }) => json_response(
-            if unreadable {
+        Ok(reply @ Reply::One { unreadable, .. }) => {
+            let status = if unreadable {
                 StatusCode::BAD_REQUEST
             } else {
                 StatusCode::OK
-            },
-            &response,
-        ),
-        Ok(Reply::Many(responses)) => json_response(StatusCode::OK, &Value::Array(responses)),
+            };
+            text_json_response(status, reply.body().unwrap_or_default())
+        }
+        Ok(reply @ Reply::Many(_)) => {
+            text_json_response(StatusCode::OK, reply.body().unwrap_or_default())
+        }
         Err(_) => json_response(
             StatusCode::OK,
             &jsonrpc::error_response(Value::Null, codes::INTERNAL_ERROR, "internal error", None),
@@ -318,7 +317,12 @@ fn parse(bytes: &Bytes) -> Result<Value, Response> {
 }
 
 fn json_response(status: StatusCode, body: &Value) -> Response {
-    let mut response = Response::new(Body::from(body.to_string()));
+    text_json_response(status, body.to_string())
+}
+
+/// A response whose body is already-serialized JSON.
+fn text_json_response(status: StatusCode, body: String) -> Response {
+    let mut response = Response::new(Body::from(body));
     *response.status_mut() = status;
     response.headers_mut().insert(
         header::CONTENT_TYPE,

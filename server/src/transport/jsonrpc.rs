@@ -14,7 +14,11 @@
 //! | tool fails internally | `-32603` bound to that id; siblings unaffected |
 //! | unparseable body | `-32700`, `id: null` |
 
-use std::{panic::AssertUnwindSafe, time::Instant};
+use std::{
+    panic::AssertUnwindSafe,
+    sync::{Arc, Mutex, PoisonError},
+    time::Instant,
+};
 
 use corpus::Lang;
 use serde_json::{Map, Value, json};
@@ -56,13 +60,24 @@ pub enum Reply {
     /// One response object. `unreadable` is true when the message could not be read as a request
     /// (parse error, not an object, bad envelope, empty or oversized batch): HTTP 400.
     One {
-        /// The response.
-        response: Value,
+        /// The response, serialized.
+        response: String,
         /// Whether the message was unreadable as a request.
         unreadable: bool,
     },
-    /// A batch's responses, in message order.
-    Many(Vec<Value>),
+    /// A batch's responses, serialized, in message order.
+    Many(Vec<String>),
+}
+
+impl Reply {
+    /// The HTTP body or stdio line: the response, or the batch's responses as one array; `None` for nothing.
+    pub fn body(&self) -> Option<String> {
+        match self {
+            Reply::Nothing => None,
+            Reply::One { response, .. } => Some(response.clone()),
+            Reply::Many(responses) => Some(format!("[{}]", responses.join(","))),
+        }
+    }
 }
 
 /// The shape of a parsed body, before any message runs.
@@ -101,12 +116,52 @@ impl BodyShape {
     }
 }
 
-/// The MCP server core: the plugin and the precomputed `tools/list` answer.
+/// Default byte budget of the response cache (see [`McpServer::with_cache_budget`]).
+pub const DEFAULT_CACHE_BYTES: usize = 32 * 1024 * 1024;
+
+/// The MCP server core: the plugin, the precomputed `tools/list` answer and a bounded cache of
+/// serialized `tools/call` results.
+///
+/// Answers depend only on the baked corpus and the request, so a result is cached under its tool, `lang`
+/// and normalised arguments, and an identical call is answered with the same bytes without running the
+/// tool again. The cache holds at most its byte budget; the least recently used results go first.
 #[derive(Debug, Clone)]
 pub struct McpServer {
     plugin: Plugin,
-    tools_list: Value,
+    tools_list: Arc<str>,
     instructions: String,
+    cache: Arc<Mutex<ResultCache>>,
+}
+
+/// Serialized tool results by call key, bounded by bytes.
+#[derive(Debug)]
+struct ResultCache {
+    entries: lru::LruCache<String, Arc<str>>,
+    bytes: usize,
+    budget: usize,
+}
+
+impl ResultCache {
+    fn get(&mut self, key: &str) -> Option<Arc<str>> {
+        self.entries.get(key).cloned()
+    }
+
+    fn put(&mut self, key: String, result: Arc<str>) {
+        let size = key.len() + result.len();
+        if size > self.budget / 4 {
+            return;
+        }
+        if let Some(previous) = self.entries.put(key.clone(), result) {
+            self.bytes -= key.len() + previous.len();
+        }
+        self.bytes += size;
+        while self.bytes > self.budget {
+            let Some((old_key, old_result)) = self.entries.pop_lru() else {
+                break;
+            };
+            self.bytes -= old_key.len() + old_result.len();
+        }
+    }
 }
 
 impl McpServer {
@@ -129,9 +184,24 @@ impl McpServer {
         let instructions = instructions(&plugin);
         McpServer {
             plugin,
-            tools_list: json!({ "tools": tools }),
+            tools_list: Arc::from(json!({ "tools": tools }).to_string()),
             instructions,
+            cache: Arc::new(Mutex::new(ResultCache {
+                entries: lru::LruCache::unbounded(),
+                bytes: 0,
+                budget: DEFAULT_CACHE_BYTES,
+            })),
         }
+    }
+
+    /// The same server with a response cache of `bytes` (0 turns caching off).
+    pub fn with_cache_budget(mut self, bytes: usize) -> McpServer {
+        self.cache = Arc::new(Mutex::new(ResultCache {
+            entries: lru::LruCache::unbounded(),
+            bytes: 0,
+            budget: bytes,
+        }));
+        self
     }
 
     /// The plugin.
@@ -149,7 +219,8 @@ impl McpServer {
                     codes::PARSE_ERROR,
                     &format!("parse error: {error}"),
                     None,
-                ),
+                )
+                .to_string(),
                 unreadable: true,
             },
         }
@@ -164,7 +235,8 @@ impl McpServer {
                     codes::INVALID_REQUEST,
                     "invalid request: empty batch",
                     None,
-                ),
+                )
+                .to_string(),
                 unreadable: true,
             },
             BodyShape::OversizedBatch(count) => Reply::One {
@@ -173,12 +245,13 @@ impl McpServer {
                     codes::INVALID_REQUEST,
                     &format!("invalid request: batch of {count} messages; at most {MAX_BATCH}"),
                     None,
-                ),
+                )
+                .to_string(),
                 unreadable: true,
             },
             BodyShape::Batch(_) => {
                 let messages = body.as_array().expect("a batch is an array");
-                let responses: Vec<Value> = messages
+                let responses: Vec<String> = messages
                     .iter()
                     .filter_map(|message| {
                         self.handle_message(message).map(|(response, _)| response)
@@ -201,15 +274,20 @@ impl McpServer {
     }
 
     /// Handles one message; `None` when it gets no answer. The flag is true for envelope errors.
-    fn handle_message(&self, message: &Value) -> Option<(Value, bool)> {
+    fn handle_message(&self, message: &Value) -> Option<(String, bool)> {
+        self.classify_and_run(message)
+            .map(|(response, unreadable)| (response.into_string(), unreadable))
+    }
+
+    fn classify_and_run(&self, message: &Value) -> Option<(Response, bool)> {
         let Some(object) = message.as_object() else {
             return Some((
-                error_response(
+                Response::Value(error_response(
                     Value::Null,
                     codes::INVALID_REQUEST,
                     "invalid request: a message must be a JSON object",
                     None,
-                ),
+                )),
                 true,
             ));
         };
@@ -227,7 +305,12 @@ impl McpServer {
                 let message =
                     "invalid request: a notification needs jsonrpc \"2.0\" and a string method";
                 return Some((
-                    error_response(Value::Null, codes::INVALID_REQUEST, message, None),
+                    Response::Value(error_response(
+                        Value::Null,
+                        codes::INVALID_REQUEST,
+                        message,
+                        None,
+                    )),
                     true,
                 ));
             };
@@ -239,34 +322,34 @@ impl McpServer {
         };
         if !(id.is_string() || id.is_number()) {
             return Some((
-                error_response(
+                Response::Value(error_response(
                     Value::Null,
                     codes::INVALID_REQUEST,
                     "invalid request: id must be a string or a number",
                     None,
-                ),
+                )),
                 true,
             ));
         }
         if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
             return Some((
-                error_response(
+                Response::Value(error_response(
                     id.clone(),
                     codes::INVALID_REQUEST,
                     "invalid request: jsonrpc must be \"2.0\"",
                     None,
-                ),
+                )),
                 true,
             ));
         }
         let Some(method) = method else {
             return Some((
-                error_response(
+                Response::Value(error_response(
                     id.clone(),
                     codes::INVALID_REQUEST,
                     "invalid request: method must be a string",
                     None,
-                ),
+                )),
                 true,
             ));
         };
@@ -274,17 +357,22 @@ impl McpServer {
             return None;
         }
         let response = match self.dispatch(method, object.get("params")) {
-            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-            Err((code, message)) => error_response(id.clone(), code, &message, None),
+            Ok(result) => Response::Result {
+                id: id.to_string(),
+                result,
+            },
+            Err((code, message)) => {
+                Response::Value(error_response(id.clone(), code, &message, None))
+            }
         };
         Some((response, false))
     }
 
-    /// Runs one method; `Err((code, message))` for a protocol error.
-    fn dispatch(&self, method: &str, params: Option<&Value>) -> Result<Value, (i64, String)> {
+    /// Runs one method: its serialized `result`, or `Err((code, message))` for a protocol error.
+    fn dispatch(&self, method: &str, params: Option<&Value>) -> Result<Arc<str>, (i64, String)> {
         match method {
-            "initialize" => Ok(self.initialize(params)),
-            "ping" => Ok(json!({})),
+            "initialize" => Ok(Arc::from(self.initialize(params).to_string())),
+            "ping" => Ok(Arc::from("{}")),
             "tools/list" => Ok(self.tools_list.clone()),
             "tools/call" => self.call_tool(params),
             other => Err((
@@ -311,7 +399,7 @@ impl McpServer {
         })
     }
 
-    fn call_tool(&self, params: Option<&Value>) -> Result<Value, (i64, String)> {
+    fn call_tool(&self, params: Option<&Value>) -> Result<Arc<str>, (i64, String)> {
         let invalid = |message: String| (codes::INVALID_PARAMS, message);
         let params = params.and_then(Value::as_object).ok_or_else(|| {
             invalid("tools/call params must be an object with `name` and `arguments`".into())
@@ -341,23 +429,27 @@ impl McpServer {
             _ => Lang::default(),
         };
         self.plugin.normalize_arguments(&mut arguments);
+        let arguments = Value::Object(arguments);
+        // serde_json maps are ordered by key, so equal arguments give equal keys.
+        let key = format!("{name}\0{lang:?}\0{arguments}");
+        let cache = || self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(result) = cache().get(&key) {
+            tracing::info!(tool = name, outcome = "cached", "tools/call");
+            return Ok(result);
+        }
         let started = Instant::now();
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            tool.call(self.plugin.corpus(), Value::Object(arguments), lang)
+            tool.call(self.plugin.corpus(), arguments, lang)
         }));
         let elapsed_us = started.elapsed().as_micros() as u64;
-        match outcome {
+        let result: Arc<str> = match outcome {
             Ok(Ok(output)) => {
                 tracing::info!(tool = name, elapsed_us, outcome = "ok", "tools/call");
-                let text = output.payload.to_string();
-                let mut structured = output.payload;
-                if let (Some(display), Some(object)) = (output.display, structured.as_object_mut())
-                {
-                    object.insert("display".into(), display);
-                }
-                Ok(
-                    json!({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": false}),
-                )
+                Arc::from(call_result(
+                    &output.payload,
+                    output.display.as_deref(),
+                    false,
+                ))
             }
             Ok(Err(ToolError::Invalid(message))) => {
                 tracing::info!(
@@ -366,27 +458,77 @@ impl McpServer {
                     outcome = "tool_error",
                     "tools/call"
                 );
-                let payload = json!({"result": {"error": message}, "citations": []});
-                Ok(
-                    json!({"content": [{"type": "text", "text": payload.to_string()}], "structuredContent": payload, "isError": true}),
-                )
+                let payload = json!({"result": {"error": message}, "citations": []}).to_string();
+                Arc::from(call_result(&payload, None, true))
             }
             Ok(Err(ToolError::Internal(detail))) => {
                 tracing::error!(tool = name, elapsed_us, detail, "tools/call failed");
-                Err((
+                return Err((
                     codes::INTERNAL_ERROR,
                     format!("internal error in tool `{name}`"),
-                ))
+                ));
             }
             Err(_) => {
                 tracing::error!(tool = name, elapsed_us, "tools/call panicked");
-                Err((
+                return Err((
                     codes::INTERNAL_ERROR,
                     format!("internal error in tool `{name}`"),
-                ))
+                ));
+            }
+        };
+        cache().put(key, result.clone());
+        Ok(result)
+    }
+}
+
+/// A serialized JSON-RPC response: a protocol value, or a method's serialized result with its id.
+enum Response {
+    Value(Value),
+    Result { id: String, result: Arc<str> },
+}
+
+impl Response {
+    fn into_string(self) -> String {
+        match self {
+            Response::Value(value) => value.to_string(),
+            Response::Result { id, result } => {
+                let mut response = String::with_capacity(result.len() + id.len() + 40);
+                response.push_str(r#"{"jsonrpc":"2.0","id":"#);
+                response.push_str(&id);
+                response.push_str(r#","result":"#);
+                response.push_str(&result);
+                response.push('}');
+                response
             }
         }
     }
+}
+
+/// The serialized `tools/call` result: the payload `{"result", "citations"}` as the text block, and the
+/// same object plus `display` (when there is one) as `structuredContent`.
+fn call_result(payload: &str, display: Option<&str>, is_error: bool) -> String {
+    let text = serde_json::to_string(payload).expect("strings serialize");
+    let mut result =
+        String::with_capacity(text.len() + payload.len() + display.map_or(0, str::len) + 96);
+    result.push_str(r#"{"content":[{"type":"text","text":"#);
+    result.push_str(&text);
+    result.push_str(r#"}],"structuredContent":"#);
+    match display {
+        Some(display) => {
+            // The payload is a JSON object: insert `display` before its closing brace.
+            result.push_str(&payload[..payload.len() - 1]);
+            result.push_str(r#","display":"#);
+            result.push_str(display);
+            result.push('}');
+        }
+        None => result.push_str(payload),
+    }
+    result.push_str(if is_error {
+        r#","isError":true}"#
+    } else {
+        r#","isError":false}"#
+    });
+    result
 }
 
 /// Whether `body` is, or is a batch holding, an `initialize` request (which ignores the

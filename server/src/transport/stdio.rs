@@ -42,12 +42,8 @@ pub fn serve(
                 parse_error(&format!("parse error: line above {MAX_LINE_BYTES} bytes"))
             }
         };
-        let response = match reply {
-            Reply::Nothing => continue,
-            Reply::One { response, .. } => response,
-            Reply::Many(responses) => Value::Array(responses),
-        };
-        serde_json::to_writer(&mut output, &response)?;
+        let Some(body) = reply.body() else { continue };
+        output.write_all(body.as_bytes())?;
         output.write_all(b"\n")?;
         output.flush()?;
     }
@@ -60,7 +56,7 @@ enum Line {
 
 fn parse_error(message: &str) -> Reply {
     Reply::One {
-        response: error_response(Value::Null, codes::PARSE_ERROR, message, None),
+        response: error_response(Value::Null, codes::PARSE_ERROR, message, None).to_string(),
         unreadable: true,
     }
 }

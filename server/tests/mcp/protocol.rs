@@ -553,3 +553,20 @@ async fn tool_errors_carry_structured_content_and_name_the_argument() {
         "{message}"
     );
 }
+
+#[tokio::test]
+async fn a_repeated_call_is_answered_from_the_cache_with_the_same_result() {
+    let call = |id: u32| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"get_series","arguments":{{"parameter":"salud","indicator":"sp_dyn_le00_in","countries":["URY","CHL"],"lang":"pt"}}}}}}"#
+        )
+    };
+    let (_, first) = check_post(&call(1), &[]).await;
+    let (_, second) = check_post(&call(2), &[]).await;
+    assert_eq!(second["id"], json!(2));
+    assert_eq!(first["result"], second["result"]);
+    // The same arguments in another spelling normalise to the same call.
+    let spelled = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_series","arguments":{"lang":"pt","countries":["Uruguay","chile"],"indicator":"sp_dyn_le00_in","parameter":"health"}}}"#;
+    let (_, third) = check_post(spelled, &[]).await;
+    assert_eq!(first["result"], third["result"]);
+}

@@ -107,7 +107,9 @@ pub fn post(body: impl Into<Body>, headers: &[(&str, &str)]) -> Request<Body> {
 pub fn call_tool(name: &str, arguments: Value) -> Value {
     let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}});
     match server().handle_body(&request) {
-        Reply::One { response, .. } => response["result"].clone(),
+        Reply::One { response, .. } => {
+            serde_json::from_str::<Value>(&response).expect("a JSON response")["result"].clone()
+        }
         other => panic!("expected one response, got {other:?}"),
     }
 }
