@@ -243,7 +243,9 @@ fn add_source(
             license: row.license.clone(),
             vintage: source.vintage.clone(),
             primary_source: series_metadata.primary_source,
-            methodology: series_metadata.methodology,
+            methodology: series_metadata
+                .methodology
+                .or_else(|| row.methodology.clone()),
             topic: row.wdi_topic.clone(),
             synonyms: row.synonym_list(),
             headline: row.headline,

@@ -2,7 +2,7 @@
 //! valid range, licence and names.
 //!
 //! Columns: `source_code, raw_key?, pillar, unit, good_direction, min?, max?, license, headline, name_en?,
-//! name_es?, name_pt?, synonyms?, description?, wdi_topic?` (`?` = optional column or empty cell). The WDI file was
+//! name_es?, name_pt?, synonyms?, description?, methodology?, wdi_topic?` (`?` = optional column or empty cell). The WDI file was
 //! started from each series' WDI topic and reviewed by hand; `name_*` are written for the headline
 //! indicators (the source files are English only).
 
@@ -63,6 +63,9 @@ pub struct MetricMappingRow {
     /// Definition, for sources whose raw files carry none.
     #[serde(default)]
     pub description: Option<String>,
+    /// Methodology note and caveats (coverage gaps, upper bounds), for sources whose metadata has none.
+    #[serde(default)]
+    pub methodology: Option<String>,
     /// The WDI topic the pillar mapping started from.
     #[serde(default)]
     pub wdi_topic: Option<String>,

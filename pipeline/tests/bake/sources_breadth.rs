@@ -251,3 +251,23 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+#[test]
+fn caveats_travel_in_the_methodology_notes() {
+    let corpus = &real().corpus;
+    let climate = corpus.metric("crs_climate_total").unwrap();
+    assert!(
+        climate
+            .methodology
+            .as_deref()
+            .unwrap()
+            .contains("UPPER BOUND"),
+        "the Rio-marker upper bound is stated"
+    );
+    let femicide = corpus.metric("cepalstat_2780").unwrap();
+    assert!(
+        femicide.methodology.as_deref().unwrap().contains("PARTIAL"),
+        "the coverage gap is stated"
+    );
+    assert_eq!(femicide.pillar, "seguridad");
+}

@@ -90,6 +90,9 @@ pub struct LatestValue {
     pub value: f64,
     /// Citation of the value.
     pub citation_id: String,
+    /// Flags such as `projection` (an IMF WEO estimate or projection, not an observation); absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flags: Option<String>,
 }
 
 fn handle(
