@@ -128,6 +128,7 @@ fn handle(
                 year: row.year,
                 value: row.value,
                 citation_id: row.citation_id.to_string(),
+                flags: (!row.flags.is_empty()).then(|| row.flags.to_string()),
             });
         }
         if values.is_empty() {
