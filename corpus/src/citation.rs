@@ -81,6 +81,7 @@ impl CitationId {
 
 /// A resolved citation: everything a reader needs to find and credit one number.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Citation {
     /// The id that was resolved.
     pub citation_id: String,

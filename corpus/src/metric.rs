@@ -8,6 +8,7 @@ use crate::Names;
 
 /// Which way of moving is an improvement for an indicator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum GoodDirection {
     /// Higher is better (life expectancy).

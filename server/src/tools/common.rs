@@ -1,7 +1,7 @@
 //! Shapes and checks shared by the tools: the answer envelope, citation records, display tables,
 //! source links, and the argument checks that turn raw strings into corpus entities.
 
-use corpus::{Citation, Country, Lang, Metric, Pillar};
+use corpus::{Country, Lang, Metric, Pillar};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
@@ -57,62 +57,9 @@ impl<O: Serialize> ToolAnswer<O> {
     }
 }
 
-/// A resolved citation: where one number comes from.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-pub struct CitationRecord {
-    /// The citation id (`wb-sp-dyn-le00-in-mex-2024`).
-    pub citation_id: String,
-    /// Source id (`wdi`).
-    pub source: String,
-    /// Publisher (`The World Bank`).
-    pub publisher: String,
-    /// Dataset (`World Development Indicators`).
-    pub dataset: String,
-    /// Metric id.
-    pub indicator: String,
-    /// Publisher's indicator code.
-    pub indicator_code: String,
-    /// Publisher's indicator title.
-    pub title: String,
-    /// ISO3 (or aggregate code).
-    pub country: String,
-    /// Year of the value.
-    pub year: i32,
-    /// The cited value.
-    pub value: f64,
-    /// Unit of the value.
-    pub unit: String,
-    /// Deep link to the indicator for that country on the publisher's site.
-    pub url: String,
-    /// Release the value comes from.
-    pub vintage: String,
-    /// Retrieval date of the raw file (ISO 8601).
-    pub retrieved_at: String,
-    /// Licence of the series.
-    pub license: String,
-}
-
-impl From<Citation> for CitationRecord {
-    fn from(citation: Citation) -> Self {
-        CitationRecord {
-            citation_id: citation.citation_id,
-            source: citation.source,
-            publisher: citation.publisher,
-            dataset: citation.dataset,
-            indicator: citation.indicator,
-            indicator_code: citation.indicator_code,
-            title: citation.title,
-            country: citation.country,
-            year: citation.year,
-            value: citation.value,
-            unit: citation.unit,
-            url: citation.url,
-            vintage: citation.vintage,
-            retrieved_at: citation.retrieved_at,
-            license: citation.license,
-        }
-    }
-}
+/// A resolved citation: where one number comes from (publisher, dataset, title, value, deep link,
+/// vintage, retrieval date, licence, attribution); the corpus' own type, so the wire cannot drift from it.
+pub type CitationRecord = corpus::Citation;
 
 /// A dataset a result was read from, with a link to its publisher.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -168,7 +115,6 @@ pub fn citation_records<'a>(
             corpus
                 .baked
                 .resolve_citation(id)
-                .map(CitationRecord::from)
                 .map_err(|unresolved| ToolError::Internal(unresolved.to_string()))
         })
         .collect()
@@ -339,9 +285,4 @@ pub fn year_range(from_year: Option<i32>, to_year: Option<i32>) -> Result<(i32, 
         )));
     }
     Ok((from, to))
-}
-
-/// JSON Schema of `good_direction`: one of `up`, `down`, `neutral`.
-pub fn good_direction_schema(_generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({"type": "string", "enum": ["up", "down", "neutral"]})
 }

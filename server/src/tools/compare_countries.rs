@@ -71,7 +71,6 @@ pub struct IndicatorComparison {
     /// Unit of the values.
     pub unit: String,
     /// Which way is an improvement.
-    #[schemars(schema_with = "common::good_direction_schema")]
     pub good_direction: corpus::GoodDirection,
     /// Latest value per country that has one, in request order.
     pub values: Vec<LatestValue>,

@@ -81,7 +81,6 @@ pub struct IndicatorSummary {
     /// Unit of every value.
     pub unit: String,
     /// Which way is an improvement.
-    #[schemars(schema_with = "common::good_direction_schema")]
     pub good_direction: corpus::GoodDirection,
     /// Pillar id the indicator belongs to.
     pub pillar: String,

@@ -79,7 +79,7 @@ fn handle(
             Ok(citation) => {
                 resolved.push(id.clone());
                 if !citations.iter().any(|record| &record.citation_id == id) {
-                    citations.push(citation.into());
+                    citations.push(citation);
                 }
             }
             Err(error) => unresolved.push(Unresolved {

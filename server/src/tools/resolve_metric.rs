@@ -70,7 +70,6 @@ pub struct Candidate {
     /// Unit of the values (`per 100,000 people`).
     pub unit: String,
     /// Which way is an improvement: `up`, `down` or `neutral`.
-    #[schemars(schema_with = "common::good_direction_schema")]
     pub good_direction: GoodDirection,
     /// Pillar id (`seguridad`).
     pub pillar: String,
