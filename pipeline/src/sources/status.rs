@@ -44,7 +44,7 @@ pub fn statuses(catalog: &Catalog, sources_dir: &Path) -> Vec<SourceStatus> {
 /// The statuses as an aligned text table.
 pub fn table(statuses: &[SourceStatus]) -> String {
     let mut lines = vec![format!(
-        "{:<14} {:<23} {:<7} {:>8} {:>11} {:>6} {:<24} {}",
+        "{:<17} {:<23} {:<7} {:>8} {:>11} {:>6} {:<24} {}",
         "source",
         "connector",
         "present",
@@ -63,7 +63,7 @@ pub fn table(statuses: &[SourceStatus]) -> String {
             .newest_year
             .map_or("-".into(), |year| year.to_string());
         lines.push(format!(
-            "{:<14} {:<23} {:<7} {:>8} {:>11} {:>6} {:<24} {}",
+            "{:<17} {:<23} {:<7} {:>8} {:>11} {:>6} {:<24} {}",
             status.id,
             status.kind,
             if status.present { "yes" } else { "NO" },
