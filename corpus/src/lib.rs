@@ -34,6 +34,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod analytics;
 pub mod baked;
 pub mod citation;
 pub mod country;
