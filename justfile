@@ -30,9 +30,9 @@ e2e: venv
     target/debug/pipeline bake --quiet --out-dir target/e2e-corpus > /dev/null
     SERVER_BIN=target/debug/server CORPUS_OUT_DIR=target/e2e-corpus {{python}} -m pytest -q tests/e2e
 
-# Create the Python virtualenv of the end-to-end tests (.venv) if missing.
+# Create or update the Python virtualenv of the end-to-end tests (.venv) when tests/e2e/requirements.txt changed.
 venv:
-    test -x {{python}} || (python3 -m venv .venv && .venv/bin/pip install --quiet --disable-pip-version-check -r tests/e2e/requirements.txt)
+    test -n "${E2E_PYTHON:-}" || cmp -s tests/e2e/requirements.txt .venv/requirements.txt || (python3 -m venv .venv && .venv/bin/pip install --quiet --disable-pip-version-check -r tests/e2e/requirements.txt && cp tests/e2e/requirements.txt .venv/requirements.txt)
 
 # Benchmarks (release build): bake wall time and peak RSS; server cold start, RSS and get_series throughput.
 bench:

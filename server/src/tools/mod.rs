@@ -7,6 +7,7 @@
 
 pub mod common;
 pub mod compare_countries;
+pub mod compute;
 pub mod get_series;
 pub mod resolve_citations;
 pub mod resolve_metric;
@@ -133,6 +134,7 @@ pub fn all() -> Vec<ToolSpec> {
         resolve_metric::spec(),
         get_series::spec(),
         compare_countries::spec(),
+        compute::spec(),
         resolve_citations::spec(),
     ]
 }

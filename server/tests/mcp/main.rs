@@ -14,3 +14,6 @@ mod data_cases;
 
 /// Every tool's successful result validates against its own `outputSchema`.
 mod schemas;
+
+/// `compute`: cases D4, D5, D6 and each op's statistics.
+mod compute;

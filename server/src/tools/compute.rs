@@ -1,0 +1,804 @@
+//! `compute`: a reproducible calculation on governed data, cited to its exact input cells.
+//!
+//! Reads the observation table (`observations`) and the metric registry (`metrics`). Ops: `change` and
+//! `cagr` between two years of one country, `rank` of the countries in a year, `gap_to_frontier` of a
+//! country against the best (or max/min) country in a year, `forecast` (ordinary least-squares trend with
+//! a 95 % prediction interval), `correlation` (Pearson r, n and two-sided p-value between two indicators
+//! across countries in a year, or across years in one country). The arithmetic is `corpus::analytics`,
+//! the same code the bake uses. Each result carries a `calc-…` id whose record (method, formula, input
+//! citation ids) is inline in `result.calculation`; the input cells are in `citations`.
+
+use corpus::{
+    Lang, Metric, Observation,
+    analytics::{self, Point},
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    ToolAnswer, ToolError, ToolSpec,
+    common::{self, SourceLink},
+};
+use crate::load::Corpus;
+
+/// The tool's contract.
+pub fn spec() -> ToolSpec {
+    ToolSpec::new(
+        "compute",
+        "Reproducible calculation cited to its input cells",
+        "Computes on governed data and cites every input cell: `change` (absolute and relative, country, from_year \
+         to to_year), `cagr` (compound annual growth rate, fraction and percent), `rank` (countries in a year; order \
+         asc|desc, default best first by good_direction), `gap_to_frontier` (a country's distance to the best country \
+         in a year, or frontier max|min), `forecast` (least-squares trend of a country's series with a 95% prediction \
+         interval for to_year), `correlation` (Pearson r, n and p-value with indicator_b across countries in a year, or \
+         across years for one country). Years default to the earliest and latest available.",
+        &["observations", "metrics"],
+        handle,
+    )
+}
+
+/// Which calculation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    /// Change of a country's value between two years.
+    Change,
+    /// Compound annual growth rate of a country's value between two years.
+    Cagr,
+    /// Rank of the countries in one year.
+    Rank,
+    /// A country's gap to the frontier country in one year.
+    GapToFrontier,
+    /// Linear-trend forecast of a country's series with a prediction interval.
+    Forecast,
+    /// Pearson correlation between two indicators.
+    Correlation,
+}
+
+/// Sort order of `rank`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// Smallest value first.
+    Asc,
+    /// Largest value first.
+    Desc,
+}
+
+/// Arguments of `compute`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ComputeInput {
+    /// The calculation.
+    pub op: Op,
+    /// Pillar of the indicator: id or name in es/en/pt.
+    pub parameter: String,
+    /// Indicator id from resolve_metric.
+    pub indicator: String,
+    /// Country (ISO3 or name) for change, cagr, gap_to_frontier, forecast, and correlation across years.
+    #[serde(default)]
+    pub country: Option<String>,
+    /// Countries to rank or correlate across (default: every country with data).
+    #[serde(default)]
+    pub countries: Option<Vec<String>>,
+    /// First year (change, cagr, forecast fit, correlation across years); default the earliest available.
+    #[serde(default)]
+    #[schemars(range(min = 1900, max = 2100))]
+    pub from_year: Option<i32>,
+    /// Last year (change, cagr, correlation across years), or the year to forecast; default the latest available (forecast: latest + 5).
+    #[serde(default)]
+    #[schemars(range(min = 1900, max = 2100))]
+    pub to_year: Option<i32>,
+    /// Year of rank, gap_to_frontier and correlation across countries; default the latest year with data.
+    #[serde(default)]
+    #[schemars(range(min = 1900, max = 2100))]
+    pub year: Option<i32>,
+    /// Order of rank: asc or desc; default best first by the indicator's good_direction (desc when neutral).
+    #[serde(default)]
+    pub order: Option<Order>,
+    /// Frontier of gap_to_frontier: `best` (by good_direction, default), `max` or `min`.
+    #[serde(default)]
+    pub frontier: Option<String>,
+    /// Method: `pearson` for correlation, `ols` for forecast (the only ones offered).
+    #[serde(default)]
+    pub method: Option<String>,
+    /// Second indicator id of correlation.
+    #[serde(default)]
+    pub indicator_b: Option<String>,
+}
+
+/// The calculation's answer; the section named by `op` is filled.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ComputeResult {
+    /// The op computed.
+    pub op: Op,
+    /// Indicator id.
+    pub indicator: String,
+    /// Indicator name in the requested language.
+    pub indicator_name: String,
+    /// Unit of the indicator's values.
+    pub unit: String,
+    /// The synthetic citation of this calculation, with its record inline.
+    pub calculation: Calculation,
+    /// `change` and `cagr`: the two cells.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub between: Option<Between>,
+    /// `change`: absolute change in the unit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub absolute_change: Option<f64>,
+    /// `change`: relative change as a fraction (null when the first value is 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relative_change: Option<f64>,
+    /// `cagr`: compound annual growth rate as a fraction per year.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cagr: Option<f64>,
+    /// `cagr`: the same as a percentage.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cagr_percent: Option<f64>,
+    /// `rank`: the ranking, and countries without a value that year.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ranking: Option<Ranking>,
+    /// `gap_to_frontier`: the country, the frontier and the gap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gap: Option<Gap>,
+    /// `forecast`: the fitted trend and the forecast.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forecast: Option<ForecastResult>,
+    /// `correlation`: r, n, p-value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub correlation: Option<CorrelationResult>,
+    /// Datasets read.
+    pub sources: Vec<SourceLink>,
+}
+
+/// A synthetic, per-response citation: what was computed from which cells.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Calculation {
+    /// `calc-{op}-{indicator}-…`; exists only in this response (resolve_citations reports it unresolved).
+    pub citation_id: String,
+    /// The method, in words.
+    pub method: String,
+    /// The formula applied.
+    pub formula: String,
+    /// Citation ids of every input cell (their records are in `citations`).
+    pub inputs: Vec<String>,
+}
+
+/// One cited cell.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Cell {
+    /// ISO3.
+    pub country: String,
+    /// Year.
+    pub year: i32,
+    /// Value.
+    pub value: f64,
+    /// Citation of the value.
+    pub citation_id: String,
+}
+
+/// The two cells of a change.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Between {
+    /// First cell.
+    pub from: Cell,
+    /// Second cell.
+    pub to: Cell,
+}
+
+/// A ranking.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Ranking {
+    /// Year ranked.
+    pub year: i32,
+    /// `asc` or `desc`.
+    pub order: Order,
+    /// Ranked cells, first is rank 1; ties share a rank.
+    pub ranked: Vec<RankedCell>,
+    /// Requested or corpus countries with values of this indicator but none in this year (not ranked).
+    pub missing: Vec<String>,
+}
+
+/// One ranked cell.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RankedCell {
+    /// Rank (1 = first in the order).
+    pub rank: u32,
+    /// The cell.
+    #[serde(flatten)]
+    pub cell: Cell,
+}
+
+/// A gap to the frontier.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Gap {
+    /// The country's cell.
+    pub country: Cell,
+    /// The frontier's cell.
+    pub frontier: Cell,
+    /// How the frontier was chosen: best, max or min.
+    pub frontier_rule: String,
+    /// `frontier - country`, in the unit.
+    pub absolute_gap: f64,
+    /// The gap as a fraction of |frontier| (null when the frontier is 0).
+    pub relative_gap: Option<f64>,
+}
+
+/// A linear-trend forecast.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ForecastResult {
+    /// Country.
+    pub country: String,
+    /// Year forecast.
+    pub year: i32,
+    /// Fitted value for that year.
+    pub value: f64,
+    /// Lower bound of the 95 % prediction interval.
+    pub lower: f64,
+    /// Upper bound of the 95 % prediction interval.
+    pub upper: f64,
+    /// Change per year of the fitted line.
+    pub slope: f64,
+    /// Intercept of the fitted line (value at year 0).
+    pub intercept: f64,
+    /// R² of the fit.
+    pub r_squared: f64,
+    /// Points fitted.
+    pub n: usize,
+    /// First and last year fitted.
+    pub fitted_years: (i32, i32),
+}
+
+/// A Pearson correlation.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CorrelationResult {
+    /// Second indicator.
+    pub indicator_b: String,
+    /// `countries` (across countries in one year) or `years` (across years in one country).
+    pub across: String,
+    /// The year (across countries) or the country (across years).
+    pub at: String,
+    /// Pearson's r.
+    pub r: f64,
+    /// Pairs used.
+    pub n: usize,
+    /// Two-sided p-value of r = 0 (Student's t, n - 2 degrees of freedom).
+    pub p_value: f64,
+}
+
+fn handle(
+    corpus: &Corpus,
+    input: ComputeInput,
+    lang: Lang,
+) -> Result<ToolAnswer<ComputeResult>, ToolError> {
+    let pillar = common::pillar(corpus, &input.parameter)?;
+    let metric = common::metric(corpus, &input.indicator)?;
+    if metric.pillar != pillar.id {
+        return Err(ToolError::Invalid(format!(
+            "indicator `{}` belongs to pillar `{}`, not `{}`; call again with parameter `{}`",
+            metric.id, metric.pillar, pillar.id, metric.pillar
+        )));
+    }
+    let mut result = ComputeResult {
+        op: input.op,
+        indicator: metric.id.clone(),
+        indicator_name: metric.names.get(lang).to_string(),
+        unit: metric.unit.clone(),
+        calculation: Calculation {
+            citation_id: String::new(),
+            method: String::new(),
+            formula: String::new(),
+            inputs: Vec::new(),
+        },
+        between: None,
+        absolute_change: None,
+        relative_change: None,
+        cagr: None,
+        cagr_percent: None,
+        ranking: None,
+        gap: None,
+        forecast: None,
+        correlation: None,
+        sources: vec![common::source_link(corpus, "observations", Some(metric))],
+    };
+    match input.op {
+        Op::Change | Op::Cagr => two_cells(corpus, metric, &input, &mut result)?,
+        Op::Rank => rank(corpus, metric, &input, &mut result)?,
+        Op::GapToFrontier => gap_to_frontier(corpus, metric, &input, &mut result)?,
+        Op::Forecast => forecast(corpus, metric, &input, &mut result)?,
+        Op::Correlation => correlation(corpus, metric, &input, &mut result)?,
+    }
+    let citations =
+        common::citation_records(corpus, result.calculation.inputs.iter().map(String::as_str))?;
+    Ok(ToolAnswer {
+        result,
+        citations,
+        display: None,
+    })
+}
+
+fn two_cells(
+    corpus: &Corpus,
+    metric: &Metric,
+    input: &ComputeInput,
+    result: &mut ComputeResult,
+) -> Result<(), ToolError> {
+    let country = one_country(corpus, input)?;
+    let rows = series(corpus, metric, &country)?;
+    let from = pick_year(
+        &rows,
+        input.from_year,
+        rows.first(),
+        "from_year",
+        metric,
+        &country,
+    )?;
+    let to = pick_year(
+        &rows,
+        input.to_year,
+        rows.last(),
+        "to_year",
+        metric,
+        &country,
+    )?;
+    if from.year >= to.year {
+        return Err(ToolError::Invalid(format!(
+            "from_year {} must be before to_year {}",
+            from.year, to.year
+        )));
+    }
+    let (from_point, to_point) = (point(&from), point(&to));
+    let slug = format!(
+        "{}-{}-{}-{}",
+        metric.id,
+        country.to_ascii_lowercase(),
+        from.year,
+        to.year
+    );
+    if input.op == Op::Change {
+        let change = analytics::change(from_point, to_point);
+        result.absolute_change = Some(change.absolute);
+        result.relative_change = change.relative;
+        result.calculation = calculation(
+            "change",
+            &slug,
+            "difference of two cited values",
+            "to.value - from.value; relative = (to - from) / |from|",
+            &[&from, &to],
+        );
+    } else {
+        let cagr = analytics::cagr(from_point, to_point).ok_or_else(|| {
+            ToolError::Invalid(format!(
+                "CAGR is undefined for {} {}: {} in {} and {} in {} (both values must be positive)",
+                metric.id, country, from.value, from.year, to.value, to.year
+            ))
+        })?;
+        result.cagr = Some(cagr);
+        result.cagr_percent = Some(cagr * 100.0);
+        result.calculation = calculation(
+            "cagr",
+            &slug,
+            "compound annual growth rate",
+            "(to.value / from.value)^(1 / (to.year - from.year)) - 1",
+            &[&from, &to],
+        );
+    }
+    result.between = Some(Between {
+        from: cell(&from),
+        to: cell(&to),
+    });
+    Ok(())
+}
+
+fn rank(
+    corpus: &Corpus,
+    metric: &Metric,
+    input: &ComputeInput,
+    result: &mut ComputeResult,
+) -> Result<(), ToolError> {
+    let candidates = candidate_countries(corpus, metric, input)?;
+    let year = input
+        .year
+        .unwrap_or_else(|| latest_year(corpus, metric, &candidates));
+    let order = input.order.unwrap_or(match metric.good_direction {
+        corpus::GoodDirection::Down => Order::Asc,
+        _ => Order::Desc,
+    });
+    let mut cells: Vec<Observation<'_>> = Vec::new();
+    let mut missing = Vec::new();
+    for country in &candidates {
+        match corpus.baked.observations().find(&metric.id, country, year) {
+            Some(row) => cells.push(row),
+            None => missing.push(country.clone()),
+        }
+    }
+    if cells.is_empty() {
+        return Err(ToolError::Invalid(format!(
+            "no country has a {} value in {year}",
+            metric.id
+        )));
+    }
+    cells.sort_by(|left, right| {
+        let by_value = left.value.total_cmp(&right.value);
+        (if order == Order::Asc {
+            by_value
+        } else {
+            by_value.reverse()
+        })
+        .then(left.country.cmp(right.country))
+    });
+    let mut ranked = Vec::with_capacity(cells.len());
+    for (position, row) in cells.iter().enumerate() {
+        let rank = match ranked.last() {
+            Some(RankedCell { rank, cell }) if cell.value == row.value => *rank,
+            _ => position as u32 + 1,
+        };
+        ranked.push(RankedCell {
+            rank,
+            cell: cell(row),
+        });
+    }
+    let inputs: Vec<&Observation<'_>> = cells.iter().collect();
+    result.calculation = calculation(
+        "rank",
+        &format!(
+            "{}-{year}-{}",
+            metric.id,
+            if order == Order::Asc { "asc" } else { "desc" }
+        ),
+        "competition ranking (ties share a rank)",
+        "sort by value; rank = 1 + number of countries strictly before",
+        &inputs,
+    );
+    result.ranking = Some(Ranking {
+        year,
+        order,
+        ranked,
+        missing,
+    });
+    Ok(())
+}
+
+fn gap_to_frontier(
+    corpus: &Corpus,
+    metric: &Metric,
+    input: &ComputeInput,
+    result: &mut ComputeResult,
+) -> Result<(), ToolError> {
+    let country = one_country(corpus, input)?;
+    let candidates = candidate_countries(corpus, metric, input)?;
+    let year = match input.year {
+        Some(year) => year,
+        None => series(corpus, metric, &country)?
+            .last()
+            .map(|row| row.year)
+            .unwrap_or_default(),
+    };
+    let own = corpus
+        .baked
+        .observations()
+        .find(&metric.id, &country, year)
+        .ok_or_else(|| {
+            ToolError::Invalid(format!(
+                "{country} has no {} value in {year}; {}",
+                metric.id,
+                available_years(corpus, metric, &country)
+            ))
+        })?;
+    let rule = input.frontier.clone().unwrap_or_else(|| "best".into());
+    let take_max = match rule.as_str() {
+        "max" => true,
+        "min" => false,
+        "best" => metric.good_direction != corpus::GoodDirection::Down,
+        other => {
+            return Err(ToolError::Invalid(format!(
+                "frontier `{}`: give best, max or min",
+                common::snippet(other)
+            )));
+        }
+    };
+    let frontier = candidates
+        .iter()
+        .filter_map(|candidate| {
+            corpus
+                .baked
+                .observations()
+                .find(&metric.id, candidate, year)
+        })
+        .max_by(|left, right| {
+            let by_value = left.value.total_cmp(&right.value);
+            (if take_max {
+                by_value
+            } else {
+                by_value.reverse()
+            })
+            .then(right.country.cmp(left.country))
+        })
+        .ok_or_else(|| {
+            ToolError::Invalid(format!("no country has a {} value in {year}", metric.id))
+        })?;
+    let absolute_gap = frontier.value - own.value;
+    let relative_gap = (frontier.value != 0.0).then(|| absolute_gap / frontier.value.abs());
+    result.calculation = calculation(
+        "gap",
+        &format!("{}-{}-{year}", metric.id, country.to_ascii_lowercase()),
+        &format!("distance to the frontier ({rule}) among the compared countries"),
+        "frontier.value - country.value; relative = gap / |frontier.value|",
+        &[&own, &frontier],
+    );
+    result.gap = Some(Gap {
+        country: cell(&own),
+        frontier: cell(&frontier),
+        frontier_rule: rule,
+        absolute_gap,
+        relative_gap,
+    });
+    Ok(())
+}
+
+fn forecast(
+    corpus: &Corpus,
+    metric: &Metric,
+    input: &ComputeInput,
+    result: &mut ComputeResult,
+) -> Result<(), ToolError> {
+    if let Some(method) = input.method.as_deref().filter(|method| *method != "ols") {
+        return Err(ToolError::Invalid(format!(
+            "method `{}` for forecast: the only method is ols",
+            common::snippet(method)
+        )));
+    }
+    let country = one_country(corpus, input)?;
+    let rows: Vec<Observation<'_>> = series(corpus, metric, &country)?
+        .into_iter()
+        .filter(|row| input.from_year.is_none_or(|from| row.year >= from) && row.flags.is_empty())
+        .collect();
+    let points: Vec<Point> = rows.iter().map(point).collect();
+    let trend = analytics::linear_trend(&points).ok_or_else(|| {
+        ToolError::Invalid(format!(
+            "a forecast needs at least 3 observed values of {} for {country}; found {}",
+            metric.id,
+            points.len()
+        ))
+    })?;
+    let last = rows.last().map(|row| row.year).unwrap_or_default();
+    let year = input.to_year.unwrap_or(last + 5);
+    if year <= last {
+        return Err(ToolError::Invalid(format!(
+            "to_year {year} is not after the last observed year {last}; give a later year"
+        )));
+    }
+    let forecast = analytics::forecast(&trend, year, 0.95)
+        .ok_or_else(|| ToolError::Internal("forecast interval".into()))?;
+    let inputs: Vec<&Observation<'_>> = rows.iter().collect();
+    result.calculation = calculation(
+        "forecast",
+        &format!("{}-{}-{year}", metric.id, country.to_ascii_lowercase()),
+        "ordinary least-squares linear trend with a 95% prediction interval (Student's t, n - 2 degrees of freedom); projections excluded from the fit",
+        "value = intercept + slope * year; interval = fit ± t(0.975, n-2) · s · sqrt(1 + 1/n + (year - mean year)² / Sxx)",
+        &inputs,
+    );
+    result.forecast = Some(ForecastResult {
+        country,
+        year,
+        value: forecast.value,
+        lower: forecast.lower,
+        upper: forecast.upper,
+        slope: trend.slope,
+        intercept: trend.intercept,
+        r_squared: trend.r_squared,
+        n: trend.n,
+        fitted_years: (rows.first().map(|row| row.year).unwrap_or_default(), last),
+    });
+    Ok(())
+}
+
+fn correlation(
+    corpus: &Corpus,
+    metric: &Metric,
+    input: &ComputeInput,
+    result: &mut ComputeResult,
+) -> Result<(), ToolError> {
+    if let Some(method) = input
+        .method
+        .as_deref()
+        .filter(|method| *method != "pearson")
+    {
+        return Err(ToolError::Invalid(format!(
+            "method `{}` for correlation: the only method is pearson",
+            common::snippet(method)
+        )));
+    }
+    let other_id = input.indicator_b.as_deref().ok_or_else(|| {
+        ToolError::Invalid("correlation needs indicator_b, a second indicator id".into())
+    })?;
+    let other = common::metric(corpus, other_id)?;
+    let table = corpus.baked.observations();
+    let mut cells: Vec<(Observation<'_>, Observation<'_>)> = Vec::new();
+    let (across, at) = if input.country.is_some() {
+        let country = one_country(corpus, input)?;
+        for row in series(corpus, metric, &country)? {
+            if input.from_year.is_some_and(|from| row.year < from)
+                || input.to_year.is_some_and(|to| row.year > to)
+            {
+                continue;
+            }
+            if let Some(pair) = table.find(&other.id, &country, row.year) {
+                cells.push((row, pair));
+            }
+        }
+        ("years".to_string(), country)
+    } else {
+        let candidates = candidate_countries(corpus, metric, input)?;
+        let year = input
+            .year
+            .unwrap_or_else(|| latest_year(corpus, metric, &candidates));
+        for country in &candidates {
+            if let (Some(left), Some(right)) = (
+                table.find(&metric.id, country, year),
+                table.find(&other.id, country, year),
+            ) {
+                cells.push((left, right));
+            }
+        }
+        ("countries".to_string(), year.to_string())
+    };
+    let pairs: Vec<(f64, f64)> = cells
+        .iter()
+        .map(|(left, right)| (left.value, right.value))
+        .collect();
+    let correlation = analytics::pearson(&pairs).ok_or_else(|| {
+        ToolError::Invalid(format!("a correlation needs at least 3 pairs with spread; {} and {} share {} values across {across}", metric.id, other.id, pairs.len()))
+    })?;
+    let inputs: Vec<&Observation<'_>> = cells
+        .iter()
+        .flat_map(|(left, right)| [left, right])
+        .collect();
+    result.calculation = calculation(
+        "correlation",
+        &format!("{}-{}-{}", metric.id, other.id, at.to_ascii_lowercase()),
+        "Pearson correlation with a two-sided t-test of r = 0",
+        "r = Sxy / sqrt(Sxx · Syy); t = r · sqrt((n - 2) / (1 - r²)); p = 2 · (1 - T_{n-2}(|t|))",
+        &inputs,
+    );
+    result.correlation = Some(CorrelationResult {
+        indicator_b: other.id.clone(),
+        across,
+        at,
+        r: correlation.r,
+        n: correlation.n,
+        p_value: correlation.p_value,
+    });
+    Ok(())
+}
+
+fn one_country(corpus: &Corpus, input: &ComputeInput) -> Result<String, ToolError> {
+    let code = input.country.as_deref().ok_or_else(|| {
+        ToolError::Invalid(format!("op {:?} needs `country`", input.op).to_lowercase())
+    })?;
+    Ok(common::countries(corpus, &[code.to_string()], 1, 1)?[0]
+        .iso3
+        .clone())
+}
+
+fn candidate_countries(
+    corpus: &Corpus,
+    metric: &Metric,
+    input: &ComputeInput,
+) -> Result<Vec<String>, ToolError> {
+    match &input.countries {
+        Some(codes) => Ok(common::countries(corpus, codes, 2, 52)?
+            .into_iter()
+            .map(|country| country.iso3.clone())
+            .collect()),
+        None => Ok(corpus
+            .baked
+            .countries()
+            .countries()
+            .filter(|country| {
+                !corpus
+                    .baked
+                    .observations()
+                    .series(&metric.id, &country.iso3)
+                    .is_empty()
+            })
+            .map(|country| country.iso3.clone())
+            .collect()),
+    }
+}
+
+fn latest_year(corpus: &Corpus, metric: &Metric, countries: &[String]) -> i32 {
+    let table = corpus.baked.observations();
+    countries
+        .iter()
+        .filter_map(|country| {
+            let rows = table.series(&metric.id, country);
+            (!rows.is_empty()).then(|| table.row(rows.end - 1).year)
+        })
+        .max()
+        .unwrap_or_default()
+}
+
+fn series<'a>(
+    corpus: &'a Corpus,
+    metric: &Metric,
+    country: &str,
+) -> Result<Vec<Observation<'a>>, ToolError> {
+    let table = corpus.baked.observations();
+    let rows: Vec<Observation<'a>> = table
+        .series(&metric.id, country)
+        .map(|row_idx| table.row(row_idx))
+        .collect();
+    if rows.is_empty() {
+        return Err(ToolError::Invalid(format!(
+            "the corpus holds no {} value for {country}",
+            metric.id
+        )));
+    }
+    Ok(rows)
+}
+
+fn pick_year<'a>(
+    rows: &[Observation<'a>],
+    year: Option<i32>,
+    default: Option<&Observation<'a>>,
+    name: &str,
+    metric: &Metric,
+    country: &str,
+) -> Result<Observation<'a>, ToolError> {
+    match year {
+        None => default.copied().ok_or_else(|| ToolError::Invalid(format!("no {} value for {country}", metric.id))),
+        Some(year) => rows.iter().find(|row| row.year == year).copied().ok_or_else(|| {
+            let first = rows.first().map(|row| row.year).unwrap_or_default();
+            let last = rows.last().map(|row| row.year).unwrap_or_default();
+            ToolError::Invalid(format!("{name} {year}: {country} has no {} value that year; values exist for {first}-{last} ({} years)", metric.id, rows.len()))
+        }),
+    }
+}
+
+fn available_years(corpus: &Corpus, metric: &Metric, country: &str) -> String {
+    let table = corpus.baked.observations();
+    let rows = table.series(&metric.id, country);
+    if rows.is_empty() {
+        return "it has no value of this indicator".into();
+    }
+    format!(
+        "its values cover {}-{}",
+        table.row(rows.start).year,
+        table.row(rows.end - 1).year
+    )
+}
+
+fn calculation(
+    kind: &str,
+    slug: &str,
+    method: &str,
+    formula: &str,
+    cells: &[&Observation<'_>],
+) -> Calculation {
+    Calculation {
+        citation_id: format!("calc-{kind}-{slug}"),
+        method: method.to_string(),
+        formula: formula.to_string(),
+        inputs: cells
+            .iter()
+            .map(|row| row.citation_id.to_string())
+            .collect(),
+    }
+}
+
+fn point(row: &Observation<'_>) -> Point {
+    Point {
+        year: row.year,
+        value: row.value,
+    }
+}
+
+fn cell(row: &Observation<'_>) -> Cell {
+    Cell {
+        country: row.country.to_string(),
+        year: row.year,
+        value: row.value,
+        citation_id: row.citation_id.to_string(),
+    }
+}

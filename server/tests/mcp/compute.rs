@@ -1,0 +1,174 @@
+use serde_json::{Value, json};
+
+use crate::support::{call_tool, payload};
+
+fn compute(arguments: Value) -> (Value, Value) {
+    let answer = call_tool("compute", arguments.clone());
+    assert_eq!(answer["isError"], json!(false), "{arguments}: {answer}");
+    let content = payload(&answer);
+    (content["result"].clone(), content["citations"].clone())
+}
+
+fn cited(citations: &Value, id: &str) -> Value {
+    citations
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|citation| citation["citation_id"] == json!(id))
+        .cloned()
+        .unwrap_or_else(|| panic!("{id} is cited"))
+}
+
+#[test]
+fn d4_change_of_life_expectancy_in_mexico_cites_both_cells() {
+    let (result, citations) = compute(
+        json!({"op": "change", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "MEX", "from_year": 2010, "to_year": 2024}),
+    );
+    assert!((result["absolute_change"].as_f64().unwrap() - 1.546).abs() < 1e-9);
+    assert_eq!(
+        result["calculation"]["inputs"],
+        json!(["wb-sp-dyn-le00-in-mex-2010", "wb-sp-dyn-le00-in-mex-2024"])
+    );
+    assert!(
+        result["calculation"]["citation_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("calc-")
+    );
+    assert_eq!(
+        cited(&citations, "wb-sp-dyn-le00-in-mex-2010")["value"],
+        json!(73.718)
+    );
+    assert_eq!(
+        cited(&citations, "wb-sp-dyn-le00-in-mex-2024")["value"],
+        json!(75.264)
+    );
+}
+
+#[test]
+fn d5_cagr_of_gdp_per_capita_in_brazil_from_its_two_cells() {
+    let (result, citations) = compute(
+        json!({"op": "cagr", "parameter": "economia", "indicator": "ny_gdp_pcap_cd", "country": "BRA", "from_year": 2015, "to_year": 2025}),
+    );
+    let from = cited(&citations, "wb-ny-gdp-pcap-cd-bra-2015")["value"]
+        .as_f64()
+        .unwrap();
+    let to = cited(&citations, "wb-ny-gdp-pcap-cd-bra-2025")["value"]
+        .as_f64()
+        .unwrap();
+    let expected = (to / from).powf(0.1) - 1.0;
+    assert!((result["cagr"].as_f64().unwrap() - expected).abs() < 1e-12);
+    assert!((result["cagr_percent"].as_f64().unwrap() - expected * 100.0).abs() < 1e-10);
+}
+
+#[test]
+fn d6_rank_of_gini_in_2024_ascending() {
+    let (result, _) = compute(
+        json!({"op": "rank", "parameter": "pobreza", "indicator": "si_pov_gini", "year": 2024, "order": "asc"}),
+    );
+    let ranked = result["ranking"]["ranked"].as_array().unwrap();
+    let rank_of = |country: &str| {
+        ranked
+            .iter()
+            .find(|cell| cell["country"] == json!(country))
+            .map(|cell| {
+                (
+                    cell["rank"].as_u64().unwrap(),
+                    cell["value"].as_f64().unwrap(),
+                )
+            })
+    };
+    let (uruguay, argentina, mexico, brazil) = (
+        rank_of("URY").unwrap(),
+        rank_of("ARG").unwrap(),
+        rank_of("MEX").unwrap(),
+        rank_of("BRA").unwrap(),
+    );
+    assert_eq!(
+        (uruguay.1, argentina.1, mexico.1, brazil.1),
+        (40.0, 42.4, 42.6, 50.3)
+    );
+    assert!(uruguay.0 < argentina.0 && argentina.0 < mexico.0 && mexico.0 < brazil.0);
+    let missing = result["ranking"]["missing"].as_array().unwrap();
+    assert!(
+        !missing.is_empty(),
+        "countries without 2024 data are listed, not ranked"
+    );
+    assert!(
+        missing
+            .iter()
+            .all(|country| rank_of(country.as_str().unwrap()).is_none())
+    );
+}
+
+#[test]
+fn gap_to_frontier_cites_the_country_and_the_frontier() {
+    let (result, citations) = compute(
+        json!({"op": "gap_to_frontier", "parameter": "seguridad", "indicator": "vc_ihr_psrc_p5", "country": "BRA", "year": 2023}),
+    );
+    let gap = &result["gap"];
+    // Homicides: lower is better, so the frontier is the lowest 2023 value.
+    assert!(gap["frontier"]["value"].as_f64().unwrap() < gap["country"]["value"].as_f64().unwrap());
+    let expected =
+        gap["frontier"]["value"].as_f64().unwrap() - gap["country"]["value"].as_f64().unwrap();
+    assert!((gap["absolute_gap"].as_f64().unwrap() - expected).abs() < 1e-12);
+    cited(&citations, gap["frontier"]["citation_id"].as_str().unwrap());
+    cited(&citations, "wb-vc-ihr-psrc-p5-bra-2023");
+}
+
+#[test]
+fn forecast_and_correlation_return_their_statistics() {
+    let (result, citations) = compute(
+        json!({"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "CHL", "from_year": 2000, "to_year": 2030}),
+    );
+    let forecast = &result["forecast"];
+    assert!(
+        forecast["lower"].as_f64().unwrap() < forecast["value"].as_f64().unwrap()
+            && forecast["value"].as_f64().unwrap() < forecast["upper"].as_f64().unwrap()
+    );
+    assert_eq!(
+        citations.as_array().unwrap().len(),
+        forecast["n"].as_u64().unwrap() as usize
+    );
+    let (result, _) = compute(
+        json!({"op": "correlation", "parameter": "salud", "indicator": "sp_dyn_le00_in", "indicator_b": "sh_dyn_mort", "year": 2020}),
+    );
+    let correlation = &result["correlation"];
+    assert!(
+        correlation["r"].as_f64().unwrap() < -0.5,
+        "life expectancy and under-5 mortality move apart: {correlation}"
+    );
+    assert!(
+        correlation["p_value"].as_f64().unwrap() < 0.01 && correlation["n"].as_u64().unwrap() > 20
+    );
+}
+
+#[test]
+fn compute_errors_say_what_would_be_valid() {
+    for (arguments, expected) in [
+        (
+            json!({"op": "change", "parameter": "salud", "indicator": "sp_dyn_le00_in"}),
+            "needs `country`",
+        ),
+        (
+            json!({"op": "change", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "MEX", "from_year": 1950}),
+            "values exist for 1960-",
+        ),
+        (
+            json!({"op": "correlation", "parameter": "salud", "indicator": "sp_dyn_le00_in"}),
+            "indicator_b",
+        ),
+        (
+            json!({"op": "explain", "parameter": "salud", "indicator": "sp_dyn_le00_in"}),
+            "unknown variant",
+        ),
+    ] {
+        let answer = call_tool("compute", arguments.clone());
+        assert_eq!(answer["isError"], json!(true), "{arguments}");
+        let message = payload(&answer)["result"]["error"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(message.contains(expected), "{arguments}: {message}");
+    }
+}
