@@ -8,6 +8,7 @@
 pub mod common;
 pub mod compare_countries;
 pub mod compute;
+pub mod get_dataset;
 pub mod get_series;
 pub mod resolve_citations;
 pub mod resolve_metric;
@@ -135,6 +136,7 @@ pub fn all() -> Vec<ToolSpec> {
         get_series::spec(),
         compare_countries::spec(),
         compute::spec(),
+        get_dataset::spec(),
         resolve_citations::spec(),
     ]
 }

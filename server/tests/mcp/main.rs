@@ -17,3 +17,6 @@ mod schemas;
 
 /// `compute`: cases D4, D5, D6 and each op's statistics.
 mod compute;
+
+/// `get_dataset`: the catalog, keyed reads, paging, errors.
+mod get_dataset;

@@ -21,6 +21,15 @@ fn successful_calls() -> Vec<(&'static str, Value)> {
             "resolve_citations",
             json!({"ids": ["wb-sp-dyn-le00-in-mex-2024", "calc-1"]}),
         ),
+        ("get_dataset", json!({"dataset_id": "catalog"})),
+        (
+            "get_dataset",
+            json!({"dataset_id": "observations", "indicator": "sp_dyn_le00_in", "country": "MEX", "limit": 3}),
+        ),
+        (
+            "get_dataset",
+            json!({"dataset_id": "metrics", "id": "vc_ihr_psrc_p5"}),
+        ),
         (
             "compute",
             json!({"op": "change", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "MEX"}),
