@@ -1,5 +1,5 @@
-//! The full-text index over indicators (`index/` in a corpus directory, tantivy): ids, source codes,
-//! names and descriptions in es/en/pt, synonyms and pillars, with case-, accent- and
+//! The full-text index over the corpus' records (`index/` in a corpus directory, tantivy): indicators (ids,
+//! source codes, names and descriptions in es/en/pt, synonyms, pillars), datasets and countries, with case-, accent- and
 //! stop-word-insensitive matching, so `homicidios`, `homicides` and `homicídios` find the same indicator.
 //!
 //! The writer ([`build_index`]) and the reader ([`MetricIndex`]) sit side by side so the bake and the
@@ -32,10 +32,35 @@ use crate::{CorpusError, Metric, Pillar};
 /// Name of the analyzer registered on every index: simple tokens, lower case, ASCII folding, es/en/pt stop words.
 pub const FOLDED_ANALYZER: &str = "folded";
 
-/// One search hit: the metric id and its BM25 score.
+/// One document of the index: a record of some dataset, with the text it is found by.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct IndexDocument {
+    /// Dataset of the record (`metrics`, `countries`, `catalog`, …).
+    pub dataset_id: String,
+    /// The record's key in that dataset (metric id, ISO3, dataset id).
+    pub id: String,
+    /// Pillar id, for records that belong to one.
+    pub pillar: Option<String>,
+    /// Codes (source code, id), matched with a high boost.
+    pub code: String,
+    /// Names in es/en/pt.
+    pub names: Vec<String>,
+    /// The publisher's title.
+    pub title: String,
+    /// Other words that name it.
+    pub synonyms: Vec<String>,
+    /// Definition or description.
+    pub description: String,
+    /// Surrounding words (pillar names, topic, unit), matched with a low boost.
+    pub context: String,
+}
+
+/// One search hit: the record's dataset, its key and its BM25 score.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetricHit {
-    /// Metric id.
+    /// Dataset of the record.
+    pub dataset_id: String,
+    /// The record's key (metric id for `metrics`).
     pub id: String,
     /// Relevance score (higher is better); comparable within one query only.
     pub score: f32,
@@ -59,6 +84,7 @@ impl std::fmt::Debug for MetricIndex {
 
 #[derive(Debug, Clone, Copy)]
 struct Fields {
+    dataset: Field,
     id: Field,
     pillar: Field,
     code: Field,
@@ -69,12 +95,42 @@ struct Fields {
     context: Field,
 }
 
-/// Builds the index of `metrics` in the empty directory `dir`. `pillars` lend their names to each
-/// metric's searchable context.
+/// The index documents of the metric registry: names, codes, definitions, synonyms, and the names of
+/// each metric's pillar as context.
+pub fn metric_documents(metrics: &[Metric], pillars: &[Pillar]) -> Vec<IndexDocument> {
+    metrics
+        .iter()
+        .map(|metric| {
+            let pillar_names: Vec<&str> = pillars
+                .iter()
+                .find(|pillar| pillar.id == metric.pillar)
+                .map(|pillar| pillar.names.all().collect())
+                .unwrap_or_default();
+            IndexDocument {
+                dataset_id: "metrics".into(),
+                id: metric.id.clone(),
+                pillar: Some(metric.pillar.clone()),
+                code: format!("{} {}", metric.source_code, metric.id),
+                names: metric.names.all().map(String::from).collect(),
+                title: metric.source_title.clone(),
+                synonyms: metric.synonyms.clone(),
+                description: metric.description.clone(),
+                context: format!(
+                    "{} {} {}",
+                    pillar_names.join(" "),
+                    metric.topic.as_deref().unwrap_or_default(),
+                    metric.unit
+                ),
+            }
+        })
+        .collect()
+}
+
+/// Builds the index of `documents` in the empty directory `dir`.
 ///
 /// # Errors
 /// [`CorpusError::Index`] if tantivy fails; [`CorpusError::Io`] if the segment files cannot be renamed.
-pub fn build_index(dir: &Path, metrics: &[Metric], pillars: &[Pillar]) -> Result<(), CorpusError> {
+pub fn build_index(dir: &Path, documents: &[IndexDocument]) -> Result<(), CorpusError> {
     let index_error = |error: tantivy::TantivyError| CorpusError::Index {
         path: dir.to_path_buf(),
         message: error.to_string(),
@@ -87,33 +143,30 @@ pub fn build_index(dir: &Path, metrics: &[Metric], pillars: &[Pillar]) -> Result
         .writer_with_num_threads(1, 15_000_000)
         .map_err(index_error)?;
     let mut content_hash = Sha256::new();
-    for metric in metrics {
-        let pillar_names: Vec<&str> = pillars
-            .iter()
-            .find(|pillar| pillar.id == metric.pillar)
-            .map(|pillar| pillar.names.all().collect())
-            .unwrap_or_default();
-        let names: Vec<&str> = metric.names.all().collect();
-        let context = format!(
-            "{} {} {}",
-            pillar_names.join(" "),
-            metric.topic.as_deref().unwrap_or_default(),
-            metric.unit
+    for document in documents {
+        let names = document.names.join(" | ");
+        let tantivy_document = doc!(
+            fields.dataset => document.dataset_id.as_str(),
+            fields.id => document.id.as_str(),
+            fields.pillar => document.pillar.as_deref().unwrap_or_default(),
+            fields.code => document.code.as_str(),
+            fields.names => names.as_str(),
+            fields.title => document.title.as_str(),
+            fields.synonyms => document.synonyms.join(" | "),
+            fields.description => document.description.as_str(),
+            fields.context => document.context.as_str(),
         );
-        let document = doc!(
-            fields.id => metric.id.as_str(),
-            fields.pillar => metric.pillar.as_str(),
-            fields.code => format!("{} {}", metric.source_code, metric.id),
-            fields.names => names.join(" | "),
-            fields.title => metric.source_title.as_str(),
-            fields.synonyms => metric.synonyms.join(" | "),
-            fields.description => metric.description.as_str(),
-            fields.context => context,
-        );
-        content_hash.update(metric.id.as_bytes());
-        content_hash.update(names.join("|").as_bytes());
-        content_hash.update(metric.description.as_bytes());
-        writer.add_document(document).map_err(index_error)?;
+        for part in [
+            &document.dataset_id,
+            &document.id,
+            &names,
+            &document.description,
+            &document.context,
+        ] {
+            content_hash.update(part.as_bytes());
+            content_hash.update(b"\0");
+        }
+        writer.add_document(tantivy_document).map_err(index_error)?;
     }
     writer.commit().map_err(index_error)?;
     writer.wait_merging_threads().map_err(index_error)?;
@@ -188,6 +241,21 @@ impl MetricIndex {
         pillar: Option<&str>,
         limit: usize,
     ) -> Result<Vec<MetricHit>, CorpusError> {
+        self.search_datasets(query, &["metrics"], pillar, limit)
+    }
+
+    /// The best `limit` records of the given datasets (all when `datasets` is empty) for free text
+    /// `query`, optionally within one pillar, best first.
+    ///
+    /// # Errors
+    /// [`CorpusError::Index`] if the index cannot be read.
+    pub fn search_datasets(
+        &self,
+        query: &str,
+        datasets: &[&str],
+        pillar: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<MetricHit>, CorpusError> {
         if limit == 0 || query.trim().is_empty() {
             return Ok(Vec::new());
         }
@@ -196,19 +264,28 @@ impl MetricIndex {
             message: error.to_string(),
         };
         let (text_query, _) = self.parser.parse_query_lenient(&escape(query));
-        let query: Box<dyn Query> = match pillar {
-            Some(pillar) => Box::new(BooleanQuery::new(vec![
-                (Occur::Must, text_query),
-                (
-                    Occur::Must,
-                    Box::new(TermQuery::new(
-                        Term::from_field_text(self.fields.pillar, pillar),
-                        IndexRecordOption::Basic,
-                    )),
-                ),
-            ])),
-            None => text_query,
-        };
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query)];
+        if let Some(pillar) = pillar {
+            let term = Term::from_field_text(self.fields.pillar, pillar);
+            clauses.push((
+                Occur::Must,
+                Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
+            ));
+        }
+        if !datasets.is_empty() {
+            let any_dataset: Vec<(Occur, Box<dyn Query>)> = datasets
+                .iter()
+                .map(|dataset| {
+                    let term = Term::from_field_text(self.fields.dataset, dataset);
+                    (
+                        Occur::Should,
+                        Box::new(TermQuery::new(term, IndexRecordOption::Basic)) as Box<dyn Query>,
+                    )
+                })
+                .collect();
+            clauses.push((Occur::Must, Box::new(BooleanQuery::new(any_dataset))));
+        }
+        let query = BooleanQuery::new(clauses);
         let searcher = self.reader.searcher();
         let top = searcher
             .search(&query, &TopDocs::with_limit(limit).order_by_score())
@@ -216,12 +293,17 @@ impl MetricIndex {
         let mut hits = Vec::with_capacity(top.len());
         for (score, address) in top {
             let document: TantivyDocument = searcher.doc(address).map_err(index_error)?;
-            if let Some(id) = document
-                .get_first(self.fields.id)
-                .and_then(|value| value.as_str())
+            let text = |field| {
+                document
+                    .get_first(field)
+                    .and_then(|value| value.as_str())
+                    .map(str::to_string)
+            };
+            if let (Some(dataset_id), Some(id)) = (text(self.fields.dataset), text(self.fields.id))
             {
                 hits.push(MetricHit {
-                    id: id.to_string(),
+                    dataset_id,
+                    id,
                     score,
                 });
             }
@@ -245,6 +327,7 @@ fn schema() -> (Schema, Fields) {
             .set_index_option(IndexRecordOption::WithFreqsAndPositions),
     );
     let fields = Fields {
+        dataset: builder.add_text_field("dataset", STRING | STORED),
         id: builder.add_text_field("id", STRING | STORED),
         pillar: builder.add_text_field("pillar", STRING),
         code: builder.add_text_field("code", folded.clone()),

@@ -57,7 +57,7 @@ pub use citation::{Citation, CitationId, UnresolvedCitation};
 pub use country::{Country, CountryRegistry, EntityKind};
 pub use dataset::{Dataset, DatasetColumn};
 pub use error::CorpusError;
-pub use index::{MetricHit, MetricIndex};
+pub use index::{IndexDocument, MetricHit, MetricIndex};
 pub use json::{read_json, write_json};
 pub use manifest::{ArtifactEntry, FORMAT_VERSION, Manifest};
 pub use metric::{Coverage, GoodDirection, Metric, ValidRange};

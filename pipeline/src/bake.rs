@@ -344,19 +344,72 @@ fn write_artifacts(
         concordance: concordance_rows,
         ..counts
     };
-    write_json(
-        &dir.join(layout::DATASETS),
-        &dataset_catalog(&metrics, &sources, counts),
-    )?;
+    let datasets = dataset_catalog(&metrics, &sources, counts);
+    write_json(&dir.join(layout::DATASETS), &datasets)?;
     let index_dir = dir.join(layout::INDEX_DIR);
     std::fs::create_dir(&index_dir).map_err(|error| BakeError::io(&index_dir, error))?;
-    corpus::index::build_index(&index_dir, &metrics, &catalog.settings.pillars)?;
+    let mut documents = corpus::index::metric_documents(&metrics, &catalog.settings.pillars);
+    documents.extend(search_documents(
+        &datasets,
+        countries,
+        &catalog.settings.pillars,
+    ));
+    corpus::index::build_index(&index_dir, &documents)?;
     progress.inc(1);
     write_json(&dir.join(layout::BAKE_REPORT), &report)?;
     std::fs::write(dir.join(layout::BAKE_REPORT_TEXT), report.summary())
         .map_err(|error| BakeError::io(dir.join(layout::BAKE_REPORT_TEXT), error))?;
     progress.finish_and_clear();
     Ok(report)
+}
+
+/// Index documents for the dataset catalog, the countries and the pillars, so `search_corpus` finds them.
+fn search_documents(
+    datasets: &[corpus::Dataset],
+    countries: &CountryRegistry,
+    pillars: &[corpus::Pillar],
+) -> Vec<corpus::IndexDocument> {
+    let mut documents: Vec<corpus::IndexDocument> = datasets
+        .iter()
+        .map(|dataset| corpus::IndexDocument {
+            dataset_id: "catalog".into(),
+            id: dataset.dataset_id.clone(),
+            code: dataset.dataset_id.replace('_', " "),
+            title: dataset.title.clone(),
+            description: dataset.description.clone(),
+            context: dataset
+                .columns
+                .iter()
+                .map(|column| column.name.replace('_', " "))
+                .collect::<Vec<_>>()
+                .join(" "),
+            ..Default::default()
+        })
+        .collect();
+    documents.extend(
+        countries
+            .entities()
+            .iter()
+            .map(|entity| corpus::IndexDocument {
+                dataset_id: "countries".into(),
+                id: entity.iso3.clone(),
+                code: format!("{} {}", entity.iso3, entity.iso2),
+                names: entity.names.all().map(String::from).collect(),
+                synonyms: entity.aliases.clone(),
+                context: entity.intermediate_region.clone().unwrap_or_default(),
+                ..Default::default()
+            }),
+    );
+    documents.extend(pillars.iter().map(|pillar| corpus::IndexDocument {
+        dataset_id: "pillars".into(),
+        id: pillar.id.clone(),
+        pillar: Some(pillar.id.clone()),
+        code: pillar.id.replace('_', " "),
+        names: pillar.names.all().map(String::from).collect(),
+        synonyms: pillar.aliases.clone(),
+        ..Default::default()
+    }));
+    documents
 }
 
 /// The registry's entities with the number of observations each has in the corpus.

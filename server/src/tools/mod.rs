@@ -12,6 +12,7 @@ pub mod get_dataset;
 pub mod get_series;
 pub mod resolve_citations;
 pub mod resolve_metric;
+pub mod search_corpus;
 
 use std::sync::Arc;
 
@@ -136,6 +137,7 @@ pub fn all() -> Vec<ToolSpec> {
         get_series::spec(),
         compare_countries::spec(),
         compute::spec(),
+        search_corpus::spec(),
         get_dataset::spec(),
         resolve_citations::spec(),
     ]

@@ -20,3 +20,6 @@ mod compute;
 
 /// `get_dataset`: the catalog, keyed reads, paging, errors.
 mod get_dataset;
+
+/// `search_corpus`: hits across datasets with their keys, filters.
+mod search_corpus;

@@ -21,6 +21,7 @@ fn successful_calls() -> Vec<(&'static str, Value)> {
             "resolve_citations",
             json!({"ids": ["wb-sp-dyn-le00-in-mex-2024", "calc-1"]}),
         ),
+        ("search_corpus", json!({"query": "homicidios"})),
         ("get_dataset", json!({"dataset_id": "catalog"})),
         (
             "get_dataset",

@@ -1,0 +1,219 @@
+//! `search_corpus`: full-text search over the whole corpus — indicators, the dataset catalog, countries
+//! and pillars — returning hits with the `dataset_id` and keys to fetch each one with `get_dataset`.
+//!
+//! Reads the tantivy index the bake builds (`metrics`, `catalog`, `countries`, `pillars` documents);
+//! case-, accent- and stop-word-insensitive, es/en/pt. `limit` 1 to 50 (default 10).
+
+use corpus::Lang;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::{
+    ToolAnswer, ToolError, ToolSpec,
+    common::{self, SourceLink},
+};
+use crate::load::Corpus;
+
+/// Datasets the index covers.
+pub const SEARCHABLE: [&str; 4] = ["metrics", "catalog", "countries", "pillars"];
+
+/// The tool's contract.
+pub fn spec() -> ToolSpec {
+    ToolSpec::new(
+        "search_corpus",
+        "Full-text search over the corpus",
+        "Searches indicators, datasets, countries and pillars by words in Spanish, English or Portuguese. Each hit \
+         names its dataset_id and the keys to pass to get_dataset (indicators can also go straight to get_series or \
+         compute). Filter with datasets[], parameter (pillar) or country (indicators with data for it).",
+        &["metrics", "countries", "pillars"],
+        handle,
+    )
+}
+
+/// Arguments of `search_corpus`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchCorpusInput {
+    /// Words to search for, in es/en/pt.
+    pub query: String,
+    /// Restrict to these datasets: metrics, catalog, countries, pillars. Default all.
+    #[serde(default)]
+    pub datasets: Option<Vec<String>>,
+    /// Only indicators with data for this country (ISO3 or name).
+    #[serde(default)]
+    pub country: Option<String>,
+    /// Only records of this pillar (id or name in es/en/pt).
+    #[serde(default)]
+    pub parameter: Option<String>,
+    /// Hits to return, 1 to 50. Default 10.
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 50), extend("default" = 10))]
+    pub limit: Option<u32>,
+}
+
+/// The hits.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SearchCorpusResult {
+    /// The query as received.
+    pub query: String,
+    /// Hits, best first.
+    pub hits: Vec<Hit>,
+    /// Datasets read.
+    pub sources: Vec<SourceLink>,
+}
+
+/// One hit.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Hit {
+    /// Dataset of the record.
+    pub dataset_id: String,
+    /// Keys that fetch it with get_dataset (e.g. `{"dataset_id": "metrics", "id": "sp_dyn_le00_in"}`).
+    pub keys: Value,
+    /// Its name in the requested language.
+    pub title: String,
+    /// The first words of its description.
+    pub snippet: String,
+    /// Relevance (higher is better), comparable within this answer only.
+    pub score: f32,
+}
+
+fn handle(
+    corpus: &Corpus,
+    input: SearchCorpusInput,
+    lang: Lang,
+) -> Result<ToolAnswer<SearchCorpusResult>, ToolError> {
+    let limit = input.limit.unwrap_or(10);
+    if !(1..=50).contains(&limit) {
+        return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 50")));
+    }
+    if input.query.trim().is_empty() {
+        return Err(ToolError::Invalid(
+            "query is empty: give words to search for".into(),
+        ));
+    }
+    let datasets: Vec<&str> = match &input.datasets {
+        Some(datasets) => {
+            if let Some(unknown) = datasets
+                .iter()
+                .find(|dataset| !SEARCHABLE.contains(&dataset.as_str()))
+            {
+                return Err(ToolError::Invalid(format!(
+                    "datasets: `{}` is not searchable; valid: {}",
+                    common::snippet(unknown),
+                    SEARCHABLE.join(", ")
+                )));
+            }
+            datasets.iter().map(String::as_str).collect()
+        }
+        None => Vec::new(),
+    };
+    let pillar = input
+        .parameter
+        .as_deref()
+        .map(|pillar| common::pillar(corpus, pillar))
+        .transpose()?;
+    let country = input
+        .country
+        .as_deref()
+        .map(|country| common::countries(corpus, &[country.to_string()], 1, 1))
+        .transpose()?
+        .map(|found| found[0]);
+    // Ask for more than `limit` when a country filter will drop indicators without data.
+    let fetch = if country.is_some() {
+        limit as usize * 8
+    } else {
+        limit as usize
+    };
+    let found = corpus
+        .index
+        .search_datasets(
+            &input.query,
+            &datasets,
+            pillar.map(|pillar| pillar.id.as_str()),
+            fetch,
+        )
+        .map_err(|error| ToolError::Internal(error.to_string()))?;
+    let baked = &corpus.baked;
+    let mut hits = Vec::new();
+    for hit in found {
+        let entry = match hit.dataset_id.as_str() {
+            "metrics" => baked.metric(&hit.id).and_then(|metric| {
+                let has_data = country.is_none_or(|country| {
+                    !baked
+                        .observations()
+                        .series(&metric.id, &country.iso3)
+                        .is_empty()
+                });
+                has_data.then(|| {
+                    (
+                        metric.names.get(lang).to_string(),
+                        metric.description.clone(),
+                        json!({"dataset_id": "metrics", "id": metric.id}),
+                    )
+                })
+            }),
+            "catalog" => corpus.dataset(&hit.id).map(|dataset| {
+                (
+                    dataset.title.clone(),
+                    dataset.description.clone(),
+                    json!({"dataset_id": dataset.dataset_id}),
+                )
+            }),
+            "countries" => baked.countries().get(&hit.id).map(|entity| {
+                (
+                    entity.names.get(lang).to_string(),
+                    format!("{:?}, {} observations", entity.kind, entity.observations)
+                        .to_lowercase(),
+                    json!({"dataset_id": "countries", "id": entity.iso3}),
+                )
+            }),
+            "pillars" => baked.pillars().get(&hit.id).map(|pillar| {
+                (
+                    pillar.names.get(lang).to_string(),
+                    String::new(),
+                    json!({"dataset_id": "pillars", "id": pillar.id}),
+                )
+            }),
+            _ => None,
+        };
+        if let Some((title, description, keys)) = entry {
+            hits.push(Hit {
+                dataset_id: hit.dataset_id,
+                keys,
+                title,
+                snippet: snippet(&description),
+                score: hit.score,
+            });
+        }
+        if hits.len() == limit as usize {
+            break;
+        }
+    }
+    if hits.is_empty() {
+        return Err(ToolError::Invalid(format!(
+            "nothing in the corpus matches `{}` with these filters; try other words in Spanish, English or Portuguese",
+            common::snippet(&input.query)
+        )));
+    }
+    let result = SearchCorpusResult {
+        query: input.query,
+        hits,
+        sources: vec![common::source_link(corpus, "metrics", None)],
+    };
+    Ok(ToolAnswer {
+        result,
+        citations: Vec::new(),
+        display: None,
+    })
+}
+
+fn snippet(description: &str) -> String {
+    let mut characters = description.chars();
+    let head: String = characters.by_ref().take(200).collect();
+    if characters.next().is_some() {
+        format!("{head}…")
+    } else {
+        head
+    }
+}
