@@ -9,6 +9,7 @@ pub mod common;
 pub mod compare_countries;
 pub mod compute;
 pub mod get_dataset;
+pub mod get_parameter_data;
 pub mod get_series;
 pub mod resolve_citations;
 pub mod resolve_metric;
@@ -134,6 +135,7 @@ impl ToolSpec {
 pub fn all() -> Vec<ToolSpec> {
     vec![
         resolve_metric::spec(),
+        get_parameter_data::spec(),
         get_series::spec(),
         compare_countries::spec(),
         compute::spec(),

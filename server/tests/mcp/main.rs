@@ -23,3 +23,6 @@ mod get_dataset;
 
 /// `search_corpus`: hits across datasets with their keys, filters.
 mod search_corpus;
+
+/// `get_parameter_data`: the pillar in a country, cited narrative in es/en/pt.
+mod get_parameter_data;

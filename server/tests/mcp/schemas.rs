@@ -22,6 +22,10 @@ fn successful_calls() -> Vec<(&'static str, Value)> {
             json!({"ids": ["wb-sp-dyn-le00-in-mex-2024", "calc-1"]}),
         ),
         ("search_corpus", json!({"query": "homicidios"})),
+        (
+            "get_parameter_data",
+            json!({"parameter": "economia", "country": "ARG", "lang": "en"}),
+        ),
         ("get_dataset", json!({"dataset_id": "catalog"})),
         (
             "get_dataset",

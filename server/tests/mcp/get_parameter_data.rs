@@ -1,0 +1,103 @@
+use serde_json::{Value, json};
+
+use crate::support::{call_tool, payload};
+
+fn parameter_data(arguments: Value) -> Value {
+    let answer = call_tool("get_parameter_data", arguments.clone());
+    assert_eq!(answer["isError"], json!(false), "{arguments}: {answer}");
+    payload(&answer)
+}
+
+/// Number tokens of `text` outside `[citation ids]` and `(units)`.
+fn numbers(text: &str) -> Vec<String> {
+    let mut depth = 0;
+    let mut plain = String::new();
+    for character in text.chars() {
+        match character {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            _ if depth == 0 => plain.push(character),
+            _ => {}
+        }
+    }
+    plain
+        .split(|character: char| {
+            !(character.is_ascii_digit() || character == '.' || character == '-')
+        })
+        .map(|token| token.trim_matches(|character| character == '.' || character == '-'))
+        .filter(|token| token.chars().any(|character| character.is_ascii_digit()))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn every_narrative_number_is_in_the_result_and_cited() {
+    for lang in ["es", "en", "pt"] {
+        let content =
+            parameter_data(json!({"parameter": "salud", "country": "Chile", "lang": lang}));
+        let result = &content["result"];
+        let narrative = result["narrative"].as_str().unwrap();
+        let mut allowed: Vec<String> = vec![
+            result["governance"]["indicators_with_data"].to_string(),
+            result["governance"]["indicators_in_pillar"].to_string(),
+        ];
+        for indicator in result["indicators"].as_array().unwrap() {
+            allowed.push(indicator["value"].to_string());
+            allowed.push(indicator["year"].to_string());
+        }
+        // Names are text of the result (e.g. "under 5"), not data: take them out before reading numbers.
+        let mut data_text = narrative.to_string();
+        for indicator in result["indicators"].as_array().unwrap() {
+            data_text = data_text.replace(indicator["name"].as_str().unwrap(), "");
+        }
+        for number in numbers(&data_text) {
+            assert!(
+                allowed.contains(&number),
+                "{lang}: `{number}` in {narrative:?} is not in the result"
+            );
+        }
+        let cited: Vec<&str> = content["citations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|citation| citation["citation_id"].as_str().unwrap())
+            .collect();
+        for indicator in result["indicators"].as_array().unwrap() {
+            assert!(cited.contains(&indicator["citation_id"].as_str().unwrap()));
+            assert!(indicator["series_tail"].as_array().unwrap().len() <= 6);
+            if narrative.contains(indicator["citation_id"].as_str().unwrap()) {
+                assert!(narrative.contains(&indicator["value"].to_string()));
+            }
+        }
+    }
+}
+
+#[test]
+fn life_expectancy_in_mexico_is_the_d1_value_with_its_tail() {
+    let content = parameter_data(json!({"parameter": "salud", "country": "MEX"}));
+    let indicators = content["result"]["indicators"].as_array().unwrap();
+    let life = indicators
+        .iter()
+        .find(|indicator| indicator["id"] == json!("sp_dyn_le00_in"))
+        .unwrap();
+    assert_eq!(
+        (
+            life["value"].clone(),
+            life["year"].clone(),
+            life["citation_id"].clone()
+        ),
+        (
+            json!(75.264),
+            json!(2024),
+            json!("wb-sp-dyn-le00-in-mex-2024")
+        )
+    );
+    let tail = life["series_tail"].as_array().unwrap();
+    assert_eq!(tail.len(), 6);
+    assert_eq!(tail.last().unwrap()["year"], json!(2024));
+    assert!(["A", "B", "C", "D"].contains(&content["result"]["evidence_grade"].as_str().unwrap()));
+    assert!(
+        !content["result"]["missing"].as_array().unwrap().is_empty(),
+        "indicators without MEX data are listed"
+    );
+}
