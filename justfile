@@ -6,9 +6,10 @@ addr := env_var_or_default("MCP_ADDR", "127.0.0.1:8080")
 # Python used for the end-to-end tests (created by `just venv`).
 python := env_var_or_default("E2E_PYTHON", ".venv/bin/python")
 
-# Bake the default corpus if none is published yet, then serve it over MCP (Streamable HTTP) on {{addr}}.
+# Bake the default corpus unless a valid one is published (current format, checksums), then serve it over
+# MCP (Streamable HTTP) on {{addr}}.
 serve:
-    test -e data/baked/current || cargo run --quiet -p pipeline -- bake
+    cargo run --quiet -p server -- check > /dev/null 2>&1 || cargo run --quiet -p pipeline -- bake
     MCP_ENABLED="${MCP_ENABLED:-true}" cargo run --quiet -p server -- --addr {{addr}}
 
 # Bake the default corpus from ../shared/data/sources into data/baked (atomic; prints the summary).

@@ -238,6 +238,7 @@ impl BakedCorpus {
             retrieved_at: source.retrieved_at.clone(),
             license: metric.license.clone(),
             attribution: source.attribution.clone(),
+            flags: observation.flags.to_string(),
         })
     }
 

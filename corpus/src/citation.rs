@@ -115,6 +115,9 @@ pub struct Citation {
     pub license: String,
     /// Attribution text the publisher asks for.
     pub attribution: String,
+    /// Flags of the value (`projection`: an estimate or projection, not an observation); empty when none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub flags: String,
 }
 
 /// A citation id that did not resolve, with the reason.

@@ -76,7 +76,9 @@ pub enum CorpusError {
         message: String,
     },
     /// No corpus has been published in the output directory.
-    #[error("no baked corpus at {path}: run `just bake` first")]
+    #[error(
+        "no baked corpus at {path}: run `just bake`, or point --corpus-dir (CORPUS_OUT_DIR) at the output directory of a bake"
+    )]
     NotBaked {
         /// The `current` pointer that was looked for.
         path: PathBuf,

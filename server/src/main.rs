@@ -10,14 +10,10 @@ use server::transport::http::{HttpConfig, HttpState, router};
 #[derive(Debug, Parser)]
 #[command(version, about)]
 struct Cli {
-    /// Output directory of `pipeline bake`; its `current` pointer names the corpus to serve.
-    #[arg(
-        long,
-        env = "CORPUS_OUT_DIR",
-        default_value = "data/baked",
-        global = true
-    )]
-    corpus_dir: PathBuf,
+    /// Output directory of `pipeline bake`; its `current` pointer names the corpus to serve
+    /// [default: the nearest data/baked holding a published corpus, from the working directory up]
+    #[arg(long, env = "CORPUS_OUT_DIR", global = true)]
+    corpus_dir: Option<PathBuf>,
     /// Address to listen on for Streamable HTTP.
     #[arg(long, env = "MCP_ADDR", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
@@ -25,7 +21,8 @@ struct Cli {
     #[arg(long)]
     stdio: bool,
     /// Must be `true` for HTTP POSTs to be answered; anything else refuses them with 403 (fail closed).
-    #[arg(long, env = "MCP_ENABLED", default_value = "false")]
+    /// `--mcp-enabled` alone means `true`.
+    #[arg(long, env = "MCP_ENABLED", default_value = "false", num_args = 0..=1, default_missing_value = "true")]
     mcp_enabled: String,
     /// JSON-RPC messages per client IP per minute.
     #[arg(long, env = "MCP_RATE_LIMIT", default_value_t = 60)]
@@ -52,10 +49,11 @@ fn main() -> ExitCode {
         )
         .init();
     let cli = Cli::parse();
+    let corpus_dir = cli.corpus_dir.clone().unwrap_or_else(default_corpus_dir);
     let outcome = match cli.command {
-        Some(Command::Check) => check(&cli.corpus_dir),
-        None if cli.stdio => serve_stdio(&cli.corpus_dir, cli.cache_mb),
-        None => serve_http(&cli),
+        Some(Command::Check) => check(&corpus_dir),
+        None if cli.stdio => serve_stdio(&corpus_dir, cli.cache_mb),
+        None => serve_http(&cli, &corpus_dir),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -88,8 +86,8 @@ fn serve_stdio(corpus_dir: &std::path::Path, cache_mb: usize) -> Result<(), Stri
         .map_err(|error| error.to_string())
 }
 
-fn serve_http(cli: &Cli) -> Result<(), String> {
-    let server = server::build(&cli.corpus_dir)?.with_cache_budget(cli.cache_mb * 1024 * 1024);
+fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
+    let server = server::build(corpus_dir)?.with_cache_budget(cli.cache_mb * 1024 * 1024);
     let enabled = cli.mcp_enabled == "true";
     let version = server
         .plugin()
@@ -126,6 +124,19 @@ fn serve_http(cli: &Cli) -> Result<(), String> {
             .await
             .map_err(|error| error.to_string())
     })
+}
+
+/// The nearest `data/baked` holding a published corpus, from the working directory up; else `data/baked`.
+fn default_corpus_dir() -> PathBuf {
+    let relative = std::path::Path::new("data/baked");
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| {
+            cwd.ancestors()
+                .map(|ancestor| ancestor.join(relative))
+                .find(|candidate| candidate.join("current").exists())
+        })
+        .unwrap_or_else(|| relative.to_path_buf())
 }
 
 async fn shutdown_signal() {

@@ -46,7 +46,7 @@ impl ConcordanceColumns {
     }
 }
 
-/// Pairs the country observations of every declared pair. Returns the table and, per pair id, the
+/// Pairs the country observations of every declared pair (values flagged `projection` left out). Returns the table and, per pair id, the
 /// number of shared country-years and of those beyond tolerance.
 pub fn concordance(
     pairs: &[ConcordancePair],
@@ -83,6 +83,11 @@ pub fn concordance(
             let Some(&right_idx) = by_key.get(&key) else {
                 continue;
             };
+            // Projections are not observations: they are not compared with observed values.
+            if !observations.flags[left_idx].is_empty() || !observations.flags[right_idx].is_empty()
+            {
+                continue;
+            }
             let left_value = observations.value[left_idx];
             let right_value = observations.value[right_idx];
             let aligned = right_value * pair.right_factor;

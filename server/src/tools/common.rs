@@ -125,7 +125,11 @@ pub fn citation_records<'a>(
 /// # Errors
 /// [`ToolError::Invalid`] listing up to five close ids (by edit distance and by search).
 pub fn metric<'a>(corpus: &'a Corpus, id: &str) -> Result<&'a Metric, ToolError> {
-    if let Some(metric) = corpus.baked.metric(id) {
+    if let Some(metric) = corpus
+        .baked
+        .metric(id)
+        .or_else(|| corpus.baked.metric(&Metric::id_for_code(id)))
+    {
         return Ok(metric);
     }
     let mut by_distance: Vec<(usize, &str)> = corpus

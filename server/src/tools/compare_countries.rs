@@ -217,7 +217,10 @@ fn display(pillar_name: &str, countries: &[String], indicators: &[IndicatorCompa
                     .iter()
                     .find(|value| &value.country == country)
                     .map_or(Value::Null, |value| {
-                        Value::from(format!("{} ({})", value.value, value.year))
+                        Value::from(match &value.flags {
+                            Some(flags) => format!("{} ({}, {flags})", value.value, value.year),
+                            None => format!("{} ({})", value.value, value.year),
+                        })
                     })
             }));
             row

@@ -560,7 +560,7 @@ fn with_lang(mut schema: Value) -> Value {
             properties.insert(
                 "lang".into(),
                 json!({"type": "string", "enum": ["es", "en", "pt"], "default": "es",
-                       "description": "Language of names and prose (es, en or pt; default es). Numbers, ids and citations do not change; any other value falls back to es."}),
+                       "description": "Language of names and prose: es, en or pt (default es). Numbers, ids and citations do not change."}),
             );
         }
     }
