@@ -54,9 +54,7 @@ impl CitationId {
             ));
         }
         let malformed = || {
-            format!(
-                "not a citation id of the form {{source}}-{{indicator}}-{{iso3}}-{{year}}, e.g. wb-sp-dyn-le00-in-mex-2024"
-            )
+            "not a citation id of the form {source}-{indicator}-{iso3}-{year}, e.g. wb-sp-dyn-le00-in-mex-2024".to_string()
         };
         let mut parts = id.rsplitn(3, '-');
         let (Some(year), Some(iso3), Some(rest)) = (parts.next(), parts.next(), parts.next())

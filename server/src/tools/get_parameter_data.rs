@@ -150,7 +150,7 @@ fn handle(
     lang: Lang,
 ) -> Result<ToolAnswer<ParameterData>, ToolError> {
     let pillar = common::pillar(corpus, &input.parameter)?;
-    let country = common::countries(corpus, &[input.country.clone()], 1, 1)?[0];
+    let country = common::countries(corpus, std::slice::from_ref(&input.country), 1, 1)?[0];
     let table = corpus.baked.observations();
     let metrics: Vec<&Metric> = corpus
         .baked

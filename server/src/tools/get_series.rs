@@ -201,7 +201,7 @@ fn handle(
                 .map(|point| point.citation_id.as_str())
         }),
     )?;
-    let display = display(&metric.names.get(lang).to_string(), &metric.unit, &series);
+    let display = display(metric.names.get(lang), &metric.unit, &series);
     let result = GetSeriesResult {
         indicator: IndicatorSummary {
             id: metric.id.clone(),

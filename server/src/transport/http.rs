@@ -141,7 +141,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     };
     let body = match parse(&bytes) {
         Ok(body) => body,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
     let shape = BodyShape::of(&body);
     if let Some(version) = unsupported_version
@@ -302,9 +302,9 @@ fn unsupported_version(headers: &HeaderMap) -> Option<String> {
         })
 }
 
-fn parse(bytes: &Bytes) -> Result<Value, Response> {
+fn parse(bytes: &Bytes) -> Result<Value, Box<Response>> {
     serde_json::from_slice(bytes).map_err(|error| {
-        json_response(
+        Box::new(json_response(
             StatusCode::BAD_REQUEST,
             &jsonrpc::error_response(
                 Value::Null,
@@ -312,7 +312,7 @@ fn parse(bytes: &Bytes) -> Result<Value, Response> {
                 &format!("parse error: {error}"),
                 None,
             ),
-        )
+        ))
     })
 }
 
