@@ -40,3 +40,5 @@ pub const INDEX_DIR: &str = "index";
 pub const CONCORDANCE_ARROW: &str = "concordance.arrow";
 /// Concordance rows, Parquet.
 pub const CONCORDANCE_PARQUET: &str = "concordance.parquet";
+/// Precomputed per-series statistics, see [`crate::SeriesStats`].
+pub const SERIES_STATS: &str = "series_stats.json";

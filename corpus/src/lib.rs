@@ -14,6 +14,7 @@
 //! | `pillars.json` | the thematic pillars ([`Pillar`]) | [`write_json`] | [`read_json`] |
 //! | `datasets.json` | the dataset catalog ([`Dataset`]): id, keys, columns, sources, licence | [`write_json`] | [`read_json`] |
 //! | `index/` | the full-text index over indicators ([`MetricIndex`], tantivy) | [`index::build_index`] | [`MetricIndex::open`] |
+//! | `series_stats.json` | per indicator and country: latest, change, CAGR 5/10 y, trend ([`SeriesStats`]) | [`write_json`] | [`read_json`] |
 //! | `concordance.arrow` / `.parquet` | both publishers' values per declared concordance pair, country and year | pipeline (polars) | (issue 5) |
 //! | `bake_report.json` / `.txt` | what the bake kept, dropped and excluded, and why ([`BakeReport`]) | [`write_json`] | [`read_json`] |
 //!
@@ -39,6 +40,7 @@ pub mod baked;
 pub mod citation;
 pub mod country;
 pub mod dataset;
+pub mod derived;
 pub mod error;
 pub mod folding;
 pub mod index;
@@ -56,6 +58,7 @@ pub use baked::BakedCorpus;
 pub use citation::{Citation, CitationId, UnresolvedCitation};
 pub use country::{Country, CountryRegistry, EntityKind};
 pub use dataset::{Dataset, DatasetColumn};
+pub use derived::SeriesStats;
 pub use error::CorpusError;
 pub use index::{IndexDocument, MetricHit, MetricIndex};
 pub use json::{read_json, write_json};

@@ -307,6 +307,7 @@ fn write_artifacts(
         entities: countries.entities().len() as u64,
         pillars: catalog.settings.pillars.len() as u64,
         concordance: 0,
+        series: 0,
     };
     report.dropped.sort_by(|left, right| {
         (&left.source, &left.file, left.line).cmp(&(&right.source, &right.file, right.line))
@@ -323,6 +324,9 @@ fn write_artifacts(
         )
         .collect();
     let concordance_rows = concordance_table.len() as u64;
+    let stats = crate::derive::series_stats::series_stats(&observations);
+    let series_rows = stats.len() as u64;
+    write_json(&dir.join(layout::SERIES_STATS), &stats)?;
     let mut country_counts: HashMap<String, u64> = HashMap::new();
     for country in observations.country.iter().chain(&aggregates.country) {
         *country_counts.entry(country.clone()).or_default() += 1;
@@ -342,6 +346,7 @@ fn write_artifacts(
     write_json(&dir.join(layout::PILLARS), &catalog.settings.pillars)?;
     let counts = DatasetCounts {
         concordance: concordance_rows,
+        series: series_rows,
         ..counts
     };
     let datasets = dataset_catalog(&metrics, &sources, counts);

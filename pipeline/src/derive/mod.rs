@@ -1,3 +1,4 @@
 //! Derived tables computed from the governed observations at bake time.
 
 pub mod concordance;
+pub mod series_stats;

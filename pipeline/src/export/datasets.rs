@@ -15,6 +15,8 @@ pub struct DatasetCounts {
     pub pillars: u64,
     /// Concordance rows.
     pub concordance: u64,
+    /// Series (indicator, country) with statistics.
+    pub series: u64,
 }
 
 /// The catalog of every dataset the bake writes.
@@ -120,6 +122,24 @@ pub fn dataset_catalog(
             sources: source_ids.clone(),
             license: license.clone(),
             rows: counts.observations + counts.aggregates,
+        },
+        Dataset {
+            dataset_id: "series_stats".into(),
+            title: "Derived views: per-series statistics".into(),
+            description: "Precomputed per indicator and country: latest value and citation, change from the previous year, CAGR over 5 and 10 years, 10-year least-squares trend (projections excluded from growth and trend).".into(),
+            artifacts: vec![layout::SERIES_STATS.into()],
+            keys: vec!["indicator".into(), "country".into()],
+            columns: columns(&[
+                ("latest_value", "float64", "latest value"),
+                ("latest_citation_id", "string", "citation of the latest value"),
+                ("change_from_previous", "float64", "latest minus the previous observed value"),
+                ("cagr_5y", "float64", "compound annual growth rate over 5 years, fraction"),
+                ("cagr_10y", "float64", "compound annual growth rate over 10 years, fraction"),
+                ("trend_slope", "float64", "least-squares slope per year, last 10 years"),
+            ]),
+            sources: source_ids.clone(),
+            license: license.clone(),
+            rows: counts.series,
         },
         Dataset {
             dataset_id: "concordance".into(),

@@ -1,9 +1,9 @@
 //! Loading the published corpus: resolve `current`, check the format version, memory-map the
 //! observation tables, read the registries and the dataset catalog, open the search index.
 
-use std::path::Path;
+use std::{path::Path, sync::OnceLock};
 
-use corpus::{BakedCorpus, CorpusError, Dataset, MetricIndex, layout, read_json};
+use corpus::{BakedCorpus, CorpusError, Dataset, MetricIndex, SeriesStats, layout, read_json};
 
 /// Everything the tools read: the baked corpus, its dataset catalog and its search index.
 #[derive(Debug)]
@@ -14,9 +14,28 @@ pub struct Corpus {
     pub datasets: Vec<Dataset>,
     /// The full-text index over indicators.
     pub index: MetricIndex,
+    /// Precomputed per-series statistics, read on first use (kept out of start-up time and memory).
+    series_stats: OnceLock<Result<Vec<SeriesStats>, String>>,
 }
 
 impl Corpus {
+    /// The bake's precomputed per-series statistics (`series_stats.json`), sorted by (indicator, country).
+    ///
+    /// # Errors
+    /// The message of the read error, if the artifact cannot be read.
+    pub fn series_stats(&self) -> Result<&[SeriesStats], String> {
+        self.series_stats
+            .get_or_init(|| {
+                read_json(
+                    &self.baked.dir().join(layout::SERIES_STATS),
+                    "series statistics",
+                )
+                .map_err(|error| error.to_string())
+            })
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+
     /// The dataset with this id.
     pub fn dataset(&self, dataset_id: &str) -> Option<&Dataset> {
         self.datasets
@@ -39,6 +58,7 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         baked,
         datasets,
         index,
+        series_stats: OnceLock::new(),
     })
 }
 

@@ -2,7 +2,8 @@
 //!
 //! Reads the dataset catalog (`datasets.json`, id `catalog`) and, by `dataset_id`: `observations` and
 //! `aggregates` (filtered by indicator, country, year), `metrics` (by id or pillar), `sources`,
-//! `countries`, `pillars`, `citations` (by citation id). Rows are paged (`limit` 1 to 500, default 100,
+//! `countries`, `pillars`, `citations` (by citation id), `series_stats` (the bake's derived per-series
+//! statistics, by indicator and country). Rows are paged (`limit` 1 to 500, default 100,
 //! and `offset`); `total` says how many rows match. Observation rows carry their citation ids, resolved
 //! in `citations`. `concordance` is catalogued with its files; its rows are read from the Parquet/Arrow
 //! download, not through this tool yet, and the tool says so.
@@ -28,7 +29,7 @@ pub fn spec() -> ToolSpec {
         "Read a catalogued dataset by id and keys",
         "Generic accessor for the corpus' datasets: `catalog` (the list of datasets with keys, columns, sources and \
          licences), `observations` and `aggregates` (filter by indicator, country, year), `metrics` (by id or pillar), \
-         `sources`, `countries`, `pillars`, `citations` (by id). Rows are paged with limit and offset; observation rows \
+         `sources`, `countries`, `pillars`, `citations` (by id), `series_stats` (precomputed latest value, change, CAGR 5/10 y and trend per indicator and country). Rows are paged with limit and offset; observation rows \
          carry citation ids resolved in `citations`.",
         &[
             "observations",
@@ -38,6 +39,7 @@ pub fn spec() -> ToolSpec {
             "countries",
             "pillars",
             "citations",
+            "series_stats",
         ],
         handle,
     )
@@ -203,6 +205,31 @@ fn handle(
                     .collect(),
                 Vec::new(),
             )
+        }
+        "series_stats" => {
+            let stats = corpus.series_stats().map_err(ToolError::Internal)?;
+            let indicator = input
+                .indicator
+                .as_deref()
+                .map(|id| common::metric(corpus, id))
+                .transpose()?;
+            let country = input
+                .country
+                .as_deref()
+                .map(|text| common::countries(corpus, &[text.to_string()], 1, 1))
+                .transpose()?
+                .map(|found| found[0].iso3.clone());
+            let rows = stats
+                .iter()
+                .filter(|row| {
+                    indicator.is_none_or(|metric| row.indicator == metric.id)
+                        && country
+                            .as_deref()
+                            .is_none_or(|country| row.country == country)
+                })
+                .map(|row| json!(row))
+                .collect();
+            (rows, Vec::new())
         }
         "pillars" => (
             baked

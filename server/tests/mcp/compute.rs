@@ -172,3 +172,52 @@ fn compute_errors_say_what_would_be_valid() {
         assert!(message.contains(expected), "{arguments}: {message}");
     }
 }
+
+/// The bake's precomputed statistics of one series.
+fn precomputed(indicator: &str, country: &str) -> corpus::SeriesStats {
+    let stats = crate::support::server()
+        .plugin()
+        .corpus()
+        .series_stats()
+        .expect("series_stats.json reads");
+    stats
+        .iter()
+        .find(|stats| stats.indicator == indicator && stats.country == country)
+        .cloned()
+        .unwrap_or_else(|| panic!("{indicator} {country} precomputed"))
+}
+
+#[test]
+fn query_time_results_equal_the_precomputed_views() {
+    // D5: the 10-year CAGR of BRA GDP per capita, 2015-2025, equals the bake's cagr_10y.
+    let stats = precomputed("ny_gdp_pcap_cd", "BRA");
+    assert_eq!(stats.latest_year, 2025);
+    let (result, _) = compute(
+        json!({"op": "cagr", "parameter": "economia", "indicator": "ny_gdp_pcap_cd", "country": "BRA", "from_year": 2015, "to_year": 2025}),
+    );
+    assert_eq!(result["cagr"].as_f64(), stats.cagr_10y);
+    // The change from the previous year equals the bake's change_from_previous.
+    let stats = precomputed("sp_dyn_le00_in", "MEX");
+    let previous = stats.previous_year.unwrap();
+    let (result, _) = compute(
+        json!({"op": "change", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "MEX", "from_year": previous, "to_year": stats.latest_year}),
+    );
+    assert_eq!(
+        result["absolute_change"].as_f64(),
+        stats.change_from_previous
+    );
+    // The 10-year trend of get_parameter_data equals the bake's trend_slope.
+    let answer = call_tool(
+        "get_parameter_data",
+        json!({"parameter": "salud", "country": "MEX"}),
+    );
+    let indicators = payload(&answer)["result"]["indicators"].clone();
+    let life = indicators
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|indicator| indicator["id"] == json!("sp_dyn_le00_in"))
+        .unwrap()
+        .clone();
+    assert_eq!(life["trend"]["slope_per_year"].as_f64(), stats.trend_slope);
+}

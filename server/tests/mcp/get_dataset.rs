@@ -102,3 +102,19 @@ fn unknown_datasets_and_unreadable_ones_say_so() {
         assert!(message.contains(expected), "{arguments}: {message}");
     }
 }
+
+#[test]
+fn the_derived_series_statistics_are_readable_by_keys() {
+    let content = read(
+        json!({"dataset_id": "series_stats", "indicator": "ny_gdp_pcap_cd", "country": "Brasil"}),
+    );
+    let row = &content["result"]["rows"][0];
+    assert_eq!(
+        (
+            row["latest_year"].clone(),
+            row["latest_citation_id"].clone()
+        ),
+        (json!(2025), json!("wb-ny-gdp-pcap-cd-bra-2025"))
+    );
+    assert!(row["cagr_10y"].is_number());
+}
