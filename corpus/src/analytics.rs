@@ -196,8 +196,9 @@ pub fn pearson(pairs: &[(f64, f64)]) -> Option<Correlation> {
     Some(Correlation { r, n, p_value })
 }
 
-/// Robust z-scores of `values`: `(x - median) / (1.4826 · MAD)`. `None` when the MAD is 0 (more than
-/// half the values equal), where no spread can be estimated.
+/// Robust z-scores of `values`: `(x - median) / (1.4826 · MAD)`. `None` when the MAD is 0 or within
+/// negligible (below 1e-4 of the largest |value|: more than half the values (nearly) equal, as in a
+/// flat or interpolated series), where no spread can be estimated.
 pub fn robust_z_scores(values: &[f64]) -> Option<Vec<f64>> {
     if values.len() < 3 {
         return None;
@@ -205,7 +206,10 @@ pub fn robust_z_scores(values: &[f64]) -> Option<Vec<f64>> {
     let median = median(values)?;
     let deviations: Vec<f64> = values.iter().map(|value| (value - median).abs()).collect();
     let mad = median_of(deviations)?;
-    if mad == 0.0 {
+    let largest = values
+        .iter()
+        .fold(0.0_f64, |largest, value| largest.max(value.abs()));
+    if mad <= 1e-4 * largest || mad == 0.0 {
         return None;
     }
     Some(

@@ -38,3 +38,67 @@ pub struct SeriesStats {
     /// R² of that trend.
     pub trend_r_squared: Option<f64>,
 }
+
+/// An unusual year-over-year change in one series: its robust z-score among that series' changes is at
+/// least [`ANOMALY_Z`] in absolute value, and the change is at least [`ANOMALY_MIN_SHARE`] of the series'
+/// mean level (so floating-point noise in smooth, interpolated series is not reported).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Anomaly {
+    /// Metric id.
+    pub indicator: String,
+    /// ISO3.
+    pub country: String,
+    /// Year of the changed value.
+    pub year: i32,
+    /// The previous observed year.
+    pub previous_year: i32,
+    /// Value minus the previous value, in the unit.
+    pub change: f64,
+    /// Robust z-score of the change among the series' changes (median and MAD).
+    pub z_score: f64,
+    /// Citations of the previous and the changed value.
+    pub citation_ids: [String; 2],
+}
+
+/// The |robust z| from which a change is reported as an anomaly.
+pub const ANOMALY_Z: f64 = 5.0;
+/// The smallest change, as a share of the series' mean absolute level, reported as an anomaly.
+pub const ANOMALY_MIN_SHARE: f64 = 0.01;
+/// The most anomalies kept (largest |z| first).
+pub const MAX_ANOMALIES: usize = 2_000;
+
+/// A country-year where two publishers' values of the same quantity differ beyond the declared tolerance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Contradiction {
+    /// Concordance pair id.
+    pub pair: String,
+    /// ISO3.
+    pub country: String,
+    /// Year.
+    pub year: i32,
+    /// Reference indicator and its value.
+    pub left_indicator: String,
+    /// Its value.
+    pub left_value: f64,
+    /// Compared indicator.
+    pub right_indicator: String,
+    /// Its value in the reference unit.
+    pub right_value_aligned: f64,
+    /// `right - left`, in the reference unit.
+    pub difference: f64,
+    /// |difference| divided by the largest difference the pair's tolerance allows (> 1 by definition).
+    pub tolerance_ratio: f64,
+    /// Citations of the left and right values.
+    pub citation_ids: [String; 2],
+    /// Why the two may differ (the pair's note).
+    pub note: String,
+}
+
+/// The bake's discoveries (`discoveries.json`): anomalies and source contradictions, largest first.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Discoveries {
+    /// Anomalies, by |z| descending.
+    pub anomalies: Vec<Anomaly>,
+    /// Contradictions, by tolerance ratio descending.
+    pub contradictions: Vec<Contradiction>,
+}

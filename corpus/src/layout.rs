@@ -42,3 +42,5 @@ pub const CONCORDANCE_ARROW: &str = "concordance.arrow";
 pub const CONCORDANCE_PARQUET: &str = "concordance.parquet";
 /// Precomputed per-series statistics, see [`crate::SeriesStats`].
 pub const SERIES_STATS: &str = "series_stats.json";
+/// Anomalies and source contradictions, see [`crate::Discoveries`].
+pub const DISCOVERIES: &str = "discoveries.json";

@@ -308,6 +308,7 @@ fn write_artifacts(
         pillars: catalog.settings.pillars.len() as u64,
         concordance: 0,
         series: 0,
+        discoveries: 0,
     };
     report.dropped.sort_by(|left, right| {
         (&left.source, &left.file, left.line).cmp(&(&right.source, &right.file, right.line))
@@ -324,6 +325,13 @@ fn write_artifacts(
         )
         .collect();
     let concordance_rows = concordance_table.len() as u64;
+    let discoveries = crate::derive::discoveries::discoveries(
+        &observations,
+        &concordance_table,
+        &catalog.concordance,
+    );
+    write_json(&dir.join(layout::DISCOVERIES), &discoveries)?;
+    let discovery_rows = (discoveries.anomalies.len() + discoveries.contradictions.len()) as u64;
     let stats = crate::derive::series_stats::series_stats(&observations);
     let series_rows = stats.len() as u64;
     write_json(&dir.join(layout::SERIES_STATS), &stats)?;
@@ -347,6 +355,7 @@ fn write_artifacts(
     let counts = DatasetCounts {
         concordance: concordance_rows,
         series: series_rows,
+        discoveries: discovery_rows,
         ..counts
     };
     let datasets = dataset_catalog(&metrics, &sources, counts);

@@ -1,4 +1,5 @@
 //! Derived tables computed from the governed observations at bake time.
 
 pub mod concordance;
+pub mod discoveries;
 pub mod series_stats;

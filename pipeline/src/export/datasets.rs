@@ -17,6 +17,8 @@ pub struct DatasetCounts {
     pub concordance: u64,
     /// Series (indicator, country) with statistics.
     pub series: u64,
+    /// Anomalies plus contradictions.
+    pub discoveries: u64,
 }
 
 /// The catalog of every dataset the bake writes.
@@ -140,6 +142,21 @@ pub fn dataset_catalog(
             sources: source_ids.clone(),
             license: license.clone(),
             rows: counts.series,
+        },
+        Dataset {
+            dataset_id: "discoveries".into(),
+            title: "Discoveries: anomalies and source contradictions".into(),
+            description: "Year-over-year changes far outside a series' usual changes (robust z-score of at least 5, and at least 1% of the series level; the 2,000 largest) and concordance rows beyond their tolerance, each with the citations of its cells.".into(),
+            artifacts: vec![layout::DISCOVERIES.into()],
+            keys: vec!["indicator".into(), "country".into(), "year".into()],
+            columns: columns(&[
+                ("z_score", "float64", "robust z-score of the change within its series"),
+                ("tolerance_ratio", "float64", "how many declared tolerances two publishers' values are apart"),
+                ("citation_ids", "array", "citations of the cells compared"),
+            ]),
+            sources: source_ids.clone(),
+            license: license.clone(),
+            rows: counts.discoveries,
         },
         Dataset {
             dataset_id: "concordance".into(),

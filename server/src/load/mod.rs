@@ -3,7 +3,9 @@
 
 use std::{path::Path, sync::OnceLock};
 
-use corpus::{BakedCorpus, CorpusError, Dataset, MetricIndex, SeriesStats, layout, read_json};
+use corpus::{
+    BakedCorpus, CorpusError, Dataset, Discoveries, MetricIndex, SeriesStats, layout, read_json,
+};
 
 /// Everything the tools read: the baked corpus, its dataset catalog and its search index.
 #[derive(Debug)]
@@ -16,6 +18,8 @@ pub struct Corpus {
     pub index: MetricIndex,
     /// Precomputed per-series statistics, read on first use (kept out of start-up time and memory).
     series_stats: OnceLock<Result<Vec<SeriesStats>, String>>,
+    /// Precomputed anomalies and contradictions, read on first use.
+    discoveries: OnceLock<Result<Discoveries, String>>,
 }
 
 impl Corpus {
@@ -33,6 +37,20 @@ impl Corpus {
                 .map_err(|error| error.to_string())
             })
             .as_deref()
+            .map_err(Clone::clone)
+    }
+
+    /// The bake's anomalies and source contradictions (`discoveries.json`), largest first.
+    ///
+    /// # Errors
+    /// The message of the read error, if the artifact cannot be read.
+    pub fn discoveries(&self) -> Result<&Discoveries, String> {
+        self.discoveries
+            .get_or_init(|| {
+                read_json(&self.baked.dir().join(layout::DISCOVERIES), "discoveries")
+                    .map_err(|error| error.to_string())
+            })
+            .as_ref()
             .map_err(Clone::clone)
     }
 
@@ -59,6 +77,7 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         datasets,
         index,
         series_stats: OnceLock::new(),
+        discoveries: OnceLock::new(),
     })
 }
 

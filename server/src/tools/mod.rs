@@ -9,6 +9,7 @@ pub mod common;
 pub mod compare_countries;
 pub mod compute;
 pub mod get_dataset;
+pub mod get_discoveries;
 pub mod get_parameter_data;
 pub mod get_series;
 pub mod resolve_citations;
@@ -139,6 +140,7 @@ pub fn all() -> Vec<ToolSpec> {
         get_series::spec(),
         compare_countries::spec(),
         compute::spec(),
+        get_discoveries::spec(),
         search_corpus::spec(),
         get_dataset::spec(),
         resolve_citations::spec(),

@@ -26,3 +26,6 @@ mod search_corpus;
 
 /// `get_parameter_data`: the pillar in a country, cited narrative in es/en/pt.
 mod get_parameter_data;
+
+/// `get_discoveries`: anomalies and source contradictions, cited.
+mod get_discoveries;

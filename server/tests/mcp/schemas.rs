@@ -23,6 +23,10 @@ fn successful_calls() -> Vec<(&'static str, Value)> {
         ),
         ("search_corpus", json!({"query": "homicidios"})),
         (
+            "get_discoveries",
+            json!({"parameter": "economia", "limit": 5}),
+        ),
+        (
             "get_parameter_data",
             json!({"parameter": "economia", "country": "ARG", "lang": "en"}),
         ),

@@ -1,0 +1,142 @@
+//! Discoveries (`discoveries.json`): anomalies — year-over-year changes whose robust z-score (median and
+//! MAD of the series' own changes, `corpus::analytics::robust_z_scores`) reaches `ANOMALY_Z` — and source
+//! contradictions — concordance rows beyond their pair's tolerance — each with the citations of its cells.
+
+use std::collections::BTreeMap;
+
+use corpus::{
+    Anomaly, Contradiction, Discoveries,
+    analytics::robust_z_scores,
+    derived::{ANOMALY_MIN_SHARE, ANOMALY_Z, MAX_ANOMALIES},
+};
+
+use super::concordance::ConcordanceColumns;
+use crate::{
+    export::tables::ObservationColumns,
+    sources::concordance::{ConcordancePair, ToleranceKind},
+};
+
+/// Series with fewer changes than this are too short to judge.
+const MIN_CHANGES: usize = 8;
+
+/// Anomalies of the country observations (projections excluded) and contradictions of the concordance.
+pub fn discoveries(
+    observations: &ObservationColumns,
+    concordance: &ConcordanceColumns,
+    pairs: &[ConcordancePair],
+) -> Discoveries {
+    let mut series: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
+    for row_idx in (0..observations.len()).filter(|&row_idx| observations.flags[row_idx].is_empty())
+    {
+        series
+            .entry((
+                &observations.indicator[row_idx],
+                &observations.country[row_idx],
+            ))
+            .or_default()
+            .push(row_idx);
+    }
+    let mut anomalies = Vec::new();
+    for ((indicator, country), mut rows) in series {
+        rows.sort_by_key(|&row_idx| observations.year[row_idx]);
+        let changes: Vec<f64> = rows
+            .windows(2)
+            .map(|pair| observations.value[pair[1]] - observations.value[pair[0]])
+            .collect();
+        if changes.len() < MIN_CHANGES {
+            continue;
+        }
+        let Some(scores) = robust_z_scores(&changes) else {
+            continue;
+        };
+        let level = rows
+            .iter()
+            .map(|&row_idx| observations.value[row_idx].abs())
+            .sum::<f64>()
+            / rows.len() as f64;
+        let large_enough = |index: usize| changes[index].abs() >= ANOMALY_MIN_SHARE * level;
+        for (index, z_score) in scores
+            .into_iter()
+            .enumerate()
+            .filter(|&(index, z_score)| z_score.abs() >= ANOMALY_Z && large_enough(index))
+        {
+            let (before, after) = (rows[index], rows[index + 1]);
+            anomalies.push(Anomaly {
+                indicator: indicator.to_string(),
+                country: country.to_string(),
+                year: observations.year[after],
+                previous_year: observations.year[before],
+                change: changes[index],
+                z_score,
+                citation_ids: [
+                    observations.citation_id[before].clone(),
+                    observations.citation_id[after].clone(),
+                ],
+            });
+        }
+    }
+    anomalies.sort_by(|left, right| {
+        right
+            .z_score
+            .abs()
+            .total_cmp(&left.z_score.abs())
+            .then_with(|| {
+                (&left.indicator, &left.country, left.year).cmp(&(
+                    &right.indicator,
+                    &right.country,
+                    right.year,
+                ))
+            })
+    });
+    anomalies.truncate(MAX_ANOMALIES);
+    let by_id: BTreeMap<&str, &ConcordancePair> =
+        pairs.iter().map(|pair| (pair.id.as_str(), pair)).collect();
+    let mut contradictions: Vec<Contradiction> = (0..concordance.len())
+        .filter(|&row_idx| !concordance.within_tolerance[row_idx])
+        .map(|row_idx| {
+            let left = concordance.left_value[row_idx];
+            let difference = concordance.right_value_aligned[row_idx] - left;
+            let pair = by_id.get(concordance.pair[row_idx].as_str());
+            let allowed = pair.map_or(f64::NAN, |pair| match pair.tolerance_kind {
+                ToleranceKind::Absolute => pair.tolerance,
+                ToleranceKind::Relative => pair.tolerance * left.abs(),
+            });
+            Contradiction {
+                pair: concordance.pair[row_idx].clone(),
+                country: concordance.country[row_idx].clone(),
+                year: concordance.year[row_idx],
+                left_indicator: concordance.left_indicator[row_idx].clone(),
+                left_value: left,
+                right_indicator: concordance.right_indicator[row_idx].clone(),
+                right_value_aligned: concordance.right_value_aligned[row_idx],
+                difference,
+                tolerance_ratio: if allowed > 0.0 {
+                    difference.abs() / allowed
+                } else {
+                    f64::INFINITY
+                },
+                citation_ids: [
+                    concordance.left_citation_id[row_idx].clone(),
+                    concordance.right_citation_id[row_idx].clone(),
+                ],
+                note: pair.map(|pair| pair.note.clone()).unwrap_or_default(),
+            }
+        })
+        .collect();
+    contradictions.sort_by(|left, right| {
+        right
+            .tolerance_ratio
+            .total_cmp(&left.tolerance_ratio)
+            .then_with(|| {
+                (&left.pair, &left.country, left.year).cmp(&(
+                    &right.pair,
+                    &right.country,
+                    right.year,
+                ))
+            })
+    });
+    Discoveries {
+        anomalies,
+        contradictions,
+    }
+}

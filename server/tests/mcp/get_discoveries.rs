@@ -1,0 +1,63 @@
+use serde_json::{Value, json};
+
+use crate::support::{call_tool, payload};
+
+fn discoveries(arguments: Value) -> Value {
+    let answer = call_tool("get_discoveries", arguments.clone());
+    assert_eq!(answer["isError"], json!(false), "{arguments}: {answer}");
+    payload(&answer)
+}
+
+#[test]
+fn guyanas_oil_shows_as_an_anomaly_with_both_cells_cited() {
+    let content = discoveries(json!({"country": "Guyana", "limit": 5}));
+    let anomalies = content["result"]["anomalies"].as_array().unwrap();
+    let fuel = anomalies
+        .iter()
+        .find(|anomaly| anomaly["indicator"] == json!("tx_val_fuel_zs_un"))
+        .expect("fuel exports jump when oil production starts");
+    assert_eq!(fuel["years"], json!([2020, 2019]));
+    assert!(fuel["z_score"].as_f64().unwrap() > 5.0);
+    let cited: Vec<&Value> = content["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|citation| &citation["citation_id"])
+        .collect();
+    assert!(
+        cited.contains(&&json!("wb-tx-val-fuel-zs-un-guy-2020"))
+            && cited.contains(&&json!("wb-tx-val-fuel-zs-un-guy-2019"))
+    );
+}
+
+#[test]
+fn a_source_contradiction_between_two_publishers_is_cited_on_both_sides() {
+    let content = discoveries(json!({"parameter": "economia", "limit": 3}));
+    let contradiction = &content["result"]["contradictions"][0];
+    assert!(contradiction["tolerance_ratio"].as_f64().unwrap() > 1.0);
+    let [left, right] = [
+        &contradiction["citation_ids"][0],
+        &contradiction["citation_ids"][1],
+    ];
+    assert!(
+        left.as_str().unwrap().starts_with("wb-") && right.as_str().unwrap().starts_with("imf-"),
+        "WDI against WEO: {contradiction}"
+    );
+    let citations = content["citations"].as_array().unwrap();
+    let value_of = |id: &Value| {
+        citations
+            .iter()
+            .find(|citation| &citation["citation_id"] == id)
+            .unwrap()["value"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(
+        value_of(left),
+        contradiction["left_value"].as_f64().unwrap()
+    );
+    assert!(
+        (value_of(right) - contradiction["right_value_aligned"].as_f64().unwrap()).abs()
+            < 1e-9 * value_of(right).abs().max(1.0)
+    );
+}
