@@ -8,6 +8,7 @@
 pub mod common;
 pub mod compare_countries;
 pub mod compute;
+pub mod get_data_health;
 pub mod get_dataset;
 pub mod get_discoveries;
 pub mod get_parameter_data;
@@ -140,6 +141,7 @@ pub fn all() -> Vec<ToolSpec> {
         get_series::spec(),
         compare_countries::spec(),
         compute::spec(),
+        get_data_health::spec(),
         get_discoveries::spec(),
         search_corpus::spec(),
         get_dataset::spec(),

@@ -29,3 +29,6 @@ mod get_parameter_data;
 
 /// `get_discoveries`: anomalies and source contradictions, cited.
 mod get_discoveries;
+
+/// `get_data_health`: confidence score, gaps, the refresh work-list.
+mod get_data_health;

@@ -23,6 +23,11 @@ fn successful_calls() -> Vec<(&'static str, Value)> {
         ),
         ("search_corpus", json!({"query": "homicidios"})),
         (
+            "get_data_health",
+            json!({"parameter": "seguridad", "country": "COL"}),
+        ),
+        ("get_data_health", json!({})),
+        (
             "get_discoveries",
             json!({"parameter": "economia", "limit": 5}),
         ),
