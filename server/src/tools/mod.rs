@@ -12,6 +12,7 @@ pub mod get_data_health;
 pub mod get_dataset;
 pub mod get_discoveries;
 pub mod get_parameter_data;
+pub mod get_regional_pulse;
 pub mod get_series;
 pub mod resolve_citations;
 pub mod resolve_metric;
@@ -140,6 +141,7 @@ pub fn all() -> Vec<ToolSpec> {
         get_parameter_data::spec(),
         get_series::spec(),
         compare_countries::spec(),
+        get_regional_pulse::spec(),
         compute::spec(),
         get_data_health::spec(),
         get_discoveries::spec(),

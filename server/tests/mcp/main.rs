@@ -32,3 +32,6 @@ mod get_discoveries;
 
 /// `get_data_health`: confidence score, gaps, the refresh work-list.
 mod get_data_health;
+
+/// `get_regional_pulse`: regional values (population-weighted or median), leaders, movers.
+mod get_regional_pulse;

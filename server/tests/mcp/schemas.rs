@@ -22,6 +22,7 @@ fn successful_calls() -> Vec<(&'static str, Value)> {
             json!({"ids": ["wb-sp-dyn-le00-in-mex-2024", "calc-1"]}),
         ),
         ("search_corpus", json!({"query": "homicidios"})),
+        ("get_regional_pulse", json!({"parameter": "seguridad"})),
         (
             "get_data_health",
             json!({"parameter": "seguridad", "country": "COL"}),

@@ -1,0 +1,414 @@
+//! `get_regional_pulse`: a pillar over Latin America and the Caribbean — for each of its main indicators,
+//! the regional value, its change, leaders and laggards, the biggest movers, and the pillar's documented
+//! source contradictions.
+//!
+//! Reads the observation table (`observations`), the comparison aggregates (`aggregates`), the metric
+//! registry (`metrics`) and the discoveries (`discoveries`). For each indicator the year is the latest one
+//! with values for at least 10 countries. The regional value is the population-weighted mean (weights:
+//! WDI `SP.POP.TOTL` of the same year) when the unit is a rate, share, index or per-person quantity and
+//! every country in the sample has a population; otherwise the median — the result says which. The World
+//! Bank's own LCN aggregate is shown beside it when published, cited. Each regional value carries a
+//! `pulse-…` id whose record (method, year, inputs) is inline.
+
+use corpus::{GoodDirection, Lang, Metric, Observation, analytics};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    ToolAnswer, ToolError, ToolSpec,
+    common::{self, SourceLink},
+};
+use crate::load::Corpus;
+
+/// Countries a year needs before it is used as the indicator's regional year.
+pub const MIN_COUNTRIES: usize = 10;
+/// Indicators shown: headline first, then by coverage.
+pub const MAX_INDICATORS: usize = 12;
+/// Years over which change and movers are measured.
+pub const CHANGE_YEARS: i32 = 5;
+
+/// The tool's contract.
+pub fn spec() -> ToolSpec {
+    ToolSpec::new(
+        "get_regional_pulse",
+        "A pillar across Latin America and the Caribbean",
+        "For a pillar (parameter), its main indicators across the region: the regional value (population-weighted \
+         mean for rates and per-person quantities, else median, and which), its change over 5 years, the World Bank \
+         LCN aggregate beside it when published, leaders and laggards by good_direction, the biggest movers, and the \
+         pillar's source contradictions. Every number is cited; each regional value has a pulse-… record inline.",
+        &["observations", "aggregates", "metrics", "discoveries"],
+        handle,
+    )
+}
+
+/// Arguments of `get_regional_pulse`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GetRegionalPulseInput {
+    /// Pillar: id or name in es/en/pt.
+    pub parameter: String,
+}
+
+/// The pulse of a pillar.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RegionalPulse {
+    /// Pillar id.
+    pub parameter: String,
+    /// Pillar name in the requested language.
+    pub parameter_name: String,
+    /// One entry per indicator shown.
+    pub indicators: Vec<IndicatorPulse>,
+    /// The pillar's largest source contradictions (see get_discoveries).
+    pub contradictions: Vec<ContradictionRef>,
+    /// Datasets read.
+    pub sources: Vec<SourceLink>,
+}
+
+/// One indicator across the region.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct IndicatorPulse {
+    /// Indicator id.
+    pub id: String,
+    /// Name in the requested language.
+    pub name: String,
+    /// Unit.
+    pub unit: String,
+    /// Which way is an improvement.
+    pub good_direction: GoodDirection,
+    /// The year of the regional value.
+    pub year: i32,
+    /// Countries in the sample.
+    pub countries: usize,
+    /// The regional value.
+    pub regional_value: f64,
+    /// `population_weighted_mean` or `median`.
+    pub method: String,
+    /// The same over the same countries 5 years earlier, when they all have values then.
+    pub regional_value_5y_earlier: Option<f64>,
+    /// The World Bank LCN aggregate of that year, when published: (value, citation id).
+    pub lcn_aggregate: Option<(f64, String)>,
+    /// Best three by good_direction (highest first when neutral).
+    pub leaders: Vec<CountryValue>,
+    /// Worst three.
+    pub laggards: Vec<CountryValue>,
+    /// Countries with the largest change over 5 years in the good direction (for neutral, the largest absolute).
+    pub movers: Vec<Mover>,
+    /// The synthetic record of the regional value.
+    pub pulse: PulseRecord,
+}
+
+/// A country's value.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CountryValue {
+    /// ISO3.
+    pub country: String,
+    /// Value.
+    pub value: f64,
+    /// Citation.
+    pub citation_id: String,
+}
+
+/// A country's change over 5 years.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Mover {
+    /// ISO3.
+    pub country: String,
+    /// Change, in the unit.
+    pub change: f64,
+    /// Citations of the earlier and the later value.
+    pub citation_ids: [String; 2],
+}
+
+/// The record of a `pulse-…` id.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PulseRecord {
+    /// `pulse-{indicator}-{year}`; exists only in this response.
+    pub citation_id: String,
+    /// How the regional value was computed.
+    pub method: String,
+    /// Citation ids of every input value (and of the population weights).
+    pub inputs: Vec<String>,
+}
+
+/// A contradiction, by reference.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ContradictionRef {
+    /// Pair id.
+    pub pair: String,
+    /// ISO3.
+    pub country: String,
+    /// Year.
+    pub year: i32,
+    /// How many tolerances apart.
+    pub tolerance_ratio: f64,
+    /// Citations of both values.
+    pub citation_ids: [String; 2],
+}
+
+fn handle(
+    corpus: &Corpus,
+    input: GetRegionalPulseInput,
+    lang: Lang,
+) -> Result<ToolAnswer<RegionalPulse>, ToolError> {
+    let pillar = common::pillar(corpus, &input.parameter)?;
+    let baked = &corpus.baked;
+    let mut metrics: Vec<&Metric> = baked
+        .metrics()
+        .iter()
+        .filter(|metric| metric.pillar == pillar.id)
+        .collect();
+    metrics.sort_by(|left, right| {
+        right
+            .headline
+            .cmp(&left.headline)
+            .then(right.coverage.countries.cmp(&left.coverage.countries))
+            .then(left.id.cmp(&right.id))
+    });
+    let countries: Vec<String> = baked
+        .countries()
+        .countries()
+        .map(|country| country.iso3.clone())
+        .collect();
+    let mut indicators = Vec::new();
+    for metric in metrics {
+        if indicators.len() == MAX_INDICATORS {
+            break;
+        }
+        if let Some(pulse) = indicator_pulse(corpus, metric, &countries, lang) {
+            indicators.push(pulse);
+        }
+    }
+    if indicators.is_empty() {
+        return Err(ToolError::Invalid(format!(
+            "no `{}` indicator has values for {MIN_COUNTRIES} countries in one year",
+            pillar.id
+        )));
+    }
+    let discoveries = corpus.discoveries().map_err(ToolError::Internal)?;
+    let contradictions: Vec<ContradictionRef> = discoveries
+        .contradictions
+        .iter()
+        .filter(|item| {
+            baked
+                .metric(&item.left_indicator)
+                .is_some_and(|metric| metric.pillar == pillar.id)
+        })
+        .take(5)
+        .map(|item| ContradictionRef {
+            pair: item.pair.clone(),
+            country: item.country.clone(),
+            year: item.year,
+            tolerance_ratio: item.tolerance_ratio,
+            citation_ids: item.citation_ids.clone(),
+        })
+        .collect();
+    let mut cited: Vec<&str> = indicators
+        .iter()
+        .flat_map(|indicator| {
+            indicator
+                .pulse
+                .inputs
+                .iter()
+                .map(String::as_str)
+                .chain(indicator.lcn_aggregate.iter().map(|(_, id)| id.as_str()))
+                .chain(
+                    indicator
+                        .movers
+                        .iter()
+                        .flat_map(|mover| mover.citation_ids.iter().map(String::as_str)),
+                )
+        })
+        .chain(
+            contradictions
+                .iter()
+                .flat_map(|item| item.citation_ids.iter().map(String::as_str)),
+        )
+        .collect();
+    cited.sort_unstable();
+    cited.dedup();
+    let citations = common::citation_records(corpus, cited)?;
+    let result = RegionalPulse {
+        parameter: pillar.id.clone(),
+        parameter_name: pillar.names.get(lang).to_string(),
+        indicators,
+        contradictions,
+        sources: vec![
+            common::source_link(corpus, "observations", None),
+            common::source_link(corpus, "aggregates", None),
+        ],
+    };
+    Ok(ToolAnswer {
+        result,
+        citations,
+        display: None,
+    })
+}
+
+fn indicator_pulse(
+    corpus: &Corpus,
+    metric: &Metric,
+    countries: &[String],
+    lang: Lang,
+) -> Option<IndicatorPulse> {
+    let table = corpus.baked.observations();
+    let rows = table.indicator_rows(&metric.id);
+    let mut by_year: std::collections::BTreeMap<i32, usize> = std::collections::BTreeMap::new();
+    for row_idx in rows.clone() {
+        *by_year.entry(table.row(row_idx).year).or_default() += 1;
+    }
+    let year = by_year
+        .iter()
+        .rev()
+        .find(|(_, count)| **count >= MIN_COUNTRIES)
+        .map(|(year, _)| *year)?;
+    let cells: Vec<Observation<'_>> = countries
+        .iter()
+        .filter_map(|country| table.find(&metric.id, country, year))
+        .collect();
+    let intensive = is_intensive(&metric.unit);
+    let weights: Option<Vec<Observation<'_>>> = if intensive {
+        cells
+            .iter()
+            .map(|cell| table.find("sp_pop_totl", cell.country, year))
+            .collect()
+    } else {
+        None
+    };
+    let aggregate = |cells: &[Observation<'_>], weights: Option<&[Observation<'_>]>| -> f64 {
+        match weights {
+            Some(weights) => {
+                let total: f64 = weights.iter().map(|weight| weight.value).sum();
+                cells
+                    .iter()
+                    .zip(weights)
+                    .map(|(cell, weight)| cell.value * weight.value)
+                    .sum::<f64>()
+                    / total
+            }
+            None => analytics::median(&cells.iter().map(|cell| cell.value).collect::<Vec<_>>())
+                .unwrap_or(f64::NAN),
+        }
+    };
+    let regional_value = aggregate(&cells, weights.as_deref());
+    let method = if weights.is_some() {
+        "population_weighted_mean"
+    } else {
+        "median"
+    };
+    let earlier_cells: Option<Vec<Observation<'_>>> = cells
+        .iter()
+        .map(|cell| table.find(&metric.id, cell.country, year - CHANGE_YEARS))
+        .collect();
+    let earlier_weights: Option<Vec<Observation<'_>>> = match (&weights, &earlier_cells) {
+        (Some(_), Some(earlier)) => earlier
+            .iter()
+            .map(|cell| table.find("sp_pop_totl", cell.country, year - CHANGE_YEARS))
+            .collect(),
+        _ => None,
+    };
+    let regional_value_5y_earlier = match (&earlier_cells, weights.is_some(), &earlier_weights) {
+        (Some(earlier), false, _) => Some(aggregate(earlier, None)),
+        (Some(earlier), true, Some(earlier_weights)) => {
+            Some(aggregate(earlier, Some(earlier_weights)))
+        }
+        _ => None,
+    };
+    let mut ranked: Vec<&Observation<'_>> = cells.iter().collect();
+    ranked.sort_by(|left, right| {
+        let by_value = right.value.total_cmp(&left.value);
+        (if metric.good_direction == GoodDirection::Down {
+            by_value.reverse()
+        } else {
+            by_value
+        })
+        .then(left.country.cmp(right.country))
+    });
+    let value = |cell: &&Observation<'_>| CountryValue {
+        country: cell.country.to_string(),
+        value: cell.value,
+        citation_id: cell.citation_id.to_string(),
+    };
+    let leaders = ranked.iter().take(3).map(value).collect();
+    let laggards = ranked.iter().rev().take(3).map(value).collect();
+    let mut movers: Vec<Mover> = cells
+        .iter()
+        .filter_map(|cell| {
+            let before = table.find(&metric.id, cell.country, year - CHANGE_YEARS)?;
+            Some(Mover {
+                country: cell.country.to_string(),
+                change: cell.value - before.value,
+                citation_ids: [before.citation_id.to_string(), cell.citation_id.to_string()],
+            })
+        })
+        .collect();
+    let goodness = |change: f64| match metric.good_direction {
+        GoodDirection::Up => change,
+        GoodDirection::Down => -change,
+        GoodDirection::Neutral => change.abs(),
+    };
+    movers.sort_by(|left, right| {
+        goodness(right.change)
+            .total_cmp(&goodness(left.change))
+            .then(left.country.cmp(&right.country))
+    });
+    movers.truncate(3);
+    let mut inputs: Vec<String> = cells
+        .iter()
+        .map(|cell| cell.citation_id.to_string())
+        .collect();
+    inputs.extend(
+        weights
+            .iter()
+            .flatten()
+            .map(|weight| weight.citation_id.to_string()),
+    );
+    let lcn_aggregate = corpus
+        .baked
+        .aggregates()
+        .find(&metric.id, "LCN", year)
+        .map(|row| (row.value, row.citation_id.to_string()));
+    Some(IndicatorPulse {
+        id: metric.id.clone(),
+        name: metric.names.get(lang).to_string(),
+        unit: metric.unit.clone(),
+        good_direction: metric.good_direction,
+        year,
+        countries: cells.len(),
+        regional_value,
+        method: method.to_string(),
+        regional_value_5y_earlier,
+        lcn_aggregate,
+        leaders,
+        laggards,
+        movers,
+        pulse: PulseRecord {
+            citation_id: format!("pulse-{}-{year}", metric.id),
+            method: if weights.is_some() {
+                "mean of the countries' values weighted by their population (WDI SP.POP.TOTL, same year)".into()
+            } else {
+                "median of the countries' values (no population weighting for totals, counts or missing weights)".into()
+            },
+            inputs,
+        },
+    })
+}
+
+/// Whether values in `unit` average across countries (rates, shares, indices, per-person quantities)
+/// rather than add up (totals, counts, currency amounts).
+fn is_intensive(unit: &str) -> bool {
+    let unit = unit.to_ascii_lowercase();
+    [
+        "%",
+        "per ",
+        "index",
+        "score",
+        "ratio",
+        "years",
+        "rate",
+        "percent",
+        "births per woman",
+        "per capita",
+    ]
+    .iter()
+    .any(|marker| unit.contains(marker))
+}

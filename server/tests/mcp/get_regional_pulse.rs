@@ -1,0 +1,76 @@
+use serde_json::{Value, json};
+
+use crate::support::{call_tool, payload};
+
+fn pulse(parameter: &str) -> Value {
+    let answer = call_tool("get_regional_pulse", json!({"parameter": parameter}));
+    assert_eq!(answer["isError"], json!(false), "{parameter}: {answer}");
+    payload(&answer)
+}
+
+#[test]
+fn the_regional_value_is_the_population_weighted_mean_of_its_cited_inputs() {
+    let content = pulse("salud");
+    let life = content["result"]["indicators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|indicator| indicator["id"] == json!("sp_dyn_le00_in"))
+        .unwrap()
+        .clone();
+    assert_eq!(life["method"], json!("population_weighted_mean"));
+    let citations = content["citations"].as_array().unwrap();
+    let value_of = |id: &Value| {
+        citations
+            .iter()
+            .find(|citation| &citation["citation_id"] == id)
+            .unwrap_or_else(|| panic!("{id} cited"))["value"]
+            .as_f64()
+            .unwrap()
+    };
+    let inputs = life["pulse"]["inputs"].as_array().unwrap();
+    let countries = life["countries"].as_u64().unwrap() as usize;
+    assert_eq!(
+        inputs.len(),
+        2 * countries,
+        "values then population weights"
+    );
+    let (values, weights) = inputs.split_at(countries);
+    let weighted: f64 = values
+        .iter()
+        .zip(weights)
+        .map(|(value, weight)| value_of(value) * value_of(weight))
+        .sum::<f64>()
+        / weights.iter().map(value_of).sum::<f64>();
+    assert!((life["regional_value"].as_f64().unwrap() - weighted).abs() < 1e-9);
+    let (lcn_value, lcn_id) = (
+        life["lcn_aggregate"][0].as_f64().unwrap(),
+        &life["lcn_aggregate"][1],
+    );
+    assert_eq!(value_of(lcn_id), lcn_value);
+    assert!(
+        (lcn_value - weighted).abs() < 2.0,
+        "our weighted mean is close to the World Bank's LCN: {weighted} vs {lcn_value}"
+    );
+    let leaders = life["leaders"].as_array().unwrap();
+    assert!(leaders[0]["value"].as_f64().unwrap() >= leaders[1]["value"].as_f64().unwrap());
+    assert!(
+        life["pulse"]["citation_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("pulse-")
+    );
+}
+
+#[test]
+fn totals_use_the_median_and_say_so() {
+    let content = pulse("demografia");
+    let population = content["result"]["indicators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|indicator| indicator["id"] == json!("sp_pop_totl"))
+        .unwrap()
+        .clone();
+    assert_eq!(population["method"], json!("median"));
+}
