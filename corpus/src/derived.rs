@@ -102,3 +102,26 @@ pub struct Discoveries {
     /// Contradictions, by tolerance ratio descending.
     pub contradictions: Vec<Contradiction>,
 }
+
+/// A Pearson correlation between two indicators of one pillar across countries in one year, precomputed by
+/// the bake (`correlations.json`) with [`crate::analytics::pearson`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PillarCorrelation {
+    /// Pillar id.
+    pub pillar: String,
+    /// First indicator (ids in lexical order).
+    pub indicator_a: String,
+    /// Second indicator.
+    pub indicator_b: String,
+    /// The year: the one of the last 10 with the most countries having both values (latest on a tie).
+    pub year: i32,
+    /// Pearson's r.
+    pub r: f64,
+    /// Countries (pairs) used.
+    pub n: usize,
+    /// Two-sided p-value of r = 0.
+    pub p_value: f64,
+}
+
+/// Pairs below this many countries are not correlated.
+pub const MIN_CORRELATION_PAIRS: usize = 10;

@@ -44,3 +44,5 @@ pub const CONCORDANCE_PARQUET: &str = "concordance.parquet";
 pub const SERIES_STATS: &str = "series_stats.json";
 /// Anomalies and source contradictions, see [`crate::Discoveries`].
 pub const DISCOVERIES: &str = "discoveries.json";
+/// Pairwise correlations of each pillar's headline indicators, see [`crate::PillarCorrelation`].
+pub const CORRELATIONS: &str = "correlations.json";

@@ -332,6 +332,10 @@ fn write_artifacts(
     );
     write_json(&dir.join(layout::DISCOVERIES), &discoveries)?;
     let discovery_rows = (discoveries.anomalies.len() + discoveries.contradictions.len()) as u64;
+    write_json(
+        &dir.join(layout::CORRELATIONS),
+        &crate::derive::correlations::correlations(&metrics, &observations),
+    )?;
     let stats = crate::derive::series_stats::series_stats(&observations);
     let series_rows = stats.len() as u64;
     write_json(&dir.join(layout::SERIES_STATS), &stats)?;

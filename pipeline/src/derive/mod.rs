@@ -1,5 +1,6 @@
 //! Derived tables computed from the governed observations at bake time.
 
 pub mod concordance;
+pub mod correlations;
 pub mod discoveries;
 pub mod series_stats;

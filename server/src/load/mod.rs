@@ -4,7 +4,8 @@
 use std::{path::Path, sync::OnceLock};
 
 use corpus::{
-    BakedCorpus, CorpusError, Dataset, Discoveries, MetricIndex, SeriesStats, layout, read_json,
+    BakedCorpus, CorpusError, Dataset, Discoveries, MetricIndex, PillarCorrelation, SeriesStats,
+    layout, read_json,
 };
 
 /// Everything the tools read: the baked corpus, its dataset catalog and its search index.
@@ -20,6 +21,8 @@ pub struct Corpus {
     series_stats: OnceLock<Result<Vec<SeriesStats>, String>>,
     /// Precomputed anomalies and contradictions, read on first use.
     discoveries: OnceLock<Result<Discoveries, String>>,
+    /// Precomputed pillar correlations, read on first use.
+    correlations: OnceLock<Result<Vec<PillarCorrelation>, String>>,
 }
 
 impl Corpus {
@@ -54,6 +57,23 @@ impl Corpus {
             .map_err(Clone::clone)
     }
 
+    /// The bake's pairwise correlations of each pillar's headline indicators (`correlations.json`).
+    ///
+    /// # Errors
+    /// The message of the read error, if the artifact cannot be read.
+    pub fn correlations(&self) -> Result<&[PillarCorrelation], String> {
+        self.correlations
+            .get_or_init(|| {
+                read_json(
+                    &self.baked.dir().join(layout::CORRELATIONS),
+                    "pillar correlations",
+                )
+                .map_err(|error| error.to_string())
+            })
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+
     /// The dataset with this id.
     pub fn dataset(&self, dataset_id: &str) -> Option<&Dataset> {
         self.datasets
@@ -78,6 +98,7 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         index,
         series_stats: OnceLock::new(),
         discoveries: OnceLock::new(),
+        correlations: OnceLock::new(),
     })
 }
 

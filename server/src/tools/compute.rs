@@ -637,7 +637,10 @@ fn correlation(
             if let (Some(left), Some(right)) = (
                 table.find(&metric.id, country, year),
                 table.find(&other.id, country, year),
-            ) {
+            ) && left.flags.is_empty()
+                && right.flags.is_empty()
+            {
+                // Projections are not observations: correlations use observed values only, as the bake does.
                 cells.push((left, right));
             }
         }

@@ -66,6 +66,9 @@ pub struct ParameterData {
     pub indicators: Vec<IndicatorData>,
     /// Indicator ids of the pillar with no value for the country.
     pub missing: Vec<String>,
+    /// The pillar's strongest significant correlations across countries (p < 0.05, up to 5, largest |r|
+    /// first), precomputed by the bake; `compute` op `correlation` with the same year reproduces each.
+    pub correlations: Vec<CorrelationItem>,
     /// Coverage, sources and freshness of what is shown.
     pub governance: Governance,
     /// `A` to `D`, from freshness and coverage (see `governance`): A = at least 75 % of the pillar's
@@ -127,6 +130,23 @@ pub struct TailPoint {
     pub citation_id: String,
 }
 
+/// A correlation between two indicators of the pillar across countries.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CorrelationItem {
+    /// First indicator.
+    pub indicator_a: String,
+    /// Second indicator.
+    pub indicator_b: String,
+    /// Year of the values.
+    pub year: i32,
+    /// Pearson's r.
+    pub r: f64,
+    /// Countries used.
+    pub n: usize,
+    /// Two-sided p-value.
+    pub p_value: f64,
+}
+
 /// Coverage and freshness of the answer.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Governance {
@@ -182,6 +202,26 @@ fn handle(
         .map(|(_, indicator)| indicator)
         .collect();
     let governance = governance(corpus, &metrics, &indicators);
+    let mut correlations: Vec<CorrelationItem> = corpus
+        .correlations()
+        .map_err(ToolError::Internal)?
+        .iter()
+        .filter(|item| item.pillar == pillar.id && item.p_value < 0.05)
+        .map(|item| CorrelationItem {
+            indicator_a: item.indicator_a.clone(),
+            indicator_b: item.indicator_b.clone(),
+            year: item.year,
+            r: item.r,
+            n: item.n,
+            p_value: item.p_value,
+        })
+        .collect();
+    correlations.sort_by(|left, right| {
+        right.r.abs().total_cmp(&left.r.abs()).then_with(|| {
+            (&left.indicator_a, &left.indicator_b).cmp(&(&right.indicator_a, &right.indicator_b))
+        })
+    });
+    correlations.truncate(5);
     let evidence_grade = evidence_grade(corpus, &governance);
     let narrative = narrative(
         lang,
@@ -237,6 +277,7 @@ fn handle(
         narrative,
         indicators,
         missing,
+        correlations,
         governance,
         evidence_grade,
         sources: vec![

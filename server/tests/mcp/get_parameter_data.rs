@@ -101,3 +101,32 @@ fn life_expectancy_in_mexico_is_the_d1_value_with_its_tail() {
         "indicators without MEX data are listed"
     );
 }
+
+#[test]
+fn precomputed_correlations_equal_compute_at_query_time() {
+    let content = parameter_data(json!({"parameter": "salud", "country": "BRA"}));
+    let correlations = content["result"]["correlations"].as_array().unwrap();
+    assert!(
+        !correlations.is_empty(),
+        "health indicators correlate across countries"
+    );
+    let first = &correlations[0];
+    assert!(first["p_value"].as_f64().unwrap() < 0.05);
+    let answer = call_tool(
+        "compute",
+        json!({"op": "correlation", "parameter": "salud", "indicator": first["indicator_a"], "indicator_b": first["indicator_b"], "year": first["year"]}),
+    );
+    let computed = payload(&answer)["result"]["correlation"].clone();
+    assert_eq!(
+        (
+            computed["r"].clone(),
+            computed["n"].clone(),
+            computed["p_value"].clone()
+        ),
+        (
+            first["r"].clone(),
+            first["n"].clone(),
+            first["p_value"].clone()
+        )
+    );
+}

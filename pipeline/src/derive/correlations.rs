@@ -1,0 +1,95 @@
+//! Per pillar, the pairwise Pearson correlations of its headline indicators across countries
+//! (`correlations.json`), in the year of the last ten with the most countries having both values.
+
+use std::collections::{BTreeMap, HashMap};
+
+use corpus::{Metric, PillarCorrelation, analytics::pearson, derived::MIN_CORRELATION_PAIRS};
+
+use crate::export::tables::ObservationColumns;
+
+/// Years searched back from the newest year both indicators share.
+const YEARS_BACK: i32 = 10;
+
+/// Correlations of every pair of headline indicators within each pillar (projections excluded).
+pub fn correlations(
+    metrics: &[Metric],
+    observations: &ObservationColumns,
+) -> Vec<PillarCorrelation> {
+    let mut values: HashMap<&str, BTreeMap<i32, HashMap<&str, f64>>> = HashMap::new();
+    for row_idx in (0..observations.len()).filter(|&row_idx| observations.flags[row_idx].is_empty())
+    {
+        values
+            .entry(&observations.indicator[row_idx])
+            .or_default()
+            .entry(observations.year[row_idx])
+            .or_default()
+            .insert(&observations.country[row_idx], observations.value[row_idx]);
+    }
+    let mut by_pillar: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for metric in metrics.iter().filter(|metric| metric.headline) {
+        by_pillar
+            .entry(&metric.pillar)
+            .or_default()
+            .push(&metric.id);
+    }
+    let mut correlations = Vec::new();
+    for (pillar, mut ids) in by_pillar {
+        ids.sort_unstable();
+        for (position, first) in ids.iter().enumerate() {
+            for second in &ids[position + 1..] {
+                let (Some(left), Some(right)) = (values.get(first), values.get(second)) else {
+                    continue;
+                };
+                let Some(newest) = left
+                    .keys()
+                    .rev()
+                    .find(|year| right.contains_key(year))
+                    .copied()
+                else {
+                    continue;
+                };
+                let best = (newest - YEARS_BACK + 1..=newest)
+                    .rev()
+                    .map(|year| (year, paired(left.get(&year), right.get(&year))))
+                    .max_by(|(year_a, pairs_a), (year_b, pairs_b)| {
+                        pairs_a.len().cmp(&pairs_b.len()).then(year_a.cmp(year_b))
+                    });
+                let Some((year, pairs)) = best else { continue };
+                if pairs.len() < MIN_CORRELATION_PAIRS {
+                    continue;
+                }
+                if let Some(correlation) = pearson(&pairs) {
+                    correlations.push(PillarCorrelation {
+                        pillar: pillar.to_string(),
+                        indicator_a: first.to_string(),
+                        indicator_b: second.to_string(),
+                        year,
+                        r: correlation.r,
+                        n: correlation.n,
+                        p_value: correlation.p_value,
+                    });
+                }
+            }
+        }
+    }
+    correlations
+}
+
+/// The (left, right) values of the countries both maps have, in country order.
+fn paired(
+    left: Option<&HashMap<&str, f64>>,
+    right: Option<&HashMap<&str, f64>>,
+) -> Vec<(f64, f64)> {
+    let (Some(left), Some(right)) = (left, right) else {
+        return Vec::new();
+    };
+    let mut countries: Vec<&&str> = left
+        .keys()
+        .filter(|country| right.contains_key(*country))
+        .collect();
+    countries.sort();
+    countries
+        .into_iter()
+        .map(|country| (left[*country], right[*country]))
+        .collect()
+}
