@@ -31,7 +31,8 @@ pub fn spec() -> ToolSpec {
          asc|desc, default best first by good_direction), `gap_to_frontier` (a country's distance to the best country \
          in a year, or frontier max|min), `forecast` (least-squares trend of a country's series with a 95% prediction \
          interval for to_year), `correlation` (Pearson r, n and p-value with indicator_b across countries in a year, or \
-         across years for one country). Years default to the earliest and latest available.",
+         across years for one country), `explain_change` (a country's change beside the concurrent changes of the \
+         indicators correlated with it across countries: associations, not causes). Years default to the earliest and latest available.",
         &["observations", "metrics"],
         handle,
     )
@@ -53,6 +54,9 @@ pub enum Op {
     Forecast,
     /// Pearson correlation between two indicators.
     Correlation,
+    /// A country's change between two years beside the concurrent changes of the pillar's indicators that
+    /// correlate with it across countries (associations, not causes).
+    ExplainChange,
 }
 
 /// Sort order of `rank`.
@@ -147,6 +151,9 @@ pub struct ComputeResult {
     /// `correlation`: r, n, p-value.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub correlation: Option<CorrelationResult>,
+    /// `explain_change`: the associated indicators' concurrent changes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub associated: Option<Vec<AssociatedChange>>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
 }
@@ -249,6 +256,25 @@ pub struct ForecastResult {
     pub fitted_years: (i32, i32),
 }
 
+/// An indicator whose change over the same years sits beside the explained one.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AssociatedChange {
+    /// Indicator id.
+    pub indicator: String,
+    /// Its change over the same years for the same country, in its unit.
+    pub change: f64,
+    /// Its unit.
+    pub unit: String,
+    /// Cross-country correlation with the explained indicator (precomputed, see get_parameter_data).
+    pub r: f64,
+    /// p-value of that correlation.
+    pub p_value: f64,
+    /// Year of that correlation.
+    pub correlation_year: i32,
+    /// Citations of its two cells.
+    pub citation_ids: [String; 2],
+}
+
 /// A Pearson correlation.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CorrelationResult {
@@ -299,6 +325,7 @@ fn handle(
         gap: None,
         forecast: None,
         correlation: None,
+        associated: None,
         sources: vec![common::source_link(corpus, "observations", Some(metric))],
     };
     match input.op {
@@ -307,6 +334,7 @@ fn handle(
         Op::GapToFrontier => gap_to_frontier(corpus, metric, &input, &mut result)?,
         Op::Forecast => forecast(corpus, metric, &input, &mut result)?,
         Op::Correlation => correlation(corpus, metric, &input, &mut result)?,
+        Op::ExplainChange => explain_change(corpus, metric, &input, &mut result)?,
     }
     let citations =
         common::citation_records(corpus, result.calculation.inputs.iter().map(String::as_str))?;
@@ -672,6 +700,109 @@ fn correlation(
         n: correlation.n,
         p_value: correlation.p_value,
     });
+    Ok(())
+}
+
+fn explain_change(
+    corpus: &Corpus,
+    metric: &Metric,
+    input: &ComputeInput,
+    result: &mut ComputeResult,
+) -> Result<(), ToolError> {
+    let country = one_country(corpus, input)?;
+    let rows = series(corpus, metric, &country)?;
+    let from = pick_year(
+        &rows,
+        input.from_year,
+        rows.first(),
+        "from_year",
+        metric,
+        &country,
+    )?;
+    let to = pick_year(
+        &rows,
+        input.to_year,
+        rows.last(),
+        "to_year",
+        metric,
+        &country,
+    )?;
+    if from.year >= to.year {
+        return Err(ToolError::Invalid(format!(
+            "from_year {} must be before to_year {}",
+            from.year, to.year
+        )));
+    }
+    let change = analytics::change(point(&from), point(&to));
+    let table = corpus.baked.observations();
+    let mut associated: Vec<AssociatedChange> = Vec::new();
+    let mut inputs = vec![from, to];
+    for correlation in corpus
+        .correlations()
+        .map_err(ToolError::Internal)?
+        .iter()
+        .filter(|item| item.p_value < 0.05)
+    {
+        let other_id = if correlation.indicator_a == metric.id {
+            &correlation.indicator_b
+        } else if correlation.indicator_b == metric.id {
+            &correlation.indicator_a
+        } else {
+            continue;
+        };
+        let (Some(before), Some(after)) = (
+            table.find(other_id, &country, from.year),
+            table.find(other_id, &country, to.year),
+        ) else {
+            continue;
+        };
+        let unit = corpus
+            .baked
+            .metric(other_id)
+            .map(|other| other.unit.clone())
+            .unwrap_or_default();
+        associated.push(AssociatedChange {
+            indicator: other_id.clone(),
+            change: after.value - before.value,
+            unit,
+            r: correlation.r,
+            p_value: correlation.p_value,
+            correlation_year: correlation.year,
+            citation_ids: [
+                before.citation_id.to_string(),
+                after.citation_id.to_string(),
+            ],
+        });
+        inputs.extend([before, after]);
+    }
+    associated.sort_by(|left, right| {
+        right
+            .r
+            .abs()
+            .total_cmp(&left.r.abs())
+            .then(left.indicator.cmp(&right.indicator))
+    });
+    let input_refs: Vec<&Observation<'_>> = inputs.iter().collect();
+    result.calculation = calculation(
+        "explain",
+        &format!(
+            "{}-{}-{}-{}",
+            metric.id,
+            country.to_ascii_lowercase(),
+            from.year,
+            to.year
+        ),
+        "the change beside the concurrent changes of the indicators that correlate with it across countries (p < 0.05); associations, not causes",
+        "change = to.value - from.value for each indicator; r and p from the pillar's precomputed correlations",
+        &input_refs,
+    );
+    result.absolute_change = Some(change.absolute);
+    result.relative_change = change.relative;
+    result.between = Some(Between {
+        from: cell(&from),
+        to: cell(&to),
+    });
+    result.associated = Some(associated);
     Ok(())
 }
 

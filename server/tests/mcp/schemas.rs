@@ -24,6 +24,10 @@ fn successful_calls() -> Vec<(&'static str, Value)> {
         ("search_corpus", json!({"query": "homicidios"})),
         ("get_regional_pulse", json!({"parameter": "seguridad"})),
         (
+            "compute",
+            json!({"op": "explain_change", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "COL", "from_year": 2005}),
+        ),
+        (
             "get_data_health",
             json!({"parameter": "seguridad", "country": "COL"}),
         ),
