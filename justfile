@@ -29,7 +29,8 @@ test: venv
 e2e: venv
     cargo build --quiet -p server -p pipeline
     target/debug/pipeline bake --quiet --out-dir target/e2e-corpus > /dev/null
-    SERVER_BIN=target/debug/server CORPUS_OUT_DIR=target/e2e-corpus {{python}} -m pytest -q tests/e2e
+    test -f target/vega-lite/node_modules/vega-lite/build/vega-lite-schema.json || npm install --silent --no-audit --no-fund --prefix target/vega-lite vega-lite@5.23.0
+    SERVER_BIN=target/debug/server CORPUS_OUT_DIR=target/e2e-corpus VEGA_LITE_SCHEMA=target/vega-lite/node_modules/vega-lite/build/vega-lite-schema.json {{python}} -m pytest -q tests/e2e
 
 # Create or update the Python virtualenv of the end-to-end tests (.venv) when tests/e2e/requirements.txt changed.
 venv:

@@ -80,6 +80,9 @@ pub struct Display {
     pub tables: Vec<DisplayTable>,
     /// Links to the sources.
     pub links: Vec<DisplayLink>,
+    /// Charts as Vega-Lite v5 specifications (data inline), valid against the official Vega-Lite schema.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub charts: Vec<Value>,
 }
 
 /// One table: a title, column headers and rows of cells (numbers, strings or null for no data).
@@ -289,4 +292,42 @@ pub fn year_range(from_year: Option<i32>, to_year: Option<i32>) -> Result<(i32, 
         )));
     }
     Ok((from, to))
+}
+
+/// The Vega-Lite schema the chart specifications follow.
+pub const VEGA_LITE_SCHEMA: &str = "https://vega.github.io/schema/vega-lite/v5.json";
+
+/// A Vega-Lite line chart of `(series, year, value)` points, one line per series.
+pub fn line_chart(title: &str, unit: &str, points: &[(String, i32, f64)]) -> Value {
+    let values: Vec<Value> = points.iter().map(|(series, year, value)| serde_json::json!({"series": series, "year": year, "value": value})).collect();
+    serde_json::json!({
+        "$schema": VEGA_LITE_SCHEMA,
+        "title": title,
+        "data": {"values": values},
+        "mark": {"type": "line", "point": true},
+        "encoding": {
+            "x": {"field": "year", "type": "quantitative", "axis": {"format": "d"}, "title": "year"},
+            "y": {"field": "value", "type": "quantitative", "title": unit},
+            "color": {"field": "series", "type": "nominal", "title": null}
+        }
+    })
+}
+
+/// A Vega-Lite horizontal bar chart of `(label, value)` items, in the given order.
+pub fn bar_chart(title: &str, unit: &str, items: &[(String, f64)]) -> Value {
+    let order: Vec<&str> = items.iter().map(|(label, _)| label.as_str()).collect();
+    let values: Vec<Value> = items
+        .iter()
+        .map(|(label, value)| serde_json::json!({"label": label, "value": value}))
+        .collect();
+    serde_json::json!({
+        "$schema": VEGA_LITE_SCHEMA,
+        "title": title,
+        "data": {"values": values},
+        "mark": "bar",
+        "encoding": {
+            "y": {"field": "label", "type": "nominal", "sort": order, "title": null},
+            "x": {"field": "value", "type": "quantitative", "title": unit}
+        }
+    })
 }

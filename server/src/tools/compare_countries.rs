@@ -233,5 +233,6 @@ fn display(pillar_name: &str, countries: &[String], indicators: &[IndicatorCompa
             rows,
         }],
         links: Vec::new(),
+        charts: Vec::new(),
     }
 }

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ToolAnswer, ToolError, ToolSpec,
-    common::{self, SourceLink},
+    common::{self, Display, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -338,10 +338,15 @@ fn handle(
     }
     let citations =
         common::citation_records(corpus, result.calculation.inputs.iter().map(String::as_str))?;
+    let display = chart(corpus, metric, &result).map(|chart| Display {
+        tables: Vec::new(),
+        links: Vec::new(),
+        charts: vec![chart],
+    });
     Ok(ToolAnswer {
         result,
         citations,
-        display: None,
+        display,
     })
 }
 
@@ -804,6 +809,43 @@ fn explain_change(
     });
     result.associated = Some(associated);
     Ok(())
+}
+
+/// The chart of a rank (bars) or a forecast (observed line, forecast point and interval); none for other ops.
+fn chart(corpus: &Corpus, metric: &Metric, result: &ComputeResult) -> Option<serde_json::Value> {
+    if let Some(ranking) = &result.ranking {
+        let items: Vec<(String, f64)> = ranking
+            .ranked
+            .iter()
+            .map(|ranked| (ranked.cell.country.clone(), ranked.cell.value))
+            .collect();
+        return Some(common::bar_chart(
+            &format!("{} ({})", result.indicator_name, ranking.year),
+            &result.unit,
+            &items,
+        ));
+    }
+    let forecast = result.forecast.as_ref()?;
+    let table = corpus.baked.observations();
+    let observed: Vec<serde_json::Value> = table
+        .series(&metric.id, &forecast.country)
+        .map(|row_idx| table.row(row_idx))
+        .filter(|row| row.flags.is_empty() && row.year >= forecast.fitted_years.0)
+        .map(|row| serde_json::json!({"year": row.year, "value": row.value}))
+        .collect();
+    let x = serde_json::json!({"field": "year", "type": "quantitative", "axis": {"format": "d"}, "title": "year"});
+    Some(serde_json::json!({
+        "$schema": common::VEGA_LITE_SCHEMA,
+        "title": format!("{} — {} (forecast {})", result.indicator_name, forecast.country, forecast.year),
+        "layer": [
+            {"data": {"values": observed}, "mark": {"type": "line", "point": true},
+             "encoding": {"x": x, "y": {"field": "value", "type": "quantitative", "title": result.unit}}},
+            {"data": {"values": [{"year": forecast.year, "lower": forecast.lower, "upper": forecast.upper}]}, "mark": "errorbar",
+             "encoding": {"x": x, "y": {"field": "lower", "type": "quantitative"}, "y2": {"field": "upper"}}},
+            {"data": {"values": [{"year": forecast.year, "value": forecast.value}]}, "mark": {"type": "point", "filled": true},
+             "encoding": {"x": x, "y": {"field": "value", "type": "quantitative"}}}
+        ]
+    }))
 }
 
 fn one_country(corpus: &Corpus, input: &ComputeInput) -> Result<String, ToolError> {

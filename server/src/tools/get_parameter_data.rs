@@ -268,6 +268,19 @@ fn handle(
                 .collect(),
         }],
         links: Vec::new(),
+        // One small line chart per leading indicator: units differ, so they are not drawn on one axis.
+        charts: indicators
+            .iter()
+            .take(3)
+            .map(|indicator| {
+                let points: Vec<(String, i32, f64)> = indicator
+                    .series_tail
+                    .iter()
+                    .map(|point| (country.iso3.clone(), point.year, point.value))
+                    .collect();
+                common::line_chart(&indicator.name, &indicator.unit, &points)
+            })
+            .collect(),
     };
     let result = ParameterData {
         parameter: pillar.id.clone(),

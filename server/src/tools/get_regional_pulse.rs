@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ToolAnswer, ToolError, ToolSpec,
-    common::{self, SourceLink},
+    common::{self, Display, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -237,10 +237,43 @@ fn handle(
             common::source_link(corpus, "aggregates", None),
         ],
     };
+    let charts = result
+        .indicators
+        .iter()
+        .take(3)
+        .map(|indicator| {
+            let mut items: Vec<(String, f64)> = indicator
+                .leaders
+                .iter()
+                .map(|leader| (leader.country.clone(), leader.value))
+                .collect();
+            items.push((
+                format!("LAC ({})", indicator.method.replace('_', " ")),
+                indicator.regional_value,
+            ));
+            items.extend(
+                indicator
+                    .laggards
+                    .iter()
+                    .rev()
+                    .map(|laggard| (laggard.country.clone(), laggard.value)),
+            );
+            common::bar_chart(
+                &format!("{} ({})", indicator.name, indicator.year),
+                &indicator.unit,
+                &items,
+            )
+        })
+        .collect();
+    let display = Display {
+        tables: Vec::new(),
+        links: Vec::new(),
+        charts,
+    };
     Ok(ToolAnswer {
         result,
         citations,
-        display: None,
+        display: Some(display),
     })
 }
 

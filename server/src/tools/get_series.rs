@@ -265,6 +265,15 @@ fn display(name: &str, unit: &str, series: &[CountrySeries]) -> Display {
             url: country.url.clone(),
         })
         .collect();
+    let points: Vec<(String, i32, f64)> = series
+        .iter()
+        .flat_map(|country| {
+            country
+                .points
+                .iter()
+                .map(|point| (country.country.clone(), point.year, point.value))
+        })
+        .collect();
     Display {
         tables: vec![DisplayTable {
             title: format!("{name} ({unit})"),
@@ -272,5 +281,6 @@ fn display(name: &str, unit: &str, series: &[CountrySeries]) -> Display {
             rows,
         }],
         links,
+        charts: vec![common::line_chart(name, unit, &points)],
     }
 }

@@ -1,0 +1,41 @@
+"""Every chart the tools return is a valid Vega-Lite specification: checked against the official JSON schema
+shipped in the npm package `vega-lite` (VEGA_LITE_SCHEMA, installed by `just e2e`)."""
+
+import asyncio
+import json
+import os
+
+from jsonschema import Draft7Validator
+from mcp import Client, StdioServerParameters
+
+SERVER_BIN = os.environ["SERVER_BIN"]
+CORPUS_OUT_DIR = os.environ["CORPUS_OUT_DIR"]
+SCHEMA_PATH = os.environ["VEGA_LITE_SCHEMA"]
+
+CALLS = [
+    ("get_parameter_data", {"parameter": "salud", "country": "MEX"}),
+    ("get_regional_pulse", {"parameter": "educacion"}),
+    ("compute", {"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "CHL", "from_year": 2000}),
+    ("compute", {"op": "rank", "parameter": "pobreza", "indicator": "si_pov_gini", "year": 2024}),
+    ("get_series", {"parameter": "seguridad", "indicator": "vc_ihr_psrc_p5", "countries": ["BRA", "URY"], "from_year": 2015}),
+]
+
+
+def test_every_chart_validates_against_the_official_vega_lite_schema():
+    with open(SCHEMA_PATH, encoding="utf-8") as handle:
+        validator = Draft7Validator(json.load(handle))
+
+    async def charts():
+        found = []
+        async with Client(StdioServerParameters(command=SERVER_BIN, args=["--stdio", "--corpus-dir", CORPUS_OUT_DIR])) as client:
+            for name, arguments in CALLS:
+                result = await client.call_tool(name, arguments)
+                assert not result.is_error, result.content[0].text
+                specs = result.structured_content["display"]["charts"]
+                assert specs, f"{name} returns a chart"
+                found.extend((name, spec) for spec in specs)
+        return found
+
+    for name, spec in asyncio.run(charts()):
+        errors = sorted(validator.iter_errors(spec), key=lambda error: list(error.path))
+        assert not errors, f"{name}: {errors[0].message} at {list(errors[0].path)}"
