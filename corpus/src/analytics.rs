@@ -289,3 +289,61 @@ mod tests {
         assert_eq!(robust_z_scores(&[1.0, 1.0, 1.0, 2.0]), None);
     }
 }
+
+/// Whether values in `unit` average across countries (rates, shares, indices, per-person quantities)
+/// rather than add up (totals, counts, currency amounts). Decides how a regional value is formed.
+pub fn is_intensive_unit(unit: &str) -> bool {
+    let unit = unit.to_ascii_lowercase();
+    [
+        "%",
+        "per ",
+        "index",
+        "score",
+        "ratio",
+        "years",
+        "rate",
+        "percent",
+        "births per woman",
+        "per capita",
+    ]
+    .iter()
+    .any(|marker| unit.contains(marker))
+}
+
+/// How a regional value was formed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegionalMethod {
+    /// Mean of the countries' values weighted by their population.
+    PopulationWeightedMean,
+    /// Median of the countries' values.
+    Median,
+}
+
+impl RegionalMethod {
+    /// `population_weighted_mean` or `median`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RegionalMethod::PopulationWeightedMean => "population_weighted_mean",
+            RegionalMethod::Median => "median",
+        }
+    }
+}
+
+/// The regional value of `values`: their mean weighted by `weights` (one population per value) when
+/// given, else their median. `None` for no values or weights summing to zero.
+pub fn regional_value(values: &[f64], weights: Option<&[f64]>) -> Option<(f64, RegionalMethod)> {
+    match weights {
+        Some(weights) if weights.len() == values.len() => {
+            let total: f64 = weights.iter().sum();
+            (total > 0.0).then(|| {
+                let weighted: f64 = values
+                    .iter()
+                    .zip(weights)
+                    .map(|(value, weight)| value * weight)
+                    .sum();
+                (weighted / total, RegionalMethod::PopulationWeightedMean)
+            })
+        }
+        _ => median(values).map(|value| (value, RegionalMethod::Median)),
+    }
+}

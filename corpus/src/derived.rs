@@ -125,3 +125,27 @@ pub struct PillarCorrelation {
 
 /// Pairs below this many countries are not correlated.
 pub const MIN_CORRELATION_PAIRS: usize = 10;
+
+/// One indicator in one year across the region (`year_stats.json`), for the years with values for at
+/// least [`MIN_YEAR_COUNTRIES`] countries: the regional value and how it was formed, the frontier, leaders
+/// and laggards by the indicator's good direction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct YearStats {
+    /// Metric id.
+    pub indicator: String,
+    /// Year.
+    pub year: i32,
+    /// Countries with a value.
+    pub countries: usize,
+    /// Population-weighted mean for intensive units when every country has a population, else median.
+    pub regional_value: f64,
+    /// `population_weighted_mean` or `median`.
+    pub method: String,
+    /// Best three (citation ids), best first; the first is the frontier.
+    pub leaders: Vec<String>,
+    /// Worst three (citation ids), worst first.
+    pub laggards: Vec<String>,
+}
+
+/// Years with fewer countries are not summarised.
+pub const MIN_YEAR_COUNTRIES: usize = 10;

@@ -46,3 +46,5 @@ pub const SERIES_STATS: &str = "series_stats.json";
 pub const DISCOVERIES: &str = "discoveries.json";
 /// Pairwise correlations of each pillar's headline indicators, see [`crate::PillarCorrelation`].
 pub const CORRELATIONS: &str = "correlations.json";
+/// Per indicator and year regional summaries, see [`crate::YearStats`].
+pub const YEAR_STATS: &str = "year_stats.json";

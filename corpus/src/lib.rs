@@ -58,7 +58,7 @@ pub use baked::BakedCorpus;
 pub use citation::{Citation, CitationId, UnresolvedCitation};
 pub use country::{Country, CountryRegistry, EntityKind};
 pub use dataset::{Dataset, DatasetColumn};
-pub use derived::{Anomaly, Contradiction, Discoveries, PillarCorrelation, SeriesStats};
+pub use derived::{Anomaly, Contradiction, Discoveries, PillarCorrelation, SeriesStats, YearStats};
 pub use error::CorpusError;
 pub use index::{IndexDocument, MetricHit, MetricIndex};
 pub use json::{read_json, write_json};

@@ -336,6 +336,10 @@ fn write_artifacts(
         &dir.join(layout::CORRELATIONS),
         &crate::derive::correlations::correlations(&metrics, &observations),
     )?;
+    write_json(
+        &dir.join(layout::YEAR_STATS),
+        &crate::derive::year_stats::year_stats(&metrics, &observations),
+    )?;
     let stats = crate::derive::series_stats::series_stats(&observations);
     let series_rows = stats.len() as u64;
     write_json(&dir.join(layout::SERIES_STATS), &stats)?;

@@ -4,3 +4,4 @@ pub mod concordance;
 pub mod correlations;
 pub mod discoveries;
 pub mod series_stats;
+pub mod year_stats;

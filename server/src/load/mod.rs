@@ -5,7 +5,7 @@ use std::{path::Path, sync::OnceLock};
 
 use corpus::{
     BakedCorpus, CorpusError, Dataset, Discoveries, MetricIndex, PillarCorrelation, SeriesStats,
-    layout, read_json,
+    YearStats, layout, read_json,
 };
 
 /// Everything the tools read: the baked corpus, its dataset catalog and its search index.
@@ -23,6 +23,8 @@ pub struct Corpus {
     discoveries: OnceLock<Result<Discoveries, String>>,
     /// Precomputed pillar correlations, read on first use.
     correlations: OnceLock<Result<Vec<PillarCorrelation>, String>>,
+    /// Precomputed per indicator and year regional summaries, read on first use.
+    year_stats: OnceLock<Result<Vec<YearStats>, String>>,
 }
 
 impl Corpus {
@@ -74,6 +76,23 @@ impl Corpus {
             .map_err(Clone::clone)
     }
 
+    /// The bake's per indicator and year regional summaries (`year_stats.json`).
+    ///
+    /// # Errors
+    /// The message of the read error, if the artifact cannot be read.
+    pub fn year_stats(&self) -> Result<&[YearStats], String> {
+        self.year_stats
+            .get_or_init(|| {
+                read_json(
+                    &self.baked.dir().join(layout::YEAR_STATS),
+                    "year statistics",
+                )
+                .map_err(|error| error.to_string())
+            })
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+
     /// The dataset with this id.
     pub fn dataset(&self, dataset_id: &str) -> Option<&Dataset> {
         self.datasets
@@ -99,6 +118,7 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         series_stats: OnceLock::new(),
         discoveries: OnceLock::new(),
         correlations: OnceLock::new(),
+        year_stats: OnceLock::new(),
     })
 }
 

@@ -298,8 +298,7 @@ fn indicator_pulse(
         .iter()
         .filter_map(|country| table.find(&metric.id, country, year))
         .collect();
-    let intensive = is_intensive(&metric.unit);
-    let weights: Option<Vec<Observation<'_>>> = if intensive {
+    let weights: Option<Vec<Observation<'_>>> = if analytics::is_intensive_unit(&metric.unit) {
         cells
             .iter()
             .map(|cell| table.find("sp_pop_totl", cell.country, year))
@@ -307,27 +306,13 @@ fn indicator_pulse(
     } else {
         None
     };
-    let aggregate = |cells: &[Observation<'_>], weights: Option<&[Observation<'_>]>| -> f64 {
-        match weights {
-            Some(weights) => {
-                let total: f64 = weights.iter().map(|weight| weight.value).sum();
-                cells
-                    .iter()
-                    .zip(weights)
-                    .map(|(cell, weight)| cell.value * weight.value)
-                    .sum::<f64>()
-                    / total
-            }
-            None => analytics::median(&cells.iter().map(|cell| cell.value).collect::<Vec<_>>())
-                .unwrap_or(f64::NAN),
-        }
+    let aggregate = |cells: &[Observation<'_>], weights: Option<&[Observation<'_>]>| {
+        let values: Vec<f64> = cells.iter().map(|cell| cell.value).collect();
+        let weights: Option<Vec<f64>> =
+            weights.map(|weights| weights.iter().map(|weight| weight.value).collect());
+        analytics::regional_value(&values, weights.as_deref())
     };
-    let regional_value = aggregate(&cells, weights.as_deref());
-    let method = if weights.is_some() {
-        "population_weighted_mean"
-    } else {
-        "median"
-    };
+    let (regional_value, method) = aggregate(&cells, weights.as_deref())?;
     let earlier_cells: Option<Vec<Observation<'_>>> = cells
         .iter()
         .map(|cell| table.find(&metric.id, cell.country, year - CHANGE_YEARS))
@@ -340,9 +325,9 @@ fn indicator_pulse(
         _ => None,
     };
     let regional_value_5y_earlier = match (&earlier_cells, weights.is_some(), &earlier_weights) {
-        (Some(earlier), false, _) => Some(aggregate(earlier, None)),
+        (Some(earlier), false, _) => aggregate(earlier, None).map(|(value, _)| value),
         (Some(earlier), true, Some(earlier_weights)) => {
-            Some(aggregate(earlier, Some(earlier_weights)))
+            aggregate(earlier, Some(earlier_weights)).map(|(value, _)| value)
         }
         _ => None,
     };
@@ -408,7 +393,7 @@ fn indicator_pulse(
         year,
         countries: cells.len(),
         regional_value,
-        method: method.to_string(),
+        method: method.as_str().to_string(),
         regional_value_5y_earlier,
         lcn_aggregate,
         leaders,
@@ -424,24 +409,4 @@ fn indicator_pulse(
             inputs,
         },
     })
-}
-
-/// Whether values in `unit` average across countries (rates, shares, indices, per-person quantities)
-/// rather than add up (totals, counts, currency amounts).
-fn is_intensive(unit: &str) -> bool {
-    let unit = unit.to_ascii_lowercase();
-    [
-        "%",
-        "per ",
-        "index",
-        "score",
-        "ratio",
-        "years",
-        "rate",
-        "percent",
-        "births per woman",
-        "per capita",
-    ]
-    .iter()
-    .any(|marker| unit.contains(marker))
 }

@@ -74,3 +74,48 @@ fn totals_use_the_median_and_say_so() {
         .clone();
     assert_eq!(population["method"], json!("median"));
 }
+
+#[test]
+fn query_time_regional_values_equal_the_precomputed_year_statistics() {
+    let content = pulse("salud");
+    let year_stats = crate::support::server()
+        .plugin()
+        .corpus()
+        .year_stats()
+        .expect("year_stats.json reads");
+    for indicator in content["result"]["indicators"].as_array().unwrap() {
+        let (id, year) = (
+            indicator["id"].as_str().unwrap(),
+            indicator["year"].as_i64().unwrap() as i32,
+        );
+        let precomputed = year_stats
+            .iter()
+            .find(|stats| stats.indicator == id && stats.year == year)
+            .unwrap_or_else(|| panic!("{id} {year} precomputed"));
+        assert_eq!(
+            indicator["regional_value"].as_f64(),
+            Some(precomputed.regional_value),
+            "{id}"
+        );
+        assert_eq!(
+            indicator["method"].as_str(),
+            Some(precomputed.method.as_str()),
+            "{id}"
+        );
+        let leaders: Vec<&str> = indicator["leaders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|leader| leader["citation_id"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            leaders,
+            precomputed
+                .leaders
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+            "{id}"
+        );
+    }
+}
