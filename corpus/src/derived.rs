@@ -37,6 +37,9 @@ pub struct SeriesStats {
     pub trend_slope: Option<f64>,
     /// R² of that trend.
     pub trend_r_squared: Option<f64>,
+    /// That trend extended 5 years past the last observed year, with its 95 % prediction interval:
+    /// (year, value, lower, upper) — see [`crate::analytics::forecast`].
+    pub forecast_5y: Option<(i32, f64, f64, f64)>,
 }
 
 /// An unusual year-over-year change in one series: its robust z-score among that series' changes is at

@@ -84,6 +84,16 @@ pub fn series_stats(observations: &ObservationColumns) -> Vec<SeriesStats> {
                 cagr_10y: cagr_over(10),
                 trend_slope: trend.map(|fit| fit.slope),
                 trend_r_squared: trend.map(|fit| fit.r_squared),
+                forecast_5y: trend.zip(last_observed).and_then(|(fit, last)| {
+                    analytics::forecast(&fit, last.year + 5, 0.95).map(|forecast| {
+                        (
+                            forecast.year,
+                            forecast.value,
+                            forecast.lower,
+                            forecast.upper,
+                        )
+                    })
+                }),
             }
         })
         .collect()

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ToolAnswer, ToolError, ToolSpec,
-    common::{self, Display, SourceLink},
+    common::{self, Display, DisplayTable, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -339,7 +339,7 @@ fn handle(
     let citations =
         common::citation_records(corpus, result.calculation.inputs.iter().map(String::as_str))?;
     let display = chart(corpus, metric, &result).map(|chart| Display {
-        tables: Vec::new(),
+        tables: table(&result),
         links: Vec::new(),
         charts: vec![chart],
     });
@@ -809,6 +809,47 @@ fn explain_change(
     });
     result.associated = Some(associated);
     Ok(())
+}
+
+/// The table of a rank (rank, country, value) or a forecast (year, value, interval).
+fn table(result: &ComputeResult) -> Vec<DisplayTable> {
+    if let Some(ranking) = &result.ranking {
+        let rows = ranking
+            .ranked
+            .iter()
+            .map(|ranked| {
+                vec![
+                    ranked.rank.into(),
+                    ranked.cell.country.clone().into(),
+                    ranked.cell.value.into(),
+                ]
+            })
+            .collect();
+        return vec![DisplayTable {
+            title: format!("{} ({})", result.indicator_name, ranking.year),
+            columns: vec!["rank".into(), "country".into(), result.unit.clone()],
+            rows,
+        }];
+    }
+    result
+        .forecast
+        .iter()
+        .map(|forecast| DisplayTable {
+            title: format!("{} — {}", result.indicator_name, forecast.country),
+            columns: vec![
+                "year".into(),
+                "forecast".into(),
+                "lower (95%)".into(),
+                "upper (95%)".into(),
+            ],
+            rows: vec![vec![
+                forecast.year.into(),
+                forecast.value.into(),
+                forecast.lower.into(),
+                forecast.upper.into(),
+            ]],
+        })
+        .collect()
 }
 
 /// The chart of a rank (bars) or a forecast (observed line, forecast point and interval); none for other ops.

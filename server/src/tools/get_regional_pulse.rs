@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ToolAnswer, ToolError, ToolSpec,
-    common::{self, Display, SourceLink},
+    common::{self, Display, DisplayTable, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -265,8 +265,40 @@ fn handle(
             )
         })
         .collect();
+    let rows = result
+        .indicators
+        .iter()
+        .map(|indicator| {
+            vec![
+                indicator.name.clone().into(),
+                indicator.year.into(),
+                indicator.regional_value.into(),
+                indicator.method.clone().into(),
+                indicator
+                    .lcn_aggregate
+                    .as_ref()
+                    .map_or(serde_json::Value::Null, |(value, _)| (*value).into()),
+                indicator.unit.clone().into(),
+            ]
+        })
+        .collect();
+    let columns = [
+        "indicator",
+        "year",
+        "regional value",
+        "method",
+        "World Bank LCN",
+        "unit",
+    ]
+    .map(String::from)
+    .to_vec();
+    let table = DisplayTable {
+        title: result.parameter_name.clone(),
+        columns,
+        rows,
+    };
     let display = Display {
-        tables: Vec::new(),
+        tables: vec![table],
         links: Vec::new(),
         charts,
     };

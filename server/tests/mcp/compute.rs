@@ -253,3 +253,21 @@ fn explain_change_sets_associated_changes_beside_the_change() {
             .contains("not causes")
     );
 }
+
+#[test]
+fn query_time_forecast_equals_the_precomputed_one() {
+    let stats = precomputed("sp_dyn_le00_in", "PER");
+    let (year, value, lower, upper) = stats.forecast_5y.expect("a precomputed 5-year forecast");
+    let (result, _) = compute(
+        json!({"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "PER", "from_year": stats.latest_year - 9, "to_year": year}),
+    );
+    let forecast = &result["forecast"];
+    assert_eq!(
+        (
+            forecast["value"].as_f64(),
+            forecast["lower"].as_f64(),
+            forecast["upper"].as_f64()
+        ),
+        (Some(value), Some(lower), Some(upper))
+    );
+}
