@@ -134,8 +134,8 @@ impl ObservationTable {
     /// # Panics
     /// If `row_idx >= self.len()`.
     pub fn row(&self, row_idx: usize) -> Observation<'_> {
-        let batch_idx = self.batch_starts.partition_point(|&start| start <= row_idx) - 1;
-        self.batches[batch_idx].row(row_idx - self.batch_starts[batch_idx])
+        let (batch, local) = self.locate(row_idx);
+        batch.row(local)
     }
 
     /// Every row, in table order.
@@ -146,15 +146,15 @@ impl ObservationTable {
     /// The row range holding `indicator` for `country`, ordered by year (empty if none).
     pub fn series(&self, indicator: &str, country: &str) -> std::ops::Range<usize> {
         let key = (indicator, country);
-        let start = self.partition_point(|row| (row.indicator, row.country) < key);
-        let end = self.partition_point(|row| (row.indicator, row.country) <= key);
+        let start = self.partition_point(|row_idx| self.key(row_idx) < key);
+        let end = self.partition_point(|row_idx| self.key(row_idx) <= key);
         start..end
     }
 
     /// The row range holding `indicator`, ordered by (country, year).
     pub fn indicator_rows(&self, indicator: &str) -> std::ops::Range<usize> {
-        let start = self.partition_point(|row| row.indicator < indicator);
-        let end = self.partition_point(|row| row.indicator <= indicator);
+        let start = self.partition_point(|row_idx| self.key(row_idx).0 < indicator);
+        let end = self.partition_point(|row_idx| self.key(row_idx).0 <= indicator);
         start..end
     }
 
@@ -164,9 +164,8 @@ impl ObservationTable {
         let (mut low, mut high) = (range.start, range.end);
         while low < high {
             let middle = low + (high - low) / 2;
-            let row = self.row(middle);
-            match row.year.cmp(&year) {
-                Ordering::Equal => return Some(row),
+            match self.year(middle).cmp(&year) {
+                Ordering::Equal => return Some(self.row(middle)),
                 Ordering::Less => low = middle + 1,
                 Ordering::Greater => high = middle,
             }
@@ -174,12 +173,34 @@ impl ObservationTable {
         None
     }
 
+    /// The (indicator, country) of a row, read without materialising the rest of it (binary searches
+    /// touch only these two columns).
+    fn key(&self, row_idx: usize) -> (&str, &str) {
+        let (batch, local) = self.locate(row_idx);
+        (batch.indicator.value(local), batch.country.value(local))
+    }
+
+    /// The year of a row.
+    fn year(&self, row_idx: usize) -> i32 {
+        let (batch, local) = self.locate(row_idx);
+        batch.year.value(local)
+    }
+
+    /// The batch holding `row_idx` and the row's index within it.
+    fn locate(&self, row_idx: usize) -> (&BatchColumns, usize) {
+        let batch_idx = self.batch_starts.partition_point(|&start| start <= row_idx) - 1;
+        (
+            &self.batches[batch_idx],
+            row_idx - self.batch_starts[batch_idx],
+        )
+    }
+
     /// First row index for which `is_before` is false, assuming the table is partitioned by it.
-    fn partition_point(&self, is_before: impl Fn(&Observation<'_>) -> bool) -> usize {
+    fn partition_point(&self, is_before: impl Fn(usize) -> bool) -> usize {
         let (mut low, mut high) = (0, self.len());
         while low < high {
             let middle = low + (high - low) / 2;
-            if is_before(&self.row(middle)) {
+            if is_before(middle) {
                 low = middle + 1;
             } else {
                 high = middle;
