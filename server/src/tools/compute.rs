@@ -356,30 +356,7 @@ fn two_cells(
     input: &ComputeInput,
     result: &mut ComputeResult,
 ) -> Result<(), ToolError> {
-    let country = one_country(corpus, input)?;
-    let rows = series(corpus, metric, &country)?;
-    let from = pick_year(
-        &rows,
-        input.from_year,
-        rows.first(),
-        "from_year",
-        metric,
-        &country,
-    )?;
-    let to = pick_year(
-        &rows,
-        input.to_year,
-        rows.last(),
-        "to_year",
-        metric,
-        &country,
-    )?;
-    if from.year >= to.year {
-        return Err(ToolError::Invalid(format!(
-            "from_year {} must be before to_year {}",
-            from.year, to.year
-        )));
-    }
+    let (country, from, to) = two_cells_of(corpus, metric, input)?;
     let (from_point, to_point) = (point(&from), point(&to));
     let slug = format!(
         "{}-{}-{}-{}",
@@ -714,30 +691,7 @@ fn explain_change(
     input: &ComputeInput,
     result: &mut ComputeResult,
 ) -> Result<(), ToolError> {
-    let country = one_country(corpus, input)?;
-    let rows = series(corpus, metric, &country)?;
-    let from = pick_year(
-        &rows,
-        input.from_year,
-        rows.first(),
-        "from_year",
-        metric,
-        &country,
-    )?;
-    let to = pick_year(
-        &rows,
-        input.to_year,
-        rows.last(),
-        "to_year",
-        metric,
-        &country,
-    )?;
-    if from.year >= to.year {
-        return Err(ToolError::Invalid(format!(
-            "from_year {} must be before to_year {}",
-            from.year, to.year
-        )));
-    }
+    let (country, from, to) = two_cells_of(corpus, metric, input)?;
     let change = analytics::change(point(&from), point(&to));
     let table = corpus.baked.observations();
     let mut associated: Vec<AssociatedChange> = Vec::new();
@@ -887,6 +841,39 @@ fn chart(corpus: &Corpus, metric: &Metric, result: &ComputeResult) -> Option<ser
              "encoding": {"x": x, "y": {"field": "value", "type": "quantitative"}}}
         ]
     }))
+}
+
+/// The country and its cells at `from_year` and `to_year` (default: first and last), checked in order.
+fn two_cells_of<'a>(
+    corpus: &'a Corpus,
+    metric: &Metric,
+    input: &ComputeInput,
+) -> Result<(String, Observation<'a>, Observation<'a>), ToolError> {
+    let country = one_country(corpus, input)?;
+    let rows = series(corpus, metric, &country)?;
+    let from = pick_year(
+        &rows,
+        input.from_year,
+        rows.first(),
+        "from_year",
+        metric,
+        &country,
+    )?;
+    let to = pick_year(
+        &rows,
+        input.to_year,
+        rows.last(),
+        "to_year",
+        metric,
+        &country,
+    )?;
+    if from.year >= to.year {
+        return Err(ToolError::Invalid(format!(
+            "from_year {} must be before to_year {}",
+            from.year, to.year
+        )));
+    }
+    Ok((country, from, to))
 }
 
 fn one_country(corpus: &Corpus, input: &ComputeInput) -> Result<String, ToolError> {
