@@ -24,7 +24,7 @@ pub struct SourceRecord {
     /// When the raw files were retrieved, ISO 8601 date.
     pub retrieved_at: String,
     /// Deep link to one indicator for one country, with `{code}` (source code), `{iso2}` and `{iso3}`
-    /// placeholders: `https://data.worldbank.org/indicator/{code}?locations={iso2}`.
+    /// template fields: `https://data.worldbank.org/indicator/{code}?locations={iso2}`.
     pub deep_link: String,
     /// How to attribute the data, as the publisher asks.
     pub attribution: String,

@@ -43,7 +43,7 @@ pub struct SourceEntry {
     /// Required for observation sources.
     #[serde(default)]
     pub citation_prefix: Option<String>,
-    /// Deep-link pattern (https), with optional `{code}`, `{iso2}`, `{iso3}` placeholders; the most specific
+    /// Deep-link pattern (https), with optional `{code}`, `{iso2}`, `{iso3}` template fields; the most specific
     /// page the publisher offers. Required for observation sources.
     #[serde(default)]
     pub deep_link: Option<String>,
@@ -392,7 +392,7 @@ impl SourceEntry {
                 check_relative("connector.file", file)?;
                 if !file.contains("{code_lower}") && !file.contains("{raw_key}") {
                     return Err(format!(
-                        "connector.file `{file}`: must contain a `{{code_lower}}` or `{{raw_key}}` placeholder"
+                        "connector.file `{file}`: must contain a `{{code_lower}}` or `{{raw_key}}` template field"
                     ));
                 }
                 if let Some(projections) = projections {
