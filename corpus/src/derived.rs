@@ -72,6 +72,7 @@ pub const MAX_ANOMALIES: usize = 2_000;
 
 /// A country-year where two publishers' values of the same quantity differ beyond the declared tolerance.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Contradiction {
     /// Concordance pair id.
     pub pair: String,

@@ -25,17 +25,9 @@ pub fn discoveries(
     concordance: &ConcordanceColumns,
     pairs: &[ConcordancePair],
 ) -> Discoveries {
-    let mut series: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
-    for row_idx in (0..observations.len()).filter(|&row_idx| observations.flags[row_idx].is_empty())
-    {
-        series
-            .entry((
-                &observations.indicator[row_idx],
-                &observations.country[row_idx],
-            ))
-            .or_default()
-            .push(row_idx);
-    }
+    let series = super::group_series(observations, |row_idx| {
+        observations.flags[row_idx].is_empty()
+    });
     let mut anomalies = Vec::new();
     for ((indicator, country), mut rows) in series {
         rows.sort_by_key(|&row_idx| observations.year[row_idx]);

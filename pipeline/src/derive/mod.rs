@@ -5,3 +5,26 @@ pub mod correlations;
 pub mod discoveries;
 pub mod series_stats;
 pub mod year_stats;
+
+use std::collections::BTreeMap;
+
+use crate::export::tables::ObservationColumns;
+
+/// The row indices of each (indicator, country) series among the rows `keep` admits, in table order;
+/// series sorted by indicator then country.
+pub fn group_series(
+    observations: &ObservationColumns,
+    keep: impl Fn(usize) -> bool,
+) -> BTreeMap<(&str, &str), Vec<usize>> {
+    let mut series: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
+    for row_idx in (0..observations.len()).filter(|&row_idx| keep(row_idx)) {
+        series
+            .entry((
+                &observations.indicator[row_idx],
+                &observations.country[row_idx],
+            ))
+            .or_default()
+            .push(row_idx);
+    }
+    series
+}

@@ -1,8 +1,6 @@
 //! Per indicator and country statistics (`series_stats.json`), computed with `corpus::analytics` so the
 //! server's `compute` gives the same numbers at query time.
 
-use std::collections::BTreeMap;
-
 use corpus::{
     SeriesStats,
     analytics::{self, Point},
@@ -15,17 +13,7 @@ pub const TREND_YEARS: i32 = 10;
 
 /// One [`SeriesStats`] per (indicator, country) of the country observations, sorted by both.
 pub fn series_stats(observations: &ObservationColumns) -> Vec<SeriesStats> {
-    let mut series: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
-    for row_idx in 0..observations.len() {
-        series
-            .entry((
-                &observations.indicator[row_idx],
-                &observations.country[row_idx],
-            ))
-            .or_default()
-            .push(row_idx);
-    }
-    series
+    super::group_series(observations, |_| true)
         .into_iter()
         .map(|((indicator, country), mut rows)| {
             rows.sort_by_key(|&row_idx| observations.year[row_idx]);

@@ -164,6 +164,26 @@ pub fn metric<'a>(corpus: &'a Corpus, id: &str) -> Result<&'a Metric, ToolError>
     )))
 }
 
+/// The metric `id`, checked to belong to the pillar `parameter` (an agent passes both).
+///
+/// # Errors
+/// As [`pillar`] and [`metric`], or [`ToolError::Invalid`] naming the indicator's own pillar.
+pub fn metric_in_pillar<'a>(
+    corpus: &'a Corpus,
+    parameter: &str,
+    id: &str,
+) -> Result<&'a Metric, ToolError> {
+    let pillar = pillar(corpus, parameter)?;
+    let metric = metric(corpus, id)?;
+    if metric.pillar != pillar.id {
+        return Err(ToolError::Invalid(format!(
+            "indicator `{}` belongs to pillar `{}`, not `{}`; call again with parameter `{}`",
+            metric.id, metric.pillar, pillar.id, metric.pillar
+        )));
+    }
+    Ok(metric)
+}
+
 /// The pillar `id` (already normalised by the plugin), or an error listing the valid pillars.
 ///
 /// # Errors

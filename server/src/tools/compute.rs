@@ -297,14 +297,7 @@ fn handle(
     input: ComputeInput,
     lang: Lang,
 ) -> Result<ToolAnswer<ComputeResult>, ToolError> {
-    let pillar = common::pillar(corpus, &input.parameter)?;
-    let metric = common::metric(corpus, &input.indicator)?;
-    if metric.pillar != pillar.id {
-        return Err(ToolError::Invalid(format!(
-            "indicator `{}` belongs to pillar `{}`, not `{}`; call again with parameter `{}`",
-            metric.id, metric.pillar, pillar.id, metric.pillar
-        )));
-    }
+    let metric = common::metric_in_pillar(corpus, &input.parameter, &input.indicator)?;
     let mut result = ComputeResult {
         op: input.op,
         indicator: metric.id.clone(),

@@ -79,32 +79,8 @@ pub struct AnomalyItem {
     pub citation_ids: [String; 2],
 }
 
-/// One contradiction.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ContradictionItem {
-    /// Concordance pair id.
-    pub pair: String,
-    /// ISO3.
-    pub country: String,
-    /// Year.
-    pub year: i32,
-    /// Reference indicator.
-    pub left_indicator: String,
-    /// Its value.
-    pub left_value: f64,
-    /// Compared indicator.
-    pub right_indicator: String,
-    /// Its value in the reference unit.
-    pub right_value_aligned: f64,
-    /// Right minus left.
-    pub difference: f64,
-    /// How many tolerances apart.
-    pub tolerance_ratio: f64,
-    /// Citations of the left and right values.
-    pub citation_ids: [String; 2],
-    /// Why the two may differ.
-    pub note: String,
-}
+/// One contradiction: the corpus' own record, so the wire cannot drift from the bake.
+pub type ContradictionItem = corpus::Contradiction;
 
 fn handle(
     corpus: &Corpus,
@@ -160,19 +136,7 @@ fn handle(
         .iter()
         .filter(|contradiction| in_scope(&contradiction.left_indicator, &contradiction.country))
         .take(limit)
-        .map(|contradiction| ContradictionItem {
-            pair: contradiction.pair.clone(),
-            country: contradiction.country.clone(),
-            year: contradiction.year,
-            left_indicator: contradiction.left_indicator.clone(),
-            left_value: contradiction.left_value,
-            right_indicator: contradiction.right_indicator.clone(),
-            right_value_aligned: contradiction.right_value_aligned,
-            difference: contradiction.difference,
-            tolerance_ratio: contradiction.tolerance_ratio,
-            citation_ids: contradiction.citation_ids.clone(),
-            note: contradiction.note.clone(),
-        })
+        .cloned()
         .collect();
     let cited = anomalies
         .iter()

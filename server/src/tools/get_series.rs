@@ -135,14 +135,7 @@ fn handle(
     input: GetSeriesInput,
     lang: Lang,
 ) -> Result<ToolAnswer<GetSeriesResult>, ToolError> {
-    let pillar = common::pillar(corpus, &input.parameter)?;
-    let metric = common::metric(corpus, &input.indicator)?;
-    if metric.pillar != pillar.id {
-        return Err(ToolError::Invalid(format!(
-            "indicator `{}` belongs to pillar `{}`, not `{}`; call again with parameter `{}`",
-            metric.id, metric.pillar, pillar.id, metric.pillar
-        )));
-    }
+    let metric = common::metric_in_pillar(corpus, &input.parameter, &input.indicator)?;
     let countries = common::countries(corpus, &input.countries, 1, MAX_COUNTRIES)?;
     let (from_year, to_year) = common::year_range(input.from_year, input.to_year)?;
     let table = corpus.baked.observations();
