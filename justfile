@@ -40,6 +40,7 @@ venv:
 bench:
     bash bench/bake.sh
     bash bench/server.sh
+    bash bench/tools.sh
 
 # Format the code.
 fmt:

@@ -1,6 +1,7 @@
 //! A published corpus, loaded: registries, memory-mapped observation tables and the citation resolver.
 
 use std::{
+    borrow::Cow,
     collections::HashMap,
     path::{Path, PathBuf},
 };
@@ -151,7 +152,7 @@ impl BakedCorpus {
     /// [`UnresolvedCitation`] with the reason: a per-response synthetic id, a malformed id, an unknown
     /// source prefix or indicator, a country not in the corpus, or no observation for that year (with the
     /// years that exist).
-    pub fn resolve_citation(&self, citation_id: &str) -> Result<Citation, UnresolvedCitation> {
+    pub fn resolve_citation(&self, citation_id: &str) -> Result<Citation<'_>, UnresolvedCitation> {
         let unresolved = |reason: String| UnresolvedCitation {
             citation_id: citation_id.to_string(),
             reason,
@@ -218,28 +219,61 @@ impl BakedCorpus {
                 metric.id, entity.iso3, parts.year
             )));
         };
+        Ok(self.citation_of(metric, entity, &observation))
+    }
+
+    /// The full citation record of an observation already in hand (no id parsing, no lookup): what
+    /// [`BakedCorpus::resolve_citation`] returns for `observation.citation_id`.
+    ///
+    /// # Errors
+    /// [`UnresolvedCitation`] if the observation's indicator or country is not in the registries, which
+    /// only a corpus that fails [`Manifest::verify`] can produce.
+    pub fn citation_for<'a>(
+        &'a self,
+        observation: &Observation<'a>,
+    ) -> Result<Citation<'a>, UnresolvedCitation> {
+        let unregistered = |what: &str| UnresolvedCitation {
+            citation_id: observation.citation_id.to_string(),
+            reason: format!("{what} of the observation is not in the corpus registries"),
+        };
+        let metric = self
+            .metric(observation.indicator)
+            .ok_or_else(|| unregistered("the indicator"))?;
+        let entity = self
+            .countries
+            .get(observation.country)
+            .ok_or_else(|| unregistered("the country"))?;
+        Ok(self.citation_of(metric, entity, observation))
+    }
+
+    fn citation_of<'a>(
+        &'a self,
+        metric: &'a Metric,
+        entity: &'a Country,
+        observation: &Observation<'a>,
+    ) -> Citation<'a> {
         let source = self
             .source(&metric.source_id)
             .expect("metric sources are in the source registry");
-        Ok(Citation {
-            citation_id: citation_id.to_string(),
-            source: source.id.clone(),
-            publisher: source.publisher.clone(),
-            dataset: source.name.clone(),
-            indicator: metric.id.clone(),
-            indicator_code: metric.source_code.clone(),
-            title: metric.source_title.clone(),
-            country: entity.iso3.clone(),
+        Citation {
+            citation_id: Cow::Borrowed(observation.citation_id),
+            source: Cow::Borrowed(&source.id),
+            publisher: Cow::Borrowed(&source.publisher),
+            dataset: Cow::Borrowed(&source.name),
+            indicator: Cow::Borrowed(&metric.id),
+            indicator_code: Cow::Borrowed(&metric.source_code),
+            title: Cow::Borrowed(&metric.source_title),
+            country: Cow::Borrowed(&entity.iso3),
             year: observation.year,
             value: observation.value,
-            unit: metric.unit.clone(),
-            url: source.deep_link_for(&metric.source_code, &entity.iso3, &entity.iso2),
-            vintage: observation.vintage.to_string(),
-            retrieved_at: source.retrieved_at.clone(),
-            license: metric.license.clone(),
-            attribution: source.attribution.clone(),
-            flags: observation.flags.to_string(),
-        })
+            unit: Cow::Borrowed(&metric.unit),
+            url: Cow::Owned(source.deep_link_for(&metric.source_code, &entity.iso3, &entity.iso2)),
+            vintage: Cow::Borrowed(observation.vintage),
+            retrieved_at: Cow::Borrowed(&source.retrieved_at),
+            license: Cow::Borrowed(&metric.license),
+            attribution: Cow::Borrowed(&source.attribution),
+            flags: Cow::Borrowed(observation.flags),
+        }
     }
 
     /// Whether `id` is a per-response synthetic id (`pulse-…`, `calc-…`), which never resolves here.

@@ -6,6 +6,8 @@
 //! Per-response synthetic ids (`pulse-…`, `calc-…`, `news-…`) never resolve here: their record travels
 //! inline in the response that minted them.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 /// Prefixes of per-response synthetic ids, which exist only inside the response that minted them.
@@ -77,45 +79,47 @@ impl CitationId {
     }
 }
 
-/// A resolved citation: everything a reader needs to find and credit one number.
+/// A resolved citation: everything a reader needs to find and credit one number. Its text borrows from
+/// the loaded corpus (registries and the memory-mapped table) where it can, so building one allocates
+/// only the deep link; deserialized citations own their text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-pub struct Citation {
+pub struct Citation<'a> {
     /// The id that was resolved.
-    pub citation_id: String,
+    pub citation_id: Cow<'a, str>,
     /// Source id (`wdi`).
-    pub source: String,
+    pub source: Cow<'a, str>,
     /// Publisher (`The World Bank`).
-    pub publisher: String,
+    pub publisher: Cow<'a, str>,
     /// Dataset (`World Development Indicators`).
-    pub dataset: String,
+    pub dataset: Cow<'a, str>,
     /// Metric id (`sp_dyn_le00_in`).
-    pub indicator: String,
+    pub indicator: Cow<'a, str>,
     /// Publisher's indicator code (`SP.DYN.LE00.IN`).
-    pub indicator_code: String,
+    pub indicator_code: Cow<'a, str>,
     /// Publisher's indicator title (`Life expectancy at birth, total (years)`).
-    pub title: String,
+    pub title: Cow<'a, str>,
     /// ISO3 (or aggregate code).
-    pub country: String,
+    pub country: Cow<'a, str>,
     /// Year of the observation.
     pub year: i32,
     /// The cited value, in `unit`.
     pub value: f64,
     /// Unit of `value`.
-    pub unit: String,
+    pub unit: Cow<'a, str>,
     /// Deep link to the indicator for that country on the publisher's site.
-    pub url: String,
+    pub url: Cow<'a, str>,
     /// Release the value comes from.
-    pub vintage: String,
+    pub vintage: Cow<'a, str>,
     /// When the raw file was retrieved (ISO 8601 date).
-    pub retrieved_at: String,
+    pub retrieved_at: Cow<'a, str>,
     /// Licence of the series.
-    pub license: String,
+    pub license: Cow<'a, str>,
     /// Attribution text the publisher asks for.
-    pub attribution: String,
+    pub attribution: Cow<'a, str>,
     /// Flags of the value (`projection`: an estimate or projection, not an observation); empty when none.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub flags: String,
+    #[serde(default, skip_serializing_if = "str::is_empty")]
+    pub flags: Cow<'a, str>,
 }
 
 /// A citation id that did not resolve, with the reason.

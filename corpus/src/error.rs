@@ -75,6 +75,14 @@ pub enum CorpusError {
         /// What tantivy reported.
         message: String,
     },
+    /// An artifact of the contract is absent from the corpus directory.
+    #[error(
+        "{path}: missing from the corpus (baked by an older build, or edited by hand); re-run `just bake`"
+    )]
+    MissingArtifact {
+        /// The artifact looked for.
+        path: PathBuf,
+    },
     /// No corpus has been published in the output directory.
     #[error(
         "no baked corpus at {path}: run `just bake`, or point --corpus-dir (CORPUS_OUT_DIR) at the output directory of a bake"

@@ -158,6 +158,15 @@ impl ObservationTable {
         start..end
     }
 
+    /// Every observation of `indicator` in `year`, by country code: one pass over the indicator's year
+    /// column, no per-country search.
+    pub fn cross_section(&self, indicator: &str, year: i32) -> Vec<Observation<'_>> {
+        self.indicator_rows(indicator)
+            .filter(|&row_idx| self.year(row_idx) == year)
+            .map(|row_idx| self.row(row_idx))
+            .collect()
+    }
+
     /// The observation of `indicator` for `country` in `year`, if the corpus has one.
     pub fn find(&self, indicator: &str, country: &str, year: i32) -> Option<Observation<'_>> {
         let range = self.series(indicator, country);

@@ -93,6 +93,18 @@ impl Corpus {
             .map_err(Clone::clone)
     }
 
+    /// The precomputed year statistics of one indicator, oldest year first (empty when no year has
+    /// values for [`corpus::derived::MIN_YEAR_COUNTRIES`] countries).
+    ///
+    /// # Errors
+    /// As [`Corpus::year_stats`].
+    pub fn year_stats_for(&self, indicator: &str) -> Result<&[YearStats], String> {
+        let stats = self.year_stats()?;
+        let start = stats.partition_point(|item| item.indicator.as_str() < indicator);
+        let end = start + stats[start..].partition_point(|item| item.indicator == indicator);
+        Ok(&stats[start..end])
+    }
+
     /// The dataset with this id.
     pub fn dataset(&self, dataset_id: &str) -> Option<&Dataset> {
         self.datasets
@@ -100,6 +112,14 @@ impl Corpus {
             .find(|dataset| dataset.dataset_id == dataset_id)
     }
 }
+
+/// The artifacts the server reads on first use rather than at start-up.
+const LAZY_ARTIFACTS: [&str; 4] = [
+    layout::SERIES_STATS,
+    layout::DISCOVERIES,
+    layout::CORRELATIONS,
+    layout::YEAR_STATS,
+];
 
 /// Opens the corpus that `out_dir/current` names. Checksums are not re-hashed at start-up (the corpus
 /// directory is immutable once published); [`verify_corpus`] does that on demand.
@@ -109,6 +129,13 @@ impl Corpus {
 /// could not be read or does not match this build's format.
 pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
     let baked = BakedCorpus::open_current(out_dir)?;
+    // The derived views are read on first use; their absence is reported now, not on some later call.
+    for name in LAZY_ARTIFACTS {
+        let path = baked.dir().join(name);
+        if !path.is_file() {
+            return Err(CorpusError::MissingArtifact { path });
+        }
+    }
     let datasets = read_json(&baked.dir().join(layout::DATASETS), "dataset catalog")?;
     let index = MetricIndex::open(&baked.dir().join(layout::INDEX_DIR))?;
     Ok(Corpus {

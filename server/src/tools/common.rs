@@ -1,7 +1,7 @@
 //! Shapes and checks shared by the tools: the answer envelope, citation records, display tables,
 //! source links, and the argument checks that turn raw strings into corpus entities.
 
-use corpus::{Country, Lang, Metric, Pillar};
+use corpus::{Country, Lang, Metric, Observation, Pillar};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
@@ -12,28 +12,28 @@ use crate::load::Corpus;
 /// What a tool handler returns: its typed result, the citations of every number in it, and an optional
 /// display payload.
 #[derive(Debug, Clone)]
-pub struct ToolAnswer<O> {
+pub struct ToolAnswer<'a, O> {
     /// The tool's answer.
     pub result: O,
     /// One record per citation id that appears in `result`.
-    pub citations: Vec<CitationRecord>,
+    pub citations: Vec<CitationRecord<'a>>,
     /// Tables and links for a person, rendered by a gateway without passing through the model.
     pub display: Option<Display>,
 }
 
 /// `structuredContent` of a successful call; its JSON Schema is the tool's `outputSchema`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct StructuredContent<O> {
+pub struct StructuredContent<'a, O> {
     /// The tool's answer.
     pub result: O,
     /// The resolved citation of every `citation_id` in `result`.
-    pub citations: Vec<CitationRecord>,
+    pub citations: Vec<CitationRecord<'a>>,
     /// Tables and links for a person (absent for tools without one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub display: Option<Display>,
 }
 
-impl<O: Serialize> ToolAnswer<O> {
+impl<O: Serialize> ToolAnswer<'_, O> {
     /// Serializes the answer into the text payload and the display object.
     ///
     /// # Errors
@@ -42,12 +42,18 @@ impl<O: Serialize> ToolAnswer<O> {
         let internal = |error: serde_json::Error| {
             ToolError::Internal(format!("serializing the result: {error}"))
         };
-        let payload = serde_json::to_string(&StructuredContent {
-            result: self.result,
-            citations: self.citations,
-            display: None,
-        })
+        // Sized for the citations (about 600 bytes each) so the buffer seldom grows and copies.
+        let mut payload = Vec::with_capacity(4096 + self.citations.len() * 640);
+        serde_json::to_writer(
+            &mut payload,
+            &StructuredContent {
+                result: self.result,
+                citations: self.citations,
+                display: None,
+            },
+        )
         .map_err(internal)?;
+        let payload = String::from_utf8(payload).expect("serde_json writes UTF-8");
         let display = self
             .display
             .map(|display| serde_json::to_string(&display))
@@ -59,7 +65,7 @@ impl<O: Serialize> ToolAnswer<O> {
 
 /// A resolved citation: where one number comes from (publisher, dataset, title, value, deep link,
 /// vintage, retrieval date, licence, attribution); the corpus' own type, so the wire cannot drift from it.
-pub type CitationRecord = corpus::Citation;
+pub type CitationRecord<'a> = corpus::Citation<'a>;
 
 /// A dataset a result was read from, with a link to its publisher.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -109,15 +115,34 @@ pub struct DisplayLink {
 ///
 /// # Errors
 /// [`ToolError::Internal`] if an id taken from the observation table does not resolve (a bake bug).
-pub fn citation_records<'a>(
-    corpus: &Corpus,
+pub fn citation_records<'c, 'a>(
+    corpus: &'c Corpus,
     ids: impl IntoIterator<Item = &'a str>,
-) -> Result<Vec<CitationRecord>, ToolError> {
+) -> Result<Vec<CitationRecord<'c>>, ToolError> {
     ids.into_iter()
         .map(|id| {
             corpus
                 .baked
                 .resolve_citation(id)
+                .map_err(|unresolved| ToolError::Internal(unresolved.to_string()))
+        })
+        .collect()
+}
+
+/// The citation records of observations already read (no id parsing or lookup), in the given order.
+///
+/// # Errors
+/// [`ToolError::Internal`] if an observation is not in the registries (a corpus that fails verification).
+pub fn citation_records_for<'c: 'o, 'o>(
+    corpus: &'c Corpus,
+    observations: impl IntoIterator<Item = &'o Observation<'c>>,
+) -> Result<Vec<CitationRecord<'c>>, ToolError> {
+    observations
+        .into_iter()
+        .map(|observation| {
+            corpus
+                .baked
+                .citation_for(observation)
                 .map_err(|unresolved| ToolError::Internal(unresolved.to_string()))
         })
         .collect()

@@ -98,7 +98,7 @@ fn handle(
     corpus: &Corpus,
     input: CompareCountriesInput,
     lang: Lang,
-) -> Result<ToolAnswer<CompareCountriesResult>, ToolError> {
+) -> Result<ToolAnswer<'_, CompareCountriesResult>, ToolError> {
     let pillar = common::pillar(corpus, &input.parameter)?;
     let countries = common::countries(corpus, &input.countries, 2, 8)?;
     let limit = input.limit.unwrap_or(20);

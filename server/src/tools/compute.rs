@@ -296,7 +296,7 @@ fn handle(
     corpus: &Corpus,
     input: ComputeInput,
     lang: Lang,
-) -> Result<ToolAnswer<ComputeResult>, ToolError> {
+) -> Result<ToolAnswer<'_, ComputeResult>, ToolError> {
     let metric = common::metric_in_pillar(corpus, &input.parameter, &input.indicator)?;
     let mut result = ComputeResult {
         op: input.op,

@@ -143,7 +143,7 @@ fn handle(
     corpus: &Corpus,
     input: GetDataHealthInput,
     _lang: Lang,
-) -> Result<ToolAnswer<DataHealth>, ToolError> {
+) -> Result<ToolAnswer<'_, DataHealth>, ToolError> {
     let baked = &corpus.baked;
     let reference_year = baked
         .metrics()

@@ -101,7 +101,7 @@ fn handle(
     corpus: &Corpus,
     input: GetDatasetInput,
     _lang: Lang,
-) -> Result<ToolAnswer<GetDatasetResult>, ToolError> {
+) -> Result<ToolAnswer<'_, GetDatasetResult>, ToolError> {
     let limit = input.limit.unwrap_or(100) as usize;
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(ToolError::Invalid(format!(

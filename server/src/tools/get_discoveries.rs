@@ -86,7 +86,7 @@ fn handle(
     corpus: &Corpus,
     input: GetDiscoveriesInput,
     lang: Lang,
-) -> Result<ToolAnswer<DiscoveriesResult>, ToolError> {
+) -> Result<ToolAnswer<'_, DiscoveriesResult>, ToolError> {
     let limit = input.limit.unwrap_or(10) as usize;
     if !(1..=50).contains(&limit) {
         return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 50")));

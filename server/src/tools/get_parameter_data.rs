@@ -168,7 +168,7 @@ fn handle(
     corpus: &Corpus,
     input: GetParameterDataInput,
     lang: Lang,
-) -> Result<ToolAnswer<ParameterData>, ToolError> {
+) -> Result<ToolAnswer<'_, ParameterData>, ToolError> {
     let pillar = common::pillar(corpus, &input.parameter)?;
     let country = common::countries(corpus, std::slice::from_ref(&input.country), 1, 1)?[0];
     let table = corpus.baked.observations();
@@ -189,17 +189,24 @@ fn handle(
             missing.push(metric.id.clone());
             continue;
         };
-        indicators.push((metric.headline, indicator_data(metric, &rows, latest, lang)));
+        let indicator = indicator_data(metric, &rows, latest, lang);
+        let tail = rows[rows.len().saturating_sub(TAIL)..].to_vec();
+        indicators.push((metric.headline, indicator, tail));
     }
-    indicators.sort_by(|(left_headline, left), (right_headline, right)| {
+    indicators.sort_by(|(left_headline, left, _), (right_headline, right, _)| {
         right_headline
             .cmp(left_headline)
             .then(right.year.cmp(&left.year))
             .then(left.id.cmp(&right.id))
     });
+    // The tail holds the latest value, so citing the tails cites every number of `indicators`.
+    let citations = common::citation_records_for(
+        corpus,
+        indicators.iter().flat_map(|(_, _, tail)| tail.iter()),
+    )?;
     let indicators: Vec<IndicatorData> = indicators
         .into_iter()
-        .map(|(_, indicator)| indicator)
+        .map(|(_, indicator, _)| indicator)
         .collect();
     let governance = governance(corpus, &metrics, &indicators);
     let mut correlations: Vec<CorrelationItem> = corpus
@@ -230,15 +237,6 @@ fn handle(
         &indicators,
         &governance,
     );
-    let citations = common::citation_records(
-        corpus,
-        indicators.iter().flat_map(|indicator| {
-            indicator
-                .series_tail
-                .iter()
-                .map(|point| point.citation_id.as_str())
-        }),
-    )?;
     let display = Display {
         tables: vec![DisplayTable {
             title: format!("{} — {}", pillar.names.get(lang), country.names.get(lang)),

@@ -10,6 +10,8 @@
 //! Bank's own LCN aggregate is shown beside it when published, cited. Each regional value carries a
 //! `pulse-…` id whose record (method, year, inputs) is inline.
 
+use std::collections::HashMap;
+
 use corpus::{GoodDirection, Lang, Metric, Observation, analytics};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -21,9 +23,11 @@ use super::{
 use crate::load::Corpus;
 
 /// Countries a year needs before it is used as the indicator's regional year.
-pub const MIN_COUNTRIES: usize = 10;
+pub const MIN_COUNTRIES: usize = corpus::derived::MIN_YEAR_COUNTRIES;
 /// Indicators shown: headline first, then by coverage.
 pub const MAX_INDICATORS: usize = 12;
+/// The population indicator whose values weigh the regional mean (WDI `SP.POP.TOTL`).
+const POPULATION: &str = "sp_pop_totl";
 /// Years over which change and movers are measured.
 pub const CHANGE_YEARS: i32 = 5;
 
@@ -149,7 +153,7 @@ fn handle(
     corpus: &Corpus,
     input: GetRegionalPulseInput,
     lang: Lang,
-) -> Result<ToolAnswer<RegionalPulse>, ToolError> {
+) -> Result<ToolAnswer<'_, RegionalPulse>, ToolError> {
     let pillar = common::pillar(corpus, &input.parameter)?;
     let baked = &corpus.baked;
     let mut metrics: Vec<&Metric> = baked
@@ -164,18 +168,17 @@ fn handle(
             .then(right.coverage.countries.cmp(&left.coverage.countries))
             .then(left.id.cmp(&right.id))
     });
-    let countries: Vec<String> = baked
-        .countries()
-        .countries()
-        .map(|country| country.iso3.clone())
-        .collect();
+    // Read once here so an unreadable artifact is a fault, not an empty pulse.
+    corpus.year_stats().map_err(ToolError::Internal)?;
     let mut indicators = Vec::new();
+    let mut cited_rows: Vec<Observation<'_>> = Vec::new();
     for metric in metrics {
         if indicators.len() == MAX_INDICATORS {
             break;
         }
-        if let Some(pulse) = indicator_pulse(corpus, metric, &countries, lang) {
+        if let Some((pulse, rows)) = indicator_pulse(corpus, metric, lang) {
             indicators.push(pulse);
+            cited_rows.extend(rows);
         }
     }
     if indicators.is_empty() {
@@ -202,31 +205,21 @@ fn handle(
             citation_ids: item.citation_ids.clone(),
         })
         .collect();
-    let mut cited: Vec<&str> = indicators
+    cited_rows.sort_unstable_by(|left, right| left.citation_id.cmp(right.citation_id));
+    cited_rows.dedup_by(|left, right| left.citation_id == right.citation_id);
+    let mut citations = common::citation_records_for(corpus, &cited_rows)?;
+    let mut contradiction_ids: Vec<&str> = contradictions
         .iter()
-        .flat_map(|indicator| {
-            indicator
-                .pulse
-                .inputs
-                .iter()
-                .map(String::as_str)
-                .chain(indicator.lcn_aggregate.iter().map(|(_, id)| id.as_str()))
-                .chain(
-                    indicator
-                        .movers
-                        .iter()
-                        .flat_map(|mover| mover.citation_ids.iter().map(String::as_str)),
-                )
+        .flat_map(|item| item.citation_ids.iter().map(String::as_str))
+        .filter(|id| {
+            cited_rows
+                .binary_search_by(|row| row.citation_id.cmp(id))
+                .is_err()
         })
-        .chain(
-            contradictions
-                .iter()
-                .flat_map(|item| item.citation_ids.iter().map(String::as_str)),
-        )
         .collect();
-    cited.sort_unstable();
-    cited.dedup();
-    let citations = common::citation_records(corpus, cited)?;
+    contradiction_ids.sort_unstable();
+    contradiction_ids.dedup();
+    citations.extend(common::citation_records(corpus, contradiction_ids)?);
     let result = RegionalPulse {
         parameter: pillar.id.clone(),
         parameter_name: pillar.names.get(lang).to_string(),
@@ -309,31 +302,41 @@ fn handle(
     })
 }
 
-fn indicator_pulse(
-    corpus: &Corpus,
+/// The pulse of one indicator, with every row it cites (values, weights, earlier values, LCN); `None`
+/// when no year has values for [`MIN_COUNTRIES`] countries.
+fn indicator_pulse<'c>(
+    corpus: &'c Corpus,
     metric: &Metric,
-    countries: &[String],
     lang: Lang,
-) -> Option<IndicatorPulse> {
+) -> Option<(IndicatorPulse, Vec<Observation<'c>>)> {
     let table = corpus.baked.observations();
-    let rows = table.indicator_rows(&metric.id);
-    let mut by_year: std::collections::BTreeMap<i32, usize> = std::collections::BTreeMap::new();
-    for row_idx in rows.clone() {
-        *by_year.entry(table.row(row_idx).year).or_default() += 1;
-    }
-    let year = by_year
-        .iter()
-        .rev()
-        .find(|(_, count)| **count >= MIN_COUNTRIES)
-        .map(|(year, _)| *year)?;
-    let cells: Vec<Observation<'_>> = countries
-        .iter()
-        .filter_map(|country| table.find(&metric.id, country, year))
+    // The bake's year statistics hold exactly the years with values for MIN_COUNTRIES countries or more.
+    let year = corpus.year_stats_for(&metric.id).ok()?.last()?.year;
+    let earlier_year = year - CHANGE_YEARS;
+    // Cross-sections come by country code, the order in which the bake's year statistics add them up.
+    let cells = table.cross_section(&metric.id, year);
+    let earlier_by_country: HashMap<&str, Observation<'_>> = table
+        .cross_section(&metric.id, earlier_year)
+        .into_iter()
+        .map(|row| (row.country, row))
         .collect();
-    let weights: Option<Vec<Observation<'_>>> = if analytics::is_intensive_unit(&metric.unit) {
+    let population = |year: i32| -> HashMap<&str, Observation<'_>> {
+        table
+            .cross_section(POPULATION, year)
+            .into_iter()
+            .map(|row| (row.country, row))
+            .collect()
+    };
+    let intensive = analytics::is_intensive_unit(&metric.unit);
+    let population_now = if intensive {
+        population(year)
+    } else {
+        HashMap::new()
+    };
+    let weights: Option<Vec<Observation<'_>>> = if intensive {
         cells
             .iter()
-            .map(|cell| table.find("sp_pop_totl", cell.country, year))
+            .map(|cell| population_now.get(cell.country).copied())
             .collect()
     } else {
         None
@@ -347,19 +350,19 @@ fn indicator_pulse(
     let (regional_value, method) = aggregate(&cells, weights.as_deref())?;
     let earlier_cells: Option<Vec<Observation<'_>>> = cells
         .iter()
-        .map(|cell| table.find(&metric.id, cell.country, year - CHANGE_YEARS))
+        .map(|cell| earlier_by_country.get(cell.country).copied())
         .collect();
-    let earlier_weights: Option<Vec<Observation<'_>>> = match (&weights, &earlier_cells) {
-        (Some(_), Some(earlier)) => earlier
-            .iter()
-            .map(|cell| table.find("sp_pop_totl", cell.country, year - CHANGE_YEARS))
-            .collect(),
-        _ => None,
-    };
-    let regional_value_5y_earlier = match (&earlier_cells, weights.is_some(), &earlier_weights) {
-        (Some(earlier), false, _) => aggregate(earlier, None).map(|(value, _)| value),
-        (Some(earlier), true, Some(earlier_weights)) => {
-            aggregate(earlier, Some(earlier_weights)).map(|(value, _)| value)
+    let regional_value_5y_earlier = match (&earlier_cells, weights.is_some()) {
+        (Some(earlier), false) => aggregate(earlier, None).map(|(value, _)| value),
+        (Some(earlier), true) => {
+            let population_then = population(earlier_year);
+            let earlier_weights: Option<Vec<Observation<'_>>> = earlier
+                .iter()
+                .map(|cell| population_then.get(cell.country).copied())
+                .collect();
+            earlier_weights
+                .and_then(|weights| aggregate(earlier, Some(&weights)))
+                .map(|(value, _)| value)
         }
         _ => None,
     };
@@ -380,15 +383,16 @@ fn indicator_pulse(
     };
     let leaders = ranked.iter().take(3).map(value).collect();
     let laggards = ranked.iter().rev().take(3).map(value).collect();
-    let mut movers: Vec<Mover> = cells
+    let mut movers: Vec<(Mover, Observation<'_>)> = cells
         .iter()
         .filter_map(|cell| {
-            let before = table.find(&metric.id, cell.country, year - CHANGE_YEARS)?;
-            Some(Mover {
+            let before = *earlier_by_country.get(cell.country)?;
+            let mover = Mover {
                 country: cell.country.to_string(),
                 change: cell.value - before.value,
                 citation_ids: [before.citation_id.to_string(), cell.citation_id.to_string()],
-            })
+            };
+            Some((mover, before))
         })
         .collect();
     let goodness = |change: f64| match metric.good_direction {
@@ -396,12 +400,13 @@ fn indicator_pulse(
         GoodDirection::Down => -change,
         GoodDirection::Neutral => change.abs(),
     };
-    movers.sort_by(|left, right| {
+    movers.sort_by(|(left, _), (right, _)| {
         goodness(right.change)
             .total_cmp(&goodness(left.change))
             .then(left.country.cmp(&right.country))
     });
     movers.truncate(3);
+    let (movers, movers_before): (Vec<Mover>, Vec<Observation<'_>>) = movers.into_iter().unzip();
     let mut inputs: Vec<String> = cells
         .iter()
         .map(|cell| cell.citation_id.to_string())
@@ -412,12 +417,16 @@ fn indicator_pulse(
             .flatten()
             .map(|weight| weight.citation_id.to_string()),
     );
-    let lcn_aggregate = corpus
-        .baked
-        .aggregates()
-        .find(&metric.id, "LCN", year)
-        .map(|row| (row.value, row.citation_id.to_string()));
-    Some(IndicatorPulse {
+    let lcn_row = corpus.baked.aggregates().find(&metric.id, "LCN", year);
+    let lcn_aggregate = lcn_row.map(|row| (row.value, row.citation_id.to_string()));
+    let cited: Vec<Observation<'_>> = cells
+        .iter()
+        .chain(weights.iter().flatten())
+        .chain(&movers_before)
+        .chain(&lcn_row)
+        .copied()
+        .collect();
+    let pulse = IndicatorPulse {
         id: metric.id.clone(),
         name: metric.names.get(lang).to_string(),
         unit: metric.unit.clone(),
@@ -440,5 +449,6 @@ fn indicator_pulse(
             },
             inputs,
         },
-    })
+    };
+    Some((pulse, cited))
 }

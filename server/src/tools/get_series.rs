@@ -134,7 +134,7 @@ fn handle(
     corpus: &Corpus,
     input: GetSeriesInput,
     lang: Lang,
-) -> Result<ToolAnswer<GetSeriesResult>, ToolError> {
+) -> Result<ToolAnswer<'_, GetSeriesResult>, ToolError> {
     let metric = common::metric_in_pillar(corpus, &input.parameter, &input.indicator)?;
     let countries = common::countries(corpus, &input.countries, 1, MAX_COUNTRIES)?;
     let (from_year, to_year) = common::year_range(input.from_year, input.to_year)?;

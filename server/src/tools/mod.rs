@@ -89,7 +89,7 @@ impl ToolSpec {
         title: &'static str,
         description: &'static str,
         datasets: &'static [&'static str],
-        handler: fn(&Corpus, I, Lang) -> Result<ToolAnswer<O>, ToolError>,
+        handler: fn(&Corpus, I, Lang) -> Result<ToolAnswer<'_, O>, ToolError>,
     ) -> ToolSpec
     where
         I: DeserializeOwned + JsonSchema + 'static,
@@ -118,7 +118,7 @@ impl ToolSpec {
             description,
             datasets,
             input_schema,
-            output_schema: schema_value::<common::StructuredContent<O>>(),
+            output_schema: schema_value::<common::StructuredContent<'static, O>>(),
             handler: Arc::new(typed),
         }
     }

@@ -64,7 +64,7 @@ fn handle(
     corpus: &Corpus,
     input: ResolveCitationsInput,
     _lang: Lang,
-) -> Result<ToolAnswer<ResolveCitationsResult>, ToolError> {
+) -> Result<ToolAnswer<'_, ResolveCitationsResult>, ToolError> {
     if input.ids.is_empty() || input.ids.len() > MAX_IDS {
         return Err(ToolError::Invalid(format!(
             "ids: give 1 to {MAX_IDS} citation ids, got {}",

@@ -104,7 +104,7 @@ fn handle(
     corpus: &Corpus,
     input: ResolveMetricInput,
     lang: Lang,
-) -> Result<ToolAnswer<ResolveMetricResult>, ToolError> {
+) -> Result<ToolAnswer<'_, ResolveMetricResult>, ToolError> {
     let limit = input.limit.unwrap_or(5);
     if !(1..=20).contains(&limit) {
         return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 20")));

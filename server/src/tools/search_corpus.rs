@@ -82,7 +82,7 @@ fn handle(
     corpus: &Corpus,
     input: SearchCorpusInput,
     lang: Lang,
-) -> Result<ToolAnswer<SearchCorpusResult>, ToolError> {
+) -> Result<ToolAnswer<'_, SearchCorpusResult>, ToolError> {
     let limit = input.limit.unwrap_or(10);
     if !(1..=50).contains(&limit) {
         return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 50")));

@@ -187,10 +187,10 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
             } else {
                 StatusCode::OK
             };
-            text_json_response(status, reply.body().unwrap_or_default())
+            text_json_response(status, reply.into_body().unwrap_or_default())
         }
         Ok(reply @ Reply::Many(_)) => {
-            text_json_response(StatusCode::OK, reply.body().unwrap_or_default())
+            text_json_response(StatusCode::OK, reply.into_body().unwrap_or_default())
         }
         Err(_) => json_response(
             StatusCode::OK,

@@ -71,10 +71,10 @@ pub enum Reply {
 
 impl Reply {
     /// The HTTP body or stdio line: the response, or the batch's responses as one array; `None` for nothing.
-    pub fn body(&self) -> Option<String> {
+    pub fn into_body(self) -> Option<String> {
         match self {
             Reply::Nothing => None,
-            Reply::One { response, .. } => Some(response.clone()),
+            Reply::One { response, .. } => Some(response),
             Reply::Many(responses) => Some(format!("[{}]", responses.join(","))),
         }
     }
@@ -507,28 +507,28 @@ impl Response {
 /// The serialized `tools/call` result: the payload `{"result", "citations"}` as the text block, and the
 /// same object plus `display` (when there is one) as `structuredContent`.
 fn call_result(payload: &str, display: Option<&str>, is_error: bool) -> String {
-    let text = serde_json::to_string(payload).expect("strings serialize");
-    let mut result =
-        String::with_capacity(text.len() + payload.len() + display.map_or(0, str::len) + 96);
-    result.push_str(r#"{"content":[{"type":"text","text":"#);
-    result.push_str(&text);
-    result.push_str(r#"}],"structuredContent":"#);
+    // The text block is the payload as a JSON string: escaped straight into the buffer, sized for the
+    // payload twice (escaping adds a backslash per quote, under a fifth of a payload's bytes).
+    let mut result = Vec::with_capacity(payload.len() * 23 / 10 + display.map_or(0, str::len) + 96);
+    result.extend_from_slice(br#"{"content":[{"type":"text","text":"#);
+    serde_json::to_writer(&mut result, payload).expect("strings serialize");
+    result.extend_from_slice(br#"}],"structuredContent":"#);
     match display {
         Some(display) => {
             // The payload is a JSON object: insert `display` before its closing brace.
-            result.push_str(&payload[..payload.len() - 1]);
-            result.push_str(r#","display":"#);
-            result.push_str(display);
-            result.push('}');
+            result.extend_from_slice(&payload.as_bytes()[..payload.len() - 1]);
+            result.extend_from_slice(br#","display":"#);
+            result.extend_from_slice(display.as_bytes());
+            result.push(b'}');
         }
-        None => result.push_str(payload),
+        None => result.extend_from_slice(payload.as_bytes()),
     }
-    result.push_str(if is_error {
-        r#","isError":true}"#
+    result.extend_from_slice(if is_error {
+        br#","isError":true}"#
     } else {
-        r#","isError":false}"#
+        br#","isError":false}"#
     });
-    result
+    String::from_utf8(result).expect("JSON text is UTF-8")
 }
 
 /// Whether `body` is, or is a batch holding, an `initialize` request (which ignores the

@@ -42,7 +42,9 @@ pub fn serve(
                 parse_error(&format!("parse error: line above {MAX_LINE_BYTES} bytes"))
             }
         };
-        let Some(body) = reply.body() else { continue };
+        let Some(body) = reply.into_body() else {
+            continue;
+        };
         output.write_all(body.as_bytes())?;
         output.write_all(b"\n")?;
         output.flush()?;

@@ -52,7 +52,7 @@ fn failing_handler(
     _corpus: &Corpus,
     _input: FailingInput,
     _lang: Lang,
-) -> Result<ToolAnswer<Value>, ToolError> {
+) -> Result<ToolAnswer<'_, Value>, ToolError> {
     Err(ToolError::Internal("the test tool always fails".into()))
 }
 
