@@ -48,3 +48,5 @@ pub const DISCOVERIES: &str = "discoveries.json";
 pub const CORRELATIONS: &str = "correlations.json";
 /// Per indicator and year regional summaries, see [`crate::YearStats`].
 pub const YEAR_STATS: &str = "year_stats.json";
+/// Data health per pillar and country, per pillar, and the refresh work-list ([`crate::health::DataHealth`]).
+pub const DATA_HEALTH: &str = "data_health.json";

@@ -15,7 +15,11 @@
 //! | `datasets.json` | the dataset catalog ([`Dataset`]): id, keys, columns, sources, licence | [`write_json`] | [`read_json`] |
 //! | `index/` | the full-text index over indicators ([`MetricIndex`], tantivy) | [`index::build_index`] | [`MetricIndex::open`] |
 //! | `series_stats.json` | per indicator and country: latest, change, CAGR 5/10 y, trend ([`SeriesStats`]) | [`write_json`] | [`read_json`] |
-//! | `concordance.arrow` / `.parquet` | both publishers' values per declared concordance pair, country and year | pipeline (polars) | (issue 5) |
+//! | `year_stats.json` | per indicator and year: regional value and method, leaders, laggards ([`YearStats`]) | [`write_json`] | [`read_json`] |
+//! | `correlations.json` | pairwise correlations of each pillar's headline indicators ([`PillarCorrelation`]) | [`write_json`] | [`read_json`] |
+//! | `discoveries.json` | the largest anomalies and source contradictions ([`Discoveries`]) | [`write_json`] | [`read_json`] |
+//! | `data_health.json` | per pillar and country: confidence score, coverage gaps, freshness; regional summary; refresh work-list ([`health::DataHealth`]) | [`write_json`] | [`read_json`] |
+//! | `concordance.arrow` / `.parquet` | both publishers' values per declared concordance pair, country and year | pipeline (polars) | analysts (Parquet); the bake derives the contradictions of `discoveries.json` from it |
 //! | `bake_report.json` / `.txt` | what the bake kept, dropped and excluded, and why ([`BakeReport`]) | [`write_json`] | [`read_json`] |
 //!
 //! [`BakedCorpus::open`] loads a published directory: it checks the format version, memory-maps the Arrow
@@ -43,6 +47,7 @@ pub mod dataset;
 pub mod derived;
 pub mod error;
 pub mod folding;
+pub mod health;
 pub mod index;
 pub mod json;
 pub mod layout;

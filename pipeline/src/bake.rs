@@ -8,6 +8,7 @@ use std::{
 
 use corpus::{
     BakeReport, CitationId, CountryRegistry, Coverage, Manifest, Metric, Names, SourceRecord,
+    health::{self, Latest},
     layout, write_json,
 };
 use indicatif::{ProgressBar, ProgressStyle};
@@ -309,6 +310,7 @@ fn write_artifacts(
         concordance: 0,
         series: 0,
         discoveries: 0,
+        health: 0,
     };
     report.dropped.sort_by(|left, right| {
         (&left.source, &left.file, left.line).cmp(&(&right.source, &right.file, right.line))
@@ -343,6 +345,35 @@ fn write_artifacts(
     let stats = crate::derive::series_stats::series_stats(&observations);
     let series_rows = stats.len() as u64;
     write_json(&dir.join(layout::SERIES_STATS), &stats)?;
+    let latest: HashMap<(&str, &str), Latest> = stats
+        .iter()
+        .map(|item| {
+            let key = (item.indicator.as_str(), item.country.as_str());
+            (
+                key,
+                Latest::from_flags(item.latest_year, &item.latest_flags),
+            )
+        })
+        .collect();
+    let pillar_ids: Vec<&str> = catalog
+        .settings
+        .pillars
+        .iter()
+        .map(|pillar| pillar.id.as_str())
+        .collect();
+    let country_codes: Vec<&str> = countries
+        .countries()
+        .map(|country| country.iso3.as_str())
+        .collect();
+    let data_health = health::data_health(
+        &metrics,
+        &sources,
+        &pillar_ids,
+        &country_codes,
+        |metric, country| latest.get(&(metric.id.as_str(), country)).copied(),
+    );
+    let health_rows = data_health.pillar_countries.len() as u64;
+    write_json(&dir.join(layout::DATA_HEALTH), &data_health)?;
     let mut country_counts: HashMap<String, u64> = HashMap::new();
     for country in observations.country.iter().chain(&aggregates.country) {
         *country_counts.entry(country.clone()).or_default() += 1;
@@ -364,6 +395,7 @@ fn write_artifacts(
         concordance: concordance_rows,
         series: series_rows,
         discoveries: discovery_rows,
+        health: health_rows,
         ..counts
     };
     let datasets = dataset_catalog(&metrics, &sources, counts);

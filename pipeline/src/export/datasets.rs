@@ -19,6 +19,8 @@ pub struct DatasetCounts {
     pub series: u64,
     /// Anomalies plus contradictions.
     pub discoveries: u64,
+    /// Pillar × country entries of the data health view.
+    pub health: u64,
 }
 
 /// The catalog of every dataset the bake writes.
@@ -157,6 +159,23 @@ pub fn dataset_catalog(
             sources: source_ids.clone(),
             license: license.clone(),
             rows: counts.discoveries,
+        },
+        Dataset {
+            dataset_id: "data_health".into(),
+            title: "Data health: coverage, freshness, provenance, confidence".into(),
+            description: "Per pillar and country: a 0-100 confidence score (30 coverage + 30 freshness + 20 observed + 20 provenance shares), coverage gaps, stale indicators and vintages; per pillar over the region: fresh indicators, mean coverage and confidence, the weakest countries; and the refresh work-list of sources. Freshness is measured against the newest year in the corpus.".into(),
+            artifacts: vec![layout::DATA_HEALTH.into()],
+            keys: vec!["parameter".into(), "country".into()],
+            columns: columns(&[
+                ("confidence_score", "float64", "0-100, see the description"),
+                ("observed_percent", "float64", "latest values that are observations, not projections, in percent"),
+                ("provenance_percent", "float64", "latest values cited to the publisher's page for the country, in percent"),
+                ("missing", "array", "indicator ids without a value for the country"),
+                ("stale", "array", "(indicator id, latest year) older than 3 years before the reference year"),
+            ]),
+            sources: source_ids.clone(),
+            license: license.clone(),
+            rows: counts.health,
         },
         Dataset {
             dataset_id: "concordance".into(),

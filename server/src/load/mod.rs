@@ -5,7 +5,9 @@ use std::{path::Path, sync::OnceLock};
 
 use corpus::{
     BakedCorpus, CorpusError, Dataset, Discoveries, MetricIndex, PillarCorrelation, SeriesStats,
-    YearStats, layout, read_json,
+    YearStats,
+    health::{DataHealth, PillarCountryHealth},
+    layout, read_json,
 };
 
 /// Everything the tools read: the baked corpus, its dataset catalog and its search index.
@@ -25,6 +27,8 @@ pub struct Corpus {
     correlations: OnceLock<Result<Vec<PillarCorrelation>, String>>,
     /// Precomputed per indicator and year regional summaries, read on first use.
     year_stats: OnceLock<Result<Vec<YearStats>, String>>,
+    /// Precomputed data health, read on first use.
+    data_health: OnceLock<Result<DataHealth, String>>,
 }
 
 impl Corpus {
@@ -105,6 +109,38 @@ impl Corpus {
         Ok(&stats[start..end])
     }
 
+    /// The bake's data health view (`data_health.json`).
+    ///
+    /// # Errors
+    /// The message of the read error, if the artifact cannot be read.
+    pub fn data_health(&self) -> Result<&DataHealth, String> {
+        self.data_health
+            .get_or_init(|| {
+                read_json(&self.baked.dir().join(layout::DATA_HEALTH), "data health")
+                    .map_err(|error| error.to_string())
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The precomputed health of pillar `pillar` in country `iso3`, if both are in the registries.
+    ///
+    /// # Errors
+    /// As [`Corpus::data_health`].
+    pub fn pillar_health(
+        &self,
+        pillar: &str,
+        iso3: &str,
+    ) -> Result<Option<&PillarCountryHealth>, String> {
+        let entries = &self.data_health()?.pillar_countries;
+        Ok(entries
+            .binary_search_by(|entry| {
+                (entry.parameter.as_str(), entry.country.as_str()).cmp(&(pillar, iso3))
+            })
+            .ok()
+            .map(|entry_idx| &entries[entry_idx]))
+    }
+
     /// The dataset with this id.
     pub fn dataset(&self, dataset_id: &str) -> Option<&Dataset> {
         self.datasets
@@ -114,11 +150,12 @@ impl Corpus {
 }
 
 /// The artifacts the server reads on first use rather than at start-up.
-const LAZY_ARTIFACTS: [&str; 4] = [
+const LAZY_ARTIFACTS: [&str; 5] = [
     layout::SERIES_STATS,
     layout::DISCOVERIES,
     layout::CORRELATIONS,
     layout::YEAR_STATS,
+    layout::DATA_HEALTH,
 ];
 
 /// Opens the corpus that `out_dir/current` names. Checksums are not re-hashed at start-up (the corpus
@@ -146,6 +183,7 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         discoveries: OnceLock::new(),
         correlations: OnceLock::new(),
         year_stats: OnceLock::new(),
+        data_health: OnceLock::new(),
     })
 }
 

@@ -1,3 +1,4 @@
+use corpus::health::{self, Latest};
 use serde_json::{Value, json};
 
 use crate::support::{call_tool, payload};
@@ -26,18 +27,90 @@ fn a_pillar_in_a_country_has_a_documented_confidence_score() {
         with_data
     );
     let observed = detail["observed_percent"].as_f64().unwrap() / 100.0;
-    let expected = 40.0 * with_data as f64 / indicators as f64
-        + 40.0 * fresh as f64 / with_data as f64
-        + 20.0 * observed;
+    let provenance = detail["provenance_percent"].as_f64().unwrap() / 100.0;
+    // Nearly every salud indicator is a WDI series, whose citations link to the country's page.
+    assert!((0.9..=1.0).contains(&provenance), "{detail}");
+    let expected = 30.0 * with_data as f64 / indicators as f64
+        + 30.0 * fresh as f64 / with_data as f64
+        + 20.0 * observed
+        + 20.0 * provenance;
     assert!((detail["confidence_score"].as_f64().unwrap() - expected).abs() < 0.1);
     assert_eq!(detail["vintages"]["wdi"], json!("2026-07"));
     assert_eq!(result["reference_year"], json!(2025));
 }
 
 #[test]
+fn the_precomputed_health_equals_a_recomputation_from_the_observation_table() {
+    let corpus = crate::support::server().plugin().corpus();
+    let baked = &corpus.baked;
+    let table = baked.observations();
+    for (pillar, country) in [("salud", "MEX"), ("economia", "HTI"), ("seguridad", "BRA")] {
+        let metrics: Vec<&corpus::Metric> = baked
+            .metrics()
+            .iter()
+            .filter(|metric| metric.pillar == pillar)
+            .collect();
+        let recomputed = health::pillar_country_health(
+            health::reference_year(baked.metrics()),
+            pillar,
+            country,
+            &metrics,
+            baked.sources(),
+            |metric| {
+                let rows = table.series(&metric.id, country);
+                (!rows.is_empty()).then(|| {
+                    let latest = table.row(rows.end - 1);
+                    Latest::from_flags(latest.year, latest.flags)
+                })
+            },
+        );
+        let served = health(json!({"parameter": pillar, "country": country}))["detail"].clone();
+        let mut served_health = served.clone();
+        served_health.as_object_mut().unwrap().remove("anomalies");
+        assert_eq!(
+            served_health,
+            serde_json::to_value(&recomputed).unwrap(),
+            "{pillar} {country}"
+        );
+    }
+}
+
+#[test]
+fn economic_projections_and_landing_page_citations_lower_the_score() {
+    // Haiti's economia includes IMF WEO series whose latest values are projections.
+    let detail = health(json!({"parameter": "economia", "country": "HTI"}))["detail"].clone();
+    assert!(
+        detail["observed_percent"].as_f64().unwrap() < 100.0,
+        "{detail}"
+    );
+    // medio_ambiente includes ND-GAIN and OECD CRS, cited to landing pages rather than country pages.
+    let detail = health(json!({"parameter": "medio_ambiente", "country": "BRA"}))["detail"].clone();
+    assert!(
+        detail["provenance_percent"].as_f64().unwrap() < 100.0,
+        "{detail}"
+    );
+}
+
+#[test]
 fn without_arguments_the_region_and_the_refresh_work_list() {
     let result = health(json!({}));
-    assert_eq!(result["pillars"].as_array().unwrap().len(), 12);
+    let pillars = result["pillars"].as_array().unwrap();
+    assert_eq!(pillars.len(), 12);
+    let salud = pillars
+        .iter()
+        .find(|pillar| pillar["parameter"] == json!("salud"))
+        .unwrap();
+    let weakest = salud["weakest"].as_array().unwrap();
+    assert_eq!(weakest.len(), 3);
+    let scores: Vec<f64> = weakest
+        .iter()
+        .map(|item| item[1].as_f64().unwrap())
+        .collect();
+    assert!(
+        scores.windows(2).all(|pair| pair[0] <= pair[1]),
+        "lowest first: {scores:?}"
+    );
+    assert!(scores[0] <= salud["mean_confidence_score"].as_f64().unwrap());
     let work_list = result["refresh_work_list"].as_array().unwrap();
     let lags: Vec<i64> = work_list
         .iter()
@@ -52,8 +125,12 @@ fn without_arguments_the_region_and_the_refresh_work_list() {
         .find(|item| item["source"] == json!("owid_ucdp"))
         .unwrap();
     assert_eq!(
-        (ucdp["newest_year"].clone(), ucdp["lag_years"].clone()),
-        (json!(2018), json!(7))
+        (
+            ucdp["newest_year"].clone(),
+            ucdp["lag_years"].clone(),
+            ucdp["stale_indicators"].clone()
+        ),
+        (json!(2018), json!(7), json!(1))
     );
     let answer = call_tool("get_data_health", json!({"parameter": "salud"}));
     assert_eq!(answer["isError"], json!(true));

@@ -1,0 +1,341 @@
+//! Data health (`data_health.json`): how complete, fresh, observed and traceable a pillar's values are in
+//! one country, a summary per pillar over the region, and the refresh work-list of sources. The bake
+//! computes it with [`data_health`]; the server's `get_data_health` serves it and adds the anomalies.
+//!
+//! Everything is measured against the corpus' **reference year**, the newest year with a value in any
+//! indicator (never the wall clock, so the same corpus always gives the same answer).
+//!
+//! **Confidence score** of a pillar in a country, 0 to 100, rounded to one decimal:
+//! `30 · coverage + 30 · freshness + 20 · observed + 20 · provenance`, where
+//! - coverage is the share of the pillar's indicators with at least one value for the country;
+//! - freshness, of those, the share whose latest year is within [`FRESH_YEARS`] of the reference year;
+//! - observed, the share whose latest value is an observation rather than a projection;
+//! - provenance, the share whose citation links to the publisher's page for that indicator *and*
+//!   country (the source's deep link names the country), rather than to a landing page where the
+//!   reader has to find the value.
+//!
+//! The three last shares are 0 when the country has no value in the pillar.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Metric, SourceRecord};
+
+/// Years behind the reference year after which a latest value counts as stale.
+pub const FRESH_YEARS: i32 = 3;
+
+/// Countries listed as a pillar's weakest in the regional summary.
+pub const WEAKEST_COUNTRIES: usize = 3;
+
+/// The whole `data_health.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DataHealth {
+    /// The newest year with a value in the corpus, against which freshness is measured.
+    pub reference_year: i32,
+    /// One entry per pillar and country of the registry, sorted by (pillar, country).
+    pub pillar_countries: Vec<PillarCountryHealth>,
+    /// One line per pillar, in the pillar registry's order.
+    pub pillars: Vec<PillarSummary>,
+    /// Sources, most out of date first (then by id).
+    pub refresh_work_list: Vec<RefreshItem>,
+}
+
+/// One pillar in one country.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct PillarCountryHealth {
+    /// Pillar id.
+    pub parameter: String,
+    /// ISO3.
+    pub country: String,
+    /// 0 to 100; the formula is in the module documentation and the tool description.
+    pub confidence_score: f64,
+    /// Indicators in the pillar.
+    pub indicators: usize,
+    /// Of those, with at least one value for the country.
+    pub with_data: usize,
+    /// Of those, latest year within [`FRESH_YEARS`] of the reference year.
+    pub fresh: usize,
+    /// Share of the latest values that are observations, not projections, in percent.
+    pub observed_percent: f64,
+    /// Share of the latest values whose citation links to the publisher's page for that indicator and
+    /// country, in percent.
+    pub provenance_percent: f64,
+    /// Vintage of each source with values, by source id.
+    pub vintages: BTreeMap<String, String>,
+    /// Indicator ids without a value for the country (coverage gaps).
+    pub missing: Vec<String>,
+    /// Indicators whose latest value is older than [`FRESH_YEARS`] before the reference year:
+    /// (id, latest year), oldest first.
+    pub stale: Vec<(String, i32)>,
+}
+
+/// One pillar over the region.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct PillarSummary {
+    /// Pillar id.
+    pub parameter: String,
+    /// Indicators in the pillar.
+    pub indicators: usize,
+    /// Indicators whose newest value (any country) is within [`FRESH_YEARS`] of the reference year.
+    pub fresh_indicators: usize,
+    /// Mean number of countries with data per indicator, one decimal.
+    pub mean_countries: f64,
+    /// Mean confidence score over the countries with at least one value in the pillar, one decimal.
+    pub mean_confidence_score: f64,
+    /// The countries with data and the lowest confidence scores, lowest first: (ISO3, score).
+    pub weakest: Vec<(String, f64)>,
+}
+
+/// One source of the refresh work-list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct RefreshItem {
+    /// Source id.
+    pub source: String,
+    /// Release baked.
+    pub vintage: String,
+    /// Retrieval date of its raw files (ISO 8601).
+    pub retrieved_at: String,
+    /// Newest year with a value among its indicators (projections included).
+    pub newest_year: i32,
+    /// Reference year minus newest year.
+    pub lag_years: i32,
+    /// Its indicators whose newest value is older than [`FRESH_YEARS`] before the reference year.
+    pub stale_indicators: usize,
+}
+
+/// The latest value of one indicator in one country, as health needs it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Latest {
+    /// Year of the latest value.
+    pub year: i32,
+    /// Whether it is a projection rather than an observation.
+    pub projection: bool,
+}
+
+impl Latest {
+    /// The latest value of `year` with the observation's `|`-separated `flags`.
+    pub fn from_flags(year: i32, flags: &str) -> Latest {
+        Latest {
+            year,
+            projection: flags.split('|').any(|flag| flag == "projection"),
+        }
+    }
+}
+
+/// The reference year of a metric registry: the newest year with a value (0 for an empty registry).
+pub fn reference_year(metrics: &[Metric]) -> i32 {
+    metrics
+        .iter()
+        .filter_map(|metric| metric.coverage.last_year)
+        .max()
+        .unwrap_or_default()
+}
+
+/// Whether the source's citations link to the page of one country (its deep link names the country).
+pub fn links_to_country(source: &SourceRecord) -> bool {
+    source.deep_link.contains("{iso3}") || source.deep_link.contains("{iso2}")
+}
+
+/// The health of the pillar `pillar` (its `metrics`) in `country`; `latest` gives the latest value of a
+/// metric in that country, `None` when it has none. Sources are looked up by id in `sources`.
+pub fn pillar_country_health(
+    reference_year: i32,
+    pillar: &str,
+    country: &str,
+    metrics: &[&Metric],
+    sources: &[SourceRecord],
+    latest: impl Fn(&Metric) -> Option<Latest>,
+) -> PillarCountryHealth {
+    let (mut missing, mut stale, mut vintages) = (Vec::new(), Vec::new(), BTreeMap::new());
+    let (mut with_data, mut fresh, mut observed, mut linked) = (0usize, 0usize, 0usize, 0usize);
+    for metric in metrics {
+        let Some(latest) = latest(metric) else {
+            missing.push(metric.id.clone());
+            continue;
+        };
+        with_data += 1;
+        observed += usize::from(!latest.projection);
+        if latest.year >= reference_year - FRESH_YEARS {
+            fresh += 1;
+        } else {
+            stale.push((metric.id.clone(), latest.year));
+        }
+        let source = sources.iter().find(|source| source.id == metric.source_id);
+        linked += usize::from(source.is_some_and(links_to_country));
+        vintages.insert(metric.source_id.clone(), metric.vintage.clone());
+    }
+    stale.sort_by(|(left_id, left_year), (right_id, right_year)| {
+        left_year.cmp(right_year).then(left_id.cmp(right_id))
+    });
+    let share = |count: usize, of: usize| {
+        if of == 0 {
+            0.0
+        } else {
+            count as f64 / of as f64
+        }
+    };
+    let confidence = 30.0 * share(with_data, metrics.len())
+        + 30.0 * share(fresh, with_data)
+        + 20.0 * share(observed, with_data)
+        + 20.0 * share(linked, with_data);
+    PillarCountryHealth {
+        parameter: pillar.to_string(),
+        country: country.to_string(),
+        confidence_score: one_decimal(confidence),
+        indicators: metrics.len(),
+        with_data,
+        fresh,
+        observed_percent: one_decimal(100.0 * share(observed, with_data)),
+        provenance_percent: one_decimal(100.0 * share(linked, with_data)),
+        vintages,
+        missing,
+        stale,
+    }
+}
+
+/// The whole health view: every pillar (`pillars`, ids in registry order) in every country of
+/// `countries`, the per-pillar summaries and the refresh work-list. `latest` gives the latest value of
+/// a metric in a country.
+pub fn data_health(
+    metrics: &[Metric],
+    sources: &[SourceRecord],
+    pillars: &[&str],
+    countries: &[&str],
+    latest: impl Fn(&Metric, &str) -> Option<Latest>,
+) -> DataHealth {
+    let reference_year = reference_year(metrics);
+    let mut by_pillar: HashMap<&str, Vec<&Metric>> = HashMap::new();
+    for metric in metrics {
+        by_pillar.entry(&metric.pillar).or_default().push(metric);
+    }
+    let mut pillar_countries = Vec::new();
+    let mut summaries = Vec::new();
+    for &pillar in pillars {
+        let pillar_metrics = by_pillar.get(pillar).map(Vec::as_slice).unwrap_or_default();
+        let healths: Vec<PillarCountryHealth> = countries
+            .iter()
+            .map(|&country| {
+                pillar_country_health(
+                    reference_year,
+                    pillar,
+                    country,
+                    pillar_metrics,
+                    sources,
+                    |metric| latest(metric, country),
+                )
+            })
+            .collect();
+        summaries.push(pillar_summary(
+            reference_year,
+            pillar,
+            pillar_metrics,
+            &healths,
+        ));
+        pillar_countries.extend(healths);
+    }
+    pillar_countries.sort_by(|left, right| {
+        (&left.parameter, &left.country).cmp(&(&right.parameter, &right.country))
+    });
+    DataHealth {
+        reference_year,
+        pillar_countries,
+        pillars: summaries,
+        refresh_work_list: refresh_work_list(reference_year, metrics, sources),
+    }
+}
+
+fn pillar_summary(
+    reference_year: i32,
+    pillar: &str,
+    metrics: &[&Metric],
+    healths: &[PillarCountryHealth],
+) -> PillarSummary {
+    let fresh_indicators = metrics
+        .iter()
+        .filter(|metric| {
+            metric
+                .coverage
+                .last_year
+                .is_some_and(|year| year >= reference_year - FRESH_YEARS)
+        })
+        .count();
+    let countries: u32 = metrics.iter().map(|metric| metric.coverage.countries).sum();
+    let mut with_data: Vec<&PillarCountryHealth> = healths
+        .iter()
+        .filter(|health| health.with_data > 0)
+        .collect();
+    let mean_confidence = if with_data.is_empty() {
+        0.0
+    } else {
+        with_data
+            .iter()
+            .map(|health| health.confidence_score)
+            .sum::<f64>()
+            / with_data.len() as f64
+    };
+    with_data.sort_by(|left, right| {
+        left.confidence_score
+            .total_cmp(&right.confidence_score)
+            .then(left.country.cmp(&right.country))
+    });
+    PillarSummary {
+        parameter: pillar.to_string(),
+        indicators: metrics.len(),
+        fresh_indicators,
+        mean_countries: if metrics.is_empty() {
+            0.0
+        } else {
+            one_decimal(f64::from(countries) / metrics.len() as f64)
+        },
+        mean_confidence_score: one_decimal(mean_confidence),
+        weakest: with_data
+            .iter()
+            .take(WEAKEST_COUNTRIES)
+            .map(|health| (health.country.clone(), health.confidence_score))
+            .collect(),
+    }
+}
+
+fn refresh_work_list(
+    reference_year: i32,
+    metrics: &[Metric],
+    sources: &[SourceRecord],
+) -> Vec<RefreshItem> {
+    let mut work_list: Vec<RefreshItem> = sources
+        .iter()
+        .map(|source| {
+            let last_years: Vec<i32> = metrics
+                .iter()
+                .filter(|metric| metric.source_id == source.id)
+                .filter_map(|metric| metric.coverage.last_year)
+                .collect();
+            let newest_year = last_years.iter().copied().max().unwrap_or_default();
+            RefreshItem {
+                source: source.id.clone(),
+                vintage: source.vintage.clone(),
+                retrieved_at: source.retrieved_at.clone(),
+                newest_year,
+                lag_years: reference_year - newest_year,
+                stale_indicators: last_years
+                    .iter()
+                    .filter(|&&year| year < reference_year - FRESH_YEARS)
+                    .count(),
+            }
+        })
+        .collect();
+    work_list.sort_by(|left, right| {
+        right
+            .lag_years
+            .cmp(&left.lag_years)
+            .then(left.source.cmp(&right.source))
+    });
+    work_list
+}
+
+fn one_decimal(value: f64) -> f64 {
+    (value * 10.0).round() / 10.0
+}
