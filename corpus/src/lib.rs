@@ -19,7 +19,7 @@
 //! | `correlations.json` | pairwise correlations of each pillar's headline indicators ([`PillarCorrelation`]) | [`write_json`] | [`read_json`] |
 //! | `discoveries.json` | the largest anomalies and source contradictions ([`Discoveries`]) | [`write_json`] | [`read_json`] |
 //! | `data_health.json` | per pillar and country: confidence score, coverage gaps, freshness; regional summary; refresh work-list ([`health::DataHealth`]) | [`write_json`] | [`read_json`] |
-//! | `concordance.arrow` / `.parquet` | both publishers' values per declared concordance pair, country and year | pipeline (polars) | analysts (Parquet); the bake derives the contradictions of `discoveries.json` from it |
+//! | `concordance.arrow` / `.parquet` | both publishers' values per declared concordance pair, country and year | pipeline (polars) | [`concordance::read_concordance`]; analysts (Parquet) |
 //! | `bake_report.json` / `.txt` | what the bake kept, dropped and excluded, and why ([`BakeReport`]) | [`write_json`] | [`read_json`] |
 //!
 //! [`BakedCorpus::open`] loads a published directory: it checks the format version, memory-maps the Arrow
@@ -42,6 +42,7 @@
 pub mod analytics;
 pub mod baked;
 pub mod citation;
+pub mod concordance;
 pub mod country;
 pub mod dataset;
 pub mod derived;

@@ -6,6 +6,7 @@ use std::{path::Path, sync::OnceLock};
 use corpus::{
     BakedCorpus, CorpusError, Dataset, Discoveries, MetricIndex, PillarCorrelation, SeriesStats,
     YearStats,
+    concordance::{ConcordanceRow, read_concordance},
     health::{DataHealth, PillarCountryHealth},
     layout, read_json,
 };
@@ -29,6 +30,8 @@ pub struct Corpus {
     year_stats: OnceLock<Result<Vec<YearStats>, String>>,
     /// Precomputed data health, read on first use.
     data_health: OnceLock<Result<DataHealth, String>>,
+    /// The source concordance table, read on first use.
+    concordance: OnceLock<Result<Vec<ConcordanceRow>, String>>,
 }
 
 impl Corpus {
@@ -141,6 +144,20 @@ impl Corpus {
             .map(|entry_idx| &entries[entry_idx]))
     }
 
+    /// The source concordance rows (`concordance.arrow`), by (pair, country, year).
+    ///
+    /// # Errors
+    /// The message of the read error, if the artifact cannot be read.
+    pub fn concordance(&self) -> Result<&[ConcordanceRow], String> {
+        self.concordance
+            .get_or_init(|| {
+                read_concordance(&self.baked.dir().join(layout::CONCORDANCE_ARROW))
+                    .map_err(|error| error.to_string())
+            })
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+
     /// The dataset with this id.
     pub fn dataset(&self, dataset_id: &str) -> Option<&Dataset> {
         self.datasets
@@ -150,7 +167,8 @@ impl Corpus {
 }
 
 /// The artifacts the server reads on first use rather than at start-up.
-const LAZY_ARTIFACTS: [&str; 5] = [
+const LAZY_ARTIFACTS: [&str; 6] = [
+    layout::CONCORDANCE_ARROW,
     layout::SERIES_STATS,
     layout::DISCOVERIES,
     layout::CORRELATIONS,
@@ -184,6 +202,7 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         correlations: OnceLock::new(),
         year_stats: OnceLock::new(),
         data_health: OnceLock::new(),
+        concordance: OnceLock::new(),
     })
 }
 

@@ -2,11 +2,12 @@
 //!
 //! Reads the dataset catalog (`datasets.json`, id `catalog`) and, by `dataset_id`: `observations` and
 //! `aggregates` (filtered by indicator, country, year), `metrics` (by id or pillar), `sources`,
-//! `countries`, `pillars`, `citations` (by citation id), `series_stats` (the bake's derived per-series
-//! statistics, by indicator and country). Rows are paged (`limit` 1 to 500, default 100,
-//! and `offset`); `total` says how many rows match. Observation rows carry their citation ids, resolved
-//! in `citations`. `concordance` is catalogued with its files; its rows are read from the Parquet/Arrow
-//! download, not through this tool yet, and the tool says so.
+//! `countries`, `pillars`, `citations` (by citation id), `series_stats` (the bake's per-series
+//! statistics, by indicator and country), `discoveries` (anomalies and source contradictions, by
+//! indicator, country, year), `concordance` (both publishers' values per pair, country and year; pair id
+//! as `id`) and `data_health` (per pillar and country). Rows are paged (`limit` 1 to 500, default 100,
+//! and `offset`); `total` says how many rows match. Every citation id a page holds is resolved in
+//! `citations`.
 
 use corpus::{Lang, Observation, ObservationTable};
 use schemars::JsonSchema;
@@ -29,8 +30,11 @@ pub fn spec() -> ToolSpec {
         "Read a catalogued dataset by id and keys",
         "Generic accessor for the corpus' datasets: `catalog` (the list of datasets with keys, columns, sources and \
          licences), `observations` and `aggregates` (filter by indicator, country, year), `metrics` (by id or pillar), \
-         `sources`, `countries`, `pillars`, `citations` (by id), `series_stats` (precomputed latest value, change, CAGR 5/10 y and trend per indicator and country). Rows are paged with limit and offset; observation rows \
-         carry citation ids resolved in `citations`.",
+         `sources`, `countries`, `pillars`, `citations` (by id), `series_stats` (latest value, change, CAGR 5/10 y and \
+         trend per indicator and country), `discoveries` (anomalies and source contradictions; by indicator, country, \
+         year), `concordance` (the same quantity from two publishers, both values cited; pair id as `id`, or by \
+         indicator, country, year) and `data_health` (per pillar and country). Rows are paged with limit and offset; \
+         every citation id in a page is resolved in `citations`.",
         &[
             "observations",
             "aggregates",
@@ -40,6 +44,9 @@ pub fn spec() -> ToolSpec {
             "pillars",
             "citations",
             "series_stats",
+            "discoveries",
+            "concordance",
+            "data_health",
         ],
         handle,
     )
@@ -49,22 +56,23 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetDatasetInput {
-    /// Dataset id: catalog, observations, aggregates, metrics, sources, countries, pillars or citations.
+    /// Dataset id: catalog, observations, aggregates, metrics, sources, countries, pillars, citations,
+    /// series_stats, discoveries, concordance or data_health.
     pub dataset_id: String,
-    /// Indicator id (observations, aggregates) or metric id (metrics).
+    /// Indicator id (observations, aggregates, series_stats, discoveries, concordance) or metric id (metrics).
     #[serde(default)]
     pub indicator: Option<String>,
-    /// Country ISO3 or name (observations, countries), or aggregate code (aggregates).
+    /// Country ISO3 or name, or aggregate code (aggregates, countries).
     #[serde(default)]
     pub country: Option<String>,
-    /// Year (observations, aggregates).
+    /// Year (observations, aggregates, discoveries, concordance).
     #[serde(default)]
     #[schemars(range(min = 1900, max = 2100))]
     pub year: Option<i32>,
-    /// Key of one record: a metric id, source id, pillar id, ISO3 or citation id.
+    /// Key of one record: a metric id, source id, pillar id, ISO3, citation id, or a concordance pair id.
     #[serde(default)]
     pub id: Option<String>,
-    /// Pillar id or name (metrics).
+    /// Pillar id or name (metrics, data_health).
     #[serde(default)]
     pub pillar: Option<String>,
     /// Rows per page, 1 to 500. Default 100.
@@ -97,6 +105,39 @@ pub struct GetDatasetResult {
     pub sources: Vec<SourceLink>,
 }
 
+/// One page of matching rows, before the envelope: the rows, how many matched, the citation ids they hold.
+struct Page {
+    total: usize,
+    rows: Vec<Value>,
+    cited: Vec<String>,
+}
+
+impl Page {
+    /// Pages `matching` (counting every match, building only the page's rows) with `to_row`, which
+    /// returns a row and the citation ids it holds.
+    fn of<T>(
+        matching: impl Iterator<Item = T>,
+        offset: usize,
+        limit: usize,
+        to_row: impl Fn(T) -> (Value, Vec<String>),
+    ) -> Page {
+        let mut page = Page {
+            total: 0,
+            rows: Vec::new(),
+            cited: Vec::new(),
+        };
+        for item in matching {
+            if page.total >= offset && page.rows.len() < limit {
+                let (row, cited) = to_row(item);
+                page.rows.push(row);
+                page.cited.extend(cited);
+            }
+            page.total += 1;
+        }
+        page
+    }
+}
+
 fn handle(
     corpus: &Corpus,
     input: GetDatasetInput,
@@ -110,155 +151,160 @@ fn handle(
     }
     let offset = input.offset.unwrap_or(0) as usize;
     let baked = &corpus.baked;
-    let (rows, cited): (Vec<Value>, Vec<String>) = match input.dataset_id.as_str() {
-        "catalog" => (
-            corpus
-                .datasets
-                .iter()
-                .map(|dataset| json!(dataset))
-                .collect(),
-            Vec::new(),
-        ),
+    let plain = |value: Value| (value, Vec::new());
+    let page = match input.dataset_id.as_str() {
+        "catalog" => Page::of(corpus.datasets.iter(), offset, limit, |dataset| {
+            plain(json!(dataset))
+        }),
         "observations" | "aggregates" => {
             let table = if input.dataset_id == "observations" {
                 baked.observations()
             } else {
                 baked.aggregates()
             };
-            let rows = observation_rows(corpus, table, &input)?;
-            let page: Vec<&Observation<'_>> = rows.iter().skip(offset).take(limit).collect();
-            let cited: Vec<String> = page.iter().map(|row| row.citation_id.to_string()).collect();
-            let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
-            let title = corpus
-                .dataset(&input.dataset_id)
-                .map(|dataset| dataset.title.clone())
-                .unwrap_or_default();
-            let keys = corpus
-                .dataset(&input.dataset_id)
-                .map(|dataset| dataset.keys.clone())
-                .unwrap_or_default();
-            let result = GetDatasetResult {
-                sources: vec![common::source_link(corpus, &input.dataset_id, None)],
-                truncated: offset + page.len() < rows.len(),
-                total: rows.len(),
-                rows: page.into_iter().map(observation_json).collect(),
-                dataset_id: input.dataset_id,
-                title,
-                keys,
-                offset,
-            };
-            return Ok(ToolAnswer {
-                result,
-                citations,
-                display: None,
-            });
+            let matching = observation_rows(corpus, table, &input)?;
+            Page::of(matching, offset, limit, |row| {
+                (observation_json(&row), vec![row.citation_id.to_string()])
+            })
         }
         "metrics" => {
-            let pillar = input
-                .pillar
-                .as_deref()
-                .map(|pillar| common::pillar(corpus, pillar))
-                .transpose()?;
+            let pillar = optional_pillar(corpus, &input)?;
             let id = input.id.as_deref().or(input.indicator.as_deref());
             if let Some(id) = id {
                 common::metric(corpus, id)?;
             }
-            let rows = baked
-                .metrics()
-                .iter()
-                .filter(|metric| {
-                    id.is_none_or(|id| metric.id == id)
-                        && pillar.is_none_or(|pillar| metric.pillar == pillar.id)
-                })
-                .map(|metric| json!(metric))
-                .collect();
-            (rows, Vec::new())
+            let matching = baked.metrics().iter().filter(|metric| {
+                id.is_none_or(|id| metric.id == id)
+                    && pillar.is_none_or(|pillar| metric.pillar == pillar)
+            });
+            Page::of(matching, offset, limit, |metric| plain(json!(metric)))
         }
-        "sources" => (
-            baked
+        "sources" => {
+            let matching = baked
                 .sources()
                 .iter()
-                .filter(|source| input.id.as_deref().is_none_or(|id| source.id == id))
-                .map(|source| json!(source))
-                .collect(),
-            Vec::new(),
-        ),
+                .filter(|source| input.id.as_deref().is_none_or(|id| source.id == id));
+            Page::of(matching, offset, limit, |source| plain(json!(source)))
+        }
         "countries" => {
             let wanted = input.id.as_deref().or(input.country.as_deref());
-            let entity = wanted
-                .map(|text| {
-                    baked.countries().resolve_entity(text).ok_or_else(|| {
-                        ToolError::Invalid(format!(
-                            "`{}` is not a country or aggregate of the corpus",
-                            common::snippet(text)
-                        ))
-                    })
-                })
-                .transpose()?;
-            (
-                baked
-                    .countries()
-                    .entities()
-                    .iter()
-                    .filter(|candidate| entity.is_none_or(|entity| entity.iso3 == candidate.iso3))
-                    .map(|entity| json!(entity))
-                    .collect(),
-                Vec::new(),
-            )
+            let entity = wanted.map(|text| entity(corpus, text)).transpose()?;
+            let matching = baked
+                .countries()
+                .entities()
+                .iter()
+                .filter(|candidate| entity.is_none_or(|entity| entity == candidate.iso3));
+            Page::of(matching, offset, limit, |entity| plain(json!(entity)))
         }
         "series_stats" => {
             let stats = corpus.series_stats().map_err(ToolError::Internal)?;
-            let indicator = input
-                .indicator
-                .as_deref()
-                .map(|id| common::metric(corpus, id))
-                .transpose()?;
-            let country = input
-                .country
-                .as_deref()
-                .map(|text| common::countries(corpus, &[text.to_string()], 1, 1))
-                .transpose()?
-                .map(|found| found[0].iso3.clone());
-            let rows = stats
+            let indicator = optional_metric(corpus, &input)?;
+            let country = optional_country(corpus, &input)?;
+            let matching = stats.iter().filter(|row| {
+                indicator.is_none_or(|indicator| row.indicator == indicator)
+                    && country.is_none_or(|country| row.country == country)
+            });
+            Page::of(matching, offset, limit, |row| {
+                (json!(row), vec![row.latest_citation_id.clone()])
+            })
+        }
+        "discoveries" => {
+            let discoveries = corpus.discoveries().map_err(ToolError::Internal)?;
+            let indicator = optional_metric(corpus, &input)?;
+            let country = optional_country(corpus, &input)?;
+            let keep = |indicators: [&str; 2], row_country: &str, year: i32| {
+                indicator.is_none_or(|indicator| indicators.contains(&indicator))
+                    && country.is_none_or(|country| row_country == country)
+                    && input.year.is_none_or(|wanted| year == wanted)
+            };
+            let anomalies = discoveries
+                .anomalies
+                .iter()
+                .filter(|row| keep([&row.indicator, &row.indicator], &row.country, row.year))
+                .map(|row| {
+                    let mut value = json!(row);
+                    value["kind"] = json!("anomaly");
+                    (value, row.citation_ids.to_vec())
+                });
+            let contradictions = discoveries
+                .contradictions
                 .iter()
                 .filter(|row| {
-                    indicator.is_none_or(|metric| row.indicator == metric.id)
-                        && country
-                            .as_deref()
-                            .is_none_or(|country| row.country == country)
+                    keep(
+                        [&row.left_indicator, &row.right_indicator],
+                        &row.country,
+                        row.year,
+                    )
                 })
-                .map(|row| json!(row))
-                .collect();
-            (rows, Vec::new())
+                .map(|row| {
+                    let mut value = json!(row);
+                    value["kind"] = json!("contradiction");
+                    (value, row.citation_ids.to_vec())
+                });
+            Page::of(anomalies.chain(contradictions), offset, limit, |row| row)
         }
-        "pillars" => (
-            baked
+        "concordance" => {
+            let rows = corpus.concordance().map_err(ToolError::Internal)?;
+            let pair = match input.id.as_deref() {
+                Some(pair) if rows.iter().any(|row| row.pair == pair) => Some(pair),
+                Some(pair) => {
+                    let mut pairs: Vec<&str> = rows.iter().map(|row| row.pair.as_str()).collect();
+                    pairs.dedup();
+                    return Err(ToolError::Invalid(format!(
+                        "no concordance pair `{}`; valid pairs: {}",
+                        common::snippet(pair),
+                        pairs.join(", ")
+                    )));
+                }
+                None => None,
+            };
+            let indicator = optional_metric(corpus, &input)?;
+            let country = optional_country(corpus, &input)?;
+            let matching = rows.iter().filter(|row| {
+                pair.is_none_or(|pair| row.pair == pair)
+                    && indicator.is_none_or(|indicator| {
+                        row.left_indicator == indicator || row.right_indicator == indicator
+                    })
+                    && country.is_none_or(|country| row.country == country)
+                    && input.year.is_none_or(|year| row.year == year)
+            });
+            Page::of(matching, offset, limit, |row| {
+                let cited = vec![row.left_citation_id.clone(), row.right_citation_id.clone()];
+                (json!(row), cited)
+            })
+        }
+        "data_health" => {
+            let view = corpus.data_health().map_err(ToolError::Internal)?;
+            let pillar = optional_pillar(corpus, &input)?;
+            let country = optional_country(corpus, &input)?;
+            let matching = view.pillar_countries.iter().filter(|row| {
+                pillar.is_none_or(|pillar| row.parameter == pillar)
+                    && country.is_none_or(|country| row.country == country)
+            });
+            Page::of(matching, offset, limit, |row| plain(json!(row)))
+        }
+        "pillars" => {
+            let matching = baked
                 .pillars()
                 .pillars()
                 .iter()
-                .filter(|pillar| input.id.as_deref().is_none_or(|id| pillar.id == id))
-                .map(|pillar| json!(pillar))
-                .collect(),
-            Vec::new(),
-        ),
+                .filter(|pillar| input.id.as_deref().is_none_or(|id| pillar.id == id));
+            Page::of(matching, offset, limit, |pillar| plain(json!(pillar)))
+        }
         "citations" => {
             let id = input.id.as_deref().ok_or_else(|| ToolError::Invalid("dataset `citations` is read by `id`, a citation id such as wb-sp-dyn-le00-in-mex-2024 (resolve_citations takes up to 50)".into()))?;
             let citation = baked
                 .resolve_citation(id)
                 .map_err(|unresolved| ToolError::Invalid(unresolved.to_string()))?;
-            (vec![json!(citation)], Vec::new())
-        }
-        "concordance" => {
-            return Err(ToolError::Invalid(
-                "dataset `concordance` is catalogued (see dataset_id `catalog`) and published as concordance.parquet and concordance.arrow in the corpus directory; reading its rows through get_dataset is not available yet".into(),
-            ));
+            Page::of(std::iter::once(citation), offset, limit, |citation| {
+                plain(json!(citation))
+            })
         }
         other => {
             let mut valid: Vec<&str> = corpus
                 .datasets
                 .iter()
                 .map(|dataset| dataset.dataset_id.as_str())
-                .filter(|id| *id != "concordance")
                 .collect();
             valid.insert(0, "catalog");
             return Err(ToolError::Invalid(format!(
@@ -268,9 +314,6 @@ fn handle(
             )));
         }
     };
-    let total = rows.len();
-    let page: Vec<Value> = rows.into_iter().skip(offset).take(limit).collect();
-    let truncated = offset + page.len() < total;
     let (title, keys) = match corpus.dataset(&input.dataset_id) {
         Some(dataset) => (dataset.title.clone(), dataset.keys.clone()),
         None => (
@@ -278,6 +321,9 @@ fn handle(
             vec!["dataset_id".to_string()],
         ),
     };
+    let mut cited = page.cited;
+    cited.sort_unstable();
+    cited.dedup();
     let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
     let result = GetDatasetResult {
         sources: vec![common::source_link(
@@ -292,10 +338,10 @@ fn handle(
         dataset_id: input.dataset_id,
         title,
         keys,
-        total,
+        total: page.total,
         offset,
-        rows: page,
-        truncated,
+        truncated: offset + page.rows.len() < page.total,
+        rows: page.rows,
     };
     Ok(ToolAnswer {
         result,
@@ -304,48 +350,81 @@ fn handle(
     })
 }
 
-/// The rows of an observation table matching the indicator, country and year filters.
+/// The metric id of the `indicator` argument, if given.
+fn optional_metric<'c>(
+    corpus: &'c Corpus,
+    input: &GetDatasetInput,
+) -> Result<Option<&'c str>, ToolError> {
+    input
+        .indicator
+        .as_deref()
+        .map(|id| common::metric(corpus, id).map(|metric| metric.id.as_str()))
+        .transpose()
+}
+
+/// The ISO3 of the `country` argument (a country of the corpus), if given.
+fn optional_country<'c>(
+    corpus: &'c Corpus,
+    input: &GetDatasetInput,
+) -> Result<Option<&'c str>, ToolError> {
+    input
+        .country
+        .as_deref()
+        .map(|text| {
+            common::countries(corpus, &[text.to_string()], 1, 1).map(|found| found[0].iso3.as_str())
+        })
+        .transpose()
+}
+
+/// The pillar id of the `pillar` argument, if given.
+fn optional_pillar<'c>(
+    corpus: &'c Corpus,
+    input: &GetDatasetInput,
+) -> Result<Option<&'c str>, ToolError> {
+    input
+        .pillar
+        .as_deref()
+        .map(|text| common::pillar(corpus, text).map(|pillar| pillar.id.as_str()))
+        .transpose()
+}
+
+/// The code of a country or comparison aggregate named by `text`.
+fn entity<'c>(corpus: &'c Corpus, text: &str) -> Result<&'c str, ToolError> {
+    corpus
+        .baked
+        .countries()
+        .resolve_entity(text)
+        .map(|entity| entity.iso3.as_str())
+        .ok_or_else(|| {
+            ToolError::Invalid(format!(
+                "`{}` is not a country or aggregate of the corpus",
+                common::snippet(text)
+            ))
+        })
+}
+
+/// The rows of an observation table matching the indicator, country and year filters, lazily.
 fn observation_rows<'a>(
     corpus: &'a Corpus,
     table: &'a ObservationTable,
     input: &GetDatasetInput,
-) -> Result<Vec<Observation<'a>>, ToolError> {
-    let indicator = input
-        .indicator
+) -> Result<impl Iterator<Item = Observation<'a>> + 'a, ToolError> {
+    let indicator = optional_metric(corpus, input)?;
+    let country = input
+        .country
         .as_deref()
-        .map(|id| common::metric(corpus, id))
+        .map(|text| entity(corpus, text))
         .transpose()?;
-    let country = match input.country.as_deref() {
-        Some(text) => Some(
-            corpus
-                .baked
-                .countries()
-                .resolve_entity(text)
-                .ok_or_else(|| {
-                    ToolError::Invalid(format!(
-                        "`{}` is not a country or aggregate of the corpus",
-                        common::snippet(text)
-                    ))
-                })?
-                .iso3
-                .clone(),
-        ),
-        None => None,
-    };
-    let range = match (indicator, &country) {
-        (Some(metric), Some(country)) => table.series(&metric.id, country),
-        (Some(metric), None) => table.indicator_rows(&metric.id),
+    let range = match (indicator, country) {
+        (Some(metric), Some(country)) => table.series(metric, country),
+        (Some(metric), None) => table.indicator_rows(metric),
         (None, _) => 0..table.len(),
     };
-    Ok(range
-        .map(|row_idx| table.row(row_idx))
-        .filter(|row| {
-            country
-                .as_deref()
-                .is_none_or(|country| row.country == country)
-                && input.year.is_none_or(|year| row.year == year)
-        })
-        .collect())
+    let year = input.year;
+    Ok(range.map(|row_idx| table.row(row_idx)).filter(move |row| {
+        country.is_none_or(|country| row.country == country)
+            && year.is_none_or(|year| row.year == year)
+    }))
 }
 
 fn observation_json(row: &Observation<'_>) -> Value {

@@ -86,7 +86,10 @@ fn unknown_datasets_and_unreadable_ones_say_so() {
             json!({"dataset_id": "pilots"}),
             "valid: catalog, observations",
         ),
-        (json!({"dataset_id": "concordance"}), "not available yet"),
+        (
+            json!({"dataset_id": "concordance", "id": "gini"}),
+            "valid pairs: gini_wdi_sedlac",
+        ),
         (json!({"dataset_id": "citations"}), "read by `id`"),
         (
             json!({"dataset_id": "observations", "indicator": "nope"}),
@@ -117,4 +120,79 @@ fn the_derived_series_statistics_are_readable_by_keys() {
         (json!(2025), json!("wb-ny-gdp-pcap-cd-bra-2025"))
     );
     assert!(row["cagr_10y"].is_number());
+}
+
+#[test]
+fn every_catalogued_dataset_is_readable() {
+    let catalog = read(json!({"dataset_id": "catalog"}));
+    for dataset in catalog["result"]["rows"].as_array().unwrap() {
+        let id = dataset["dataset_id"].as_str().unwrap();
+        let arguments = if id == "citations" {
+            json!({"dataset_id": id, "id": "wb-sp-dyn-le00-in-mex-2024", "limit": 2})
+        } else {
+            json!({"dataset_id": id, "limit": 2})
+        };
+        let result = read(arguments)["result"].clone();
+        assert!(result["total"].as_u64().unwrap() > 0, "{id}: {result}");
+    }
+}
+
+#[test]
+fn concordance_rows_carry_both_publishers_values_cited() {
+    let content = read(
+        json!({"dataset_id": "concordance", "id": "gini_wdi_sedlac", "country": "BRA", "year": 2015}),
+    );
+    let result = &content["result"];
+    assert_eq!(result["total"], json!(1), "{result}");
+    let row = &result["rows"][0];
+    assert_eq!(row["left_citation_id"], json!("wb-si-pov-gini-bra-2015"));
+    let citations = content["citations"].as_array().unwrap();
+    for (id, value) in [
+        (&row["left_citation_id"], &row["left_value"]),
+        (&row["right_citation_id"], &row["right_value"]),
+    ] {
+        let citation = citations
+            .iter()
+            .find(|citation| &citation["citation_id"] == id)
+            .unwrap_or_else(|| panic!("{id} cited"));
+        assert_eq!(&citation["value"], value);
+    }
+    let wdi = read(
+        json!({"dataset_id": "observations", "indicator": "si_pov_gini", "country": "BRA", "year": 2015}),
+    );
+    assert_eq!(wdi["result"]["rows"][0]["value"], row["left_value"]);
+}
+
+#[test]
+fn discoveries_and_data_health_are_readable_by_keys() {
+    let content = read(json!({"dataset_id": "discoveries", "country": "GUY", "limit": 500}));
+    let rows = content["result"]["rows"].as_array().unwrap();
+    assert!(!rows.is_empty());
+    assert!(rows.iter().all(|row| row["country"] == json!("GUY")));
+    let kinds: Vec<&str> = rows
+        .iter()
+        .map(|row| row["kind"].as_str().unwrap())
+        .collect();
+    assert!(kinds.contains(&"anomaly"), "{kinds:?}");
+    let cited: Vec<&Value> = content["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|citation| &citation["citation_id"])
+        .collect();
+    for row in rows {
+        for id in row["citation_ids"].as_array().unwrap() {
+            assert!(cited.contains(&id), "{id} cited");
+        }
+    }
+    let health = read(json!({"dataset_id": "data_health", "pillar": "salud", "country": "MEX"}));
+    assert_eq!(health["result"]["total"], json!(1));
+    let tool = call_tool(
+        "get_data_health",
+        json!({"parameter": "salud", "country": "MEX"}),
+    );
+    assert_eq!(
+        health["result"]["rows"][0]["confidence_score"],
+        payload(&tool)["result"]["detail"]["confidence_score"]
+    );
 }
