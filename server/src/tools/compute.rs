@@ -407,12 +407,13 @@ fn rank(
         corpus::GoodDirection::Down => Order::Asc,
         _ => Order::Desc,
     });
+    let section = corpus.baked.observations().cross_section(&metric.id, year);
     let mut cells: Vec<Observation<'_>> = Vec::new();
     let mut missing = Vec::new();
     for country in &candidates {
-        match corpus.baked.observations().find(&metric.id, country, year) {
-            Some(row) => cells.push(row),
-            None => missing.push(country.clone()),
+        match section.binary_search_by(|row| row.country.cmp(country)) {
+            Ok(row_idx) => cells.push(section[row_idx]),
+            Err(_) => missing.push(country.clone()),
         }
     }
     if cells.is_empty() {
@@ -500,14 +501,12 @@ fn gap_to_frontier(
             )));
         }
     };
-    let frontier = candidates
-        .iter()
-        .filter_map(|candidate| {
-            corpus
-                .baked
-                .observations()
-                .find(&metric.id, candidate, year)
-        })
+    let frontier = corpus
+        .baked
+        .observations()
+        .cross_section(&metric.id, year)
+        .into_iter()
+        .filter(|row| candidates.iter().any(|candidate| candidate == row.country))
         .max_by(|left, right| {
             let by_value = left.value.total_cmp(&right.value);
             (if take_max {

@@ -271,3 +271,39 @@ fn query_time_forecast_equals_the_precomputed_one() {
         (Some(value), Some(lower), Some(upper))
     );
 }
+
+#[test]
+fn rank_and_frontier_equal_the_precomputed_year_statistics() {
+    let corpus = crate::support::server().plugin().corpus();
+    // Life expectancy (good up) and under-5 mortality (good down), in their latest regional years.
+    for (pillar, indicator) in [("salud", "sp_dyn_le00_in"), ("salud", "sh_dyn_mort")] {
+        let stats = corpus
+            .year_stats_for(indicator)
+            .expect("year_stats.json reads")
+            .last()
+            .cloned()
+            .unwrap_or_else(|| panic!("{indicator} has year statistics"));
+        let (result, _) = compute(
+            json!({"op": "rank", "parameter": pillar, "indicator": indicator, "year": stats.year}),
+        );
+        let ranked: Vec<&str> = result["ranking"]["ranked"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|cell| cell["citation_id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ranked.len(), stats.countries, "{indicator}");
+        assert_eq!(ranked[..3], stats.leaders, "{indicator}");
+        let mut bottom: Vec<&str> = ranked[ranked.len() - 3..].to_vec();
+        bottom.reverse();
+        assert_eq!(bottom, stats.laggards, "{indicator}");
+        let (result, _) = compute(
+            json!({"op": "gap_to_frontier", "parameter": pillar, "indicator": indicator, "country": "BOL", "year": stats.year}),
+        );
+        assert_eq!(
+            result["gap"]["frontier"]["citation_id"],
+            json!(stats.leaders[0]),
+            "{indicator}"
+        );
+    }
+}
