@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ToolAnswer, ToolError, ToolSpec,
-    common::{self, SourceLink},
+    common::{self, Display, DisplayTable, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -98,7 +98,7 @@ pub struct AnomalyRef {
 fn handle(
     corpus: &Corpus,
     input: GetDataHealthInput,
-    _lang: Lang,
+    lang: Lang,
 ) -> Result<ToolAnswer<'_, DataHealthAnswer>, ToolError> {
     let view = corpus.data_health().map_err(ToolError::Internal)?;
     let sources = vec![
@@ -143,6 +143,7 @@ fn handle(
                     .iter()
                     .flat_map(|anomaly| anomaly.citation_ids.iter().map(String::as_str)),
             )?;
+            let display = detail_display(health, lang);
             let detail = PillarHealth {
                 health: health.clone(),
                 anomalies,
@@ -157,7 +158,7 @@ fn handle(
             Ok(ToolAnswer {
                 result,
                 citations,
-                display: None,
+                display: Some(display),
             })
         }
         (None, None) => {
@@ -168,10 +169,11 @@ fn handle(
                 refresh_work_list: Some(view.refresh_work_list.clone()),
                 sources,
             };
+            let display = summary_display(corpus, &view.pillars, &view.refresh_work_list, lang);
             Ok(ToolAnswer {
                 result,
                 citations: Vec::new(),
-                display: None,
+                display: Some(display),
             })
         }
         _ => Err(ToolError::Invalid(
@@ -179,5 +181,111 @@ fn handle(
              the refresh work-list"
                 .into(),
         )),
+    }
+}
+
+/// The coverage gaps of a pillar in a country, for a person: one row per missing or stale indicator.
+fn detail_display(health: &PillarCountryHealth, lang: Lang) -> Display {
+    let (missing, stale) = match lang {
+        Lang::Es => ("sin datos", "desactualizado"),
+        Lang::En => ("no data", "stale"),
+        Lang::Pt => ("sem dados", "desatualizado"),
+    };
+    let rows = health
+        .missing
+        .iter()
+        .map(|id| vec![id.clone().into(), missing.into(), serde_json::Value::Null])
+        .chain(
+            health
+                .stale
+                .iter()
+                .map(|(id, year)| vec![id.clone().into(), stale.into(), (*year).into()]),
+        )
+        .collect();
+    Display {
+        tables: vec![DisplayTable {
+            title: format!(
+                "{} — {}: {} / 100",
+                health.parameter, health.country, health.confidence_score
+            ),
+            columns: ["indicator", "gap", "latest year"]
+                .map(String::from)
+                .to_vec(),
+            rows,
+        }],
+        links: Vec::new(),
+        charts: Vec::new(),
+    }
+}
+
+/// The regional summary and the refresh work-list, for a person.
+fn summary_display(
+    corpus: &Corpus,
+    pillars: &[PillarSummary],
+    work_list: &[RefreshItem],
+    lang: Lang,
+) -> Display {
+    let pillar_rows = pillars
+        .iter()
+        .map(|pillar| {
+            let name = corpus
+                .baked
+                .pillars()
+                .get(&pillar.parameter)
+                .map_or(pillar.parameter.clone(), |found| {
+                    found.names.get(lang).to_string()
+                });
+            vec![
+                name.into(),
+                pillar.indicators.into(),
+                pillar.fresh_indicators.into(),
+                pillar.mean_countries.into(),
+                pillar.mean_confidence_score.into(),
+            ]
+        })
+        .collect();
+    let work_rows = work_list
+        .iter()
+        .map(|item| {
+            vec![
+                item.source.clone().into(),
+                item.vintage.clone().into(),
+                item.newest_year.into(),
+                item.lag_years.into(),
+                item.stale_indicators.into(),
+            ]
+        })
+        .collect();
+    Display {
+        tables: vec![
+            DisplayTable {
+                title: "pillars".into(),
+                columns: [
+                    "pillar",
+                    "indicators",
+                    "fresh indicators",
+                    "mean countries",
+                    "mean confidence",
+                ]
+                .map(String::from)
+                .to_vec(),
+                rows: pillar_rows,
+            },
+            DisplayTable {
+                title: "refresh work-list".into(),
+                columns: [
+                    "source",
+                    "vintage",
+                    "newest year",
+                    "lag (years)",
+                    "stale indicators",
+                ]
+                .map(String::from)
+                .to_vec(),
+                rows: work_rows,
+            },
+        ],
+        links: Vec::new(),
+        charts: Vec::new(),
     }
 }
