@@ -42,6 +42,7 @@ bench:
     bash bench/bake.sh
     bash bench/server.sh
     bash bench/tools.sh
+    cargo bench -p server --bench tools
 
 # Format the code.
 fmt:
