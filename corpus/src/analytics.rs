@@ -191,7 +191,7 @@ pub fn pearson(pairs: &[(f64, f64)]) -> Option<Correlation> {
     } else {
         let t = r * (degrees / (1.0 - r * r)).sqrt();
         let distribution = StudentsT::new(0.0, 1.0, degrees).ok()?;
-        2.0 * (1.0 - distribution.cdf(t.abs()))
+        2.0 * distribution.sf(t.abs())
     };
     Some(Correlation { r, n, p_value })
 }
@@ -241,6 +241,23 @@ fn median_of(mut values: Vec<f64>) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strong_correlations_keep_a_positive_p_value() {
+        // r near 1 with n = 50: the p-value is tiny but not rounded to 0 (survival function, not 1 - cdf).
+        let points: Vec<(f64, f64)> = (0..50)
+            .map(|step| {
+                let x = f64::from(step);
+                (x, 2.0 * x + if step % 2 == 0 { 0.5 } else { -0.5 })
+            })
+            .collect();
+        let correlation = super::pearson(&points).expect("a correlation");
+        assert!(correlation.r > 0.999, "{correlation:?}");
+        assert!(
+            correlation.p_value > 0.0 && correlation.p_value < 1e-30,
+            "{correlation:?}"
+        );
+    }
 
     fn point(year: i32, value: f64) -> Point {
         Point { year, value }

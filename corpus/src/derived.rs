@@ -42,6 +42,13 @@ pub struct SeriesStats {
     pub forecast_5y: Option<(i32, f64, f64, f64)>,
 }
 
+/// Years of the trend window of [`SeriesStats`] (the last observed year and the nine before it), also the
+/// default fit window of `compute` op `forecast`, so both give the same forecast.
+pub const TREND_YEARS: i32 = 10;
+
+/// Years past the last observed year a linear-trend forecast may reach (no further than its fit window).
+pub const MAX_FORECAST_HORIZON: i32 = 10;
+
 /// An unusual year-over-year change in one series: its robust z-score among that series' changes is at
 /// least [`ANOMALY_Z`] in absolute value, and the change is at least [`ANOMALY_MIN_SHARE`] of the series'
 /// mean level (so floating-point noise in smooth, interpolated series is not reported).
@@ -149,7 +156,83 @@ pub struct YearStats {
     pub leaders: Vec<String>,
     /// Worst three (citation ids), worst first.
     pub laggards: Vec<String>,
+    /// Share of the region's population (WDI `SP.POP.TOTL`, same year, all LAC countries with a
+    /// population) living in the countries with a value, 0 to 1; `None` when no population is known
+    /// for that year.
+    pub population_share: Option<f64>,
 }
 
 /// Years with fewer countries are not summarised.
 pub const MIN_YEAR_COUNTRIES: usize = 10;
+
+/// Share of the region's population a year's countries must hold to stand for the region.
+pub const MIN_POPULATION_SHARE: f64 = 0.5;
+
+/// The year a regional view of one indicator uses, among its year statistics (oldest first): the latest
+/// year whose countries hold at least [`MIN_POPULATION_SHARE`] of the region's population; failing that,
+/// the year whose countries hold the largest share (the latest on ties, and the latest year when no
+/// population is known). So a recent year reported only by a few small economies does not stand for
+/// Latin America and the Caribbean.
+pub fn representative_year(stats: &[YearStats]) -> Option<&YearStats> {
+    stats
+        .iter()
+        .rev()
+        .find(|item| {
+            item.population_share
+                .is_some_and(|share| share >= MIN_POPULATION_SHARE)
+        })
+        .or_else(|| {
+            // `max_by` keeps the last of equal maxima: the latest year.
+            stats.iter().max_by(|left, right| {
+                left.population_share
+                    .unwrap_or(0.0)
+                    .total_cmp(&right.population_share.unwrap_or(0.0))
+            })
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{YearStats, representative_year};
+
+    fn year(year: i32, population_share: Option<f64>) -> YearStats {
+        YearStats {
+            indicator: "eg_fec_rnew_zs".into(),
+            year,
+            countries: 12,
+            regional_value: 0.0,
+            method: "median".into(),
+            leaders: Vec::new(),
+            laggards: Vec::new(),
+            population_share,
+        }
+    }
+
+    #[test]
+    fn the_representative_year_holds_half_the_region() {
+        let stats = [
+            year(2020, Some(0.95)),
+            year(2021, Some(0.9)),
+            year(2022, Some(0.04)),
+        ];
+        assert_eq!(
+            representative_year(&stats).map(|item| item.year),
+            Some(2021)
+        );
+        let small = [
+            year(1989, Some(0.2)),
+            year(1990, Some(0.3)),
+            year(1991, Some(0.3)),
+        ];
+        assert_eq!(
+            representative_year(&small).map(|item| item.year),
+            Some(1991)
+        );
+        let unknown = [year(2024, None), year(2025, None)];
+        assert_eq!(
+            representative_year(&unknown).map(|item| item.year),
+            Some(2025)
+        );
+        assert!(representative_year(&[]).is_none());
+    }
+}

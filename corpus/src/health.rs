@@ -2,13 +2,14 @@
 //! one country, a summary per pillar over the region, and the refresh work-list of sources. The bake
 //! computes it with [`data_health`]; the server's `get_data_health` serves it and adds the anomalies.
 //!
-//! Everything is measured against the corpus' **reference year**, the newest year with a value in any
-//! indicator (never the wall clock, so the same corpus always gives the same answer).
+//! Everything is measured against the corpus' **reference year**, the newest year with an observation
+//! (not a projection) in any indicator and country — never the wall clock, so the same corpus always
+//! gives the same answer. Freshness counts observations only: a projection is not new data.
 //!
 //! **Confidence score** of a pillar in a country, 0 to 100, rounded to one decimal:
 //! `30 · coverage + 30 · freshness + 20 · observed + 20 · provenance`, where
 //! - coverage is the share of the pillar's indicators with at least one value for the country;
-//! - freshness, of those, the share whose latest year is within [`FRESH_YEARS`] of the reference year;
+//! - freshness, of those, the share with an observation within [`FRESH_YEARS`] of the reference year;
 //! - observed, the share whose latest value is an observation rather than a projection;
 //! - provenance, the share whose citation links to the publisher's page for that indicator *and*
 //!   country (the source's deep link names the country), rather than to a landing page where the
@@ -37,7 +38,7 @@ pub struct DataHealth {
     pub pillar_countries: Vec<PillarCountryHealth>,
     /// One line per pillar, in the pillar registry's order.
     pub pillars: Vec<PillarSummary>,
-    /// Sources, most out of date first (then by id).
+    /// Sources with indicators in the corpus, most out of date first (then by id).
     pub refresh_work_list: Vec<RefreshItem>,
 }
 
@@ -55,7 +56,7 @@ pub struct PillarCountryHealth {
     pub indicators: usize,
     /// Of those, with at least one value for the country.
     pub with_data: usize,
-    /// Of those, latest year within [`FRESH_YEARS`] of the reference year.
+    /// Of those, with an observation (not a projection) within [`FRESH_YEARS`] of the reference year.
     pub fresh: usize,
     /// Share of the latest values that are observations, not projections, in percent.
     pub observed_percent: f64,
@@ -66,8 +67,8 @@ pub struct PillarCountryHealth {
     pub vintages: BTreeMap<String, String>,
     /// Indicator ids without a value for the country (coverage gaps).
     pub missing: Vec<String>,
-    /// Indicators whose latest value is older than [`FRESH_YEARS`] before the reference year:
-    /// (id, latest year), oldest first.
+    /// Indicators with data whose latest observation is older than [`FRESH_YEARS`] before the reference
+    /// year: (id, year of that observation, or of the latest projection when none), oldest first.
     pub stale: Vec<(String, i32)>,
 }
 
@@ -79,7 +80,7 @@ pub struct PillarSummary {
     pub parameter: String,
     /// Indicators in the pillar.
     pub indicators: usize,
-    /// Indicators whose newest value (any country) is within [`FRESH_YEARS`] of the reference year.
+    /// Indicators whose newest observation (any country) is within [`FRESH_YEARS`] of the reference year.
     pub fresh_indicators: usize,
     /// Mean number of countries with data per indicator, one decimal.
     pub mean_countries: f64,
@@ -99,40 +100,49 @@ pub struct RefreshItem {
     pub vintage: String,
     /// Retrieval date of its raw files (ISO 8601).
     pub retrieved_at: String,
-    /// Newest year with a value among its indicators (projections included).
+    /// Newest observed year among its indicators (projections excluded).
     pub newest_year: i32,
     /// Reference year minus newest year.
     pub lag_years: i32,
-    /// Its indicators whose newest value is older than [`FRESH_YEARS`] before the reference year.
+    /// Its indicators in the corpus.
+    pub indicators: usize,
+    /// Of those, the ones whose newest observation (any country) is older than [`FRESH_YEARS`] before
+    /// the reference year.
     pub stale_indicators: usize,
 }
 
-/// The latest value of one indicator in one country, as health needs it.
+/// The latest values of one indicator in one country, as health needs them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Latest {
-    /// Year of the latest value.
+    /// Year of the latest value, projection or not.
     pub year: i32,
-    /// Whether it is a projection rather than an observation.
+    /// Whether that latest value is a projection rather than an observation.
     pub projection: bool,
+    /// Year of the latest observation (projections excluded), if any.
+    pub observed_year: Option<i32>,
 }
 
 impl Latest {
-    /// The latest value of `year` with the observation's `|`-separated `flags`.
-    pub fn from_flags(year: i32, flags: &str) -> Latest {
-        Latest {
-            year,
-            projection: flags.split('|').any(|flag| flag == "projection"),
-        }
+    /// Folds the rows of one series, in any order: the `year` and `|`-separated `flags` of each row.
+    pub fn of_series<'a>(rows: impl IntoIterator<Item = (i32, &'a str)>) -> Option<Latest> {
+        rows.into_iter()
+            .fold(None, |latest: Option<Latest>, (year, flags)| {
+                let projection = flags.split('|').any(|flag| flag == "projection");
+                let mut next = latest.unwrap_or(Latest {
+                    year,
+                    projection,
+                    observed_year: None,
+                });
+                if year >= next.year {
+                    next.year = year;
+                    next.projection = projection;
+                }
+                if !projection {
+                    next.observed_year = next.observed_year.max(Some(year));
+                }
+                Some(next)
+            })
     }
-}
-
-/// The reference year of a metric registry: the newest year with a value (0 for an empty registry).
-pub fn reference_year(metrics: &[Metric]) -> i32 {
-    metrics
-        .iter()
-        .filter_map(|metric| metric.coverage.last_year)
-        .max()
-        .unwrap_or_default()
 }
 
 /// Whether the source's citations link to the page of one country (its deep link names the country).
@@ -140,7 +150,7 @@ pub fn links_to_country(source: &SourceRecord) -> bool {
     source.deep_link.contains("{iso3}") || source.deep_link.contains("{iso2}")
 }
 
-/// The health of the pillar `pillar` (its `metrics`) in `country`; `latest` gives the latest value of a
+/// The health of the pillar `pillar` (its `metrics`) in `country`; `latest` gives the latest values of a
 /// metric in that country, `None` when it has none. Sources are looked up by id in `sources`.
 pub fn pillar_country_health(
     reference_year: i32,
@@ -159,10 +169,10 @@ pub fn pillar_country_health(
         };
         with_data += 1;
         observed += usize::from(!latest.projection);
-        if latest.year >= reference_year - FRESH_YEARS {
-            fresh += 1;
-        } else {
-            stale.push((metric.id.clone(), latest.year));
+        match latest.observed_year {
+            Some(year) if year >= reference_year - FRESH_YEARS => fresh += 1,
+            Some(year) => stale.push((metric.id.clone(), year)),
+            None => stale.push((metric.id.clone(), latest.year)),
         }
         let source = sources.iter().find(|source| source.id == metric.source_id);
         linked += usize::from(source.is_some_and(links_to_country));
@@ -198,7 +208,7 @@ pub fn pillar_country_health(
 }
 
 /// The whole health view: every pillar (`pillars`, ids in registry order) in every country of
-/// `countries`, the per-pillar summaries and the refresh work-list. `latest` gives the latest value of
+/// `countries`, the per-pillar summaries and the refresh work-list. `latest` gives the latest values of
 /// a metric in a country.
 pub fn data_health(
     metrics: &[Metric],
@@ -207,11 +217,27 @@ pub fn data_health(
     countries: &[&str],
     latest: impl Fn(&Metric, &str) -> Option<Latest>,
 ) -> DataHealth {
-    let reference_year = reference_year(metrics);
+    // The newest observation of each metric, any country.
+    let newest_observed: HashMap<&str, i32> = metrics
+        .iter()
+        .filter_map(|metric| {
+            let newest = countries
+                .iter()
+                .filter_map(|country| latest(metric, country)?.observed_year)
+                .max()?;
+            Some((metric.id.as_str(), newest))
+        })
+        .collect();
+    let reference_year = newest_observed.values().copied().max().unwrap_or_default();
     let mut by_pillar: HashMap<&str, Vec<&Metric>> = HashMap::new();
     for metric in metrics {
         by_pillar.entry(&metric.pillar).or_default().push(metric);
     }
+    let is_fresh = |metric: &Metric| {
+        newest_observed
+            .get(metric.id.as_str())
+            .is_some_and(|&year| year >= reference_year - FRESH_YEARS)
+    };
     let mut pillar_countries = Vec::new();
     let mut summaries = Vec::new();
     for &pillar in pillars {
@@ -229,10 +255,14 @@ pub fn data_health(
                 )
             })
             .collect();
+        let fresh_indicators = pillar_metrics
+            .iter()
+            .filter(|metric| is_fresh(metric))
+            .count();
         summaries.push(pillar_summary(
-            reference_year,
             pillar,
             pillar_metrics,
+            fresh_indicators,
             &healths,
         ));
         pillar_countries.extend(healths);
@@ -240,29 +270,51 @@ pub fn data_health(
     pillar_countries.sort_by(|left, right| {
         (&left.parameter, &left.country).cmp(&(&right.parameter, &right.country))
     });
+    let mut refresh_work_list: Vec<RefreshItem> = sources
+        .iter()
+        .filter_map(|source| {
+            let source_metrics: Vec<&Metric> = metrics
+                .iter()
+                .filter(|metric| metric.source_id == source.id)
+                .collect();
+            let newest_year = source_metrics
+                .iter()
+                .filter_map(|metric| newest_observed.get(metric.id.as_str()).copied())
+                .max()?;
+            Some(RefreshItem {
+                source: source.id.clone(),
+                vintage: source.vintage.clone(),
+                retrieved_at: source.retrieved_at.clone(),
+                newest_year,
+                lag_years: reference_year - newest_year,
+                indicators: source_metrics.len(),
+                stale_indicators: source_metrics
+                    .iter()
+                    .filter(|metric| !is_fresh(metric))
+                    .count(),
+            })
+        })
+        .collect();
+    refresh_work_list.sort_by(|left, right| {
+        right
+            .lag_years
+            .cmp(&left.lag_years)
+            .then(left.source.cmp(&right.source))
+    });
     DataHealth {
         reference_year,
         pillar_countries,
         pillars: summaries,
-        refresh_work_list: refresh_work_list(reference_year, metrics, sources),
+        refresh_work_list,
     }
 }
 
 fn pillar_summary(
-    reference_year: i32,
     pillar: &str,
     metrics: &[&Metric],
+    fresh_indicators: usize,
     healths: &[PillarCountryHealth],
 ) -> PillarSummary {
-    let fresh_indicators = metrics
-        .iter()
-        .filter(|metric| {
-            metric
-                .coverage
-                .last_year
-                .is_some_and(|year| year >= reference_year - FRESH_YEARS)
-        })
-        .count();
     let countries: u32 = metrics.iter().map(|metric| metric.coverage.countries).sum();
     let mut with_data: Vec<&PillarCountryHealth> = healths
         .iter()
@@ -300,42 +352,26 @@ fn pillar_summary(
     }
 }
 
-fn refresh_work_list(
-    reference_year: i32,
-    metrics: &[Metric],
-    sources: &[SourceRecord],
-) -> Vec<RefreshItem> {
-    let mut work_list: Vec<RefreshItem> = sources
-        .iter()
-        .map(|source| {
-            let last_years: Vec<i32> = metrics
-                .iter()
-                .filter(|metric| metric.source_id == source.id)
-                .filter_map(|metric| metric.coverage.last_year)
-                .collect();
-            let newest_year = last_years.iter().copied().max().unwrap_or_default();
-            RefreshItem {
-                source: source.id.clone(),
-                vintage: source.vintage.clone(),
-                retrieved_at: source.retrieved_at.clone(),
-                newest_year,
-                lag_years: reference_year - newest_year,
-                stale_indicators: last_years
-                    .iter()
-                    .filter(|&&year| year < reference_year - FRESH_YEARS)
-                    .count(),
-            }
-        })
-        .collect();
-    work_list.sort_by(|left, right| {
-        right
-            .lag_years
-            .cmp(&left.lag_years)
-            .then(left.source.cmp(&right.source))
-    });
-    work_list
-}
-
 fn one_decimal(value: f64) -> f64 {
     (value * 10.0).round() / 10.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Latest;
+
+    #[test]
+    fn the_latest_observation_is_kept_apart_from_a_later_projection() {
+        let latest =
+            Latest::of_series([(2017, ""), (2019, "projection"), (2018, "")]).expect("three rows");
+        assert_eq!(
+            latest,
+            Latest {
+                year: 2019,
+                projection: true,
+                observed_year: Some(2018)
+            }
+        );
+        assert_eq!(Latest::of_series([]), None);
+    }
 }

@@ -345,16 +345,19 @@ fn write_artifacts(
     let stats = crate::derive::series_stats::series_stats(&observations);
     let series_rows = stats.len() as u64;
     write_json(&dir.join(layout::SERIES_STATS), &stats)?;
-    let latest: HashMap<(&str, &str), Latest> = stats
-        .iter()
-        .map(|item| {
-            let key = (item.indicator.as_str(), item.country.as_str());
-            (
-                key,
-                Latest::from_flags(item.latest_year, &item.latest_flags),
-            )
-        })
-        .collect();
+    let latest: HashMap<(&str, &str), Latest> =
+        crate::derive::group_series(&observations, |_| true)
+            .into_iter()
+            .filter_map(|(key, rows)| {
+                let years_and_flags = rows.iter().map(|&row_idx| {
+                    (
+                        observations.year[row_idx],
+                        observations.flags[row_idx].as_str(),
+                    )
+                });
+                Some((key, Latest::of_series(years_and_flags)?))
+            })
+            .collect();
     let pillar_ids: Vec<&str> = catalog
         .settings
         .pillars

@@ -4,12 +4,10 @@
 use corpus::{
     SeriesStats,
     analytics::{self, Point},
+    derived::TREND_YEARS,
 };
 
 use crate::export::tables::ObservationColumns;
-
-/// Years of the trend window.
-pub const TREND_YEARS: i32 = 10;
 
 /// One [`SeriesStats`] per (indicator, country) of the country observations, sorted by both.
 pub fn series_stats(observations: &ObservationColumns) -> Vec<SeriesStats> {

@@ -32,6 +32,15 @@ pub fn year_stats(metrics: &[Metric], observations: &ObservationColumns) -> Vec<
             );
         }
     }
+    // Summed in table order (indicator, country, year), so the totals are the same in every bake.
+    let mut region_population: HashMap<i32, f64> = HashMap::new();
+    for row_idx in 0..observations.len() {
+        if observations.indicator[row_idx] == POPULATION {
+            *region_population
+                .entry(observations.year[row_idx])
+                .or_default() += observations.value[row_idx];
+        }
+    }
     let by_id: HashMap<&str, &Metric> = metrics
         .iter()
         .map(|metric| (metric.id.as_str(), metric))
@@ -91,6 +100,15 @@ pub fn year_stats(metrics: &[Metric], observations: &ObservationColumns) -> Vec<
                 .take(3)
                 .map(|&row_idx| observations.citation_id[row_idx].clone())
                 .collect(),
+            population_share: region_population.get(&year).map(|total| {
+                let covered: f64 = rows
+                    .iter()
+                    .filter_map(|&row_idx| {
+                        population.get(&(observations.country[row_idx].as_str(), year))
+                    })
+                    .sum();
+                covered / total
+            }),
         });
     }
     stats

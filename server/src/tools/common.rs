@@ -42,13 +42,18 @@ impl<O: Serialize> ToolAnswer<'_, O> {
         let internal = |error: serde_json::Error| {
             ToolError::Internal(format!("serializing the result: {error}"))
         };
+        // One record per id, in first-seen order (tools may cite a cell twice, e.g. two anomalies
+        // sharing a year).
+        let mut seen = std::collections::HashSet::with_capacity(self.citations.len());
+        let mut citations = self.citations;
+        citations.retain(|citation| seen.insert(citation.citation_id.clone()));
         // Sized for the citations (about 600 bytes each) so the buffer seldom grows and copies.
-        let mut payload = Vec::with_capacity(4096 + self.citations.len() * 640);
+        let mut payload = Vec::with_capacity(4096 + citations.len() * 640);
         serde_json::to_writer(
             &mut payload,
             &StructuredContent {
                 result: self.result,
-                citations: self.citations,
+                citations,
                 display: None,
             },
         )

@@ -11,6 +11,7 @@
 use corpus::{
     Lang, Metric, Observation,
     analytics::{self, Point},
+    derived::{MAX_FORECAST_HORIZON, TREND_YEARS, representative_year},
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -20,6 +21,9 @@ use super::{
     common::{self, Display, DisplayTable, SourceLink},
 };
 use crate::load::Corpus;
+
+/// Years the year arguments accept (the input schema's range).
+pub const YEARS: std::ops::RangeInclusive<i32> = 1900..=2100;
 
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
@@ -59,6 +63,21 @@ pub enum Op {
     ExplainChange,
 }
 
+impl Op {
+    /// The op's name on the wire (`gap_to_frontier`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Change => "change",
+            Op::Cagr => "cagr",
+            Op::Rank => "rank",
+            Op::GapToFrontier => "gap_to_frontier",
+            Op::Forecast => "forecast",
+            Op::Correlation => "correlation",
+            Op::ExplainChange => "explain_change",
+        }
+    }
+}
+
 /// Sort order of `rank`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -85,11 +104,13 @@ pub struct ComputeInput {
     /// Countries to rank or correlate across (default: every country with data).
     #[serde(default)]
     pub countries: Option<Vec<String>>,
-    /// First year (change, cagr, forecast fit, correlation across years); default the earliest available.
+    /// First year (change, cagr, forecast fit, correlation across years); default the earliest available
+    /// (forecast: the last 10 observed years, as the precomputed forecasts).
     #[serde(default)]
     #[schemars(range(min = 1900, max = 2100))]
     pub from_year: Option<i32>,
-    /// Last year (change, cagr, correlation across years), or the year to forecast; default the latest available (forecast: latest + 5).
+    /// Last year (change, cagr, correlation across years), or the year to forecast (at most 10 years after
+    /// the last observed year); default the latest available (forecast: latest + 5).
     #[serde(default)]
     #[schemars(range(min = 1900, max = 2100))]
     pub to_year: Option<i32>,
@@ -254,6 +275,9 @@ pub struct ForecastResult {
     pub n: usize,
     /// First and last year fitted.
     pub fitted_years: (i32, i32),
+    /// Present when the prediction interval leaves the indicator's valid range (e.g. a negative rate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 /// An indicator whose change over the same years sits beside the explained one.
@@ -297,6 +321,19 @@ fn handle(
     input: ComputeInput,
     lang: Lang,
 ) -> Result<ToolAnswer<'_, ComputeResult>, ToolError> {
+    for (name, year) in [
+        ("from_year", input.from_year),
+        ("to_year", input.to_year),
+        ("year", input.year),
+    ] {
+        if let Some(year) = year.filter(|year| !(YEARS.contains(year))) {
+            return Err(ToolError::Invalid(format!(
+                "{name} {year}: give a year from {} to {}",
+                YEARS.start(),
+                YEARS.end()
+            )));
+        }
+    }
     let metric = common::metric_in_pillar(corpus, &input.parameter, &input.indicator)?;
     let mut result = ComputeResult {
         op: input.op,
@@ -400,9 +437,10 @@ fn rank(
     result: &mut ComputeResult,
 ) -> Result<(), ToolError> {
     let candidates = candidate_countries(corpus, metric, input)?;
-    let year = input
-        .year
-        .unwrap_or_else(|| latest_year(corpus, metric, &candidates));
+    let year = match input.year {
+        Some(year) => year,
+        None => default_year(corpus, metric, input, &candidates)?,
+    };
     let order = input.order.unwrap_or(match metric.good_direction {
         corpus::GoodDirection::Down => Order::Asc,
         _ => Order::Desc,
@@ -551,9 +589,16 @@ fn forecast(
         )));
     }
     let country = one_country(corpus, input)?;
-    let rows: Vec<Observation<'_>> = series(corpus, metric, &country)?
+    let observed: Vec<Observation<'_>> = series(corpus, metric, &country)?
         .into_iter()
-        .filter(|row| input.from_year.is_none_or(|from| row.year >= from) && row.flags.is_empty())
+        .filter(|row| row.flags.is_empty())
+        .collect();
+    let last_observed = observed.last().map_or(0, |row| row.year);
+    // By default the window of the bake's precomputed trend and forecast, so both agree.
+    let from_year = input.from_year.unwrap_or(last_observed - TREND_YEARS + 1);
+    let rows: Vec<Observation<'_>> = observed
+        .into_iter()
+        .filter(|row| row.year >= from_year)
         .collect();
     let points: Vec<Point> = rows.iter().map(point).collect();
     let trend = analytics::linear_trend(&points).ok_or_else(|| {
@@ -570,8 +615,27 @@ fn forecast(
             "to_year {year} is not after the last observed year {last}; give a later year"
         )));
     }
+    if year > last + MAX_FORECAST_HORIZON {
+        return Err(ToolError::Invalid(format!(
+            "to_year {year} is more than {MAX_FORECAST_HORIZON} years after the last observed year {last}; a \
+             linear trend is not extrapolated that far: give {} to {}",
+            last + 1,
+            last + MAX_FORECAST_HORIZON
+        )));
+    }
     let forecast = analytics::forecast(&trend, year, 0.95)
         .ok_or_else(|| ToolError::Internal("forecast interval".into()))?;
+    let range = &metric.valid_range;
+    let warning = (!range.contains(forecast.lower) || !range.contains(forecast.upper)).then(|| {
+        format!(
+            "the 95% interval [{}, {}] leaves the indicator's valid range [{}, {}]: the linear trend cannot \
+             continue that far",
+            forecast.lower,
+            forecast.upper,
+            range.min.map_or("-inf".to_string(), |min| min.to_string()),
+            range.max.map_or("inf".to_string(), |max| max.to_string()),
+        )
+    });
     let inputs: Vec<&Observation<'_>> = rows.iter().collect();
     result.calculation = calculation(
         "forecast",
@@ -591,6 +655,7 @@ fn forecast(
         r_squared: trend.r_squared,
         n: trend.n,
         fitted_years: (rows.first().map(|row| row.year).unwrap_or_default(), last),
+        warning,
     });
     Ok(())
 }
@@ -615,6 +680,12 @@ fn correlation(
         ToolError::Invalid("correlation needs indicator_b, a second indicator id".into())
     })?;
     let other = common::metric(corpus, other_id)?;
+    if other.id == metric.id {
+        return Err(ToolError::Invalid(format!(
+            "indicator_b `{}` is the indicator itself; give a second, different indicator",
+            other.id
+        )));
+    }
     let table = corpus.baked.observations();
     let mut cells: Vec<(Observation<'_>, Observation<'_>)> = Vec::new();
     let (across, at) = if input.country.is_some() {
@@ -632,9 +703,10 @@ fn correlation(
         ("years".to_string(), country)
     } else {
         let candidates = candidate_countries(corpus, metric, input)?;
-        let year = input
-            .year
-            .unwrap_or_else(|| latest_year(corpus, metric, &candidates));
+        let year = match input.year {
+            Some(year) => year,
+            None => default_year(corpus, metric, input, &candidates)?,
+        };
         for country in &candidates {
             if let (Some(left), Some(right)) = (
                 table.find(&metric.id, country, year),
@@ -869,9 +941,10 @@ fn two_cells_of<'a>(
 }
 
 fn one_country(corpus: &Corpus, input: &ComputeInput) -> Result<String, ToolError> {
-    let code = input.country.as_deref().ok_or_else(|| {
-        ToolError::Invalid(format!("op {:?} needs `country`", input.op).to_lowercase())
-    })?;
+    let code = input
+        .country
+        .as_deref()
+        .ok_or_else(|| ToolError::Invalid(format!("op {} needs `country`", input.op.name())))?;
     Ok(common::countries(corpus, &[code.to_string()], 1, 1)?[0]
         .iso3
         .clone())
@@ -903,7 +976,23 @@ fn candidate_countries(
     }
 }
 
-fn latest_year(corpus: &Corpus, metric: &Metric, countries: &[String]) -> i32 {
+/// The default year of a comparison across countries: for the whole region, the year
+/// `get_regional_pulse` uses (the latest with values for 10+ countries holding half the region's
+/// population); for a given list, the latest year with a value for any of them.
+fn default_year(
+    corpus: &Corpus,
+    metric: &Metric,
+    input: &ComputeInput,
+    countries: &[String],
+) -> Result<i32, ToolError> {
+    if input.countries.is_none() {
+        let stats = corpus
+            .year_stats_for(&metric.id)
+            .map_err(ToolError::Internal)?;
+        if let Some(stats) = representative_year(stats) {
+            return Ok(stats.year);
+        }
+    }
     let table = corpus.baked.observations();
     countries
         .iter()
@@ -912,7 +1001,13 @@ fn latest_year(corpus: &Corpus, metric: &Metric, countries: &[String]) -> i32 {
             (!rows.is_empty()).then(|| table.row(rows.end - 1).year)
         })
         .max()
-        .unwrap_or_default()
+        .ok_or_else(|| {
+            ToolError::Invalid(format!(
+                "none of {} has a {} value",
+                countries.join(", "),
+                metric.id
+            ))
+        })
 }
 
 fn series<'a>(

@@ -78,8 +78,22 @@ pub struct PillarHealth {
     /// Coverage, freshness, provenance and the confidence score.
     #[serde(flatten)]
     pub health: PillarCountryHealth,
+    /// The record of the score and shares: `calc-health-{pillar}-{iso3}`, the formula, and the citation
+    /// ids of the latest value of each indicator with data (resolve_citations gives year and flags).
+    pub calculation: HealthCalculation,
     /// Anomalies of this pillar in this country, largest first (up to 20).
     pub anomalies: Vec<AnomalyRef>,
+}
+
+/// The record of a pillar's health in a country.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct HealthCalculation {
+    /// `calc-health-{pillar}-{iso3}`; exists only in this response.
+    pub citation_id: String,
+    /// How the score and the shares are formed.
+    pub formula: String,
+    /// Citation ids of the latest value of each indicator with data.
+    pub inputs: Vec<String>,
 }
 
 /// An anomaly, by reference.
@@ -144,8 +158,32 @@ fn handle(
                     .flat_map(|anomaly| anomaly.citation_ids.iter().map(String::as_str)),
             )?;
             let display = detail_display(health, lang);
+            let table = corpus.baked.observations();
+            let inputs = corpus
+                .baked
+                .metrics()
+                .iter()
+                .filter(|metric| metric.pillar == pillar.id)
+                .filter_map(|metric| {
+                    let rows = table.series(&metric.id, &country.iso3);
+                    (!rows.is_empty()).then(|| table.row(rows.end - 1).citation_id.to_string())
+                })
+                .collect();
             let detail = PillarHealth {
                 health: health.clone(),
+                calculation: HealthCalculation {
+                    citation_id: format!(
+                        "calc-health-{}-{}",
+                        pillar.id,
+                        country.iso3.to_ascii_lowercase()
+                    ),
+                    formula: "confidence_score = 30 x with_data/indicators + 30 x fresh/with_data + 20 x \
+                              observed share + 20 x provenance share; fresh: an observation within 3 years of \
+                              reference_year; observed: latest value not a projection; provenance: cited to the \
+                              publisher's page for the country"
+                        .into(),
+                    inputs,
+                },
                 anomalies,
             };
             let result = DataHealthAnswer {

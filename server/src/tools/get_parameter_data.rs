@@ -2,9 +2,10 @@
 //! year, citation, trend and the last six points (`series_tail`), a governance summary, an evidence grade
 //! and a short narrative in es/en/pt whose every number is cited in the same result.
 //!
-//! Reads the observation table (`observations`), the metric registry (`metrics`) and the pillars. Trends
-//! are least-squares slopes over the last 10 years with data (`corpus::analytics`), read as improving or
-//! worsening through each indicator's `good_direction`; projections are excluded from trends.
+//! Reads the observation table (`observations`), the metric registry (`metrics`), the pillars and the
+//! bake's correlations (`correlations`). Trends are least-squares slopes (`corpus::analytics`) over the
+//! observed points of `series_tail`, so every point a trend rests on is cited in the same answer; they
+//! are read as improving or worsening through each indicator's `good_direction`.
 
 use corpus::{
     GoodDirection, Lang, Metric, Observation,
@@ -19,10 +20,8 @@ use super::{
 };
 use crate::load::Corpus;
 
-/// Points in `series_tail`.
+/// Points in `series_tail`, which are also the points of the trend.
 pub const TAIL: usize = 6;
-/// Years of the trend window.
-pub const TREND_YEARS: i32 = 10;
 
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
@@ -30,8 +29,8 @@ pub fn spec() -> ToolSpec {
         "get_parameter_data",
         "A pillar in one country: every indicator, cited",
         "The full picture of a pillar (parameter) in one country: each governed indicator with its latest value, year, \
-         citation_id, trend over the last 10 years with data (improving, worsening or stable by good_direction) and \
-         series_tail (the last 6 points), plus a governance summary (coverage, sources, freshness), an evidence grade \
+         citation_id, series_tail (the last 6 points) and the trend over them (improving, worsening or stable by \
+         good_direction; projections left out), plus a governance summary (coverage, sources, freshness), an evidence grade \
          and a short cited narrative in the requested language. Indicators without data for the country are listed \
          under `missing`.",
         &["observations", "metrics", "pillars"],
@@ -99,7 +98,8 @@ pub struct IndicatorData {
     /// Flags of the latest value (`projection`), absent when none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flags: Option<String>,
-    /// Trend over the last 10 years with data, if at least 3 observed points.
+    /// Trend over the observed points of `series_tail` (projections left out), if at least 3: every
+    /// point it is fitted on is cited there.
     pub trend: Option<Trend>,
     /// The last 6 points, oldest first.
     pub series_tail: Vec<TailPoint>,
@@ -133,6 +133,11 @@ pub struct TailPoint {
 /// A correlation between two indicators of the pillar across countries.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CorrelationItem {
+    /// `calc-corr-{indicator_a}-{indicator_b}-{year}`, a per-response id whose record is this item and
+    /// `method`.
+    pub citation_id: String,
+    /// How r, n and p were computed, and the `compute` call that reproduces them citing every input cell.
+    pub method: String,
     /// First indicator.
     pub indicator_a: String,
     /// Second indicator.
@@ -215,6 +220,19 @@ fn handle(
         .iter()
         .filter(|item| item.pillar == pillar.id && item.p_value < 0.05)
         .map(|item| CorrelationItem {
+            citation_id: format!(
+                "calc-corr-{}-{}-{}",
+                item.indicator_a, item.indicator_b, item.year
+            ),
+            method: format!(
+                "Pearson r between the two indicators across the countries with both values in {year}, two-sided \
+                 p-value from Student's t with n - 2 degrees of freedom (the bake's correlations.json); compute op \
+                 correlation with indicator {a}, indicator_b {b} and year {year} gives the same r, n and p and cites \
+                 every input cell",
+                year = item.year,
+                a = item.indicator_a,
+                b = item.indicator_b
+            ),
             indicator_a: item.indicator_a.clone(),
             indicator_b: item.indicator_b.clone(),
             year: item.year,
@@ -309,9 +327,10 @@ fn indicator_data(
     latest: &Observation<'_>,
     lang: Lang,
 ) -> IndicatorData {
-    let observed: Vec<Point> = rows
+    let tail = &rows[rows.len().saturating_sub(TAIL)..];
+    let observed: Vec<Point> = tail
         .iter()
-        .filter(|row| row.flags.is_empty() && row.year > latest.year - TREND_YEARS)
+        .filter(|row| row.flags.is_empty())
         .map(|row| Point {
             year: row.year,
             value: row.value,
@@ -347,7 +366,7 @@ fn indicator_data(
         citation_id: latest.citation_id.to_string(),
         flags: (!latest.flags.is_empty()).then(|| latest.flags.to_string()),
         trend,
-        series_tail: rows[rows.len().saturating_sub(TAIL)..]
+        series_tail: tail
             .iter()
             .map(|row| TailPoint {
                 year: row.year,

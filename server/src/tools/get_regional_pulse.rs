@@ -8,11 +8,13 @@
 //! WDI `SP.POP.TOTL` of the same year) when the unit is a rate, share, index or per-person quantity and
 //! every country in the sample has a population; otherwise the median — the result says which. The World
 //! Bank's own LCN aggregate is shown beside it when published, cited. Each regional value carries a
-//! `pulse-…` id whose record (method, year, inputs) is inline.
+//! `pulse-…` id whose record (method, year, the citation ids of its inputs) is inline; the values shown
+//! (leaders, laggards, movers, LCN, contradictions) have their citation records in `citations`, the
+//! inputs resolve through `resolve_citations`.
 
 use std::collections::HashMap;
 
-use corpus::{GoodDirection, Lang, Metric, Observation, analytics};
+use corpus::{GoodDirection, Lang, Metric, Observation, analytics, derived::representative_year};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -39,7 +41,7 @@ pub fn spec() -> ToolSpec {
         "For a pillar (parameter), its main indicators across the region: the regional value (population-weighted \
          mean for rates and per-person quantities, else median, and which), its change over 5 years, the World Bank \
          LCN aggregate beside it when published, leaders and laggards by good_direction, the biggest movers, and the \
-         pillar's source contradictions. Every number is cited; each regional value has a pulse-… record inline.",
+         pillar's source contradictions. Every number is cited; each regional value has a pulse-… record inline listing its input citation ids (resolve_citations gives their values).",
         &["observations", "aggregates", "metrics", "discoveries"],
         handle,
     )
@@ -79,10 +81,13 @@ pub struct IndicatorPulse {
     pub unit: String,
     /// Which way is an improvement.
     pub good_direction: GoodDirection,
-    /// The year of the regional value.
+    /// The year of the regional value: the latest year with values for 10 countries or more that hold at
+    /// least half the region's population (else the year whose countries hold the largest share).
     pub year: i32,
     /// Countries in the sample.
     pub countries: usize,
+    /// Share of the region's population in those countries, 0 to 1 (WDI `SP.POP.TOTL`, same year).
+    pub population_share: Option<f64>,
     /// The regional value.
     pub regional_value: f64,
     /// `population_weighted_mean` or `median`.
@@ -91,14 +96,19 @@ pub struct IndicatorPulse {
     pub regional_value_5y_earlier: Option<f64>,
     /// The World Bank LCN aggregate of that year, when published: (value, citation id).
     pub lcn_aggregate: Option<(f64, String)>,
-    /// Best three by good_direction (highest first when neutral).
+    /// How leaders and laggards are ordered: `best_first` by good_direction, or `highest_first` for a
+    /// neutral indicator (neither end is better).
+    pub ranking: String,
+    /// First three: best (or highest, when neutral).
     pub leaders: Vec<CountryValue>,
-    /// Worst three.
+    /// Last three: worst (or lowest, when neutral), last first.
     pub laggards: Vec<CountryValue>,
     /// Countries with the largest change over 5 years in the good direction (for neutral, the largest absolute).
     pub movers: Vec<Mover>,
     /// The synthetic record of the regional value.
     pub pulse: PulseRecord,
+    /// The synthetic record of the value 5 years earlier, when there is one.
+    pub pulse_5y_earlier: Option<PulseRecord>,
 }
 
 /// A country's value.
@@ -130,7 +140,8 @@ pub struct PulseRecord {
     pub citation_id: String,
     /// How the regional value was computed.
     pub method: String,
-    /// Citation ids of every input value (and of the population weights).
+    /// Citation ids of every input value, then of the population weights; resolve_citations (or
+    /// get_dataset `observations`) gives their values.
     pub inputs: Vec<String>,
 }
 
@@ -310,8 +321,10 @@ fn indicator_pulse<'c>(
     lang: Lang,
 ) -> Option<(IndicatorPulse, Vec<Observation<'c>>)> {
     let table = corpus.baked.observations();
-    // The bake's year statistics hold exactly the years with values for MIN_COUNTRIES countries or more.
-    let year = corpus.year_stats_for(&metric.id).ok()?.last()?.year;
+    // Among the years with values for MIN_COUNTRIES countries or more (the bake's year statistics), the
+    // latest whose countries hold half the region's population.
+    let stats = representative_year(corpus.year_stats_for(&metric.id).ok()?)?;
+    let (year, population_share) = (stats.year, stats.population_share);
     let earlier_year = year - CHANGE_YEARS;
     // Cross-sections come by country code, the order in which the bake's year statistics add them up.
     let cells = table.cross_section(&metric.id, year);
@@ -352,20 +365,27 @@ fn indicator_pulse<'c>(
         .iter()
         .map(|cell| earlier_by_country.get(cell.country).copied())
         .collect();
-    let regional_value_5y_earlier = match (&earlier_cells, weights.is_some()) {
-        (Some(earlier), false) => aggregate(earlier, None).map(|(value, _)| value),
+    let earlier_weights: Option<Vec<Observation<'_>>> = match (&earlier_cells, intensive) {
         (Some(earlier), true) => {
             let population_then = population(earlier_year);
-            let earlier_weights: Option<Vec<Observation<'_>>> = earlier
+            earlier
                 .iter()
                 .map(|cell| population_then.get(cell.country).copied())
-                .collect();
-            earlier_weights
-                .and_then(|weights| aggregate(earlier, Some(&weights)))
-                .map(|(value, _)| value)
+                .collect()
         }
         _ => None,
     };
+    // The same method over the same countries: weighted only when the current value is.
+    let earlier = match (&earlier_cells, &weights, &earlier_weights) {
+        (Some(earlier), None, _) => Some((earlier, None)),
+        (Some(earlier), Some(_), Some(earlier_weights)) => Some((earlier, Some(earlier_weights))),
+        _ => None,
+    };
+    let earlier = earlier.and_then(|(cells, weights)| {
+        let (value, _) = aggregate(cells, weights.map(Vec::as_slice))?;
+        let record = pulse_record(&metric.id, earlier_year, cells, weights.map(Vec::as_slice));
+        Some((value, record))
+    });
     let mut ranked: Vec<&Observation<'_>> = cells.iter().collect();
     ranked.sort_by(|left, right| {
         let by_value = right.value.total_cmp(&left.value);
@@ -381,8 +401,8 @@ fn indicator_pulse<'c>(
         value: cell.value,
         citation_id: cell.citation_id.to_string(),
     };
-    let leaders = ranked.iter().take(3).map(value).collect();
-    let laggards = ranked.iter().rev().take(3).map(value).collect();
+    let leaders: Vec<CountryValue> = ranked.iter().take(3).map(value).collect();
+    let laggards: Vec<CountryValue> = ranked.iter().rev().take(3).map(value).collect();
     let mut movers: Vec<(Mover, Observation<'_>)> = cells
         .iter()
         .filter_map(|cell| {
@@ -407,25 +427,29 @@ fn indicator_pulse<'c>(
     });
     movers.truncate(3);
     let (movers, movers_before): (Vec<Mover>, Vec<Observation<'_>>) = movers.into_iter().unzip();
-    let mut inputs: Vec<String> = cells
-        .iter()
-        .map(|cell| cell.citation_id.to_string())
-        .collect();
-    inputs.extend(
-        weights
-            .iter()
-            .flatten()
-            .map(|weight| weight.citation_id.to_string()),
-    );
     let lcn_row = corpus.baked.aggregates().find(&metric.id, "LCN", year);
     let lcn_aggregate = lcn_row.map(|row| (row.value, row.citation_id.to_string()));
-    let cited: Vec<Observation<'_>> = cells
+    // Records for the values shown; the inputs of the regional values are listed by id in their records.
+    let shown = |cell: &CountryValue| {
+        cells
+            .iter()
+            .find(|row| row.citation_id == cell.citation_id)
+            .copied()
+    };
+    let cited: Vec<Observation<'_>> = leaders
         .iter()
-        .chain(weights.iter().flatten())
-        .chain(&movers_before)
-        .chain(&lcn_row)
-        .copied()
+        .chain(&laggards)
+        .filter_map(shown)
+        .chain(movers.iter().filter_map(|mover| {
+            cells
+                .iter()
+                .find(|row| row.citation_id == mover.citation_ids[1])
+                .copied()
+        }))
+        .chain(movers_before)
+        .chain(lcn_row)
         .collect();
+    let (regional_value_5y_earlier, pulse_5y_earlier) = earlier.unzip();
     let pulse = IndicatorPulse {
         id: metric.id.clone(),
         name: metric.names.get(lang).to_string(),
@@ -433,22 +457,45 @@ fn indicator_pulse<'c>(
         good_direction: metric.good_direction,
         year,
         countries: cells.len(),
+        population_share,
         regional_value,
         method: method.as_str().to_string(),
         regional_value_5y_earlier,
         lcn_aggregate,
+        ranking: if metric.good_direction == GoodDirection::Neutral {
+            "highest_first".into()
+        } else {
+            "best_first".into()
+        },
         leaders,
         laggards,
         movers,
-        pulse: PulseRecord {
-            citation_id: format!("pulse-{}-{year}", metric.id),
-            method: if weights.is_some() {
-                "mean of the countries' values weighted by their population (WDI SP.POP.TOTL, same year)".into()
-            } else {
-                "median of the countries' values (no population weighting for totals, counts or missing weights)".into()
-            },
-            inputs,
-        },
+        pulse: pulse_record(&metric.id, year, &cells, weights.as_deref()),
+        pulse_5y_earlier,
     };
     Some((pulse, cited))
+}
+
+/// The record of a regional value: how it was formed and the citation ids of its inputs (values, then
+/// population weights).
+fn pulse_record(
+    indicator: &str,
+    year: i32,
+    cells: &[Observation<'_>],
+    weights: Option<&[Observation<'_>]>,
+) -> PulseRecord {
+    PulseRecord {
+        citation_id: format!("pulse-{indicator}-{year}"),
+        method: if weights.is_some() {
+            "mean of the countries' values weighted by their population (WDI SP.POP.TOTL, same year)".into()
+        } else {
+            "median of the countries' values (no population weighting for totals, counts or missing weights)"
+                .into()
+        },
+        inputs: cells
+            .iter()
+            .chain(weights.into_iter().flatten())
+            .map(|row| row.citation_id.to_string())
+            .collect(),
+    }
 }

@@ -118,7 +118,7 @@ impl ToolSpec {
             description,
             datasets,
             input_schema,
-            output_schema: schema_value::<common::StructuredContent<'static, O>>(),
+            output_schema: output_schema::<O>(),
             handler: Arc::new(typed),
         }
     }
@@ -236,6 +236,27 @@ impl Plugin {
             }
         }
     }
+}
+
+/// The `outputSchema` of a tool answering `O`: `structuredContent` whose `result` is either `O` or, for
+/// an `isError` result, `{"error": "…"}` (clients that validate every `structuredContent` accept both).
+fn output_schema<O: JsonSchema>() -> Value {
+    let mut schema = schema_value::<common::StructuredContent<'static, O>>();
+    let result = &mut schema["properties"]["result"];
+    let answer = result.take();
+    *result = serde_json::json!({
+        "anyOf": [
+            answer,
+            {
+                "type": "object",
+                "description": "A tool-level problem (isError: true): what was wrong and what would be valid.",
+                "properties": {"error": {"type": "string"}},
+                "required": ["error"],
+                "additionalProperties": false
+            }
+        ]
+    });
+    schema
 }
 
 fn schema_value<T: JsonSchema>() -> Value {

@@ -162,6 +162,26 @@ fn compute_errors_say_what_would_be_valid() {
             json!({"op": "explain", "parameter": "salud", "indicator": "sp_dyn_le00_in"}),
             "unknown variant",
         ),
+        (
+            json!({"op": "gap_to_frontier", "parameter": "salud", "indicator": "sp_dyn_le00_in"}),
+            "op gap_to_frontier needs `country`",
+        ),
+        (
+            json!({"op": "correlation", "parameter": "salud", "indicator": "sp_dyn_le00_in", "indicator_b": "sp_dyn_le00_in"}),
+            "is the indicator itself",
+        ),
+        (
+            json!({"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "MEX", "to_year": 2100}),
+            "is more than 10 years after the last observed year",
+        ),
+        (
+            json!({"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "MEX", "to_year": 2147483647}),
+            "give a year from 1900 to 2100",
+        ),
+        (
+            json!({"op": "rank", "parameter": "salud", "indicator": "sp_dyn_le00_in", "countries": ["BES", "BLM"]}),
+            "none of BES, BLM has a sp_dyn_le00_in value",
+        ),
     ] {
         let answer = call_tool("compute", arguments.clone());
         assert_eq!(answer["isError"], json!(true), "{arguments}");
@@ -206,7 +226,22 @@ fn query_time_results_equal_the_precomputed_views() {
         result["absolute_change"].as_f64(),
         stats.change_from_previous
     );
-    // The 10-year trend of get_parameter_data equals the bake's trend_slope.
+    // The default forecast equals the bake's forecast_5y (same 10-year window, same horizon).
+    let (result, _) = compute(
+        json!({"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "MEX"}),
+    );
+    let forecast = &result["forecast"];
+    let (year, value, lower, upper) = stats.forecast_5y.unwrap();
+    assert_eq!(forecast["year"], json!(year));
+    assert_eq!(
+        (
+            forecast["value"].as_f64(),
+            forecast["lower"].as_f64(),
+            forecast["upper"].as_f64()
+        ),
+        (Some(value), Some(lower), Some(upper))
+    );
+    // get_parameter_data's trend is the least-squares slope over its cited series_tail.
     let answer = call_tool(
         "get_parameter_data",
         json!({"parameter": "salud", "country": "MEX"}),
@@ -219,7 +254,17 @@ fn query_time_results_equal_the_precomputed_views() {
         .find(|indicator| indicator["id"] == json!("sp_dyn_le00_in"))
         .unwrap()
         .clone();
-    assert_eq!(life["trend"]["slope_per_year"].as_f64(), stats.trend_slope);
+    let tail: Vec<corpus::analytics::Point> = life["series_tail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|point| corpus::analytics::Point {
+            year: point["year"].as_i64().unwrap() as i32,
+            value: point["value"].as_f64().unwrap(),
+        })
+        .collect();
+    let fit = corpus::analytics::linear_trend(&tail).unwrap();
+    assert_eq!(life["trend"]["slope_per_year"].as_f64(), Some(fit.slope));
 }
 
 #[test]
@@ -306,4 +351,25 @@ fn rank_and_frontier_equal_the_precomputed_year_statistics() {
             "{indicator}"
         );
     }
+}
+
+#[test]
+fn a_forecast_whose_interval_leaves_the_valid_range_says_so() {
+    let (result, _) = compute(
+        json!({"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "MEX"}),
+    );
+    assert!(result["forecast"].get("warning").is_none(), "{result}");
+    // Chile's extreme poverty headcount, five scattered surveys 2015-2024: the 2034 interval goes below 0 %.
+    let (result, _) = compute(
+        json!({"op": "forecast", "parameter": "pobreza", "indicator": "si_pov_dday", "country": "CHL", "to_year": 2034}),
+    );
+    let forecast = &result["forecast"];
+    assert!(forecast["lower"].as_f64().unwrap() < 0.0, "{forecast}");
+    assert!(
+        forecast["warning"]
+            .as_str()
+            .unwrap()
+            .contains("leaves the indicator's valid range [0, 100]"),
+        "{forecast}"
+    );
 }

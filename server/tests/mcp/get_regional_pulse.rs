@@ -19,8 +19,17 @@ fn the_regional_value_is_the_population_weighted_mean_of_its_cited_inputs() {
         .unwrap()
         .clone();
     assert_eq!(life["method"], json!("population_weighted_mean"));
-    let citations = content["citations"].as_array().unwrap();
+    // The inputs are listed by id; every stored id resolves to its value.
+    let corpus = crate::support::server().plugin().corpus();
     let value_of = |id: &Value| {
+        corpus
+            .baked
+            .resolve_citation(id.as_str().unwrap())
+            .unwrap_or_else(|unresolved| panic!("{unresolved}"))
+            .value
+    };
+    let citations = content["citations"].as_array().unwrap();
+    let cited_value = |id: &Value| {
         citations
             .iter()
             .find(|citation| &citation["citation_id"] == id)
@@ -47,7 +56,18 @@ fn the_regional_value_is_the_population_weighted_mean_of_its_cited_inputs() {
         life["lcn_aggregate"][0].as_f64().unwrap(),
         &life["lcn_aggregate"][1],
     );
-    assert_eq!(value_of(lcn_id), lcn_value);
+    assert_eq!(cited_value(lcn_id), lcn_value);
+    for shown in life["leaders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(life["laggards"].as_array().unwrap())
+    {
+        assert_eq!(
+            cited_value(&shown["citation_id"]),
+            shown["value"].as_f64().unwrap()
+        );
+    }
     assert!(
         (lcn_value - weighted).abs() < 2.0,
         "our weighted mean is close to the World Bank's LCN: {weighted} vs {lcn_value}"
@@ -117,5 +137,39 @@ fn query_time_regional_values_equal_the_precomputed_year_statistics() {
                 .collect::<Vec<_>>(),
             "{id}"
         );
+    }
+}
+
+#[test]
+fn a_recent_year_reported_by_a_few_small_economies_does_not_stand_for_the_region() {
+    // WDI renewable energy consumption: 2022 has values for ~17 Caribbean economies only; the pulse
+    // uses the latest year whose countries hold at least half the region's population.
+    let content = pulse("energia");
+    let renewables = content["result"]["indicators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|indicator| indicator["id"] == json!("eg_fec_rnew_zs"))
+        .unwrap()
+        .clone();
+    assert!(
+        renewables["population_share"].as_f64().unwrap() >= 0.5,
+        "{renewables}"
+    );
+    let countries_in_raw_2021 = 41;
+    assert!(
+        renewables["countries"].as_u64().unwrap() >= countries_in_raw_2021 - 5,
+        "{renewables}"
+    );
+    // Neutral indicators say their leaders are the highest, not the best.
+    let fertility = pulse("salud")["result"]["indicators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|indicator| indicator["id"] == json!("sp_dyn_tfrt_in"))
+        .cloned();
+    if let Some(fertility) = fertility {
+        assert_eq!(fertility["good_direction"], json!("neutral"));
+        assert_eq!(fertility["ranking"], json!("highest_first"));
     }
 }

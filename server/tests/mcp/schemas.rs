@@ -132,3 +132,19 @@ fn every_published_input_schema_accepts_the_calls() {
         }
     }
 }
+
+#[test]
+fn error_results_validate_against_the_output_schema_too() {
+    // Clients such as the TypeScript SDK validate every structuredContent, isError or not.
+    let tools = server().plugin().tools();
+    for tool in tools.iter().filter(|tool| tool.name != "always_fails") {
+        let answer = call_tool(tool.name, json!({"no_such_argument": 1}));
+        assert_eq!(answer["isError"], json!(true), "{}: {answer}", tool.name);
+        let validator = jsonschema::validator_for(&tool.output_schema).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&answer["structuredContent"])
+            .map(|error| format!("{error} at {}", error.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:?}", tool.name);
+    }
+}
