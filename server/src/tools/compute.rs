@@ -660,8 +660,8 @@ fn forecast(
     Ok(())
 }
 
-fn correlation(
-    corpus: &Corpus,
+fn correlation<'c>(
+    corpus: &'c Corpus,
     metric: &Metric,
     input: &ComputeInput,
     result: &mut ComputeResult,
@@ -707,11 +707,17 @@ fn correlation(
             Some(year) => year,
             None => default_year(corpus, metric, input, &candidates)?,
         };
+        let lefts = table.cross_section(&metric.id, year);
+        let rights = table.cross_section(&other.id, year);
+        let find = |section: &[Observation<'c>], country: &str| {
+            section
+                .binary_search_by(|row| row.country.cmp(country))
+                .ok()
+                .map(|row_idx| section[row_idx])
+        };
         for country in &candidates {
-            if let (Some(left), Some(right)) = (
-                table.find(&metric.id, country, year),
-                table.find(&other.id, country, year),
-            ) && left.flags.is_empty()
+            if let (Some(left), Some(right)) = (find(&lefts, country), find(&rights, country))
+                && left.flags.is_empty()
                 && right.flags.is_empty()
             {
                 // Projections are not observations: correlations use observed values only, as the bake does.
@@ -735,7 +741,7 @@ fn correlation(
         "correlation",
         &format!("{}-{}-{}", metric.id, other.id, at.to_ascii_lowercase()),
         "Pearson correlation with a two-sided t-test of r = 0",
-        "r = Sxy / sqrt(Sxx · Syy); t = r · sqrt((n - 2) / (1 - r²)); p = 2 · (1 - T_{n-2}(|t|))",
+        "r = Sxy / sqrt(Sxx · Syy); t = r · sqrt((n - 2) / (1 - r²)); p = 2 · S_{n-2}(|t|), S the survival function of Student's t",
         &inputs,
     );
     result.correlation = Some(CorrelationResult {

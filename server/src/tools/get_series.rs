@@ -4,7 +4,7 @@
 //! carries its value and citation id; each country its source and deep link. Countries without values
 //! in the range are listed under `missing`, never filled. Years are bounded to 1900–2100.
 
-use corpus::Lang;
+use corpus::{Lang, Observation};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -141,12 +141,16 @@ fn handle(
     let table = corpus.baked.observations();
     let mut series = Vec::new();
     let mut missing = Vec::new();
+    let mut cited_rows = Vec::new();
     for country in countries {
         let all_rows = table.series(&metric.id, &country.iso3);
-        let points: Vec<SeriesPoint> = all_rows
+        let rows: Vec<Observation<'_>> = all_rows
             .clone()
             .map(|row_idx| table.row(row_idx))
             .filter(|row| (from_year..=to_year).contains(&row.year))
+            .collect();
+        let points: Vec<SeriesPoint> = rows
+            .iter()
             .map(|row| SeriesPoint {
                 year: row.year,
                 value: row.value,
@@ -177,6 +181,7 @@ fn handle(
             .baked
             .source(&metric.source_id)
             .ok_or_else(|| ToolError::Internal(format!("no source `{}`", metric.source_id)))?;
+        cited_rows.extend(rows);
         series.push(CountrySeries {
             country: country.iso3.clone(),
             country_name: common::country_name(country, lang),
@@ -185,15 +190,7 @@ fn handle(
             points,
         });
     }
-    let citations = common::citation_records(
-        corpus,
-        series.iter().flat_map(|country| {
-            country
-                .points
-                .iter()
-                .map(|point| point.citation_id.as_str())
-        }),
-    )?;
+    let citations = common::citation_records_for(corpus, &cited_rows)?;
     let display = display(metric.names.get(lang), &metric.unit, &series);
     let result = GetSeriesResult {
         indicator: IndicatorSummary {
