@@ -28,7 +28,7 @@ use arrow::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::CorpusError;
+use crate::{CorpusError, observation::schema_error};
 
 /// One country-year of one concordance pair.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -135,18 +135,4 @@ fn read_batch(
         });
     }
     Ok(())
-}
-
-fn schema_error(
-    path: &Path,
-    column: &'static str,
-    expected: &DataType,
-    found: &str,
-) -> CorpusError {
-    CorpusError::Schema {
-        path: path.to_path_buf(),
-        column,
-        expected: expected.to_string(),
-        found: found.into(),
-    }
 }

@@ -272,7 +272,8 @@ impl BatchColumns {
     }
 }
 
-fn schema_error(
+/// A [`CorpusError::Schema`] for `column` of the table at `path`.
+pub(crate) fn schema_error(
     path: &Path,
     column: &'static str,
     expected: &DataType,

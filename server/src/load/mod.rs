@@ -40,16 +40,13 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn series_stats(&self) -> Result<&[SeriesStats], String> {
-        self.series_stats
-            .get_or_init(|| {
-                read_json(
-                    &self.baked.dir().join(layout::SERIES_STATS),
-                    "series statistics",
-                )
-                .map_err(|error| error.to_string())
-            })
-            .as_deref()
-            .map_err(Clone::clone)
+        read_once(
+            &self.series_stats,
+            self.baked.dir(),
+            layout::SERIES_STATS,
+            "series statistics",
+        )
+        .map(Vec::as_slice)
     }
 
     /// The bake's anomalies and source contradictions (`discoveries.json`), largest first.
@@ -57,13 +54,12 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn discoveries(&self) -> Result<&Discoveries, String> {
-        self.discoveries
-            .get_or_init(|| {
-                read_json(&self.baked.dir().join(layout::DISCOVERIES), "discoveries")
-                    .map_err(|error| error.to_string())
-            })
-            .as_ref()
-            .map_err(Clone::clone)
+        read_once(
+            &self.discoveries,
+            self.baked.dir(),
+            layout::DISCOVERIES,
+            "discoveries",
+        )
     }
 
     /// The bake's pairwise correlations of each pillar's headline indicators (`correlations.json`).
@@ -71,16 +67,13 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn correlations(&self) -> Result<&[PillarCorrelation], String> {
-        self.correlations
-            .get_or_init(|| {
-                read_json(
-                    &self.baked.dir().join(layout::CORRELATIONS),
-                    "pillar correlations",
-                )
-                .map_err(|error| error.to_string())
-            })
-            .as_deref()
-            .map_err(Clone::clone)
+        read_once(
+            &self.correlations,
+            self.baked.dir(),
+            layout::CORRELATIONS,
+            "pillar correlations",
+        )
+        .map(Vec::as_slice)
     }
 
     /// The bake's per indicator and year regional summaries (`year_stats.json`).
@@ -88,16 +81,13 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn year_stats(&self) -> Result<&[YearStats], String> {
-        self.year_stats
-            .get_or_init(|| {
-                read_json(
-                    &self.baked.dir().join(layout::YEAR_STATS),
-                    "year statistics",
-                )
-                .map_err(|error| error.to_string())
-            })
-            .as_deref()
-            .map_err(Clone::clone)
+        read_once(
+            &self.year_stats,
+            self.baked.dir(),
+            layout::YEAR_STATS,
+            "year statistics",
+        )
+        .map(Vec::as_slice)
     }
 
     /// The precomputed year statistics of one indicator, oldest year first (empty when no year has
@@ -117,13 +107,12 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn data_health(&self) -> Result<&DataHealth, String> {
-        self.data_health
-            .get_or_init(|| {
-                read_json(&self.baked.dir().join(layout::DATA_HEALTH), "data health")
-                    .map_err(|error| error.to_string())
-            })
-            .as_ref()
-            .map_err(Clone::clone)
+        read_once(
+            &self.data_health,
+            self.baked.dir(),
+            layout::DATA_HEALTH,
+            "data health",
+        )
     }
 
     /// The precomputed health of pillar `pillar` in country `iso3`, if both are in the registries.
@@ -164,6 +153,19 @@ impl Corpus {
             .iter()
             .find(|dataset| dataset.dataset_id == dataset_id)
     }
+}
+
+/// The JSON artifact `name` of the corpus in `dir`, read and parsed on the first call, then shared; a read
+/// error is kept and returned as its message on every call.
+fn read_once<'a, T: serde::de::DeserializeOwned>(
+    cell: &'a OnceLock<Result<T, String>>,
+    dir: &Path,
+    name: &str,
+    what: &'static str,
+) -> Result<&'a T, String> {
+    cell.get_or_init(|| read_json(&dir.join(name), what).map_err(|error| error.to_string()))
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 /// The artifacts the server reads on first use rather than at start-up.
