@@ -67,9 +67,12 @@ pub struct PillarCountryHealth {
     pub vintages: BTreeMap<String, String>,
     /// Indicator ids without a value for the country (coverage gaps).
     pub missing: Vec<String>,
-    /// Indicators with data whose latest observation is older than [`FRESH_YEARS`] before the reference
-    /// year: (id, year of that observation, or of the latest projection when none), oldest first.
+    /// Indicators whose latest observation is older than [`FRESH_YEARS`] before the reference year:
+    /// (id, year of that observation), oldest first.
     pub stale: Vec<(String, i32)>,
+    /// Indicators with projections but no observation for the country: (id, latest projected year).
+    /// With `fresh` and `stale`, they add up to `with_data`.
+    pub projections_only: Vec<(String, i32)>,
 }
 
 /// One pillar over the region.
@@ -161,6 +164,7 @@ pub fn pillar_country_health(
     latest: impl Fn(&Metric) -> Option<Latest>,
 ) -> PillarCountryHealth {
     let (mut missing, mut stale, mut vintages) = (Vec::new(), Vec::new(), BTreeMap::new());
+    let mut projections_only = Vec::new();
     let (mut with_data, mut fresh, mut observed, mut linked) = (0usize, 0usize, 0usize, 0usize);
     for metric in metrics {
         let Some(latest) = latest(metric) else {
@@ -172,7 +176,7 @@ pub fn pillar_country_health(
         match latest.observed_year {
             Some(year) if year >= reference_year - FRESH_YEARS => fresh += 1,
             Some(year) => stale.push((metric.id.clone(), year)),
-            None => stale.push((metric.id.clone(), latest.year)),
+            None => projections_only.push((metric.id.clone(), latest.year)),
         }
         let source = sources.iter().find(|source| source.id == metric.source_id);
         linked += usize::from(source.is_some_and(links_to_country));
@@ -204,6 +208,7 @@ pub fn pillar_country_health(
         vintages,
         missing,
         stale,
+        projections_only,
     }
 }
 

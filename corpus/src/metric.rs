@@ -103,6 +103,15 @@ pub struct Metric {
 }
 
 impl Metric {
+    /// Whether `other` is a breakdown of the same quantity from the same source (by sex, age or
+    /// location): their publisher codes share the first three dot-separated segments, as WDI's
+    /// `SP.DYN.LE00.IN` and `SP.DYN.LE00.MA.IN` do. Correlating such a pair says nothing new.
+    pub fn same_family(&self, other: &Metric) -> bool {
+        let stem = |code: &str| code.split('.').take(3).collect::<Vec<_>>().join(".");
+        self.source_id == other.source_id
+            && self.source_code != other.source_code
+            && stem(&self.source_code) == stem(&other.source_code)
+    }
     /// The metric id for a source code: lower case, dots and dashes to underscores
     /// (`SP.DYN.LE00.IN` → `sp_dyn_le00_in`).
     pub fn id_for_code(source_code: &str) -> String {

@@ -32,11 +32,19 @@ pub fn correlations(
             .or_default()
             .push(&metric.id);
     }
+    let by_id: HashMap<&str, &Metric> = metrics
+        .iter()
+        .map(|metric| (metric.id.as_str(), metric))
+        .collect();
     let mut correlations = Vec::new();
     for (pillar, mut ids) in by_pillar {
         ids.sort_unstable();
         for (position, first) in ids.iter().enumerate() {
             for second in &ids[position + 1..] {
+                // A total and its own breakdown (life expectancy and male life expectancy) are not news.
+                if by_id[first].same_family(by_id[second]) {
+                    continue;
+                }
                 let (Some(left), Some(right)) = (values.get(first), values.get(second)) else {
                     continue;
                 };

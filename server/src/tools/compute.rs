@@ -22,6 +22,9 @@ use super::{
 };
 use crate::load::Corpus;
 
+/// R² under which a forecast carries a warning that the linear trend explains little.
+pub const POOR_FIT_R_SQUARED: f64 = 0.5;
+
 /// Years the year arguments accept (the input schema's range).
 pub const YEARS: std::ops::RangeInclusive<i32> = 1900..=2100;
 
@@ -275,7 +278,8 @@ pub struct ForecastResult {
     pub n: usize,
     /// First and last year fitted.
     pub fitted_years: (i32, i32),
-    /// Present when the prediction interval leaves the indicator's valid range (e.g. a negative rate).
+    /// Present when the fit is poor (R² under 0.5) or the prediction interval leaves the indicator's valid
+    /// range (e.g. a negative rate).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
 }
@@ -626,7 +630,15 @@ fn forecast(
     let forecast = analytics::forecast(&trend, year, 0.95)
         .ok_or_else(|| ToolError::Internal("forecast interval".into()))?;
     let range = &metric.valid_range;
-    let warning = (!range.contains(forecast.lower) || !range.contains(forecast.upper)).then(|| {
+    let poor_fit = (trend.r_squared < POOR_FIT_R_SQUARED).then(|| {
+        format!(
+            "the linear trend explains little of the series' variation (R² {:.2} over {}-{last}): read the \
+             forecast as the recent level within its interval, not as a direction",
+            trend.r_squared,
+            rows.first().map(|row| row.year).unwrap_or_default()
+        )
+    });
+    let out_of_range = (!range.contains(forecast.lower) || !range.contains(forecast.upper)).then(|| {
         format!(
             "the 95% interval [{}, {}] leaves the indicator's valid range [{}, {}]: the linear trend cannot \
              continue that far",
@@ -636,6 +648,8 @@ fn forecast(
             range.max.map_or("inf".to_string(), |max| max.to_string()),
         )
     });
+    let warnings: Vec<String> = poor_fit.into_iter().chain(out_of_range).collect();
+    let warning = (!warnings.is_empty()).then(|| warnings.join("; "));
     let inputs: Vec<&Observation<'_>> = rows.iter().collect();
     result.calculation = calculation(
         "forecast",

@@ -157,7 +157,7 @@ fn handle(
                     .iter()
                     .flat_map(|anomaly| anomaly.citation_ids.iter().map(String::as_str)),
             )?;
-            let display = detail_display(health, lang);
+            let display = detail_display(corpus, health, lang);
             let table = corpus.baked.observations();
             let inputs = corpus
                 .baked
@@ -222,22 +222,43 @@ fn handle(
     }
 }
 
-/// The coverage gaps of a pillar in a country, for a person: one row per missing or stale indicator.
-fn detail_display(health: &PillarCountryHealth, lang: Lang) -> Display {
-    let (missing, stale) = match lang {
-        Lang::Es => ("sin datos", "desactualizado"),
-        Lang::En => ("no data", "stale"),
-        Lang::Pt => ("sem dados", "desatualizado"),
+/// The coverage gaps of a pillar in a country, for a person: one row per missing, stale or
+/// projected-only indicator, with its name in the requested language.
+fn detail_display(corpus: &Corpus, health: &PillarCountryHealth, lang: Lang) -> Display {
+    let (missing, stale, projected) = match lang {
+        Lang::Es => ("sin datos", "desactualizado", "solo proyecciones"),
+        Lang::En => ("no data", "stale", "projections only"),
+        Lang::Pt => ("sem dados", "desatualizado", "só projeções"),
+    };
+    let name = |id: &str| {
+        corpus
+            .baked
+            .metric(id)
+            .map_or(id.to_string(), |metric| metric.names.get(lang).to_string())
+    };
+    let row = |id: &str, gap: &str, year: Option<i32>| {
+        vec![
+            name(id).into(),
+            id.into(),
+            gap.into(),
+            year.map_or(serde_json::Value::Null, Into::into),
+        ]
     };
     let rows = health
         .missing
         .iter()
-        .map(|id| vec![id.clone().into(), missing.into(), serde_json::Value::Null])
+        .map(|id| row(id, missing, None))
         .chain(
             health
                 .stale
                 .iter()
-                .map(|(id, year)| vec![id.clone().into(), stale.into(), (*year).into()]),
+                .map(|(id, year)| row(id, stale, Some(*year))),
+        )
+        .chain(
+            health
+                .projections_only
+                .iter()
+                .map(|(id, year)| row(id, projected, Some(*year))),
         )
         .collect();
     Display {
@@ -246,7 +267,7 @@ fn detail_display(health: &PillarCountryHealth, lang: Lang) -> Display {
                 "{} — {}: {} / 100",
                 health.parameter, health.country, health.confidence_score
             ),
-            columns: ["indicator", "gap", "latest year"]
+            columns: ["indicator", "id", "gap", "year"]
                 .map(String::from)
                 .to_vec(),
             rows,

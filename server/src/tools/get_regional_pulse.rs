@@ -94,8 +94,8 @@ pub struct IndicatorPulse {
     pub method: String,
     /// The same over the same countries 5 years earlier, when they all have values then.
     pub regional_value_5y_earlier: Option<f64>,
-    /// The World Bank LCN aggregate of that year, when published: (value, citation id).
-    pub lcn_aggregate: Option<(f64, String)>,
+    /// The World Bank's own Latin America & Caribbean aggregate (LCN) of that year, when published.
+    pub lcn_aggregate: Option<LcnAggregate>,
     /// How leaders and laggards are ordered: `best_first` by good_direction, or `highest_first` for a
     /// neutral indicator (neither end is better).
     pub ranking: String,
@@ -109,6 +109,19 @@ pub struct IndicatorPulse {
     pub pulse: PulseRecord,
     /// The synthetic record of the value 5 years earlier, when there is one.
     pub pulse_5y_earlier: Option<PulseRecord>,
+}
+
+/// The World Bank's LCN aggregate of an indicator in one year.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct LcnAggregate {
+    /// The published value, in the indicator's unit.
+    pub value: f64,
+    /// Its citation.
+    pub citation_id: String,
+    /// Whether it measures what `regional_value` measures: true beside a population-weighted mean (the
+    /// World Bank weights rates by population too); false beside a median of totals, where the World
+    /// Bank publishes the regional sum.
+    pub comparable: bool,
 }
 
 /// A country's value.
@@ -278,10 +291,12 @@ fn handle(
                 indicator.year.into(),
                 indicator.regional_value.into(),
                 indicator.method.clone().into(),
+                // Shown beside the regional value only when both measure the same thing.
                 indicator
                     .lcn_aggregate
                     .as_ref()
-                    .map_or(serde_json::Value::Null, |(value, _)| (*value).into()),
+                    .filter(|lcn| lcn.comparable)
+                    .map_or(serde_json::Value::Null, |lcn| lcn.value.into()),
                 indicator.unit.clone().into(),
             ]
         })
@@ -291,7 +306,7 @@ fn handle(
         "year",
         "regional value",
         "method",
-        "World Bank LCN",
+        "World Bank LCN (same method)",
         "unit",
     ]
     .map(String::from)
@@ -428,7 +443,11 @@ fn indicator_pulse<'c>(
     movers.truncate(3);
     let (movers, movers_before): (Vec<Mover>, Vec<Observation<'_>>) = movers.into_iter().unzip();
     let lcn_row = corpus.baked.aggregates().find(&metric.id, "LCN", year);
-    let lcn_aggregate = lcn_row.map(|row| (row.value, row.citation_id.to_string()));
+    let lcn_aggregate = lcn_row.map(|row| LcnAggregate {
+        value: row.value,
+        citation_id: row.citation_id.to_string(),
+        comparable: weights.is_some(),
+    });
     // Records for the values shown; the inputs of the regional values are listed by id in their records.
     let shown = |cell: &CountryValue| {
         cells

@@ -354,11 +354,23 @@ fn rank_and_frontier_equal_the_precomputed_year_statistics() {
 }
 
 #[test]
-fn a_forecast_whose_interval_leaves_the_valid_range_says_so() {
+fn a_forecast_warns_of_a_poor_fit_or_an_interval_beyond_the_valid_range() {
+    // Mexico's under-5 mortality falls steadily: a good fit within the valid range, no warning.
     let (result, _) = compute(
-        json!({"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "MEX"}),
+        json!({"op": "forecast", "parameter": "salud", "indicator": "sh_dyn_mort", "country": "MEX"}),
     );
     assert!(result["forecast"].get("warning").is_none(), "{result}");
+    // Chile's life expectancy over 2015-2024 dips with COVID-19 and recovers: a flat, poor fit.
+    let (result, _) = compute(
+        json!({"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "CHL"}),
+    );
+    assert!(
+        result["forecast"]["warning"]
+            .as_str()
+            .unwrap()
+            .contains("explains little"),
+        "{result}"
+    );
     // Chile's extreme poverty headcount, five scattered surveys 2015-2024: the 2034 interval goes below 0 %.
     let (result, _) = compute(
         json!({"op": "forecast", "parameter": "pobreza", "indicator": "si_pov_dday", "country": "CHL", "to_year": 2034}),

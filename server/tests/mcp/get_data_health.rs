@@ -23,7 +23,9 @@ fn a_pillar_in_a_country_has_a_documented_confidence_score() {
         indicators
     );
     assert_eq!(
-        fresh + detail["stale"].as_array().unwrap().len() as u64,
+        fresh
+            + detail["stale"].as_array().unwrap().len() as u64
+            + detail["projections_only"].as_array().unwrap().len() as u64,
         with_data
     );
     let observed = detail["observed_percent"].as_f64().unwrap() / 100.0;

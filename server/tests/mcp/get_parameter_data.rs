@@ -130,3 +130,20 @@ fn precomputed_correlations_equal_compute_at_query_time() {
         )
     );
 }
+
+#[test]
+fn correlations_leave_out_a_total_beside_its_own_breakdown() {
+    let corpus = crate::support::server().plugin().corpus();
+    let correlations = corpus.correlations().expect("correlations.json reads");
+    assert!(!correlations.is_empty());
+    for item in correlations {
+        let (left, right) = (
+            corpus.baked.metric(&item.indicator_a).unwrap(),
+            corpus.baked.metric(&item.indicator_b).unwrap(),
+        );
+        assert!(!left.same_family(right), "{item:?}");
+    }
+    let life = corpus.baked.metric("sp_dyn_le00_in").unwrap();
+    assert!(life.same_family(corpus.baked.metric("sp_dyn_le00_ma_in").unwrap()));
+    assert!(!life.same_family(corpus.baked.metric("sh_dyn_mort").unwrap()));
+}

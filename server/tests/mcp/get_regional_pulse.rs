@@ -53,10 +53,11 @@ fn the_regional_value_is_the_population_weighted_mean_of_its_cited_inputs() {
         / weights.iter().map(value_of).sum::<f64>();
     assert!((life["regional_value"].as_f64().unwrap() - weighted).abs() < 1e-9);
     let (lcn_value, lcn_id) = (
-        life["lcn_aggregate"][0].as_f64().unwrap(),
-        &life["lcn_aggregate"][1],
+        life["lcn_aggregate"]["value"].as_f64().unwrap(),
+        &life["lcn_aggregate"]["citation_id"],
     );
     assert_eq!(cited_value(lcn_id), lcn_value);
+    assert_eq!(life["lcn_aggregate"]["comparable"], json!(true));
     for shown in life["leaders"]
         .as_array()
         .unwrap()
