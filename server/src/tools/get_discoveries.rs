@@ -5,7 +5,9 @@
 //! robust z-score of at least 5 within their own series (and at least 1 % of the series' level);
 //! contradictions are country-years where two publishers' values of the same quantity (data/concordance.toml)
 //! differ beyond the declared tolerance, ranked by how many tolerances apart they are. Optional filters:
-//! pillar (`parameter`) and country; `limit` 1 to 50 of each (default 10).
+//! pillar (`parameter`), country, indicator (either side of a contradiction) and kind; `limit` 1 to 50
+//! of each (default 10). Totals and a per-country count of the matching contradictions say how much
+//! lies beyond the page.
 
 use corpus::Lang;
 use schemars::JsonSchema;
@@ -25,7 +27,9 @@ pub fn spec() -> ToolSpec {
         "Surfaces what stands out in the corpus: anomalies (year-over-year changes far outside a series' usual \
          changes, robust z-score ≥ 5) and source contradictions (two publishers' values of the same quantity \
          differing beyond the declared tolerance), ranked by magnitude, each with the citations of its cells. \
-         Filter by parameter (pillar) and country.",
+         Filter by parameter (pillar), country, indicator (e.g. ny_gdp_mktp_kd_zg: where do publishers disagree \
+         about GDP growth?) and kind (anomalies or contradictions); totals and contradictions per country come \
+         with the page.",
         &["discoveries", "metrics"],
         handle,
     )
@@ -41,10 +45,26 @@ pub struct GetDiscoveriesInput {
     /// Only this country (ISO3 or name).
     #[serde(default)]
     pub country: Option<String>,
+    /// Only this indicator (id or publisher code); for contradictions, either side of the pair.
+    #[serde(default)]
+    pub indicator: Option<String>,
+    /// `anomalies` or `contradictions` only. Default both.
+    #[serde(default)]
+    pub kind: Option<DiscoveryKind>,
     /// How many anomalies and how many contradictions, 1 to 50 each. Default 10.
     #[serde(default)]
     #[schemars(range(min = 1, max = 50), extend("default" = 10))]
     pub limit: Option<u32>,
+}
+
+/// Which discoveries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscoveryKind {
+    /// Unusual year-over-year changes only.
+    Anomalies,
+    /// Source contradictions only.
+    Contradictions,
 }
 
 /// The discoveries.
@@ -54,6 +74,12 @@ pub struct DiscoveriesResult {
     pub anomalies: Vec<AnomalyItem>,
     /// Contradictions, most tolerances apart first.
     pub contradictions: Vec<ContradictionItem>,
+    /// Anomalies matching the filters, beyond the page too.
+    pub total_anomalies: usize,
+    /// Contradictions matching the filters, beyond the page too.
+    pub total_contradictions: usize,
+    /// The matching contradictions counted per country, most first: (ISO3, count).
+    pub contradictions_by_country: Vec<(String, usize)>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
 }
@@ -102,20 +128,48 @@ fn handle(
         .map(|country| common::countries(corpus, &[country.to_string()], 1, 1))
         .transpose()?
         .map(|found| found[0].iso3.clone());
+    let indicator = input
+        .indicator
+        .as_deref()
+        .map(|id| common::metric(corpus, id))
+        .transpose()?
+        .map(|metric| metric.id.as_str());
     let discoveries = corpus.discoveries().map_err(ToolError::Internal)?;
     let baked = &corpus.baked;
-    let in_scope = |indicator: &str, iso3: &str| {
+    let in_scope = |indicators: [&str; 2], iso3: &str| {
         country.as_deref().is_none_or(|country| country == iso3)
+            && indicator.is_none_or(|wanted| indicators.contains(&wanted))
             && pillar.is_none_or(|pillar| {
                 baked
-                    .metric(indicator)
+                    .metric(indicators[0])
                     .is_some_and(|metric| metric.pillar == pillar.id)
             })
     };
-    let anomalies: Vec<AnomalyItem> = discoveries
+    let wants = |kind: DiscoveryKind| input.kind.is_none_or(|wanted| wanted == kind);
+    let matching_anomalies: Vec<&corpus::Anomaly> = discoveries
         .anomalies
         .iter()
-        .filter(|anomaly| in_scope(&anomaly.indicator, &anomaly.country))
+        .filter(|_| wants(DiscoveryKind::Anomalies))
+        .filter(|anomaly| in_scope([&anomaly.indicator, &anomaly.indicator], &anomaly.country))
+        .collect();
+    let matching_contradictions: Vec<&corpus::Contradiction> = discoveries
+        .contradictions
+        .iter()
+        .filter(|_| wants(DiscoveryKind::Contradictions))
+        .filter(|item| in_scope([&item.left_indicator, &item.right_indicator], &item.country))
+        .collect();
+    let mut by_country: std::collections::BTreeMap<&str, usize> = Default::default();
+    for item in &matching_contradictions {
+        *by_country.entry(&item.country).or_default() += 1;
+    }
+    let mut contradictions_by_country: Vec<(String, usize)> = by_country
+        .into_iter()
+        .map(|(country, count)| (country.to_string(), count))
+        .collect();
+    contradictions_by_country
+        .sort_by(|left, right| right.1.cmp(&left.1).then(left.0.cmp(&right.0)));
+    let anomalies: Vec<AnomalyItem> = matching_anomalies
+        .iter()
         .take(limit)
         .filter_map(|anomaly| {
             let metric = baked.metric(&anomaly.indicator)?;
@@ -131,12 +185,10 @@ fn handle(
             })
         })
         .collect();
-    let contradictions: Vec<ContradictionItem> = discoveries
-        .contradictions
+    let contradictions: Vec<ContradictionItem> = matching_contradictions
         .iter()
-        .filter(|contradiction| in_scope(&contradiction.left_indicator, &contradiction.country))
         .take(limit)
-        .cloned()
+        .map(|item| (*item).clone())
         .collect();
     let cited = anomalies
         .iter()
@@ -153,6 +205,9 @@ fn handle(
     let result = DiscoveriesResult {
         anomalies,
         contradictions,
+        total_anomalies: matching_anomalies.len(),
+        total_contradictions: matching_contradictions.len(),
+        contradictions_by_country,
         sources: vec![common::source_link(corpus, "discoveries", None)],
     };
     Ok(ToolAnswer {

@@ -61,3 +61,35 @@ fn a_source_contradiction_between_two_publishers_is_cited_on_both_sides() {
             < 1e-9 * value_of(right).abs().max(1.0)
     );
 }
+
+#[test]
+fn where_publishers_disagree_about_one_indicator_with_counts_per_country() {
+    let content = discoveries(
+        json!({"indicator": "NY.GDP.MKTP.KD.ZG", "kind": "contradictions", "limit": 5}),
+    );
+    let result = &content["result"];
+    assert!(result["anomalies"].as_array().unwrap().is_empty());
+    let contradictions = result["contradictions"].as_array().unwrap();
+    assert_eq!(contradictions.len(), 5);
+    assert!(
+        contradictions
+            .iter()
+            .all(|item| item["pair"] == json!("gdp_growth_wdi_weo"))
+    );
+    let total = result["total_contradictions"].as_u64().unwrap();
+    let by_country = result["contradictions_by_country"].as_array().unwrap();
+    let counted: u64 = by_country
+        .iter()
+        .map(|item| item[1].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, total);
+    assert!(total > 5, "the page is smaller than the total: {total}");
+    let counts: Vec<u64> = by_country
+        .iter()
+        .map(|item| item[1].as_u64().unwrap())
+        .collect();
+    assert!(
+        counts.windows(2).all(|pair| pair[0] >= pair[1]),
+        "{counts:?}"
+    );
+}
