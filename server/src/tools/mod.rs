@@ -68,6 +68,10 @@ pub struct ToolSpec {
     pub input_schema: Value,
     /// JSON Schema of `structuredContent`.
     pub output_schema: Value,
+    /// Characters of answer a client should pass to the model whole, when the tool's answers can
+    /// exceed the 50,000 that Claude Code otherwise keeps inline (published in `tools/list` as
+    /// `_meta["anthropic/maxResultSizeChars"]`; see [`ToolSpec::with_large_answers`]).
+    pub max_result_chars: Option<u32>,
     handler: Arc<Handler>,
 }
 
@@ -119,8 +123,18 @@ impl ToolSpec {
             datasets,
             input_schema,
             output_schema: output_schema::<O>(),
+            max_result_chars: None,
             handler: Arc::new(typed),
         }
+    }
+
+    /// Marks a tool whose answers, fully cited, can run past 50,000 characters (measured: a pillar's
+    /// indicators with their cited tails, a regional pulse, a full panel, a 500-row page): clients that
+    /// honour `anthropic/maxResultSizeChars` keep up to [`LARGE_ANSWER_CHARS`] inline instead of
+    /// spilling the answer to a file.
+    pub fn with_large_answers(mut self) -> ToolSpec {
+        self.max_result_chars = Some(LARGE_ANSWER_CHARS);
+        self
     }
 
     /// Runs the handler on already-normalised arguments.
@@ -138,18 +152,27 @@ impl ToolSpec {
 pub fn all() -> Vec<ToolSpec> {
     vec![
         resolve_metric::spec(),
-        get_parameter_data::spec(),
-        get_series::spec(),
-        compare_countries::spec(),
-        get_regional_pulse::spec(),
-        compute::spec(),
+        // Measured answers: 140 KB to 1.2 MB (a pillar in a country).
+        get_parameter_data::spec().with_large_answers(),
+        // Up to ~260 KB (8 countries, every year).
+        get_series::spec().with_large_answers(),
+        compare_countries::spec().with_large_answers(),
+        // 56 to 300 KB.
+        get_regional_pulse::spec().with_large_answers(),
+        // rank and correlation: 60 to 80 KB.
+        compute::spec().with_large_answers(),
         get_data_health::spec(),
-        get_discoveries::spec(),
+        // 55 KB for a pillar's ten and ten.
+        get_discoveries::spec().with_large_answers(),
         search_corpus::spec(),
-        get_dataset::spec(),
+        // A 500-row page: up to 2 MB.
+        get_dataset::spec().with_large_answers(),
         resolve_citations::spec(),
     ]
 }
+
+/// The largest `anthropic/maxResultSizeChars` Claude Code honours.
+pub const LARGE_ANSWER_CHARS: u32 = 500_000;
 
 /// The domain plugin: the loaded corpus and its tools.
 #[derive(Debug, Clone)]

@@ -171,14 +171,18 @@ impl McpServer {
             .tools()
             .iter()
             .map(|tool| {
-                json!({
+                let mut listed = json!({
                     "name": tool.name,
                     "title": tool.title,
                     "description": tool.description,
                     "inputSchema": with_lang(tool.input_schema.clone()),
                     "outputSchema": tool.output_schema,
                     "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
-                })
+                });
+                if let Some(chars) = tool.max_result_chars {
+                    listed["_meta"] = json!({"anthropic/maxResultSizeChars": chars});
+                }
+                listed
             })
             .collect();
         let instructions = instructions(&plugin);
