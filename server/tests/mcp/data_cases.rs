@@ -216,12 +216,7 @@ fn compare_countries_cites_every_latest_value() {
         .unwrap();
     assert_eq!(brazil["year"], json!(2023));
     assert_eq!(brazil["citation_id"], json!("wb-vc-ihr-psrc-p5-bra-2023"));
-    let cited: Vec<&Value> = content["citations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|citation| &citation["citation_id"])
-        .collect();
+    let cited = crate::support::cited_ids(&content);
     for indicator in result["indicators"].as_array().unwrap() {
         for value in indicator["values"].as_array().unwrap() {
             assert!(

@@ -174,12 +174,7 @@ fn discoveries_and_data_health_are_readable_by_keys() {
         .map(|row| row["kind"].as_str().unwrap())
         .collect();
     assert!(kinds.contains(&"anomaly"), "{kinds:?}");
-    let cited: Vec<&Value> = content["citations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|citation| &citation["citation_id"])
-        .collect();
+    let cited = crate::support::cited_ids(&content);
     for row in rows {
         for id in row["citation_ids"].as_array().unwrap() {
             assert!(cited.contains(&id), "{id} cited");

@@ -18,12 +18,7 @@ fn guyanas_oil_shows_as_an_anomaly_with_both_cells_cited() {
         .expect("fuel exports jump when oil production starts");
     assert_eq!(fuel["years"], json!([2020, 2019]));
     assert!(fuel["z_score"].as_f64().unwrap() > 5.0);
-    let cited: Vec<&Value> = content["citations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|citation| &citation["citation_id"])
-        .collect();
+    let cited = crate::support::cited_ids(&content);
     assert!(
         cited.contains(&&json!("wb-tx-val-fuel-zs-un-guy-2020"))
             && cited.contains(&&json!("wb-tx-val-fuel-zs-un-guy-2019"))

@@ -119,3 +119,13 @@ pub fn payload(result: &Value) -> Value {
     let text = result["content"][0]["text"].as_str().expect("a text block");
     serde_json::from_str(text).expect("the text block is JSON")
 }
+
+/// The citation ids that have a record in a payload's `citations`.
+pub fn cited_ids(payload: &Value) -> Vec<&Value> {
+    payload["citations"]
+        .as_array()
+        .expect("a citations list")
+        .iter()
+        .map(|citation| &citation["citation_id"])
+        .collect()
+}
