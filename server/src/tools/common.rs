@@ -153,6 +153,36 @@ pub fn citation_records_for<'c: 'o, 'o>(
         .collect()
 }
 
+/// Deserializes an optional whole number the way JSON Schema's `integer` reads it: `2010` and `2010.0`
+/// are the same year; `2010.5`, a string or a value out of the field's range are refused, naming what
+/// was found. For `#[serde(default, deserialize_with = "common::whole_number")]` on `Option<i32>` and
+/// `Option<u32>` arguments.
+///
+/// # Errors
+/// The deserializer's error for anything but a whole number within `T`'s range, or null.
+pub fn whole_number<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<i64>,
+{
+    use serde::{Deserialize, de::Error};
+    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    let whole = number.as_i64().or_else(|| {
+        number
+            .as_f64()
+            .filter(|value| value.fract() == 0.0 && value.abs() < 9.0e15)
+            .map(|value| value as i64)
+    });
+    whole
+        .and_then(|whole| T::try_from(whole).ok())
+        .map(Some)
+        .ok_or_else(|| {
+            D::Error::custom(format!("expected a whole number in range, found {number}"))
+        })
+}
+
 /// The metric with id `id`, or an error naming it with the closest valid ids.
 ///
 /// # Errors

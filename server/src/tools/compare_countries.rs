@@ -39,7 +39,7 @@ pub struct CompareCountriesInput {
     #[schemars(length(min = 2, max = 8))]
     pub countries: Vec<String>,
     /// How many indicators to return, 1 to 200 (more than any pillar holds). Default 20.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1, max = 200), extend("default" = 20))]
     pub limit: Option<u32>,
 }

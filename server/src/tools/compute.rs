@@ -109,16 +109,16 @@ pub struct ComputeInput {
     pub countries: Option<Vec<String>>,
     /// First year (change, cagr, forecast fit, correlation across years); default the earliest available
     /// (forecast: the last 10 observed years, as the precomputed forecasts).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub from_year: Option<i32>,
     /// Last year (change, cagr, correlation across years), or the year to forecast (at most 10 years after
     /// the last observed year); default the latest available (forecast: latest + 5).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub to_year: Option<i32>,
     /// Year of rank, gap_to_frontier and correlation across countries; default the latest year with data.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub year: Option<i32>,
     /// Order of rank: asc or desc; default best first by the indicator's good_direction (desc when neutral).

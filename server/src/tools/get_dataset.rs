@@ -66,7 +66,7 @@ pub struct GetDatasetInput {
     #[serde(default)]
     pub country: Option<String>,
     /// Year (observations, aggregates, discoveries, concordance).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub year: Option<i32>,
     /// Key of one record: a metric id, source id, pillar id, ISO3, citation id, or a concordance pair id.
@@ -76,11 +76,11 @@ pub struct GetDatasetInput {
     #[serde(default)]
     pub pillar: Option<String>,
     /// Rows per page, 1 to 500. Default 100.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1, max = 500), extend("default" = 100))]
     pub limit: Option<u32>,
     /// Rows to skip. Default 0.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "common::whole_number")]
     pub offset: Option<u32>,
 }
 

@@ -52,7 +52,7 @@ pub struct GetDiscoveriesInput {
     #[serde(default)]
     pub kind: Option<DiscoveryKind>,
     /// How many anomalies and how many contradictions, 1 to 50 each. Default 10.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1, max = 50), extend("default" = 10))]
     pub limit: Option<u32>,
 }

@@ -43,11 +43,11 @@ pub struct GetSeriesInput {
     #[schemars(length(min = 1, max = 8))]
     pub countries: Vec<String>,
     /// First year to include (inclusive), 1900 to 2100; default: the earliest available.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub from_year: Option<i32>,
     /// Last year to include (inclusive), 1900 to 2100; default: the latest available.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub to_year: Option<i32>,
 }

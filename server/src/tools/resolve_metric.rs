@@ -38,7 +38,7 @@ pub struct ResolveMetricInput {
     #[serde(default)]
     pub pillar: Option<String>,
     /// How many candidates to return, 1 to 20. Default 5.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1, max = 20), extend("default" = 5))]
     pub limit: Option<u32>,
 }

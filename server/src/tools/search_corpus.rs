@@ -47,7 +47,7 @@ pub struct SearchCorpusInput {
     #[serde(default)]
     pub parameter: Option<String>,
     /// Hits to return, 1 to 50. Default 10.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1, max = 50), extend("default" = 10))]
     pub limit: Option<u32>,
 }

@@ -182,6 +182,10 @@ fn compute_errors_say_what_would_be_valid() {
             json!({"op": "rank", "parameter": "salud", "indicator": "sp_dyn_le00_in", "countries": ["BES", "BLM"]}),
             "none of BES, BLM has a sp_dyn_le00_in value",
         ),
+        (
+            json!({"op": "change", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "MEX", "from_year": 2010.5}),
+            "argument `from_year`: expected a whole number in range, found 2010.5",
+        ),
     ] {
         let answer = call_tool("compute", arguments.clone());
         assert_eq!(answer["isError"], json!(true), "{arguments}");
@@ -384,4 +388,13 @@ fn a_forecast_warns_of_a_poor_fit_or_an_interval_beyond_the_valid_range() {
             .contains("leaves the indicator's valid range [0, 100]"),
         "{forecast}"
     );
+}
+
+#[test]
+fn a_whole_number_written_with_a_decimal_point_is_the_same_year() {
+    // JSON Schema's `integer` admits 2010.0, so a client that validates arguments may send it.
+    let (result, _) = compute(
+        json!({"op": "change", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "MEX", "from_year": 2010.0, "to_year": 2024}),
+    );
+    assert!((result["absolute_change"].as_f64().unwrap() - 1.546).abs() < 1e-9);
 }
