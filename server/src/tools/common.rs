@@ -59,12 +59,38 @@ impl<O: Serialize> ToolAnswer<'_, O> {
         )
         .map_err(internal)?;
         let payload = String::from_utf8(payload).expect("serde_json writes UTF-8");
+        // The display is for people: floating-point noise (2.9450000000000003) is trimmed there, never
+        // in the cited result.
         let display = self
             .display
-            .map(|display| serde_json::to_string(&display))
+            .map(|display| {
+                serde_json::to_value(&display).map(|mut value| {
+                    trim_float_noise(&mut value);
+                    value.to_string()
+                })
+            })
             .transpose()
             .map_err(internal)?;
         Ok(ToolOutput { payload, display })
+    }
+}
+
+/// Rounds every fractional number in `value` to 12 significant digits, which keeps every digit a
+/// publisher prints and drops the noise of binary arithmetic (`7.8999999999999915` → `7.9`).
+pub fn trim_float_noise(value: &mut Value) {
+    match value {
+        Value::Number(number) if number.is_f64() => {
+            if let Some(trimmed) = number
+                .as_f64()
+                .and_then(|float| format!("{float:.11e}").parse::<f64>().ok())
+                .and_then(serde_json::Number::from_f64)
+            {
+                *number = trimmed;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(trim_float_noise),
+        Value::Object(fields) => fields.values_mut().for_each(trim_float_noise),
+        _ => {}
     }
 }
 
@@ -410,4 +436,22 @@ pub fn bar_chart(title: &str, unit: &str, items: &[(String, f64)]) -> Value {
             "x": {"field": "value", "type": "quantitative", "title": unit}
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::trim_float_noise;
+
+    #[test]
+    fn display_numbers_lose_binary_noise_not_digits() {
+        let mut value =
+            json!({"rows": [[2.9450000000000003, 7.8999999999999915, 324800000.0, 75.264, 2024]]});
+        trim_float_noise(&mut value);
+        assert_eq!(
+            value,
+            json!({"rows": [[2.945, 7.9, 324800000.0, 75.264, 2024]]})
+        );
+    }
 }
