@@ -209,6 +209,40 @@ where
         })
 }
 
+/// The metric an optional argument names, as [`metric`] reads it.
+///
+/// # Errors
+/// As [`metric`].
+pub fn optional_metric<'a>(
+    corpus: &'a Corpus,
+    id: Option<&str>,
+) -> Result<Option<&'a Metric>, ToolError> {
+    id.map(|id| metric(corpus, id)).transpose()
+}
+
+/// The pillar an optional argument names, as [`pillar`] reads it.
+///
+/// # Errors
+/// As [`pillar`].
+pub fn optional_pillar<'a>(
+    corpus: &'a Corpus,
+    id: Option<&str>,
+) -> Result<Option<&'a Pillar>, ToolError> {
+    id.map(|id| pillar(corpus, id)).transpose()
+}
+
+/// The country an optional argument names, as [`countries`] reads one.
+///
+/// # Errors
+/// As [`countries`].
+pub fn optional_country<'a>(
+    corpus: &'a Corpus,
+    text: Option<&str>,
+) -> Result<Option<&'a Country>, ToolError> {
+    text.map(|text| countries(corpus, &[text.to_string()], 1, 1).map(|found| found[0]))
+        .transpose()
+}
+
 /// The metric with id `id`, or an error naming it with the closest valid ids.
 ///
 /// # Errors

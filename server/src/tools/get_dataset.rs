@@ -168,7 +168,8 @@ fn handle(
             })
         }
         "metrics" => {
-            let pillar = optional_pillar(corpus, &input)?;
+            let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
+                .map(|pillar| pillar.id.as_str());
             let id = input.id.as_deref().or(input.indicator.as_deref());
             if let Some(id) = id {
                 common::metric(corpus, id)?;
@@ -198,8 +199,10 @@ fn handle(
         }
         "series_stats" => {
             let stats = corpus.series_stats().map_err(ToolError::Internal)?;
-            let indicator = optional_metric(corpus, &input)?;
-            let country = optional_country(corpus, &input)?;
+            let indicator = common::optional_metric(corpus, input.indicator.as_deref())?
+                .map(|metric| metric.id.as_str());
+            let country = common::optional_country(corpus, input.country.as_deref())?
+                .map(|country| country.iso3.as_str());
             let matching = stats.iter().filter(|row| {
                 indicator.is_none_or(|indicator| row.indicator == indicator)
                     && country.is_none_or(|country| row.country == country)
@@ -210,8 +213,10 @@ fn handle(
         }
         "discoveries" => {
             let discoveries = corpus.discoveries().map_err(ToolError::Internal)?;
-            let indicator = optional_metric(corpus, &input)?;
-            let country = optional_country(corpus, &input)?;
+            let indicator = common::optional_metric(corpus, input.indicator.as_deref())?
+                .map(|metric| metric.id.as_str());
+            let country = common::optional_country(corpus, input.country.as_deref())?
+                .map(|country| country.iso3.as_str());
             let keep = |indicators: [&str; 2], row_country: &str, year: i32| {
                 indicator.is_none_or(|indicator| indicators.contains(&indicator))
                     && country.is_none_or(|country| row_country == country)
@@ -258,8 +263,10 @@ fn handle(
                 }
                 None => None,
             };
-            let indicator = optional_metric(corpus, &input)?;
-            let country = optional_country(corpus, &input)?;
+            let indicator = common::optional_metric(corpus, input.indicator.as_deref())?
+                .map(|metric| metric.id.as_str());
+            let country = common::optional_country(corpus, input.country.as_deref())?
+                .map(|country| country.iso3.as_str());
             let matching = rows.iter().filter(|row| {
                 pair.is_none_or(|pair| row.pair == pair)
                     && indicator.is_none_or(|indicator| {
@@ -275,8 +282,10 @@ fn handle(
         }
         "data_health" => {
             let view = corpus.data_health().map_err(ToolError::Internal)?;
-            let pillar = optional_pillar(corpus, &input)?;
-            let country = optional_country(corpus, &input)?;
+            let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
+                .map(|pillar| pillar.id.as_str());
+            let country = common::optional_country(corpus, input.country.as_deref())?
+                .map(|country| country.iso3.as_str());
             let matching = view.pillar_countries.iter().filter(|row| {
                 pillar.is_none_or(|pillar| row.parameter == pillar)
                     && country.is_none_or(|country| row.country == country)
@@ -350,44 +359,6 @@ fn handle(
     })
 }
 
-/// The metric id of the `indicator` argument, if given.
-fn optional_metric<'c>(
-    corpus: &'c Corpus,
-    input: &GetDatasetInput,
-) -> Result<Option<&'c str>, ToolError> {
-    input
-        .indicator
-        .as_deref()
-        .map(|id| common::metric(corpus, id).map(|metric| metric.id.as_str()))
-        .transpose()
-}
-
-/// The ISO3 of the `country` argument (a country of the corpus), if given.
-fn optional_country<'c>(
-    corpus: &'c Corpus,
-    input: &GetDatasetInput,
-) -> Result<Option<&'c str>, ToolError> {
-    input
-        .country
-        .as_deref()
-        .map(|text| {
-            common::countries(corpus, &[text.to_string()], 1, 1).map(|found| found[0].iso3.as_str())
-        })
-        .transpose()
-}
-
-/// The pillar id of the `pillar` argument, if given.
-fn optional_pillar<'c>(
-    corpus: &'c Corpus,
-    input: &GetDatasetInput,
-) -> Result<Option<&'c str>, ToolError> {
-    input
-        .pillar
-        .as_deref()
-        .map(|text| common::pillar(corpus, text).map(|pillar| pillar.id.as_str()))
-        .transpose()
-}
-
 /// The code of a country or comparison aggregate named by `text`.
 fn entity<'c>(corpus: &'c Corpus, text: &str) -> Result<&'c str, ToolError> {
     corpus
@@ -409,7 +380,8 @@ fn observation_rows<'a>(
     table: &'a ObservationTable,
     input: &GetDatasetInput,
 ) -> Result<impl Iterator<Item = Observation<'a>> + 'a, ToolError> {
-    let indicator = optional_metric(corpus, input)?;
+    let indicator = common::optional_metric(corpus, input.indicator.as_deref())?
+        .map(|metric| metric.id.as_str());
     let country = input
         .country
         .as_deref()

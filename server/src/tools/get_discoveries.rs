@@ -117,27 +117,15 @@ fn handle(
     if !(1..=50).contains(&limit) {
         return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 50")));
     }
-    let pillar = input
-        .parameter
-        .as_deref()
-        .map(|pillar| common::pillar(corpus, pillar))
-        .transpose()?;
-    let country = input
-        .country
-        .as_deref()
-        .map(|country| common::countries(corpus, &[country.to_string()], 1, 1))
-        .transpose()?
-        .map(|found| found[0].iso3.clone());
-    let indicator = input
-        .indicator
-        .as_deref()
-        .map(|id| common::metric(corpus, id))
-        .transpose()?
+    let pillar = common::optional_pillar(corpus, input.parameter.as_deref())?;
+    let country = common::optional_country(corpus, input.country.as_deref())?
+        .map(|country| country.iso3.as_str());
+    let indicator = common::optional_metric(corpus, input.indicator.as_deref())?
         .map(|metric| metric.id.as_str());
     let discoveries = corpus.discoveries().map_err(ToolError::Internal)?;
     let baked = &corpus.baked;
     let in_scope = |indicators: [&str; 2], iso3: &str| {
-        country.as_deref().is_none_or(|country| country == iso3)
+        country.is_none_or(|country| country == iso3)
             && indicator.is_none_or(|wanted| indicators.contains(&wanted))
             && pillar.is_none_or(|pillar| {
                 baked

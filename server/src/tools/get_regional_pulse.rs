@@ -418,7 +418,7 @@ fn indicator_pulse<'c>(
     };
     let leaders: Vec<CountryValue> = ranked.iter().take(3).map(value).collect();
     let laggards: Vec<CountryValue> = ranked.iter().rev().take(3).map(value).collect();
-    let mut movers: Vec<(Mover, Observation<'_>)> = cells
+    let mut movers: Vec<(Mover, [Observation<'_>; 2])> = cells
         .iter()
         .filter_map(|cell| {
             let before = *earlier_by_country.get(cell.country)?;
@@ -427,7 +427,7 @@ fn indicator_pulse<'c>(
                 change: cell.value - before.value,
                 citation_ids: [before.citation_id.to_string(), cell.citation_id.to_string()],
             };
-            Some((mover, before))
+            Some((mover, [before, *cell]))
         })
         .collect();
     let goodness = |change: f64| match metric.good_direction {
@@ -441,7 +441,8 @@ fn indicator_pulse<'c>(
             .then(left.country.cmp(&right.country))
     });
     movers.truncate(3);
-    let (movers, movers_before): (Vec<Mover>, Vec<Observation<'_>>) = movers.into_iter().unzip();
+    let (movers, movers_cells): (Vec<Mover>, Vec<[Observation<'_>; 2]>) =
+        movers.into_iter().unzip();
     let lcn_row = corpus.baked.aggregates().find(&metric.id, "LCN", year);
     let lcn_aggregate = lcn_row.map(|row| LcnAggregate {
         value: row.value,
@@ -449,23 +450,12 @@ fn indicator_pulse<'c>(
         comparable: weights.is_some(),
     });
     // Records for the values shown; the inputs of the regional values are listed by id in their records.
-    let shown = |cell: &CountryValue| {
-        cells
-            .iter()
-            .find(|row| row.citation_id == cell.citation_id)
-            .copied()
-    };
-    let cited: Vec<Observation<'_>> = leaders
+    let cited: Vec<Observation<'_>> = ranked
         .iter()
-        .chain(&laggards)
-        .filter_map(shown)
-        .chain(movers.iter().filter_map(|mover| {
-            cells
-                .iter()
-                .find(|row| row.citation_id == mover.citation_ids[1])
-                .copied()
-        }))
-        .chain(movers_before)
+        .take(3)
+        .chain(ranked.iter().rev().take(3))
+        .map(|row| **row)
+        .chain(movers_cells.into_iter().flatten())
         .chain(lcn_row)
         .collect();
     let (regional_value_5y_earlier, pulse_5y_earlier) = earlier.unzip();

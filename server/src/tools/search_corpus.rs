@@ -108,17 +108,8 @@ fn handle(
         }
         None => Vec::new(),
     };
-    let pillar = input
-        .parameter
-        .as_deref()
-        .map(|pillar| common::pillar(corpus, pillar))
-        .transpose()?;
-    let country = input
-        .country
-        .as_deref()
-        .map(|country| common::countries(corpus, &[country.to_string()], 1, 1))
-        .transpose()?
-        .map(|found| found[0]);
+    let pillar = common::optional_pillar(corpus, input.parameter.as_deref())?;
+    let country = common::optional_country(corpus, input.country.as_deref())?;
     // Ask for more than `limit` when a country filter will drop indicators without data.
     let fetch = if country.is_some() {
         limit as usize * 8

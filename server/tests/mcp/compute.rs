@@ -251,13 +251,7 @@ fn query_time_results_equal_the_precomputed_views() {
         json!({"parameter": "salud", "country": "MEX"}),
     );
     let indicators = payload(&answer)["result"]["indicators"].clone();
-    let life = indicators
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|indicator| indicator["id"] == json!("sp_dyn_le00_in"))
-        .unwrap()
-        .clone();
+    let life = crate::support::indicator(&indicators, "sp_dyn_le00_in").unwrap();
     let tail: Vec<corpus::analytics::Point> = life["series_tail"]
         .as_array()
         .unwrap()

@@ -11,13 +11,8 @@ fn pulse(parameter: &str) -> Value {
 #[test]
 fn the_regional_value_is_the_population_weighted_mean_of_its_cited_inputs() {
     let content = pulse("salud");
-    let life = content["result"]["indicators"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|indicator| indicator["id"] == json!("sp_dyn_le00_in"))
-        .unwrap()
-        .clone();
+    let life =
+        crate::support::indicator(&content["result"]["indicators"], "sp_dyn_le00_in").unwrap();
     assert_eq!(life["method"], json!("population_weighted_mean"));
     // The inputs are listed by id; every stored id resolves to its value.
     let corpus = crate::support::server().plugin().corpus();
@@ -86,13 +81,8 @@ fn the_regional_value_is_the_population_weighted_mean_of_its_cited_inputs() {
 #[test]
 fn totals_use_the_median_and_say_so() {
     let content = pulse("demografia");
-    let population = content["result"]["indicators"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|indicator| indicator["id"] == json!("sp_pop_totl"))
-        .unwrap()
-        .clone();
+    let population =
+        crate::support::indicator(&content["result"]["indicators"], "sp_pop_totl").unwrap();
     assert_eq!(population["method"], json!("median"));
 }
 
@@ -146,13 +136,8 @@ fn a_recent_year_reported_by_a_few_small_economies_does_not_stand_for_the_region
     // WDI renewable energy consumption: 2022 has values for ~17 Caribbean economies only; the pulse
     // uses the latest year whose countries hold at least half the region's population.
     let content = pulse("energia");
-    let renewables = content["result"]["indicators"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|indicator| indicator["id"] == json!("eg_fec_rnew_zs"))
-        .unwrap()
-        .clone();
+    let renewables =
+        crate::support::indicator(&content["result"]["indicators"], "eg_fec_rnew_zs").unwrap();
     assert!(
         renewables["population_share"].as_f64().unwrap() >= 0.5,
         "{renewables}"
@@ -163,12 +148,8 @@ fn a_recent_year_reported_by_a_few_small_economies_does_not_stand_for_the_region
         "{renewables}"
     );
     // Neutral indicators say their leaders are the highest, not the best.
-    let fertility = pulse("salud")["result"]["indicators"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|indicator| indicator["id"] == json!("sp_dyn_tfrt_in"))
-        .cloned();
+    let fertility =
+        crate::support::indicator(&pulse("salud")["result"]["indicators"], "sp_dyn_tfrt_in");
     if let Some(fertility) = fertility {
         assert_eq!(fertility["good_direction"], json!("neutral"));
         assert_eq!(fertility["ranking"], json!("highest_first"));

@@ -129,3 +129,13 @@ pub fn cited_ids(payload: &Value) -> Vec<&Value> {
         .map(|citation| &citation["citation_id"])
         .collect()
 }
+
+/// The entry of `indicators` (a result's list of indicator objects) whose `id` is `id`, if any.
+pub fn indicator(indicators: &Value, id: &str) -> Option<Value> {
+    indicators
+        .as_array()
+        .expect("an indicators list")
+        .iter()
+        .find(|indicator| indicator["id"] == json!(id))
+        .cloned()
+}
