@@ -130,7 +130,7 @@ impl Latest {
     pub fn of_series<'a>(rows: impl IntoIterator<Item = (i32, &'a str)>) -> Option<Latest> {
         rows.into_iter()
             .fold(None, |latest: Option<Latest>, (year, flags)| {
-                let projection = flags.split('|').any(|flag| flag == "projection");
+                let projection = flags.split('|').any(|flag| flag == crate::PROJECTION_FLAG);
                 let mut next = latest.unwrap_or(Latest {
                     year,
                     projection,

@@ -71,7 +71,7 @@ pub use json::{read_json, write_json};
 pub use manifest::{ArtifactEntry, FORMAT_VERSION, Manifest};
 pub use metric::{Coverage, GoodDirection, Metric, ValidRange};
 pub use names::{Lang, Names};
-pub use observation::{Observation, ObservationTable};
+pub use observation::{Observation, ObservationTable, PROJECTION_FLAG, is_projection};
 pub use pillar::{Pillar, PillarRegistry};
 pub use report::{BakeReport, ConcordanceCount, DropReason, DroppedRow, ExcludedSeries};
 pub use source::SourceRecord;

@@ -47,6 +47,14 @@ pub const COLUMNS: [(&str, DataType); 10] = [
     ("source_count", DataType::Int32),
 ];
 
+/// The flag of a value that is a publisher's projection or estimate, not an observation.
+pub const PROJECTION_FLAG: &str = "projection";
+
+/// Whether `flags` (`|`-separated, as stored) mark a projection.
+pub fn is_projection(flags: &str) -> bool {
+    flags.split('|').any(|flag| flag == PROJECTION_FLAG)
+}
+
 /// One row of an observation table, borrowed from the memory map.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Observation<'a> {

@@ -1,10 +1,13 @@
 //! `server`: serve the published corpus over MCP (Streamable HTTP by default, `--stdio` for local
 //! clients), or `server check` to verify it.
 
-use std::{net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc};
+use std::{net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc, time::Duration};
 
 use clap::{Parser, Subcommand};
-use server::transport::http::{HttpConfig, HttpState, router};
+use server::transport::{
+    http::{HttpConfig, HttpState, router},
+    jsonrpc::McpServer,
+};
 
 /// Serve the governed LAC data corpus over MCP.
 #[derive(Debug, Parser)]
@@ -30,6 +33,9 @@ struct Cli {
     /// Memory for cached tool results, in MiB (answers are deterministic; 0 turns the cache off).
     #[arg(long, env = "MCP_CACHE_MB", default_value_t = 32)]
     cache_mb: usize,
+    /// Seconds one tool call may run; past it the message gets JSON-RPC -32603 and the server goes on.
+    #[arg(long, env = "MCP_CALL_DEADLINE_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    call_deadline_secs: u64,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -52,7 +58,7 @@ fn main() -> ExitCode {
     let corpus_dir = cli.corpus_dir.clone().unwrap_or_else(default_corpus_dir);
     let outcome = match cli.command {
         Some(Command::Check) => check(&corpus_dir),
-        None if cli.stdio => serve_stdio(&corpus_dir, cli.cache_mb),
+        None if cli.stdio => serve_stdio(&cli, &corpus_dir),
         None => serve_http(&cli, &corpus_dir),
     };
     match outcome {
@@ -80,14 +86,21 @@ fn check(corpus_dir: &std::path::Path) -> Result<(), String> {
     Ok(())
 }
 
-fn serve_stdio(corpus_dir: &std::path::Path, cache_mb: usize) -> Result<(), String> {
-    let server = server::build(corpus_dir)?.with_cache_budget(cache_mb * 1024 * 1024);
+/// The MCP core over the corpus in `corpus_dir` with the cache and deadline of `cli`.
+fn build_server(cli: &Cli, corpus_dir: &std::path::Path) -> Result<McpServer, String> {
+    Ok(server::build(corpus_dir)?
+        .with_cache_budget(cli.cache_mb * 1024 * 1024)
+        .with_call_deadline(Duration::from_secs(cli.call_deadline_secs)))
+}
+
+fn serve_stdio(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
+    let server = build_server(cli, corpus_dir)?;
     server::transport::stdio::serve(&server, std::io::stdin().lock(), std::io::stdout().lock())
         .map_err(|error| error.to_string())
 }
 
 fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
-    let server = server::build(corpus_dir)?.with_cache_budget(cli.cache_mb * 1024 * 1024);
+    let server = build_server(cli, corpus_dir)?;
     let enabled = cli.mcp_enabled == "true";
     let version = server
         .plugin()

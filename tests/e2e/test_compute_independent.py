@@ -89,14 +89,15 @@ def test_change_cagr_rank_and_gap_from_the_raw_cells():
 
 def test_explain_change_sets_raw_changes_beside_correlations_recomputed_with_scipy():
     answer = compute({"op": "explain_change", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "MEX", "from_year": 2010, "to_year": 2020})
-    result, citations = answer["result"], {citation["citation_id"]: citation for citation in answer["citations"]}
+    result, citations = answer["result"], answer["citations"]
     life = raw_wdi("SP.DYN.LE00.IN")
     assert math.isclose(result["absolute_change"], life[("MEX", 2020)] - life[("MEX", 2010)], rel_tol=1e-12)
     assert result["associated"], "life expectancy has correlated indicators in salud"
     for associated in result["associated"]:
-        earlier, later = (citations[citation_id] for citation_id in associated["citation_ids"])
-        assert earlier["source"] == "wdi", earlier
-        other = raw_wdi(earlier["indicator_code"])
+        earlier, later = (citations["series"][citation_id.rsplit("-", 1)[0]] for citation_id in associated["citation_ids"])
+        indicator = citations["indicators"][earlier["indicator"]]
+        assert indicator["source"] == "wdi", indicator
+        other = raw_wdi(indicator["code"])
         assert math.isclose(associated["change"], other[("MEX", 2020)] - other[("MEX", 2010)], rel_tol=1e-12, abs_tol=1e-12)
         year = associated["correlation_year"]
         shared = sorted(country for (country, at) in life if at == year and (country, year) in other)

@@ -43,6 +43,15 @@ def payload(result):
     return json.loads(result.content[0].text)
 
 
+def citation_of(body, citation_id):
+    """The citation of a stored id as the answer carries it: its series, indicator and source records
+    (series id = the citation id without its year), merged."""
+    citations = body["citations"]
+    series = citations["series"][citation_id.rsplit("-", 1)[0]]
+    indicator = citations["indicators"][series["indicator"]]
+    return {**citations["sources"][indicator["source"]], **indicator, **series, "citation_id": citation_id}
+
+
 async def exercise(client):
     """Lists the tools and calls each one, checking real values of the corpus."""
     listed = await client.list_tools()
@@ -63,11 +72,20 @@ async def exercise(client):
     assert not series.is_error
     body = payload(series)
     mexico = next(entry for entry in body["result"]["series"] if entry["country"] == "MEX")
-    assert mexico["points"][0] == {"year": 2010, "value": 73.718, "citation_id": "wb-sp-dyn-le00-in-mex-2010"}
-    assert mexico["latest"]["value"] == 75.264
-    assert mexico["url"] == "https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=MX"
-    cited = {citation["citation_id"] for citation in body["citations"]}
-    assert all(point["citation_id"] in cited for entry in body["result"]["series"] for point in entry["points"])
+    assert mexico["points"][0] == [2010, 73.718]
+    assert mexico["latest"] == [2024, 75.264]
+    assert mexico["series_id"] == "wb-sp-dyn-le00-in-mex"
+    # Any point is quotable with its citation from this answer alone: id = series_id-year.
+    record = citation_of(body, "wb-sp-dyn-le00-in-mex-2010")
+    assert record["url"] == "https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=MX"
+    assert (record["publisher"], record["code"], record["license"]) == ("The World Bank", "SP.DYN.LE00.IN", "CC-BY-4.0")
+    for entry in body["result"]["series"]:
+        for year, _ in entry["points"]:
+            citation_of(body, f"{entry['series_id']}-{year}")
+    # The chart and table travel in _meta, outside the model's context; the text block is structuredContent.
+    assert body == series.structured_content
+    assert series.meta["lac-corpus/display"]["tables"][0]["columns"] == ["year", "MEX", "ARG"]
+    assert len(json.dumps(series.structured_content, separators=(",", ":"))) < 12 * 1024
 
     compared = await client.call_tool("compare_countries", {"parameter": "seguridad", "countries": ["BRA", "URY"], "lang": "en"})
     assert not compared.is_error
@@ -78,8 +96,10 @@ async def exercise(client):
 
     citations = await client.call_tool("resolve_citations", {"ids": ["wb-sp-dyn-le00-in-mex-2024", "pulse-abc"]})
     assert not citations.is_error
-    record = citations.structured_content["citations"][0]
-    assert (record["publisher"], record["year"], record["value"]) == ("The World Bank", 2024, 75.264)
+    resolved = citations.structured_content["result"]["resolved"][0]
+    assert (resolved["citation_id"], resolved["year"], resolved["value"]) == ("wb-sp-dyn-le00-in-mex-2024", 2024, 75.264)
+    record = citation_of(citations.structured_content, "wb-sp-dyn-le00-in-mex-2024")
+    assert (record["publisher"], record["retrieved_at"]) == ("The World Bank", "2026-07-01")
     assert citations.structured_content["result"]["unresolved"][0]["citation_id"] == "pulse-abc"
 
     unknown = await client.call_tool("get_series", {"parameter": "salud", "indicator": "sp_dyn_le00_inx", "countries": ["MEX"]})

@@ -1,102 +1,14 @@
-//! Shapes and checks shared by the tools: the answer envelope, citation records, display tables,
-//! source links, and the argument checks that turn raw strings into corpus entities.
+//! Shapes and checks shared by the tools: citation records, display tables, source links, and the
+//! argument checks that turn raw strings into corpus entities (the answer envelope is [`super::answer`]).
 
 use corpus::{Country, Lang, Metric, Observation, Pillar};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{ToolError, ToolOutput};
+use super::ToolError;
+pub use super::answer::CitationRecord;
 use crate::load::Corpus;
-
-/// What a tool handler returns: its typed result, the citations of every number in it, and an optional
-/// display payload.
-#[derive(Debug, Clone)]
-pub struct ToolAnswer<'a, O> {
-    /// The tool's answer.
-    pub result: O,
-    /// One record per citation id that appears in `result`.
-    pub citations: Vec<CitationRecord<'a>>,
-    /// Tables and links for a person, rendered by a gateway without passing through the model.
-    pub display: Option<Display>,
-}
-
-/// `structuredContent` of a successful call; its JSON Schema is the tool's `outputSchema`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct StructuredContent<'a, O> {
-    /// The tool's answer.
-    pub result: O,
-    /// The resolved citation of every `citation_id` in `result`.
-    pub citations: Vec<CitationRecord<'a>>,
-    /// Tables and links for a person (absent for tools without one).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub display: Option<Display>,
-}
-
-impl<O: Serialize> ToolAnswer<'_, O> {
-    /// Serializes the answer into the text payload and the display object.
-    ///
-    /// # Errors
-    /// [`ToolError::Internal`] if the result does not serialize (a bug).
-    pub fn into_output(self) -> Result<ToolOutput, ToolError> {
-        let internal = |error: serde_json::Error| {
-            ToolError::Internal(format!("serializing the result: {error}"))
-        };
-        // One record per id, in first-seen order (tools may cite a cell twice, e.g. two anomalies
-        // sharing a year).
-        let mut seen = std::collections::HashSet::with_capacity(self.citations.len());
-        let mut citations = self.citations;
-        citations.retain(|citation| seen.insert(citation.citation_id.clone()));
-        // Sized for the citations (about 600 bytes each) so the buffer seldom grows and copies.
-        let mut payload = Vec::with_capacity(4096 + citations.len() * 640);
-        serde_json::to_writer(
-            &mut payload,
-            &StructuredContent {
-                result: self.result,
-                citations,
-                display: None,
-            },
-        )
-        .map_err(internal)?;
-        let payload = String::from_utf8(payload).expect("serde_json writes UTF-8");
-        // The display is for people: floating-point noise (2.9450000000000003) is trimmed there, never
-        // in the cited result.
-        let display = self
-            .display
-            .map(|display| {
-                serde_json::to_value(&display).map(|mut value| {
-                    trim_float_noise(&mut value);
-                    value.to_string()
-                })
-            })
-            .transpose()
-            .map_err(internal)?;
-        Ok(ToolOutput { payload, display })
-    }
-}
-
-/// Rounds every fractional number in `value` to 12 significant digits, which keeps every digit a
-/// publisher prints and drops the noise of binary arithmetic (`7.8999999999999915` → `7.9`).
-pub fn trim_float_noise(value: &mut Value) {
-    match value {
-        Value::Number(number) if number.is_f64() => {
-            if let Some(trimmed) = number
-                .as_f64()
-                .and_then(|float| format!("{float:.11e}").parse::<f64>().ok())
-                .and_then(serde_json::Number::from_f64)
-            {
-                *number = trimmed;
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(trim_float_noise),
-        Value::Object(fields) => fields.values_mut().for_each(trim_float_noise),
-        _ => {}
-    }
-}
-
-/// A resolved citation: where one number comes from (publisher, dataset, title, value, deep link,
-/// vintage, retrieval date, licence, attribution); the corpus' own type, so the wire cannot drift from it.
-pub type CitationRecord<'a> = corpus::Citation<'a>;
 
 /// A dataset a result was read from, with a link to its publisher.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -284,20 +196,23 @@ pub fn metric<'a>(corpus: &'a Corpus, id: &str) -> Result<&'a Metric, ToolError>
     )))
 }
 
-/// The metric `id`, checked to belong to the pillar `parameter` (an agent passes both).
+/// The metric `id`, checked to belong to the pillar `parameter` when one is given (the indicator fixes
+/// its pillar, so an agent may leave it out).
 ///
 /// # Errors
 /// As [`pillar`] and [`metric`], or [`ToolError::Invalid`] naming the indicator's own pillar.
 pub fn metric_in_pillar<'a>(
     corpus: &'a Corpus,
-    parameter: &str,
+    parameter: Option<&str>,
     id: &str,
 ) -> Result<&'a Metric, ToolError> {
-    let pillar = pillar(corpus, parameter)?;
+    let pillar = optional_pillar(corpus, parameter)?;
     let metric = metric(corpus, id)?;
-    if metric.pillar != pillar.id {
+    if let Some(pillar) = pillar
+        && metric.pillar != pillar.id
+    {
         return Err(ToolError::Invalid(format!(
-            "indicator `{}` belongs to pillar `{}`, not `{}`; call again with parameter `{}`",
+            "indicator `{}` belongs to pillar `{}`, not `{}`; call again with parameter `{}` or without it",
             metric.id, metric.pillar, pillar.id, metric.pillar
         )));
     }
@@ -472,20 +387,33 @@ pub fn bar_chart(title: &str, unit: &str, items: &[(String, f64)]) -> Value {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::trim_float_noise;
-
-    #[test]
-    fn display_numbers_lose_binary_noise_not_digits() {
-        let mut value =
-            json!({"rows": [[2.9450000000000003, 7.8999999999999915, 324800000.0, 75.264, 2024]]});
-        trim_float_noise(&mut value);
-        assert_eq!(
-            value,
-            json!({"rows": [[2.945, 7.9, 324800000.0, 75.264, 2024]]})
-        );
+/// The page a `cursor` and `limit` select among `total` items: the offset of its first item and the
+/// cursor of the next page (`None` on the last). A cursor is the offset of the page's first item, as
+/// `next_cursor` gave it.
+///
+/// # Errors
+/// [`ToolError::Invalid`] for a cursor that is not one this tool gave for these items, or a zero limit.
+pub fn page(
+    cursor: Option<&str>,
+    limit: usize,
+    total: usize,
+) -> Result<(usize, Option<String>), ToolError> {
+    if limit == 0 {
+        return Err(ToolError::Invalid("limit: give 1 or more".into()));
     }
+    let offset = match cursor {
+        None => 0,
+        Some(cursor) => cursor
+            .parse::<usize>()
+            .ok()
+            .filter(|offset| *offset < total.max(1))
+            .ok_or_else(|| {
+                ToolError::Invalid(format!(
+                    "cursor `{}` is not a page of this answer ({total} items); pass the `next_cursor` of the previous page, or omit it for the first",
+                    snippet(cursor)
+                ))
+            })?,
+    };
+    let next = offset + limit;
+    Ok((offset, (next < total).then(|| next.to_string())))
 }

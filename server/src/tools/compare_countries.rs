@@ -3,7 +3,8 @@
 //! Reads the observation table (`observations`), the metric registry and the pillars. For each
 //! indicator of the pillar with data for at least one of the countries, the latest value per country
 //! with its year and citation id. Indicators are ordered headline first, then by how many of the
-//! countries have data; `limit` caps them (default 20, at most 200) and `truncated` says how many more.
+//! countries have data, and paged: `limit` per page (default 10, at most 40), `indicators_total` and
+//! `next_cursor` say what is left.
 
 use corpus::Lang;
 use schemars::JsonSchema;
@@ -38,11 +39,19 @@ pub struct CompareCountriesInput {
     /// 2 to 8 countries: ISO3 (`MEX`), ISO2 or names in es/en/pt.
     #[schemars(length(min = 2, max = 8))]
     pub countries: Vec<String>,
-    /// How many indicators to return, 1 to 200 (more than any pillar holds). Default 20.
+    /// Indicators per page, 1 to 40 (default 10).
     #[serde(default, deserialize_with = "common::whole_number")]
-    #[schemars(range(min = 1, max = 200), extend("default" = 20))]
+    #[schemars(range(min = 1, max = 40), extend("default" = 10))]
     pub limit: Option<u32>,
+    /// `next_cursor` of the previous page.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
+
+/// Indicators per page by default.
+pub const DEFAULT_LIMIT: u32 = 10;
+/// The most indicators one page holds.
+pub const MAX_LIMIT: u32 = 40;
 
 /// The comparison.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -53,10 +62,13 @@ pub struct CompareCountriesResult {
     pub parameter_name: String,
     /// The countries compared (ISO3), in request order.
     pub countries: Vec<String>,
-    /// One entry per indicator.
+    /// This page of the indicators with data for at least one of the countries.
     pub indicators: Vec<IndicatorComparison>,
-    /// Indicators with data left out by `limit`.
-    pub truncated: u32,
+    /// Indicators with data for at least one of the countries, on every page.
+    pub indicators_total: usize,
+    /// Cursor of the next page (pass it as `cursor`); absent on the last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
 }
@@ -101,9 +113,11 @@ fn handle(
 ) -> Result<ToolAnswer<'_, CompareCountriesResult>, ToolError> {
     let pillar = common::pillar(corpus, &input.parameter)?;
     let countries = common::countries(corpus, &input.countries, 2, 8)?;
-    let limit = input.limit.unwrap_or(20);
-    if !(1..=200).contains(&limit) {
-        return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 200")));
+    let limit = input.limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ToolError::Invalid(format!(
+            "limit {limit}: give 1 to {MAX_LIMIT} indicators per page"
+        )));
     }
     let table = corpus.baked.observations();
     let mut comparisons: Vec<(bool, IndicatorComparison)> = Vec::new();
@@ -162,9 +176,11 @@ fn handle(
             .then(right.values.len().cmp(&left.values.len()))
             .then(left.id.cmp(&right.id))
     });
-    let truncated = comparisons.len().saturating_sub(limit as usize) as u32;
+    let total = comparisons.len();
+    let (offset, next_cursor) = common::page(input.cursor.as_deref(), limit as usize, total)?;
     let indicators: Vec<IndicatorComparison> = comparisons
         .into_iter()
+        .skip(offset)
         .take(limit as usize)
         .map(|(_, comparison)| comparison)
         .collect();
@@ -187,7 +203,8 @@ fn handle(
         parameter_name: pillar.names.get(lang).to_string(),
         countries: country_codes,
         indicators,
-        truncated,
+        indicators_total: total,
+        next_cursor,
         sources: vec![
             common::source_link(corpus, "observations", None),
             common::source_link(corpus, "metrics", None),

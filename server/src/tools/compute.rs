@@ -97,8 +97,9 @@ pub enum Order {
 pub struct ComputeInput {
     /// The calculation.
     pub op: Op,
-    /// Pillar of the indicator: id or name in es/en/pt.
-    pub parameter: String,
+    /// Pillar of the indicator (optional: the indicator fixes it); a wrong one is refused by name.
+    #[serde(default)]
+    pub parameter: Option<String>,
     /// Indicator id from resolve_metric.
     pub indicator: String,
     /// Country (ISO3 or name) for change, cagr, gap_to_frontier, forecast, and correlation across years.
@@ -191,7 +192,8 @@ pub struct Calculation {
     pub method: String,
     /// The formula applied.
     pub formula: String,
-    /// Citation ids of every input cell (their records are in `citations`).
+    /// Citation ids of every input cell; their records are in `citations`, except for a correlation,
+    /// whose many inputs resolve through resolve_citations.
     pub inputs: Vec<String>,
 }
 
@@ -338,7 +340,7 @@ fn handle(
             )));
         }
     }
-    let metric = common::metric_in_pillar(corpus, &input.parameter, &input.indicator)?;
+    let metric = common::metric_in_pillar(corpus, input.parameter.as_deref(), &input.indicator)?;
     let mut result = ComputeResult {
         op: input.op,
         indicator: metric.id.clone(),
@@ -370,8 +372,15 @@ fn handle(
         Op::Correlation => correlation(corpus, metric, &input, &mut result)?,
         Op::ExplainChange => explain_change(corpus, metric, &input, &mut result)?,
     }
-    let citations =
-        common::citation_records(corpus, result.calculation.inputs.iter().map(String::as_str))?;
+    // A correlation's inputs are two cross-sections (2 × n series): listed by id in its calc record,
+    // resolve_citations gives their values and records; every other op's inputs are numbers of the
+    // result or the points of one series, cited here.
+    let cited_inputs = if input.op == Op::Correlation {
+        &[][..]
+    } else {
+        &result.calculation.inputs[..]
+    };
+    let citations = common::citation_records(corpus, cited_inputs.iter().map(String::as_str))?;
     let display = chart(corpus, metric, &result).map(|chart| Display {
         tables: table(&result),
         links: Vec::new(),

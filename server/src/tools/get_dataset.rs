@@ -6,7 +6,8 @@
 //! statistics, by indicator and country), `discoveries` (anomalies and source contradictions, by
 //! indicator, country, year), `concordance` (both publishers' values per pair, country and year; pair id
 //! as `id`) and `data_health` (per pillar and country). Rows are paged (`limit` 1 to 500, default 100,
-//! and `offset`); `total` says how many rows match. Every citation id a page holds is resolved in
+//! and `offset`; a page stops at about 28 KB of rows and `next_offset` says where the next begins);
+//! `total` says how many rows match. Every citation id a page holds is resolved in
 //! `citations`.
 
 use corpus::{Lang, Observation, ObservationTable};
@@ -101,15 +102,24 @@ pub struct GetDatasetResult {
     pub rows: Vec<Value>,
     /// Whether more rows follow this page.
     pub truncated: bool,
+    /// The `offset` of the next page, when more rows follow. A page holds at most `limit` rows and about
+    /// 28 KB of them, whichever comes first; the flat-file downloads hold whole datasets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
 }
+
+/// Bytes of rows one page holds at most (compact JSON), so that a page with its citations stays within
+/// an answer's 40 KB budget.
+pub const PAGE_BYTES: usize = 28 * 1024;
 
 /// One page of matching rows, before the envelope: the rows, how many matched, the citation ids they hold.
 struct Page {
     total: usize,
     rows: Vec<Value>,
     cited: Vec<String>,
+    bytes: usize,
 }
 
 impl Page {
@@ -125,12 +135,21 @@ impl Page {
             total: 0,
             rows: Vec::new(),
             cited: Vec::new(),
+            bytes: 0,
         };
+        let mut full = false;
         for item in matching {
-            if page.total >= offset && page.rows.len() < limit {
+            if page.total >= offset && page.rows.len() < limit && !full {
                 let (row, cited) = to_row(item);
-                page.rows.push(row);
-                page.cited.extend(cited);
+                let size = row.to_string().len();
+                // The first row always fits, so every page moves forward.
+                if page.rows.is_empty() || page.bytes + size <= PAGE_BYTES {
+                    page.bytes += size;
+                    page.rows.push(row);
+                    page.cited.extend(cited);
+                } else {
+                    full = true;
+                }
             }
             page.total += 1;
         }
@@ -350,6 +369,7 @@ fn handle(
         total: page.total,
         offset,
         truncated: offset + page.rows.len() < page.total,
+        next_offset: (offset + page.rows.len() < page.total).then_some(offset + page.rows.len()),
         rows: page.rows,
     };
     Ok(ToolAnswer {

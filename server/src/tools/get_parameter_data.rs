@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ToolAnswer, ToolError, ToolSpec,
+    answer::{YearValue, series_id},
     common::{self, Display, DisplayTable, SourceLink},
 };
 use crate::load::Corpus;
@@ -38,6 +39,11 @@ pub fn spec() -> ToolSpec {
     )
 }
 
+/// Indicators per page by default.
+pub const DEFAULT_LIMIT: usize = 20;
+/// The most indicators one page holds.
+pub const MAX_LIMIT: usize = 40;
+
 /// Arguments of `get_parameter_data`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -46,6 +52,17 @@ pub struct GetParameterDataInput {
     pub parameter: String,
     /// Country: ISO3 or name in es/en/pt.
     pub country: String,
+    /// Only these indicator ids of the pillar (1 to 40), in the usual order.
+    #[serde(default)]
+    #[schemars(length(min = 1, max = 40))]
+    pub indicators: Option<Vec<String>>,
+    /// Indicators per page, 1 to 40 (default 20).
+    #[serde(default, deserialize_with = "common::whole_number")]
+    #[schemars(range(min = 1, max = 40))]
+    pub limit: Option<u32>,
+    /// `next_cursor` of the previous page.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 /// The pillar in the country.
@@ -59,16 +76,21 @@ pub struct ParameterData {
     pub country: String,
     /// Country name in the requested language.
     pub country_name: String,
-    /// A short summary; every number in it appears, cited, in `indicators`.
+    /// A short summary of this page; every number in it appears, cited, in `indicators`.
     pub narrative: String,
-    /// Indicators with data for the country: headline first, then by latest year.
+    /// This page of the indicators with data for the country: headline first, then by latest year.
     pub indicators: Vec<IndicatorData>,
+    /// Indicators with data for the country (or matching `indicators`), on every page.
+    pub indicators_total: usize,
+    /// Cursor of the next page (pass it as `cursor`); absent on the last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
     /// Indicator ids of the pillar with no value for the country.
     pub missing: Vec<String>,
     /// The pillar's strongest significant correlations across countries (p < 0.05, up to 5, largest |r|
     /// first), precomputed by the bake; `compute` op `correlation` with the same year reproduces each.
     pub correlations: Vec<CorrelationItem>,
-    /// Coverage, sources and freshness of what is shown.
+    /// Coverage, sources and freshness of the pillar in the country (every page).
     pub governance: Governance,
     /// `A` to `D`, from freshness and coverage (see `governance`): A = at least 75 % of the pillar's
     /// indicators with data and a median latest year within 3 years of the corpus' newest; B ≥ 50 % and
@@ -95,14 +117,16 @@ pub struct IndicatorData {
     pub year: i32,
     /// Citation of the latest value.
     pub citation_id: String,
+    /// The citation id of a `series_tail` point is `{series_id}-{year}`.
+    pub series_id: String,
     /// Flags of the latest value (`projection`), absent when none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flags: Option<String>,
     /// Trend over the observed points of `series_tail` (projections left out), if at least 3: every
     /// point it is fitted on is cited there.
     pub trend: Option<Trend>,
-    /// The last 6 points, oldest first.
-    pub series_tail: Vec<TailPoint>,
+    /// The last 6 points, oldest first, as `[year, value]`.
+    pub series_tail: Vec<YearValue>,
 }
 
 /// A least-squares trend.
@@ -119,25 +143,14 @@ pub struct Trend {
     pub n: usize,
 }
 
-/// One point of the tail.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct TailPoint {
-    /// Year.
-    pub year: i32,
-    /// Value.
-    pub value: f64,
-    /// Citation.
-    pub citation_id: String,
-}
-
 /// A correlation between two indicators of the pillar across countries.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CorrelationItem {
-    /// `calc-corr-{indicator_a}-{indicator_b}-{year}`, a per-response id whose record is this item and
-    /// `method`.
+    /// `calc-corr-{indicator_a}-{indicator_b}-{year}`, a per-response id whose record is this item:
+    /// Pearson r across the countries with both values in `year`, two-sided p from Student's t with
+    /// n - 2 degrees of freedom; `compute` op `correlation` with the same indicators and year gives the
+    /// same r, n and p and lists every input cell.
     pub citation_id: String,
-    /// How r, n and p were computed, and the `compute` call that reproduces them citing every input cell.
-    pub method: String,
     /// First indicator.
     pub indicator_a: String,
     /// Second indicator.
@@ -204,16 +217,44 @@ fn handle(
             .then(right.year.cmp(&left.year))
             .then(left.id.cmp(&right.id))
     });
+    let all: Vec<&IndicatorData> = indicators
+        .iter()
+        .map(|(_, indicator, _)| indicator)
+        .collect();
+    let governance = governance(corpus, &metrics, &all);
+    if let Some(wanted) = &input.indicators {
+        let unknown: Vec<String> = wanted
+            .iter()
+            .filter(|id| !metrics.iter().any(|metric| &metric.id == *id))
+            .map(|id| format!("`{}`", common::snippet(id)))
+            .collect();
+        if !unknown.is_empty() {
+            return Err(ToolError::Invalid(format!(
+                "indicators: not indicators of pillar `{}`: {}; resolve_metric with pillar `{}` lists its ids",
+                pillar.id,
+                unknown.join(", "),
+                pillar.id
+            )));
+        }
+        indicators.retain(|(_, indicator, _)| wanted.contains(&indicator.id));
+    }
+    let total = indicators.len();
+    let limit = input.limit.map_or(DEFAULT_LIMIT, |limit| limit as usize);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ToolError::Invalid(format!(
+            "limit {limit}: give 1 to {MAX_LIMIT} indicators per page"
+        )));
+    }
+    let (offset, next_cursor) = common::page(input.cursor.as_deref(), limit, total)?;
+    let page: Vec<(bool, IndicatorData, Vec<Observation<'_>>)> =
+        indicators.into_iter().skip(offset).take(limit).collect();
     // The tail holds the latest value, so citing the tails cites every number of `indicators`.
-    let citations = common::citation_records_for(
-        corpus,
-        indicators.iter().flat_map(|(_, _, tail)| tail.iter()),
-    )?;
-    let indicators: Vec<IndicatorData> = indicators
+    let citations =
+        common::citation_records_for(corpus, page.iter().flat_map(|(_, _, tail)| tail.iter()))?;
+    let indicators: Vec<IndicatorData> = page
         .into_iter()
         .map(|(_, indicator, _)| indicator)
         .collect();
-    let governance = governance(corpus, &metrics, &indicators);
     let mut correlations: Vec<CorrelationItem> = corpus
         .correlations()
         .map_err(ToolError::Internal)?
@@ -223,15 +264,6 @@ fn handle(
             citation_id: format!(
                 "calc-corr-{}-{}-{}",
                 item.indicator_a, item.indicator_b, item.year
-            ),
-            method: format!(
-                "Pearson r between the two indicators across the countries with both values in {year}, two-sided \
-                 p-value from Student's t with n - 2 degrees of freedom (the bake's correlations.json); compute op \
-                 correlation with indicator {a}, indicator_b {b} and year {year} gives the same r, n and p and cites \
-                 every input cell",
-                year = item.year,
-                a = item.indicator_a,
-                b = item.indicator_b
             ),
             indicator_a: item.indicator_a.clone(),
             indicator_b: item.indicator_b.clone(),
@@ -292,7 +324,7 @@ fn handle(
                 let points: Vec<(String, i32, f64)> = indicator
                     .series_tail
                     .iter()
-                    .map(|point| (country.iso3.clone(), point.year, point.value))
+                    .map(|point| (country.iso3.clone(), point.0, point.1))
                     .collect();
                 common::line_chart(&indicator.name, &indicator.unit, &points)
             })
@@ -305,6 +337,8 @@ fn handle(
         country_name: common::country_name(country, lang),
         narrative,
         indicators,
+        indicators_total: total,
+        next_cursor,
         missing,
         correlations,
         governance,
@@ -366,18 +400,12 @@ fn indicator_data(
         citation_id: latest.citation_id.to_string(),
         flags: (!latest.flags.is_empty()).then(|| latest.flags.to_string()),
         trend,
-        series_tail: tail
-            .iter()
-            .map(|row| TailPoint {
-                year: row.year,
-                value: row.value,
-                citation_id: row.citation_id.to_string(),
-            })
-            .collect(),
+        series_id: series_id(latest.citation_id).to_string(),
+        series_tail: tail.iter().map(|row| (row.year, row.value)).collect(),
     }
 }
 
-fn governance(corpus: &Corpus, metrics: &[&Metric], indicators: &[IndicatorData]) -> Governance {
+fn governance(corpus: &Corpus, metrics: &[&Metric], indicators: &[&IndicatorData]) -> Governance {
     let mut years: Vec<i32> = indicators.iter().map(|indicator| indicator.year).collect();
     years.sort_unstable();
     let mut source_ids: Vec<String> = indicators

@@ -20,16 +20,21 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ToolAnswer, ToolError, ToolSpec,
+    answer::InputCells,
     common::{self, Display, DisplayTable, SourceLink},
 };
 use crate::load::Corpus;
 
 /// Countries a year needs before it is used as the indicator's regional year.
 pub const MIN_COUNTRIES: usize = corpus::derived::MIN_YEAR_COUNTRIES;
-/// Indicators shown: headline first, then by coverage.
-pub const MAX_INDICATORS: usize = 12;
+/// Indicators per page by default: headline first, then by coverage.
+pub const DEFAULT_LIMIT: usize = 6;
+/// The most indicators one page holds.
+pub const MAX_LIMIT: usize = 12;
 /// The population indicator whose values weigh the regional mean (WDI `SP.POP.TOTL`).
 const POPULATION: &str = "sp_pop_totl";
+/// Source contradictions shown (get_discoveries lists them all).
+pub const MAX_CONTRADICTIONS: usize = 3;
 /// Years over which change and movers are measured.
 pub const CHANGE_YEARS: i32 = 5;
 
@@ -53,6 +58,13 @@ pub fn spec() -> ToolSpec {
 pub struct GetRegionalPulseInput {
     /// Pillar: id or name in es/en/pt.
     pub parameter: String,
+    /// Indicators per page, 1 to 12 (default 6).
+    #[serde(default, deserialize_with = "common::whole_number")]
+    #[schemars(range(min = 1, max = 12))]
+    pub limit: Option<u32>,
+    /// `next_cursor` of the previous page.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 /// The pulse of a pillar.
@@ -62,9 +74,14 @@ pub struct RegionalPulse {
     pub parameter: String,
     /// Pillar name in the requested language.
     pub parameter_name: String,
-    /// One entry per indicator shown.
+    /// This page of the pillar's indicators with a regional value: headline first, then by coverage.
     pub indicators: Vec<IndicatorPulse>,
-    /// The pillar's largest source contradictions (see get_discoveries).
+    /// Indicators of the pillar with a regional value, on every page.
+    pub indicators_total: usize,
+    /// Cursor of the next page (pass it as `cursor`); absent on the last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    /// The pillar's 3 largest source contradictions (get_discoveries with the pillar lists every one).
     pub contradictions: Vec<ContradictionRef>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
@@ -107,8 +124,9 @@ pub struct IndicatorPulse {
     pub movers: Vec<Mover>,
     /// The synthetic record of the regional value.
     pub pulse: PulseRecord,
-    /// The synthetic record of the value 5 years earlier, when there is one.
-    pub pulse_5y_earlier: Option<PulseRecord>,
+    /// The synthetic record of the value 5 years earlier, when there is one: the same method over the
+    /// same countries as `pulse`, with the inputs of that year.
+    pub pulse_5y_earlier: Option<EarlierPulseRecord>,
 }
 
 /// The World Bank's LCN aggregate of an indicator in one year.
@@ -153,9 +171,21 @@ pub struct PulseRecord {
     pub citation_id: String,
     /// How the regional value was computed.
     pub method: String,
-    /// Citation ids of every input value, then of the population weights; resolve_citations (or
-    /// get_dataset `observations`) gives their values.
-    pub inputs: Vec<String>,
+    /// The input values and population weights, by citation id pattern and countries; resolve_citations
+    /// (or get_dataset `observations`) gives their values.
+    pub inputs: InputCells,
+}
+
+/// The record of the `pulse-…` id of the value 5 years earlier: method and countries as in `pulse`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct EarlierPulseRecord {
+    /// `pulse-{indicator}-{year}`; exists only in this response.
+    pub citation_id: String,
+    /// Citation id pattern of the input values, `{iso3}` for each of `pulse.inputs.countries`.
+    pub pattern: String,
+    /// Citation id pattern of the population weights, when weighted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weights: Option<String>,
 }
 
 /// A contradiction, by reference.
@@ -194,12 +224,25 @@ fn handle(
     });
     // Read once here so an unreadable artifact is a fault, not an empty pulse.
     corpus.year_stats().map_err(ToolError::Internal)?;
+    // The indicators with a regional year; only the page's are computed.
+    metrics.retain(|metric| {
+        corpus
+            .year_stats_for(&metric.id)
+            .ok()
+            .and_then(representative_year)
+            .is_some()
+    });
+    let limit = input.limit.map_or(DEFAULT_LIMIT, |limit| limit as usize);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ToolError::Invalid(format!(
+            "limit {limit}: give 1 to {MAX_LIMIT} indicators per page"
+        )));
+    }
+    let total = metrics.len();
+    let (offset, next_cursor) = common::page(input.cursor.as_deref(), limit, total)?;
     let mut indicators = Vec::new();
     let mut cited_rows: Vec<Observation<'_>> = Vec::new();
-    for metric in metrics {
-        if indicators.len() == MAX_INDICATORS {
-            break;
-        }
+    for metric in metrics.into_iter().skip(offset).take(limit) {
         if let Some((pulse, rows)) = indicator_pulse(corpus, metric, lang) {
             indicators.push(pulse);
             cited_rows.extend(rows);
@@ -220,7 +263,7 @@ fn handle(
                 .metric(&item.left_indicator)
                 .is_some_and(|metric| metric.pillar == pillar.id)
         })
-        .take(5)
+        .take(MAX_CONTRADICTIONS)
         .map(|item| ContradictionRef {
             pair: item.pair.clone(),
             country: item.country.clone(),
@@ -248,6 +291,8 @@ fn handle(
         parameter: pillar.id.clone(),
         parameter_name: pillar.names.get(lang).to_string(),
         indicators,
+        indicators_total: total,
+        next_cursor,
         contradictions,
         sources: vec![
             common::source_link(corpus, "observations", None),
@@ -399,7 +444,14 @@ fn indicator_pulse<'c>(
     let earlier = earlier.and_then(|(cells, weights)| {
         let (value, _) = aggregate(cells, weights.map(Vec::as_slice))?;
         let record = pulse_record(&metric.id, earlier_year, cells, weights.map(Vec::as_slice));
-        Some((value, record))
+        Some((
+            value,
+            EarlierPulseRecord {
+                citation_id: record.citation_id,
+                pattern: record.inputs.pattern,
+                weights: record.inputs.weights,
+            },
+        ))
     });
     let mut ranked: Vec<&Observation<'_>> = cells.iter().collect();
     ranked.sort_by(|left, right| {
@@ -496,15 +548,10 @@ fn pulse_record(
     PulseRecord {
         citation_id: format!("pulse-{indicator}-{year}"),
         method: if weights.is_some() {
-            "mean of the countries' values weighted by their population (WDI SP.POP.TOTL, same year)".into()
+            "population-weighted mean (weights: WDI SP.POP.TOTL, same year)".into()
         } else {
-            "median of the countries' values (no population weighting for totals, counts or missing weights)"
-                .into()
+            "median (totals, counts or missing weights are not weighted)".into()
         },
-        inputs: cells
-            .iter()
-            .chain(weights.into_iter().flatten())
-            .map(|row| row.citation_id.to_string())
-            .collect(),
+        inputs: InputCells::of(cells, weights),
     }
 }

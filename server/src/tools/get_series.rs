@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::{
     ToolAnswer, ToolError, ToolSpec,
+    answer::{YearValue, series_id},
     common::{self, Display, DisplayLink, DisplayTable, SourceLink},
 };
 use crate::load::Corpus;
@@ -35,8 +36,9 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetSeriesInput {
-    /// Pillar of the indicator: id (`salud`) or name in es/en/pt.
-    pub parameter: String,
+    /// Pillar of the indicator (optional: the indicator fixes it); a wrong one is refused by name.
+    #[serde(default)]
+    pub parameter: Option<String>,
     /// Indicator id from resolve_metric (`sp_dyn_le00_in`).
     pub indicator: String,
     /// 1 to 8 countries: ISO3 (`MEX`), ISO2 or names in es/en/pt (`México`, `Brasil`).
@@ -97,26 +99,16 @@ pub struct CountrySeries {
     pub country: String,
     /// Name in the requested language.
     pub country_name: String,
-    /// Publisher's page for this indicator and country.
-    pub url: String,
-    /// The latest point in the range.
-    pub latest: SeriesPoint,
-    /// Every yearly value in the range, oldest first.
-    pub points: Vec<SeriesPoint>,
-}
-
-/// One yearly value.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct SeriesPoint {
-    /// Year.
-    pub year: i32,
-    /// Value in the indicator's unit.
-    pub value: f64,
-    /// Citation of this value.
-    pub citation_id: String,
-    /// Flags such as `projection`; absent when none.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub flags: Option<String>,
+    /// The citation id of a point is `{series_id}-{year}`; the series' record (title, code, unit, deep
+    /// link, source) is `citations.series[series_id]`.
+    pub series_id: String,
+    /// The latest point in the range, `[year, value]`.
+    pub latest: YearValue,
+    /// Every yearly value in the range, oldest first, as `[year, value]` in the indicator's unit.
+    pub points: Vec<YearValue>,
+    /// Years whose value is a publisher's projection or estimate, not an observation; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub projection_years: Vec<i32>,
 }
 
 /// A country with no value in the range.
@@ -135,13 +127,18 @@ fn handle(
     input: GetSeriesInput,
     lang: Lang,
 ) -> Result<ToolAnswer<'_, GetSeriesResult>, ToolError> {
-    let metric = common::metric_in_pillar(corpus, &input.parameter, &input.indicator)?;
+    let metric = common::metric_in_pillar(corpus, input.parameter.as_deref(), &input.indicator)?;
     let countries = common::countries(corpus, &input.countries, 1, MAX_COUNTRIES)?;
     let (from_year, to_year) = common::year_range(input.from_year, input.to_year)?;
     let table = corpus.baked.observations();
     let mut series = Vec::new();
     let mut missing = Vec::new();
     let mut cited_rows = Vec::new();
+    let mut urls = Vec::new();
+    let source = corpus
+        .baked
+        .source(&metric.source_id)
+        .ok_or_else(|| ToolError::Internal(format!("no source `{}`", metric.source_id)))?;
     for country in countries {
         let all_rows = table.series(&metric.id, &country.iso3);
         let rows: Vec<Observation<'_>> = all_rows
@@ -149,14 +146,11 @@ fn handle(
             .map(|row_idx| table.row(row_idx))
             .filter(|row| (from_year..=to_year).contains(&row.year))
             .collect();
-        let points: Vec<SeriesPoint> = rows
+        let points: Vec<YearValue> = rows.iter().map(|row| (row.year, row.value)).collect();
+        let projection_years = rows
             .iter()
-            .map(|row| SeriesPoint {
-                year: row.year,
-                value: row.value,
-                citation_id: row.citation_id.to_string(),
-                flags: (!row.flags.is_empty()).then(|| row.flags.to_string()),
-            })
+            .filter(|row| corpus::is_projection(row.flags))
+            .map(|row| row.year)
             .collect();
         let Some(latest) = points.last().cloned() else {
             let reason = match (all_rows.start < all_rows.end).then(|| {
@@ -177,21 +171,20 @@ fn handle(
             });
             continue;
         };
-        let source = corpus
-            .baked
-            .source(&metric.source_id)
-            .ok_or_else(|| ToolError::Internal(format!("no source `{}`", metric.source_id)))?;
+        let series_id = series_id(rows[0].citation_id).to_string();
+        urls.push(source.deep_link_for(&metric.source_code, &country.iso3, &country.iso2));
         cited_rows.extend(rows);
         series.push(CountrySeries {
             country: country.iso3.clone(),
             country_name: common::country_name(country, lang),
-            url: source.deep_link_for(&metric.source_code, &country.iso3, &country.iso2),
+            series_id,
             latest,
             points,
+            projection_years,
         });
     }
     let citations = common::citation_records_for(corpus, &cited_rows)?;
-    let display = display(metric.names.get(lang), &metric.unit, &series);
+    let display = display(metric.names.get(lang), &metric.unit, &series, &urls);
     let result = GetSeriesResult {
         indicator: IndicatorSummary {
             id: metric.id.clone(),
@@ -207,12 +200,12 @@ fn handle(
             series
                 .iter()
                 .filter_map(|country| country.points.first())
-                .map(|point| point.year)
+                .map(|point| point.0)
                 .min()
         }),
         to_year: input
             .to_year
-            .or_else(|| series.iter().map(|country| country.latest.year).max()),
+            .or_else(|| series.iter().map(|country| country.latest.0).max()),
         series,
         missing,
         sources: vec![common::source_link(corpus, "observations", Some(metric))],
@@ -225,10 +218,10 @@ fn handle(
 }
 
 /// A year × country table and one link per country.
-fn display(name: &str, unit: &str, series: &[CountrySeries]) -> Display {
+fn display(name: &str, unit: &str, series: &[CountrySeries], urls: &[String]) -> Display {
     let mut years: Vec<i32> = series
         .iter()
-        .flat_map(|country| country.points.iter().map(|point| point.year))
+        .flat_map(|country| country.points.iter().map(|point| point.0))
         .collect();
     years.sort_unstable();
     years.dedup();
@@ -242,17 +235,18 @@ fn display(name: &str, unit: &str, series: &[CountrySeries]) -> Display {
                 country
                     .points
                     .iter()
-                    .find(|point| point.year == *year)
-                    .map_or(Value::Null, |point| Value::from(point.value))
+                    .find(|point| point.0 == *year)
+                    .map_or(Value::Null, |point| Value::from(point.1))
             }));
             row
         })
         .collect();
     let links = series
         .iter()
-        .map(|country| DisplayLink {
+        .zip(urls)
+        .map(|(country, url)| DisplayLink {
             title: format!("{name}: {}", country.country_name),
-            url: country.url.clone(),
+            url: url.clone(),
         })
         .collect();
     let points: Vec<(String, i32, f64)> = series
@@ -261,7 +255,7 @@ fn display(name: &str, unit: &str, series: &[CountrySeries]) -> Display {
             country
                 .points
                 .iter()
-                .map(|point| (country.country.clone(), point.year, point.value))
+                .map(|point| (country.country.clone(), point.0, point.1))
         })
         .collect();
     Display {

@@ -5,6 +5,7 @@
 //! output schemas from the types (schemars), so the schemas are never kept by hand. The transport core
 //! ([`crate::transport`]) lists and calls tools only through [`Plugin`].
 
+pub mod answer;
 pub mod common;
 pub mod compare_countries;
 pub mod compute;
@@ -14,8 +15,10 @@ pub mod get_discoveries;
 pub mod get_parameter_data;
 pub mod get_regional_pulse;
 pub mod get_series;
+pub mod limits;
 pub mod resolve_citations;
 pub mod resolve_metric;
+pub mod schema;
 pub mod search_corpus;
 
 use std::sync::Arc;
@@ -25,7 +28,8 @@ use schemars::JsonSchema;
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::{Map, Value};
 
-pub use common::{CitationRecord, Display, SourceLink, ToolAnswer};
+pub use answer::{CitationRecord, Citations, ToolAnswer};
+pub use common::{Display, SourceLink};
 
 use crate::load::Corpus;
 
@@ -68,10 +72,7 @@ pub struct ToolSpec {
     pub input_schema: Value,
     /// JSON Schema of `structuredContent`.
     pub output_schema: Value,
-    /// Characters of answer a client should pass to the model whole, when the tool's answers can
-    /// exceed the 50,000 that Claude Code otherwise keeps inline (published in `tools/list` as
-    /// `_meta["anthropic/maxResultSizeChars"]`; see [`ToolSpec::with_large_answers`]).
-    pub max_result_chars: Option<u32>,
+    caps: Arc<limits::ArgumentCaps>,
     handler: Arc<Handler>,
 }
 
@@ -86,8 +87,9 @@ impl std::fmt::Debug for ToolSpec {
 }
 
 impl ToolSpec {
-    /// A tool from a typed handler: arguments are deserialized into `I` (a failure is an
-    /// [`ToolError::Invalid`] naming the argument), the answer serialized from [`ToolAnswer<O>`].
+    /// A tool from a typed handler: arguments are held to the caps of `I`'s schema first
+    /// ([`limits`]), then deserialized into `I` (a failure is an [`ToolError::Invalid`] naming the
+    /// argument), the answer serialized from [`ToolAnswer<O>`].
     pub fn new<I, O>(
         name: &'static str,
         title: &'static str,
@@ -99,9 +101,15 @@ impl ToolSpec {
         I: DeserializeOwned + JsonSchema + 'static,
         O: Serialize + JsonSchema + 'static,
     {
-        let input_schema = schema_value::<I>();
+        let mut input_schema = schema_value::<I>();
+        schema::tidy(&mut input_schema, schema::Side::Input);
+        let caps = Arc::new(limits::ArgumentCaps::inject(&mut input_schema));
         let valid_arguments = describe_arguments(&input_schema);
+        let checked = caps.clone();
         let typed = move |corpus: &Corpus, arguments: Value, lang: Lang| {
+            if let Value::Object(arguments) = &arguments {
+                checked.check(name, arguments)?;
+            }
             let input: I = serde_path_to_error::deserialize(arguments).map_err(|error| {
                 let path = error.path().to_string();
                 let at = if path == "." {
@@ -114,7 +122,7 @@ impl ToolSpec {
                     error.inner()
                 ))
             })?;
-            handler(corpus, input, lang)?.into_output()
+            handler(corpus, input, lang)?.into_output(corpus)
         };
         ToolSpec {
             name,
@@ -123,18 +131,18 @@ impl ToolSpec {
             datasets,
             input_schema,
             output_schema: output_schema::<O>(),
-            max_result_chars: None,
+            caps,
             handler: Arc::new(typed),
         }
     }
 
-    /// Marks a tool whose answers, fully cited, can run past 50,000 characters (measured: a pillar's
-    /// indicators with their cited tails, a regional pulse, a full panel, a 500-row page): clients that
-    /// honour `anthropic/maxResultSizeChars` keep up to [`LARGE_ANSWER_CHARS`] inline instead of
-    /// spilling the answer to a file.
-    pub fn with_large_answers(mut self) -> ToolSpec {
-        self.max_result_chars = Some(LARGE_ANSWER_CHARS);
-        self
+    /// Holds raw arguments (before [`Plugin::normalize_arguments`]) to the caps of the tool's input
+    /// schema: lengths, characters and array sizes (see [`limits`]). The handler checks them again.
+    ///
+    /// # Errors
+    /// [`ToolError::Invalid`] naming the first argument past its cap, its length and the cap.
+    pub fn check_arguments(&self, arguments: &Map<String, Value>) -> Result<(), ToolError> {
+        self.caps.check(self.name, arguments)
     }
 
     /// Runs the handler on already-normalised arguments.
@@ -148,31 +156,23 @@ impl ToolSpec {
     }
 }
 
-/// The tools this server exposes, in `tools/list` order.
+/// The tools this server exposes, in `tools/list` order. Every answer is at most 40 KB of compact
+/// JSON (answers are paged; the tests hold each budget on the real corpus).
 pub fn all() -> Vec<ToolSpec> {
     vec![
         resolve_metric::spec(),
-        // Measured answers: 140 KB to 1.2 MB (a pillar in a country).
-        get_parameter_data::spec().with_large_answers(),
-        // Up to ~260 KB (8 countries, every year).
-        get_series::spec().with_large_answers(),
-        compare_countries::spec().with_large_answers(),
-        // 56 to 300 KB.
-        get_regional_pulse::spec().with_large_answers(),
-        // rank and correlation: 60 to 80 KB.
-        compute::spec().with_large_answers(),
+        get_parameter_data::spec(),
+        get_series::spec(),
+        compare_countries::spec(),
+        get_regional_pulse::spec(),
+        compute::spec(),
         get_data_health::spec(),
-        // 55 KB for a pillar's ten and ten.
-        get_discoveries::spec().with_large_answers(),
+        get_discoveries::spec(),
         search_corpus::spec(),
-        // A 500-row page: up to 2 MB.
-        get_dataset::spec().with_large_answers(),
+        get_dataset::spec(),
         resolve_citations::spec(),
     ]
 }
-
-/// The largest `anthropic/maxResultSizeChars` Claude Code honours.
-pub const LARGE_ANSWER_CHARS: u32 = 500_000;
 
 /// The domain plugin: the loaded corpus and its tools.
 #[derive(Debug, Clone)]
@@ -264,7 +264,7 @@ impl Plugin {
 /// The `outputSchema` of a tool answering `O`: `structuredContent` whose `result` is either `O` or, for
 /// an `isError` result, `{"error": "…"}` (clients that validate every `structuredContent` accept both).
 fn output_schema<O: JsonSchema>() -> Value {
-    let mut schema = schema_value::<common::StructuredContent<'static, O>>();
+    let mut schema = schema_value::<answer::StructuredContent<O>>();
     let result = &mut schema["properties"]["result"];
     let answer = result.take();
     *result = serde_json::json!({
@@ -279,6 +279,7 @@ fn output_schema<O: JsonSchema>() -> Value {
             }
         ]
     });
+    schema::tidy(&mut schema, schema::Side::Output);
     schema
 }
 

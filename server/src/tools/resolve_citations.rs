@@ -23,7 +23,8 @@ pub fn spec() -> ToolSpec {
         "resolve_citations",
         "Resolve stored citation ids",
         "Resolves 1 to 50 stored citation_ids (e.g. wb-sp-dyn-le00-in-mex-2024) to their source: publisher, dataset, \
-         indicator title, value, year, deep link, vintage, retrieved_at and licence. Ids the corpus does not store, \
+         indicator title, value, year, deep link, vintage, retrieved_at and licence (values under `result.resolved`, one \
+         record per source, indicator and series under `citations`). Ids the corpus does not store, \
          including per-response ids such as pulse-… or calc-… whose record travels inline in the response that minted \
          them, come back under `unresolved` with the reason.",
         &["citations"],
@@ -43,12 +44,27 @@ pub struct ResolveCitationsInput {
 /// Resolved and unresolved ids.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ResolveCitationsResult {
-    /// Ids that resolved, in request order (their records are in `citations`).
-    pub resolved: Vec<String>,
+    /// Ids that resolved, in request order, with their values; the series, indicator and source records
+    /// are in `citations`.
+    pub resolved: Vec<Resolved>,
     /// Ids that did not, with the reason.
     pub unresolved: Vec<Unresolved>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
+}
+
+/// A stored value.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Resolved {
+    /// The id as given.
+    pub citation_id: String,
+    /// Year of the value.
+    pub year: i32,
+    /// The value, in its indicator's unit.
+    pub value: f64,
+    /// Flags of the value (`projection`), absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flags: Option<String>,
 }
 
 /// An id that did not resolve.
@@ -77,10 +93,13 @@ fn handle(
     for id in &input.ids {
         match corpus.baked.resolve_citation(id) {
             Ok(citation) => {
-                resolved.push(id.clone());
-                if !citations.iter().any(|record| &record.citation_id == id) {
-                    citations.push(citation);
-                }
+                resolved.push(Resolved {
+                    citation_id: id.clone(),
+                    year: citation.year,
+                    value: citation.value,
+                    flags: (!citation.flags.is_empty()).then(|| citation.flags.to_string()),
+                });
+                citations.push(citation);
             }
             Err(error) => unresolved.push(Unresolved {
                 citation_id: error.citation_id,

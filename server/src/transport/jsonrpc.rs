@@ -11,19 +11,21 @@
 //! | `method` starting with `notifications/`, even with an id | no answer |
 //! | unknown method with id | `-32601` |
 //! | `tools/call` naming a tool not exposed, or `arguments` not an object | `-32602` |
-//! | tool fails internally | `-32603` bound to that id; siblings unaffected |
+//! | arguments past a cap of the tool's input schema (length, characters, items) | `isError` result naming the argument |
+//! | tool fails internally, or runs past the call deadline | `-32603` bound to that id; siblings unaffected |
 //! | unparseable body | `-32700`, `id: null` |
 
 use std::{
     panic::AssertUnwindSafe,
-    sync::{Arc, Mutex, PoisonError},
-    time::Instant,
+    sync::{Arc, Mutex, PoisonError, mpsc},
+    time::{Duration, Instant},
 };
 
 use corpus::Lang;
 use serde_json::{Map, Value, json};
 
-use crate::tools::{Plugin, ToolError};
+use super::workers::Workers;
+use crate::tools::{Plugin, ToolError, ToolOutput, limits};
 
 /// Protocol versions this server speaks, newest first. An `initialize` offering another version gets the
 /// newest as a counter-offer.
@@ -118,6 +120,8 @@ impl BodyShape {
 
 /// Default byte budget of the response cache (see [`McpServer::with_cache_budget`]).
 pub const DEFAULT_CACHE_BYTES: usize = 32 * 1024 * 1024;
+/// Default time a `tools/call` may run (see [`McpServer::with_call_deadline`]): the seed's `maxDuration`.
+pub const DEFAULT_CALL_DEADLINE: Duration = Duration::from_secs(30);
 
 /// The MCP server core: the plugin, the precomputed `tools/list` answer and a bounded cache of
 /// serialized `tools/call` results.
@@ -125,13 +129,23 @@ pub const DEFAULT_CACHE_BYTES: usize = 32 * 1024 * 1024;
 /// Answers depend only on the baked corpus and the request, so a result is cached under its tool, `lang`
 /// and normalised arguments, and an identical call is answered with the same bytes without running the
 /// tool again. The cache holds at most its byte budget; the least recently used results go first.
+///
+/// Arguments are held to the caps of the tool's input schema before anything else
+/// ([`crate::tools::limits`]). An uncached call runs on a worker thread ([`Workers`]) and is waited for
+/// until the call deadline; past it the message gets `-32603` and the server goes on serving (the tool's
+/// thread finishes on its own and its answer is dropped).
 #[derive(Debug, Clone)]
 pub struct McpServer {
-    plugin: Plugin,
+    plugin: Arc<Plugin>,
     tools_list: Arc<str>,
     instructions: String,
     cache: Arc<Mutex<ResultCache>>,
+    call_deadline: Duration,
+    workers: Arc<Workers>,
 }
+
+/// What running a tool gave: its outcome, or the panic it raised.
+type Outcome = std::thread::Result<Result<ToolOutput, ToolError>>;
 
 /// Serialized tool results by call key, bounded by bytes.
 #[derive(Debug)]
@@ -171,7 +185,7 @@ impl McpServer {
             .tools()
             .iter()
             .map(|tool| {
-                let mut listed = json!({
+                let listed = json!({
                     "name": tool.name,
                     "title": tool.title,
                     "description": tool.description,
@@ -179,15 +193,12 @@ impl McpServer {
                     "outputSchema": tool.output_schema,
                     "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
                 });
-                if let Some(chars) = tool.max_result_chars {
-                    listed["_meta"] = json!({"anthropic/maxResultSizeChars": chars});
-                }
                 listed
             })
             .collect();
         let instructions = instructions(&plugin);
         McpServer {
-            plugin,
+            plugin: Arc::new(plugin),
             tools_list: Arc::from(json!({ "tools": tools }).to_string()),
             instructions,
             cache: Arc::new(Mutex::new(ResultCache {
@@ -195,7 +206,15 @@ impl McpServer {
                 bytes: 0,
                 budget: DEFAULT_CACHE_BYTES,
             })),
+            call_deadline: DEFAULT_CALL_DEADLINE,
+            workers: Arc::new(Workers::default()),
         }
+    }
+
+    /// The same server with a `tools/call` deadline of `deadline` (default [`DEFAULT_CALL_DEADLINE`]).
+    pub fn with_call_deadline(mut self, deadline: Duration) -> McpServer {
+        self.call_deadline = deadline;
+        self
     }
 
     /// The same server with a response cache of `bytes` (0 turns caching off).
@@ -421,7 +440,13 @@ impl McpServer {
         })?;
         let mut arguments = match params.get("arguments") {
             None | Some(Value::Null) => Map::new(),
-            Some(Value::Object(arguments)) => arguments.clone(),
+            Some(Value::Object(arguments)) => {
+                // The caps first: before normalisation, the cache key and any of the tool's work.
+                if let Err(refusal) = tool.check_arguments(arguments) {
+                    return self.answer(name, Ok(Err(refusal)), 0, None);
+                }
+                arguments.clone()
+            }
             Some(_) => {
                 return Err(invalid(format!(
                     "tools/call arguments for `{name}` must be an object"
@@ -442,10 +467,53 @@ impl McpServer {
             return Ok(result);
         }
         let started = Instant::now();
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            tool.call(self.plugin.corpus(), arguments, lang)
-        }));
+        let outcome = self.run(tool.name, arguments, lang)?;
         let elapsed_us = started.elapsed().as_micros() as u64;
+        self.answer(name, outcome, elapsed_us, Some(key))
+    }
+
+    /// Runs the tool `tool` on a worker inside `catch_unwind`, waiting at most the call deadline.
+    ///
+    /// # Errors
+    /// `-32603` naming the tool and the deadline, when it passes first.
+    fn run(
+        &self,
+        tool: &'static str,
+        arguments: Value,
+        lang: Lang,
+    ) -> Result<Outcome, (i64, String)> {
+        let started = Instant::now();
+        let (sender, receiver) = mpsc::sync_channel::<Outcome>(1);
+        let plugin = self.plugin.clone();
+        self.workers.execute(move || {
+            let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                let tool = plugin.tool(tool).expect("the tool was found by its name");
+                tool.call(plugin.corpus(), arguments, lang)
+            }));
+            // Past the deadline nobody waits for the outcome any more: it is dropped.
+            let _ = sender.send(outcome);
+        });
+        receiver.recv_timeout(self.call_deadline).map_err(|_| {
+            let elapsed_us = started.elapsed().as_micros() as u64;
+            tracing::error!(tool, elapsed_us, "tools/call exceeded its deadline");
+            (
+                codes::INTERNAL_ERROR,
+                format!(
+                    "tool `{tool}` exceeded its {} s deadline",
+                    self.call_deadline.as_secs_f64()
+                ),
+            )
+        })
+    }
+
+    /// The `tools/call` answer to a tool's outcome, cached under `key` when it is a result.
+    fn answer(
+        &self,
+        name: &str,
+        outcome: Outcome,
+        elapsed_us: u64,
+        key: Option<String>,
+    ) -> Result<Arc<str>, (i64, String)> {
         let result: Arc<str> = match outcome {
             Ok(Ok(output)) => {
                 tracing::info!(tool = name, elapsed_us, outcome = "ok", "tools/call");
@@ -462,7 +530,8 @@ impl McpServer {
                     outcome = "tool_error",
                     "tools/call"
                 );
-                let payload = json!({"result": {"error": message}, "citations": []}).to_string();
+                let payload = json!({"result": {"error": message}, "citations": {"sources": {}, "indicators": {}, "series": {}}})
+                    .to_string();
                 Arc::from(call_result(&payload, None, true))
             }
             Ok(Err(ToolError::Internal(detail))) => {
@@ -480,7 +549,12 @@ impl McpServer {
                 ));
             }
         };
-        cache().put(key, result.clone());
+        if let Some(key) = key {
+            self.cache
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .put(key, result.clone());
+        }
         Ok(result)
     }
 }
@@ -508,24 +582,25 @@ impl Response {
     }
 }
 
-/// The serialized `tools/call` result: the payload `{"result", "citations"}` as the text block, and the
-/// same object plus `display` (when there is one) as `structuredContent`.
+/// The serialized `tools/call` result: the payload `{"result", "citations"}` as the text block and as
+/// `structuredContent` (what hosts hand the model), and the display object, when there is one, under
+/// `_meta` ([`crate::tools::answer::DISPLAY_META_KEY`]), which hosts keep out of the model's context.
 fn call_result(payload: &str, display: Option<&str>, is_error: bool) -> String {
     // The text block is the payload as a JSON string: escaped straight into the buffer, sized for the
     // payload twice (escaping adds a backslash per quote, under a fifth of a payload's bytes).
-    let mut result = Vec::with_capacity(payload.len() * 23 / 10 + display.map_or(0, str::len) + 96);
+    let mut result =
+        Vec::with_capacity(payload.len() * 23 / 10 + display.map_or(0, str::len) + 128);
     result.extend_from_slice(br#"{"content":[{"type":"text","text":"#);
     serde_json::to_writer(&mut result, payload).expect("strings serialize");
     result.extend_from_slice(br#"}],"structuredContent":"#);
-    match display {
-        Some(display) => {
-            // The payload is a JSON object: insert `display` before its closing brace.
-            result.extend_from_slice(&payload.as_bytes()[..payload.len() - 1]);
-            result.extend_from_slice(br#","display":"#);
-            result.extend_from_slice(display.as_bytes());
-            result.push(b'}');
-        }
-        None => result.extend_from_slice(payload.as_bytes()),
+    result.extend_from_slice(payload.as_bytes());
+    if let Some(display) = display {
+        result.extend_from_slice(br#","_meta":{"#);
+        serde_json::to_writer(&mut result, crate::tools::answer::DISPLAY_META_KEY)
+            .expect("strings serialize");
+        result.push(b':');
+        result.extend_from_slice(display.as_bytes());
+        result.push(b'}');
     }
     result.extend_from_slice(if is_error {
         br#","isError":true}"#
@@ -561,11 +636,10 @@ fn with_lang(mut schema: Value) -> Value {
         object.insert("type".into(), json!("object"));
         let properties = object.entry("properties").or_insert_with(|| json!({}));
         if let Some(properties) = properties.as_object_mut() {
-            properties.insert(
-                "lang".into(),
-                json!({"type": "string", "enum": ["es", "en", "pt"], "default": "es",
-                       "description": "Language of names and prose: es, en or pt (default es). Numbers, ids and citations do not change."}),
-            );
+            let mut lang = json!({"type": "string", "enum": ["es", "en", "pt"], "default": "es",
+                       "description": "Language of names and prose: es, en or pt (default es). Numbers, ids and citations do not change."});
+            limits::cap_string(&mut lang, limits::ArgumentKind::of("lang"));
+            properties.insert("lang".into(), lang);
         }
     }
     schema

@@ -8,8 +8,10 @@
 //!   and the health probe.
 //! - [`stdio`]: newline-delimited JSON-RPC on stdin/stdout.
 //! - [`rate_limit`]: the bounded in-memory per-client limiter.
+//! - [`workers`]: the threads tool calls run on, so a call can be given up at its deadline.
 
 pub mod http;
 pub mod jsonrpc;
 pub mod rate_limit;
 pub mod stdio;
+pub mod workers;

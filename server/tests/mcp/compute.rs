@@ -1,22 +1,33 @@
 use serde_json::{Value, json};
 
-use crate::support::{call_tool, payload};
+use crate::support::{call_tool, citation_of, cited_ids, payload};
 
+/// The result of a compute call and its whole payload (result and citations).
 fn compute(arguments: Value) -> (Value, Value) {
     let answer = call_tool("compute", arguments.clone());
     assert_eq!(answer["isError"], json!(false), "{arguments}: {answer}");
     let content = payload(&answer);
-    (content["result"].clone(), content["citations"].clone())
+    (content["result"].clone(), content)
 }
 
-fn cited(citations: &Value, id: &str) -> Value {
-    citations
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|citation| citation["citation_id"] == json!(id))
-        .cloned()
-        .unwrap_or_else(|| panic!("{id} is cited"))
+/// The records of `id` in the payload, which must be there.
+fn cited(content: &Value, id: &str) -> Value {
+    citation_of(content, id).unwrap_or_else(|| panic!("{id} is cited"))
+}
+
+/// The value of the stored cell `id` as the result shows it (a `Cell` anywhere in it).
+fn value_of(result: &Value, id: &str) -> Value {
+    fn find(value: &Value, id: &str) -> Option<Value> {
+        match value {
+            Value::Object(fields) if fields.get("citation_id") == Some(&json!(id)) => {
+                fields.get("value").cloned()
+            }
+            Value::Object(fields) => fields.values().find_map(|field| find(field, id)),
+            Value::Array(items) => items.iter().find_map(|item| find(item, id)),
+            _ => None,
+        }
+    }
+    find(result, id).unwrap_or_else(|| panic!("{id} is a value of the result"))
 }
 
 #[test]
@@ -36,13 +47,14 @@ fn d4_change_of_life_expectancy_in_mexico_cites_both_cells() {
             .starts_with("calc-")
     );
     assert_eq!(
-        cited(&citations, "wb-sp-dyn-le00-in-mex-2010")["value"],
+        value_of(&result, "wb-sp-dyn-le00-in-mex-2010"),
         json!(73.718)
     );
     assert_eq!(
-        cited(&citations, "wb-sp-dyn-le00-in-mex-2024")["value"],
+        value_of(&result, "wb-sp-dyn-le00-in-mex-2024"),
         json!(75.264)
     );
+    cited(&citations, "wb-sp-dyn-le00-in-mex-2010");
 }
 
 #[test]
@@ -50,10 +62,11 @@ fn d5_cagr_of_gdp_per_capita_in_brazil_from_its_two_cells() {
     let (result, citations) = compute(
         json!({"op": "cagr", "parameter": "economia", "indicator": "ny_gdp_pcap_cd", "country": "BRA", "from_year": 2015, "to_year": 2025}),
     );
-    let from = cited(&citations, "wb-ny-gdp-pcap-cd-bra-2015")["value"]
+    cited(&citations, "wb-ny-gdp-pcap-cd-bra-2015");
+    let from = value_of(&result, "wb-ny-gdp-pcap-cd-bra-2015")
         .as_f64()
         .unwrap();
-    let to = cited(&citations, "wb-ny-gdp-pcap-cd-bra-2025")["value"]
+    let to = value_of(&result, "wb-ny-gdp-pcap-cd-bra-2025")
         .as_f64()
         .unwrap();
     let expected = (to / from).powf(0.1) - 1.0;
@@ -127,9 +140,12 @@ fn forecast_and_correlation_return_their_statistics() {
             && forecast["value"].as_f64().unwrap() < forecast["upper"].as_f64().unwrap()
     );
     assert_eq!(
-        citations.as_array().unwrap().len(),
+        result["calculation"]["inputs"].as_array().unwrap().len(),
         forecast["n"].as_u64().unwrap() as usize
     );
+    for id in result["calculation"]["inputs"].as_array().unwrap() {
+        cited(&citations, id.as_str().unwrap());
+    }
     let (result, _) = compute(
         json!({"op": "correlation", "parameter": "salud", "indicator": "sp_dyn_le00_in", "indicator_b": "sh_dyn_mort", "year": 2020}),
     );
@@ -257,8 +273,8 @@ fn query_time_results_equal_the_precomputed_views() {
         .unwrap()
         .iter()
         .map(|point| corpus::analytics::Point {
-            year: point["year"].as_i64().unwrap() as i32,
-            value: point["value"].as_f64().unwrap(),
+            year: point[0].as_i64().unwrap() as i32,
+            value: point[1].as_f64().unwrap(),
         })
         .collect();
     let fit = corpus::analytics::linear_trend(&tail).unwrap();
@@ -279,14 +295,7 @@ fn explain_change_sets_associated_changes_beside_the_change() {
     for item in associated {
         assert!(item["p_value"].as_f64().unwrap() < 0.05);
         for id in item["citation_ids"].as_array().unwrap() {
-            assert!(
-                citations
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .any(|citation| &citation["citation_id"] == id),
-                "{id} cited"
-            );
+            assert!(cited_ids(&citations).contains(id), "{id} cited");
         }
     }
     assert!(

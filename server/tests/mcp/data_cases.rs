@@ -1,6 +1,6 @@
 use serde_json::{Value, json};
 
-use crate::support::{call_tool, payload};
+use crate::support::{call_tool, citation_of, cited_ids, no_citations, payload};
 
 /// The series of `country` in a get_series result.
 fn series<'a>(result: &'a Value, country: &str) -> &'a Value {
@@ -12,13 +12,13 @@ fn series<'a>(result: &'a Value, country: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{country} has a series"))
 }
 
-fn point(series: &Value, year: i64) -> &Value {
-    series["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|point| point["year"] == json!(year))
+/// The value of `year` in a series' `[year, value]` points.
+fn point(series: &Value, year: i64) -> f64 {
+    crate::support::points(series)
+        .into_iter()
+        .find(|(point_year, _)| *point_year == year)
         .unwrap_or_else(|| panic!("a {year} point"))
+        .1
 }
 
 #[test]
@@ -31,37 +31,42 @@ fn d1_life_expectancy_series_for_mex_and_arg() {
     let content = payload(&answer);
     let result = &content["result"];
     let mexico = series(result, "MEX");
-    assert_eq!(point(mexico, 2010)["value"], json!(73.718));
-    assert_eq!(point(mexico, 2024)["value"], json!(75.264));
-    assert_eq!(mexico["latest"]["year"], json!(2024));
+    assert_eq!(point(mexico, 2010), 73.718);
+    assert_eq!(point(mexico, 2024), 75.264);
+    assert_eq!(mexico["latest"], json!([2024, 75.264]));
+    assert_eq!(mexico["series_id"], json!("wb-sp-dyn-le00-in-mex"));
+    // The latest point's citation, quoted from this answer alone: series, indicator and source records.
+    let cited = citation_of(&content, "wb-sp-dyn-le00-in-mex-2024").expect("cited");
     assert_eq!(
-        mexico["latest"]["citation_id"],
-        json!("wb-sp-dyn-le00-in-mex-2024")
-    );
-    assert_eq!(
-        mexico["url"],
+        cited["url"],
         json!("https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=MX")
     );
-    let argentina = series(result, "ARG");
-    assert_eq!(argentina["latest"]["value"], json!(77.543));
-    assert_eq!(argentina["latest"]["year"], json!(2024));
     assert_eq!(
-        argentina["url"],
+        cited["title"],
+        json!("Life expectancy at birth, total (years)")
+    );
+    assert_eq!(cited["publisher"], json!("The World Bank"));
+    assert_eq!(cited["license"], json!("CC-BY-4.0"));
+    let argentina = series(result, "ARG");
+    assert_eq!(argentina["latest"], json!([2024, 77.543]));
+    assert_eq!(
+        citation_of(&content, "wb-sp-dyn-le00-in-arg-2024").expect("cited")["url"],
         json!("https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=AR")
     );
-    // Every cited id is in `citations`, with its value.
-    let citations = content["citations"].as_array().unwrap();
-    for series in result["series"].as_array().unwrap() {
-        for point in series["points"].as_array().unwrap() {
-            let citation = citations
-                .iter()
-                .find(|citation| citation["citation_id"] == point["citation_id"])
-                .expect("cited");
-            assert_eq!(citation["value"], point["value"]);
-        }
-    }
-    // The display table has one column per country.
-    let display = &answer["structuredContent"]["display"];
+    // Every point maps to a citation id with its records, and each record appears once.
+    let ids = cited_ids(&content);
+    assert_eq!(
+        ids.len(),
+        crate::support::points(mexico).len() + crate::support::points(argentina).len()
+    );
+    assert_eq!(content["citations"]["series"].as_object().unwrap().len(), 2);
+    assert_eq!(
+        content["citations"]["sources"].as_object().unwrap().len(),
+        1
+    );
+    // The display table has one column per country, in `_meta`, outside structuredContent.
+    assert!(answer["structuredContent"].get("display").is_none());
+    let display = &answer["_meta"]["lac-corpus/display"];
     assert_eq!(
         display["tables"][0]["columns"],
         json!(["year", "MEX", "ARG"])
@@ -76,11 +81,11 @@ fn d2_homicides_from_2015() {
     );
     let result = &payload(&answer)["result"];
     let brazil = series(result, "BRA");
-    assert_eq!(brazil["points"][0]["year"], json!(2015));
-    assert!((point(brazil, 2015)["value"].as_f64().unwrap() - 28.85).abs() < 0.01);
-    assert_eq!(brazil["latest"]["year"], json!(2023));
-    assert!((brazil["latest"]["value"].as_f64().unwrap() - 19.275).abs() < 0.001);
-    assert!((series(result, "URY")["latest"]["value"].as_f64().unwrap() - 11.245).abs() < 0.001);
+    assert_eq!(brazil["points"][0][0], json!(2015));
+    assert!((point(brazil, 2015) - 28.85).abs() < 0.01);
+    assert_eq!(brazil["latest"][0], json!(2023));
+    assert!((brazil["latest"][1].as_f64().unwrap() - 19.275).abs() < 0.001);
+    assert!((series(result, "URY")["latest"][1].as_f64().unwrap() - 11.245).abs() < 0.001);
 }
 
 #[test]
@@ -92,9 +97,9 @@ fn d3_resolve_citations_resolves_stored_ids_and_explains_the_rest() {
     let content = payload(&answer);
     assert_eq!(
         content["result"]["resolved"],
-        json!(["wb-sp-dyn-le00-in-mex-2024"])
+        json!([{"citation_id": "wb-sp-dyn-le00-in-mex-2024", "year": 2024, "value": 75.264}])
     );
-    let citation = &content["citations"][0];
+    let citation = citation_of(&content, "wb-sp-dyn-le00-in-mex-2024").expect("its records");
     assert_eq!(citation["publisher"], json!("The World Bank"));
     assert_eq!(citation["dataset"], json!("World Development Indicators"));
     assert_eq!(
@@ -105,7 +110,6 @@ fn d3_resolve_citations_resolves_stored_ids_and_explains_the_rest() {
         citation["url"],
         json!("https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=MX")
     );
-    assert_eq!(citation["year"], json!(2024));
     assert_eq!(citation["retrieved_at"], json!("2026-07-01"));
     let unresolved = content["result"]["unresolved"].as_array().unwrap();
     assert_eq!(unresolved.len(), 2);
@@ -170,7 +174,7 @@ fn d11_an_unknown_indicator_names_the_closest_ids() {
         message.contains("`sp_dyn_le00_inx`") && message.contains("sp_dyn_le00_in,"),
         "{message}"
     );
-    assert_eq!(content["citations"], json!([]));
+    assert_eq!(content["citations"], no_citations());
 }
 
 #[test]
@@ -220,7 +224,7 @@ fn compare_countries_cites_every_latest_value() {
     for indicator in result["indicators"].as_array().unwrap() {
         for value in indicator["values"].as_array().unwrap() {
             assert!(
-                cited.contains(&&value["citation_id"]),
+                cited.contains(&value["citation_id"]),
                 "{} is cited",
                 value["citation_id"]
             );

@@ -35,3 +35,9 @@ mod get_data_health;
 
 /// `get_regional_pulse`: regional values (population-weighted or median), leaders, movers.
 mod get_regional_pulse;
+
+/// Argument caps (length, characters, items) before any work, and the per-call deadline.
+mod hardening;
+
+/// Answer size budgets on the real corpus, paging, the display in `_meta`, a lean `tools/list`.
+mod budgets;

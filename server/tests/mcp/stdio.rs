@@ -67,8 +67,8 @@ fn stdio_serves_tool_calls_and_batches() {
     assert_eq!(lines.len(), 1);
     let batch: Value = serde_json::from_str(lines[0]).unwrap();
     assert_eq!(
-        batch[0]["result"]["structuredContent"]["result"]["resolved"],
-        json!(["wb-sp-dyn-le00-in-mex-2024"])
+        batch[0]["result"]["structuredContent"]["result"]["resolved"][0]["citation_id"],
+        json!("wb-sp-dyn-le00-in-mex-2024")
     );
 }
 

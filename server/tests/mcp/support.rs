@@ -120,14 +120,85 @@ pub fn payload(result: &Value) -> Value {
     serde_json::from_str(text).expect("the text block is JSON")
 }
 
-/// The citation ids that have a record in a payload's `citations`.
-pub fn cited_ids(payload: &Value) -> Vec<&Value> {
-    payload["citations"]
+/// Every stored citation id a payload's `result` refers to, under the answer contract: `citation_id`
+/// and `citation_ids` fields and `[year, value]` points of an object with a `series_id` (the inputs of
+/// derived numbers, listed in their `calc-…`/`pulse-…` records, resolve through resolve_citations and
+/// are not counted). Panics if one of them lacks its series, indicator or source record in
+/// `citations`, so every caller also checks the contract.
+pub fn cited_ids(payload: &Value) -> Vec<Value> {
+    fn walk(value: &Value, ids: &mut Vec<String>) {
+        match value {
+            Value::Object(fields) => {
+                if let Some(Value::String(id)) = fields.get("citation_id") {
+                    ids.push(id.clone());
+                }
+                if let Some(Value::Array(listed)) = fields.get("citation_ids") {
+                    ids.extend(listed.iter().filter_map(Value::as_str).map(String::from));
+                }
+                if let Some(Value::String(series)) = fields.get("series_id") {
+                    for key in ["points", "series_tail"] {
+                        for point in fields
+                            .get(key)
+                            .and_then(Value::as_array)
+                            .into_iter()
+                            .flatten()
+                        {
+                            ids.push(format!("{series}-{}", point[0]));
+                        }
+                    }
+                    if let Some(latest) = fields.get("latest").filter(|latest| latest.is_array()) {
+                        ids.push(format!("{series}-{}", latest[0]));
+                    }
+                }
+                fields.values().for_each(|field| walk(field, ids));
+            }
+            Value::Array(items) => items.iter().for_each(|item| walk(item, ids)),
+            _ => {}
+        }
+    }
+    let mut ids = Vec::new();
+    walk(&payload["result"], &mut ids);
+    ids.retain(|id| !corpus::BakedCorpus::is_synthetic_citation(id));
+    ids.sort();
+    ids.dedup();
+    for id in &ids {
+        assert!(
+            citation_of(payload, id).is_some(),
+            "{id} has no record in citations"
+        );
+    }
+    ids.into_iter().map(Value::String).collect()
+}
+
+/// The citation of stored id `id` as the answer carries it: its series, indicator and source records
+/// merged into one object with `citation_id`, or `None` when a record is missing.
+pub fn citation_of(payload: &Value, id: &str) -> Option<Value> {
+    let citations = &payload["citations"];
+    let (series_id, _) = id.rsplit_once('-')?;
+    let series = citations["series"].get(series_id)?;
+    let indicator = citations["indicators"].get(series["indicator"].as_str()?)?;
+    let source = citations["sources"].get(indicator["source"].as_str()?)?;
+    let mut merged = source.as_object()?.clone();
+    for record in [indicator, series] {
+        merged.extend(record.as_object()?.clone());
+    }
+    merged.insert("citation_id".into(), json!(id));
+    Some(Value::Object(merged))
+}
+
+/// The `[year, value]` points of a series object as `(year, value)`.
+pub fn points(series: &Value) -> Vec<(i64, f64)> {
+    series["points"]
         .as_array()
-        .expect("a citations list")
+        .expect("points")
         .iter()
-        .map(|citation| &citation["citation_id"])
+        .map(|point| (point[0].as_i64().unwrap(), point[1].as_f64().unwrap()))
         .collect()
+}
+
+/// An empty citations block (of an error result).
+pub fn no_citations() -> Value {
+    json!({"sources": {}, "indicators": {}, "series": {}})
 }
 
 /// The entry of `indicators` (a result's list of indicator objects) whose `id` is `id`, if any.
@@ -138,4 +209,35 @@ pub fn indicator(indicators: &Value, id: &str) -> Option<Value> {
         .iter()
         .find(|indicator| indicator["id"] == json!(id))
         .cloned()
+}
+
+/// The input citation ids of a derived number's `inputs` (`pattern`, `weights`, `countries`): values
+/// first, then weights.
+pub fn input_ids(inputs: &Value) -> Vec<String> {
+    let countries: Vec<String> = inputs["countries"]
+        .as_array()
+        .expect("input countries")
+        .iter()
+        .map(|country| country.as_str().unwrap().to_ascii_lowercase())
+        .collect();
+    let patterns = std::iter::once(inputs["pattern"].as_str().expect("an input pattern"))
+        .chain(inputs["weights"].as_str());
+    patterns
+        .flat_map(|pattern| {
+            countries
+                .iter()
+                .map(move |country| pattern.replace("{iso3}", country))
+        })
+        .collect()
+}
+
+/// The stored value of citation id `id`, as resolve_citations gives it.
+pub fn stored_value(id: &Value) -> f64 {
+    server()
+        .plugin()
+        .corpus()
+        .baked
+        .resolve_citation(id.as_str().expect("a citation id"))
+        .unwrap_or_else(|unresolved| panic!("{unresolved}"))
+        .value
 }

@@ -1,0 +1,341 @@
+//! The answer contract every tool follows: a compact `result`, one citation record per source and per
+//! series, and a display payload that stays out of the model's context.
+//!
+//! **The citation rule.** Every stored number in `result` either carries its `citation_id` beside it
+//! (`wb-sp-dyn-le00-in-mex-2024`) or sits as a `[year, value]` point in an object whose `series_id` is the
+//! citation id without its year (`wb-sp-dyn-le00-in-mex`): its citation id is then `{series_id}-{year}`.
+//! Either way the id's series record is `citations.series[series_id]` (country, deep link), its
+//! indicator record `citations.indicators[series.indicator]` (code, title, unit) and its source record
+//! `citations.sources[indicator.source]` (publisher, dataset, licence, vintage, retrieval date,
+//! attribution): each appears once per answer however many numbers rest on it, and
+//! `resolve_citations` resolves every such id. Derived numbers carry an inline
+//! per-response `calc-…`/`pulse-…` record naming their stored inputs.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{ToolError, ToolOutput, common::Display};
+use crate::load::Corpus;
+
+/// The `_meta` key of a result that carries its display payload (tables, links, Vega-Lite charts) for a
+/// gateway or an MCP App to render; hosts do not hand `_meta` to the model.
+pub const DISPLAY_META_KEY: &str = "lac-corpus/display";
+
+/// What a tool handler returns: its typed result, the citations of every number in it, and an optional
+/// display payload and message for the person.
+#[derive(Debug, Clone)]
+pub struct ToolAnswer<'a, O> {
+    /// The tool's answer.
+    pub result: O,
+    /// The full citation of every stored number in `result` (repeats allowed); the answer keeps one
+    /// record per source and per series of them ([`Citations`]).
+    pub citations: Vec<CitationRecord<'a>>,
+    /// Tables, links and charts for a person, rendered by a gateway without passing through the model
+    /// (the result's `_meta`, key [`DISPLAY_META_KEY`]).
+    pub display: Option<Display>,
+}
+
+/// A resolved citation of one number (publisher, dataset, title, value, deep link, vintage, retrieval
+/// date, licence, attribution); the corpus' own type, so the wire cannot drift from it.
+pub type CitationRecord<'a> = corpus::Citation<'a>;
+
+/// `structuredContent` (and the text block) of a successful call; its JSON Schema is the tool's
+/// `outputSchema`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct StructuredContent<O> {
+    /// The tool's answer.
+    pub result: O,
+    /// The source, indicator and series records of every stored number in `result`.
+    #[schemars(schema_with = "citations_schema")]
+    pub citations: Citations,
+}
+
+/// The schema of [`Citations`] in `tools/list`: three maps of records whose every field is a string.
+/// One shape, so each tool's `outputSchema` stays small; the fields are those of [`SourceCitation`],
+/// [`IndicatorCitation`] and [`SeriesCitation`] (the server instructions name them).
+fn citations_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let records = serde_json::json!({
+        "type": "object",
+        "additionalProperties": {"type": "object", "additionalProperties": {"type": "string"}}
+    });
+    schemars::json_schema!({
+        "type": "object",
+        "properties": {"sources": records, "indicators": records, "series": records},
+        "required": ["sources", "indicators", "series"]
+    })
+}
+
+/// The citations of an answer: one record per source, per indicator and per series (indicator ×
+/// country), each once, keyed by id. A number's `citation_id` is `{series_id}-{year}`; its series record
+/// is `series[series_id]` (country, deep link), whose `indicator` keys `indicators` (code, title, unit),
+/// whose `source` keys `sources` (publisher, dataset, licence, vintage, attribution).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+pub struct Citations {
+    /// Source records by source id (`wdi`).
+    pub sources: BTreeMap<String, SourceCitation>,
+    /// Indicator records by metric id (`sp_dyn_le00_in`).
+    pub indicators: BTreeMap<String, IndicatorCitation>,
+    /// Series records by series id: a citation id without its `-{year}` (`wb-sp-dyn-le00-in-mex`).
+    pub series: BTreeMap<String, SeriesCitation>,
+}
+
+/// Where a source's numbers come from and how to credit them.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct SourceCitation {
+    /// Publisher (`The World Bank`).
+    pub publisher: String,
+    /// Dataset (`World Development Indicators`).
+    pub dataset: String,
+    /// Licence id of the source's series (`CC-BY-4.0`); an indicator under other terms says so itself.
+    pub license: String,
+    /// Release the values come from (`2025-07`); an indicator of another release says so itself.
+    pub vintage: String,
+    /// When the raw files were retrieved (ISO 8601 date).
+    pub retrieved_at: String,
+    /// Attribution text the publisher asks for.
+    pub attribution: String,
+    /// Dataset homepage.
+    pub homepage: String,
+}
+
+/// One indicator of one source.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct IndicatorCitation {
+    /// Source id, a key of `citations.sources`.
+    pub source: String,
+    /// Publisher's indicator code (`SP.DYN.LE00.IN`).
+    pub code: String,
+    /// Publisher's indicator title (`Life expectancy at birth, total (years)`).
+    pub title: String,
+    /// Unit of the values.
+    pub unit: String,
+    /// Licence of this indicator, when it differs from its source's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+    /// Release of this indicator's cited values, when it differs from its source's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vintage: Option<String>,
+}
+
+/// One indicator in one country (or aggregate).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct SeriesCitation {
+    /// Metric id, a key of `citations.indicators`.
+    pub indicator: String,
+    /// ISO3 or aggregate code.
+    pub country: String,
+    /// Deep link to the indicator for that country on the publisher's site.
+    pub url: String,
+}
+
+/// A stored value as `[year, value]`, in its indicator's unit; its citation id is `{series_id}-{year}`
+/// of the object that holds it.
+pub type YearValue = (i32, f64);
+
+/// The series id of a stored citation id: the id without its `-{year}` (`wb-sp-dyn-le00-in-mex-2024`
+/// → `wb-sp-dyn-le00-in-mex`).
+pub fn series_id(citation_id: &str) -> &str {
+    citation_id
+        .rsplit_once('-')
+        .map_or(citation_id, |(series, _)| series)
+}
+
+/// The cells a derived number rests on, without listing each id: the citation id of the input of country
+/// `c` is `pattern` with `{iso3}` replaced by `c` in lower case (`wb-sl-uem-totl-zs-{iso3}-2024` →
+/// `wb-sl-uem-totl-zs-mex-2024`).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct InputCells {
+    /// Citation id pattern of the values, with `{iso3}` for the lower-case country code.
+    pub pattern: String,
+    /// Citation id pattern of the weights (population, same year), when the number is weighted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weights: Option<String>,
+    /// The countries (ISO3), in the order the inputs were combined.
+    pub countries: Vec<String>,
+}
+
+impl InputCells {
+    /// The inputs `cells` (every one of the same indicator and year) and, when weighted, `weights` (one per
+    /// cell, of one indicator and year).
+    pub fn of(
+        cells: &[corpus::Observation<'_>],
+        weights: Option<&[corpus::Observation<'_>]>,
+    ) -> InputCells {
+        InputCells {
+            pattern: cells.first().map(id_pattern).unwrap_or_default(),
+            weights: weights.and_then(|weights| weights.first()).map(id_pattern),
+            countries: cells.iter().map(|cell| cell.country.to_string()).collect(),
+        }
+    }
+
+    /// Every input citation id, values then weights.
+    pub fn ids(&self) -> Vec<String> {
+        let expand = |pattern: &str| {
+            self.countries
+                .iter()
+                .map(|country| pattern.replace("{iso3}", &country.to_ascii_lowercase()))
+                .collect::<Vec<_>>()
+        };
+        let mut ids = expand(&self.pattern);
+        if let Some(weights) = &self.weights {
+            ids.extend(expand(weights));
+        }
+        ids
+    }
+}
+
+/// `wb-sp-pop-totl-mex-2024` → `wb-sp-pop-totl-{iso3}-2024`.
+fn id_pattern(cell: &corpus::Observation<'_>) -> String {
+    let country = format!("-{}-", cell.country.to_ascii_lowercase());
+    match cell.citation_id.rfind(&country) {
+        Some(at) => format!(
+            "{}-{{iso3}}-{}",
+            &cell.citation_id[..at],
+            &cell.citation_id[at + country.len()..]
+        ),
+        None => cell.citation_id.to_string(),
+    }
+}
+
+impl Citations {
+    /// The source, indicator and series records of `records`, each once.
+    ///
+    /// # Errors
+    /// [`ToolError::Internal`] if a record names a source the registry lacks (a corpus that fails
+    /// verification).
+    pub fn from_records(
+        corpus: &Corpus,
+        records: &[CitationRecord<'_>],
+    ) -> Result<Citations, ToolError> {
+        let mut citations = Citations::default();
+        for record in records {
+            let series = series_id(&record.citation_id);
+            if citations.series.contains_key(series) {
+                continue;
+            }
+            citations.series.insert(
+                series.to_string(),
+                SeriesCitation {
+                    indicator: record.indicator.to_string(),
+                    country: record.country.to_string(),
+                    url: record.url.to_string(),
+                },
+            );
+            if citations.indicators.contains_key(record.indicator.as_ref()) {
+                continue;
+            }
+            let source = corpus.baked.source(&record.source).ok_or_else(|| {
+                ToolError::Internal(format!(
+                    "citation {} names unknown source `{}`",
+                    record.citation_id, record.source
+                ))
+            })?;
+            let differs = |own: &str, of_source: &str| (own != of_source).then(|| own.to_string());
+            citations.indicators.insert(
+                record.indicator.to_string(),
+                IndicatorCitation {
+                    source: source.id.clone(),
+                    code: record.indicator_code.to_string(),
+                    title: record.title.to_string(),
+                    unit: record.unit.to_string(),
+                    license: differs(&record.license, &source.license),
+                    vintage: differs(&record.vintage, &source.vintage),
+                },
+            );
+            citations
+                .sources
+                .entry(source.id.clone())
+                .or_insert_with(|| SourceCitation {
+                    publisher: source.publisher.clone(),
+                    dataset: source.name.clone(),
+                    license: source.license.clone(),
+                    vintage: source.vintage.clone(),
+                    retrieved_at: source.retrieved_at.clone(),
+                    attribution: source.attribution.clone(),
+                    homepage: source.homepage.clone(),
+                });
+        }
+        Ok(citations)
+    }
+}
+
+impl<O: Serialize> ToolAnswer<'_, O> {
+    /// Serializes the answer: the compact payload (text block and `structuredContent`) and the display
+    /// object (for `_meta`).
+    ///
+    /// # Errors
+    /// [`ToolError::Internal`] if the result does not serialize (a bug) or a citation names a source
+    /// the registry lacks.
+    pub fn into_output(self, corpus: &Corpus) -> Result<ToolOutput, ToolError> {
+        let internal = |error: serde_json::Error| {
+            ToolError::Internal(format!("serializing the result: {error}"))
+        };
+        let citations = Citations::from_records(corpus, &self.citations)?;
+        let payload = serde_json::to_string(&StructuredContent {
+            result: self.result,
+            citations,
+        })
+        .map_err(internal)?;
+        // The display is for people: floating-point noise (2.9450000000000003) is trimmed there, never
+        // in the cited result.
+        let display = self
+            .display
+            .map(|display| {
+                serde_json::to_value(&display).map(|mut value| {
+                    trim_float_noise(&mut value);
+                    value.to_string()
+                })
+            })
+            .transpose()
+            .map_err(internal)?;
+        Ok(ToolOutput { payload, display })
+    }
+}
+
+/// Rounds every fractional number in `value` to 12 significant digits, which keeps every digit a
+/// publisher prints and drops the noise of binary arithmetic (`7.8999999999999915` → `7.9`).
+pub fn trim_float_noise(value: &mut Value) {
+    match value {
+        Value::Number(number) if number.is_f64() => {
+            if let Some(trimmed) = number
+                .as_f64()
+                .and_then(|float| format!("{float:.11e}").parse::<f64>().ok())
+                .and_then(serde_json::Number::from_f64)
+            {
+                *number = trimmed;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(trim_float_noise),
+        Value::Object(fields) => fields.values_mut().for_each(trim_float_noise),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{series_id, trim_float_noise};
+
+    #[test]
+    fn display_numbers_lose_binary_noise_not_digits() {
+        let mut value =
+            json!({"rows": [[2.9450000000000003, 7.8999999999999915, 324800000.0, 75.264, 2024]]});
+        trim_float_noise(&mut value);
+        assert_eq!(
+            value,
+            json!({"rows": [[2.945, 7.9, 324800000.0, 75.264, 2024]]})
+        );
+    }
+
+    #[test]
+    fn series_id_is_the_citation_id_without_its_year() {
+        assert_eq!(
+            series_id("wb-sp-dyn-le00-in-mex-2024"),
+            "wb-sp-dyn-le00-in-mex"
+        );
+    }
+}

@@ -1,0 +1,214 @@
+//! The JSON Schemas of `tools/list`, derived from the tool types (schemars) and tidied so that every
+//! client reads them without warnings: only JSON Schema's own `format` values (`uint32` and `double`
+//! are OpenAPI's; TypeScript clients log each one), no bare `true` schemas and no type arrays (MCP
+//! Inspector `--strict` and Claude Code reject both), optional arguments typed by their value alone so
+//! that clients coerce them (an optional argument is omitted, not sent as null), and output schemas
+//! without field prose (the Rust docs and the tool description carry it; `tools/list` stays small).
+
+use serde_json::{Map, Value, json};
+
+/// `format` values of the JSON Schema 2020-12 vocabulary, which are the only ones kept.
+const STANDARD_FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "uuid",
+];
+
+/// Which side of a tool a schema describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Arguments: an optional argument's schema is its value's (omit it for none).
+    Input,
+    /// `structuredContent`: a value that may be null says so with `anyOf`; no field prose.
+    Output,
+}
+
+/// Tidies a tool's root `schema` in place for `side` (see the module doc); the root loses its Rust
+/// type name and doc (`title`, `description`), which the tool's own name and description replace.
+pub fn tidy(schema: &mut Value, side: Side) {
+    if let Value::Object(object) = schema {
+        object.remove("title");
+        object.remove("description");
+    }
+    tidy_schema(schema, side);
+}
+
+fn tidy_schema(schema: &mut Value, side: Side) {
+    match schema {
+        Value::Object(object) => {
+            if object
+                .get("format")
+                .and_then(Value::as_str)
+                .is_some_and(|format| !STANDARD_FORMATS.contains(&format))
+            {
+                object.remove("format");
+            }
+            nullable_type(object, side);
+            string_enum(object);
+            // An omitted optional argument is its absence, not a null default.
+            if object.get("default") == Some(&Value::Null) {
+                object.remove("default");
+            }
+            for (key, child) in object.iter_mut() {
+                match key.as_str() {
+                    // Maps of subschemas.
+                    "properties" | "$defs" | "definitions" | "patternProperties" => {
+                        if let Value::Object(children) = child {
+                            children
+                                .values_mut()
+                                .for_each(|subschema| tidy_subschema(subschema, side));
+                        }
+                    }
+                    // One subschema.
+                    "items" | "additionalProperties" | "not" | "contains" | "propertyNames" => {
+                        tidy_subschema(child, side)
+                    }
+                    // Lists of subschemas.
+                    "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                        if let Value::Array(subschemas) = child {
+                            subschemas
+                                .iter_mut()
+                                .for_each(|subschema| tidy_subschema(subschema, side));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| tidy_schema(item, side)),
+        _ => {}
+    }
+}
+
+/// A subschema: `true` (anything) becomes an explicit schema, then it is tidied; in an output schema
+/// its prose goes.
+fn tidy_subschema(schema: &mut Value, side: Side) {
+    if schema == &Value::Bool(true) {
+        // Every untyped value of the tools is a JSON object (a dataset row).
+        *schema = json!({"type": "object"});
+    }
+    if side == Side::Output
+        && let Value::Object(object) = schema
+    {
+        object.remove("description");
+        object.remove("title");
+    }
+    tidy_schema(schema, side);
+}
+
+/// `oneOf` of string constants (a Rust enum) → `"enum"` of them: what every client renders as a choice
+/// (the tool description says what each means).
+fn string_enum(object: &mut Map<String, Value>) {
+    let Some(Value::Array(branches)) = object.get("oneOf") else {
+        return;
+    };
+    let constants: Option<Vec<Value>> = branches
+        .iter()
+        .map(|branch| {
+            branch
+                .get("const")
+                .filter(|constant| constant.is_string())
+                .cloned()
+        })
+        .collect();
+    if let Some(constants) = constants {
+        object.remove("oneOf");
+        object.insert("type".into(), json!("string"));
+        object.insert("enum".into(), Value::Array(constants));
+    }
+}
+
+/// `"type": ["integer", "null"]` → the value's type alone (input), or `anyOf` of it and null (output).
+fn nullable_type(object: &mut Map<String, Value>, side: Side) {
+    let Some(Value::Array(types)) = object.get("type") else {
+        return;
+    };
+    let kinds: Vec<Value> = types
+        .iter()
+        .filter(|kind| kind.as_str() != Some("null"))
+        .cloned()
+        .collect();
+    let nullable = kinds.len() < types.len();
+    let single = match kinds.as_slice() {
+        [kind] => kind.clone(),
+        _ => return,
+    };
+    if side == Side::Input || !nullable {
+        object.insert("type".into(), single);
+        return;
+    }
+    // Output: the value's own keywords move into the non-null branch.
+    object.remove("type");
+    let mut value_schema = Map::new();
+    value_schema.insert("type".into(), single);
+    for keyword in [
+        "format",
+        "minimum",
+        "maximum",
+        "items",
+        "minItems",
+        "maxItems",
+        "properties",
+        "required",
+        "additionalProperties",
+        "enum",
+        "prefixItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+    ] {
+        if let Some(value) = object.remove(keyword) {
+            value_schema.insert(keyword.into(), value);
+        }
+    }
+    object.insert(
+        "anyOf".into(),
+        json!([Value::Object(value_schema), {"type": "null"}]),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{Side, tidy};
+
+    #[test]
+    fn optional_integers_are_plain_integers_in_inputs_and_any_of_null_in_outputs() {
+        let mut input = json!({"type": "object", "properties": {"limit": {"type": ["integer", "null"], "format": "uint32", "minimum": 1}}});
+        tidy(&mut input, Side::Input);
+        assert_eq!(
+            input["properties"]["limit"],
+            json!({"type": "integer", "minimum": 1})
+        );
+        let mut output = json!({"type": "object", "properties": {"year": {"description": "Year.", "type": ["integer", "null"], "format": "int32"}}});
+        tidy(&mut output, Side::Output);
+        assert_eq!(
+            output["properties"]["year"],
+            json!({"anyOf": [{"type": "integer"}, {"type": "null"}]})
+        );
+    }
+
+    #[test]
+    fn rust_enums_become_string_enums() {
+        let mut schema = json!({"oneOf": [{"const": "asc", "type": "string", "description": "Smallest first."}, {"const": "desc", "type": "string"}]});
+        tidy(&mut schema, Side::Input);
+        assert_eq!(schema, json!({"type": "string", "enum": ["asc", "desc"]}));
+    }
+
+    #[test]
+    fn bare_true_becomes_an_object_schema_and_standard_formats_stay() {
+        let mut schema = json!({"type": "array", "items": true, "properties": {"at": {"type": "string", "format": "date"}}});
+        tidy(&mut schema, Side::Input);
+        assert_eq!(schema["items"], json!({"type": "object"}));
+        assert_eq!(schema["properties"]["at"]["format"], json!("date"));
+    }
+}

@@ -1,0 +1,313 @@
+//! Answer sizes are behaviour: the budgets of SPEC §4.3 on the real corpus (compact JSON of
+//! `structuredContent`, what hosts hand the model), paging that says what is left, and a lean
+//! `tools/list`.
+
+use serde_json::{Value, json};
+use server::transport::jsonrpc::Reply;
+
+use crate::support::{call_tool, cited_ids, payload, server};
+
+/// Any default answer.
+const ANSWER_BUDGET: usize = 40 * 1024;
+/// `tools/list` in all.
+const TOOLS_LIST_BUDGET: usize = 48 * 1024;
+
+/// Bytes of a result's `structuredContent` as compact JSON, after checking the call succeeded.
+fn size(name: &str, arguments: Value) -> usize {
+    let answer = call_tool(name, arguments.clone());
+    assert_eq!(
+        answer["isError"],
+        json!(false),
+        "{name} {arguments}: {answer}"
+    );
+    // Every answer keeps the citation contract: each stored number maps to records it carries.
+    cited_ids(&answer["structuredContent"]);
+    serde_json::to_string(&answer["structuredContent"])
+        .unwrap()
+        .len()
+}
+
+fn pillars() -> Vec<String> {
+    server()
+        .plugin()
+        .corpus()
+        .baked
+        .pillars()
+        .pillars()
+        .iter()
+        .map(|pillar| pillar.id.clone())
+        .collect()
+}
+
+#[test]
+fn a_three_country_series_of_every_year_fits_in_12_kb() {
+    let bytes = size(
+        "get_series",
+        json!({"indicator": "sp_dyn_le00_in", "countries": ["MEX", "BRA", "ARG"]}),
+    );
+    assert!(bytes <= 12 * 1024, "{bytes} B");
+    let bytes = size(
+        "get_series",
+        json!({"indicator": "sp_dyn_le00_in", "countries": ["ARG", "BRA", "CHL", "COL", "MEX", "PER", "URY", "BOL"]}),
+    );
+    assert!(bytes <= ANSWER_BUDGET, "8 countries: {bytes} B");
+}
+
+#[test]
+fn every_pillar_in_a_country_and_across_the_region_fits_in_24_kb() {
+    for pillar in pillars() {
+        for country in ["BRA", "MEX", "HTI", "CHL"] {
+            let bytes = size(
+                "get_parameter_data",
+                json!({"parameter": pillar, "country": country}),
+            );
+            assert!(
+                bytes <= 24 * 1024,
+                "get_parameter_data {pillar} {country}: {bytes} B"
+            );
+        }
+        let bytes = size("get_regional_pulse", json!({"parameter": pillar}));
+        assert!(bytes <= 24 * 1024, "get_regional_pulse {pillar}: {bytes} B");
+        let bytes = size(
+            "compare_countries",
+            json!({"parameter": pillar, "countries": ["ARG", "BRA", "CHL", "COL", "MEX", "PER", "URY", "BOL"]}),
+        );
+        assert!(
+            bytes <= ANSWER_BUDGET,
+            "compare_countries {pillar}: {bytes} B"
+        );
+        let bytes = size("get_discoveries", json!({"parameter": pillar}));
+        assert!(
+            bytes <= ANSWER_BUDGET,
+            "get_discoveries {pillar}: {bytes} B"
+        );
+    }
+}
+
+#[test]
+fn a_correlation_fits_in_8_kb_and_the_other_tools_in_40() {
+    let bytes = size(
+        "compute",
+        json!({"op": "correlation", "indicator": "sp_dyn_le00_in", "indicator_b": "sh_dyn_mort"}),
+    );
+    assert!(bytes <= 8 * 1024, "correlation: {bytes} B");
+    for (name, arguments) in [
+        (
+            "compute",
+            json!({"op": "rank", "indicator": "ny_gdp_pcap_cd"}),
+        ),
+        (
+            "compute",
+            json!({"op": "forecast", "indicator": "sp_dyn_le00_in", "country": "MEX"}),
+        ),
+        ("resolve_metric", json!({"query": "pobreza"})),
+        ("search_corpus", json!({"query": "pobreza"})),
+        ("get_discoveries", json!({})),
+        ("get_data_health", json!({})),
+        (
+            "get_data_health",
+            json!({"parameter": "salud", "country": "BRA"}),
+        ),
+        (
+            "resolve_citations",
+            json!({"ids": (1975..2025).map(|year| format!("wb-sp-dyn-le00-in-mex-{year}")).collect::<Vec<_>>()}),
+        ),
+    ] {
+        let bytes = size(name, arguments.clone());
+        assert!(bytes <= ANSWER_BUDGET, "{name} {arguments}: {bytes} B");
+    }
+}
+
+#[test]
+fn every_dataset_page_fits_even_at_the_largest_limit() {
+    for dataset in [
+        "catalog",
+        "observations",
+        "aggregates",
+        "metrics",
+        "sources",
+        "countries",
+        "pillars",
+        "series_stats",
+        "discoveries",
+        "concordance",
+        "data_health",
+    ] {
+        for limit in [None, Some(500)] {
+            let mut arguments = json!({"dataset_id": dataset});
+            if let Some(limit) = limit {
+                arguments["limit"] = json!(limit);
+            }
+            let bytes = size("get_dataset", arguments);
+            assert!(
+                bytes <= ANSWER_BUDGET,
+                "get_dataset {dataset} limit {limit:?}: {bytes} B"
+            );
+        }
+    }
+    // A page cut by size says where the next one starts, and that page follows on.
+    let first = payload(&call_tool(
+        "get_dataset",
+        json!({"dataset_id": "metrics", "limit": 500}),
+    ));
+    let next = first["result"]["next_offset"]
+        .as_u64()
+        .expect("metrics span pages");
+    assert_eq!(
+        first["result"]["rows"].as_array().unwrap().len() as u64,
+        next
+    );
+    let second = payload(&call_tool(
+        "get_dataset",
+        json!({"dataset_id": "metrics", "limit": 500, "offset": next}),
+    ));
+    assert_eq!(second["result"]["offset"], json!(next));
+    assert_ne!(first["result"]["rows"][0], second["result"]["rows"][0]);
+}
+
+#[test]
+fn paging_through_a_large_pillar_reaches_every_indicator_once() {
+    let mut seen: Vec<String> = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut total = None;
+    loop {
+        let mut arguments = json!({"parameter": "economia", "country": "BRA"});
+        if let Some(cursor) = &cursor {
+            arguments["cursor"] = json!(cursor);
+        }
+        let result = payload(&call_tool("get_parameter_data", arguments))["result"].clone();
+        total = total.or(result["indicators_total"].as_u64());
+        assert_eq!(result["indicators_total"].as_u64(), total);
+        seen.extend(
+            result["indicators"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|indicator| indicator["id"].as_str().unwrap().to_string()),
+        );
+        match result["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_string()),
+            None => break,
+        }
+    }
+    let total = total.unwrap() as usize;
+    assert!(
+        total > 100,
+        "economía holds more than 100 indicators with BRA data"
+    );
+    assert_eq!(seen.len(), total);
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), total, "no indicator on two pages");
+    // A cursor the tool did not give is refused with what to do instead.
+    let answer = call_tool(
+        "get_parameter_data",
+        json!({"parameter": "economia", "country": "BRA", "cursor": "zz"}),
+    );
+    assert_eq!(answer["isError"], json!(true));
+    assert!(
+        answer["structuredContent"]["result"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("next_cursor")
+    );
+}
+
+#[test]
+fn the_display_stays_out_of_the_models_context() {
+    let answer = call_tool(
+        "get_series",
+        json!({"indicator": "sp_dyn_le00_in", "countries": ["MEX"]}),
+    );
+    let structured = &answer["structuredContent"];
+    assert!(structured.get("display").is_none());
+    assert_eq!(
+        payload(&answer),
+        *structured,
+        "text block and structuredContent agree"
+    );
+    let display = &answer["_meta"]["lac-corpus/display"];
+    assert_eq!(display["charts"][0]["mark"]["type"], json!("line"));
+    assert_eq!(display["tables"][0]["columns"], json!(["year", "MEX"]));
+}
+
+/// Schemas every client reads without warnings: JSON Schema formats only, no bare `true`, no type arrays.
+fn check_schema(tool: &str, path: &str, schema: &Value) {
+    const STANDARD: &[&str] = &[
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "uri",
+        "uri-reference",
+        "uuid",
+    ];
+    match schema {
+        Value::Object(object) => {
+            if let Some(format) = object.get("format") {
+                assert!(
+                    STANDARD.contains(&format.as_str().unwrap_or_default()),
+                    "{tool} {path}: format {format}"
+                );
+            }
+            if let Some(kind) = object.get("type") {
+                assert!(kind.is_string(), "{tool} {path}: type {kind}");
+            }
+            for (key, child) in object {
+                if ["properties", "$defs"].contains(&key.as_str()) {
+                    for (name, subschema) in child.as_object().unwrap() {
+                        assert!(
+                            subschema.is_object(),
+                            "{tool} {path}/{key}/{name} is not an object schema"
+                        );
+                        check_schema(tool, &format!("{path}/{key}/{name}"), subschema);
+                    }
+                } else if ["items", "additionalProperties"].contains(&key.as_str())
+                    && child.is_object()
+                {
+                    check_schema(tool, &format!("{path}/{key}"), child);
+                } else if key == "items" {
+                    panic!("{tool} {path}/items is not an object schema");
+                } else if let Value::Array(subschemas) = child
+                    && ["anyOf", "oneOf", "allOf", "prefixItems"].contains(&key.as_str())
+                {
+                    for (index, subschema) in subschemas.iter().enumerate() {
+                        assert!(subschema.is_object(), "{tool} {path}/{key}/{index}");
+                        check_schema(tool, &format!("{path}/{key}/{index}"), subschema);
+                    }
+                }
+            }
+        }
+        other => panic!("{tool} {path}: {other} is not an object schema"),
+    }
+}
+
+#[test]
+fn tools_list_is_lean_and_every_schema_is_plain_json_schema() {
+    // The real tools only (the shared test server adds test tools).
+    let real = server::build_with_tools(crate::support::corpus_dir(), server::tools::all())
+        .expect("the server builds");
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    let Reply::One { response, .. } = real.handle_body(&request) else {
+        panic!("one response");
+    };
+    let listed: Value = serde_json::from_str(&response).unwrap();
+    let result = &listed["result"];
+    let bytes = serde_json::to_string(result).unwrap().len();
+    assert!(bytes <= TOOLS_LIST_BUDGET, "tools/list: {bytes} B");
+    for tool in result["tools"].as_array().unwrap() {
+        let name = tool["name"].as_str().unwrap();
+        let description = tool["description"].as_str().unwrap();
+        assert!(
+            description.chars().count() <= 2000,
+            "{name}: {} characters",
+            description.chars().count()
+        );
+        check_schema(name, "inputSchema", &tool["inputSchema"]);
+        check_schema(name, "outputSchema", &tool["outputSchema"]);
+    }
+}

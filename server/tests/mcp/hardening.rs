@@ -1,0 +1,331 @@
+use std::time::Duration;
+
+use corpus::Lang;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use server::{
+    load::Corpus,
+    tools::{ToolAnswer, ToolError, ToolSpec},
+    transport::jsonrpc::{McpServer, Reply},
+};
+
+use crate::support::{call_tool, corpus_dir, payload, server};
+
+/// The `error` message of an `isError` result, asserting it is one.
+fn refusal(tool: &str, arguments: Value) -> String {
+    let answer = call_tool(tool, arguments);
+    assert_eq!(answer["isError"], json!(true), "{tool}: {answer}");
+    payload(&answer)["result"]["error"]
+        .as_str()
+        .expect("an error message")
+        .to_string()
+}
+
+fn listed_tools(server: &McpServer) -> Vec<Value> {
+    match server.handle_body(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})) {
+        Reply::One { response, .. } => serde_json::from_str::<Value>(&response).unwrap()["result"]
+            ["tools"]
+            .as_array()
+            .unwrap()
+            .clone(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_250_kb_indicator_id_is_refused_by_its_cap_before_any_matching() {
+    let huge = "x".repeat(250_000);
+    let calls = [
+        (
+            "get_series",
+            json!({"parameter": "salud", "indicator": huge, "countries": ["MEX"]}),
+        ),
+        (
+            "compute",
+            json!({"op": "change", "parameter": "salud", "indicator": huge, "country": "MEX"}),
+        ),
+        ("get_discoveries", json!({"indicator": huge})),
+        (
+            "compute",
+            json!({"op": "correlation", "parameter": "salud", "indicator": "sp_dyn_le00_in", "indicator_b": huge}),
+        ),
+    ];
+    for (tool, arguments) in calls {
+        let message = refusal(tool, arguments);
+        let argument = if message.contains("indicator_b") {
+            "indicator_b"
+        } else {
+            "indicator"
+        };
+        assert!(
+            message.contains(&format!("argument `{argument}` is 250000 characters long")),
+            "{tool}: {message}"
+        );
+        assert!(message.contains("at most 128"), "{tool}: {message}");
+        assert!(
+            message.contains("^[A-Za-z0-9_.+-]*$"),
+            "names the charset: {message}"
+        );
+        // The value is not echoed: a 60-character snippet at most.
+        assert!(message.len() < 400, "{tool}: {} bytes", message.len());
+        assert!(!message.contains("closest valid ids"), "{tool}: {message}");
+    }
+}
+
+#[test]
+fn free_text_names_and_argument_names_have_caps_too() {
+    let message = refusal("resolve_metric", json!({"query": "vida ".repeat(101)}));
+    assert!(
+        message.contains("argument `query` is 505 characters long")
+            && message.contains("at most 500"),
+        "{message}"
+    );
+    let message = refusal(
+        "get_parameter_data",
+        json!({"parameter": "salud", "country": "M".repeat(129)}),
+    );
+    assert!(
+        message.contains("argument `country` is 129 characters long")
+            && message.contains("at most 128"),
+        "{message}"
+    );
+    let message = refusal(
+        "get_series",
+        json!({"parameter": "salud", "indicator": "sp_dyn_le00_in", "countries": ["MEX", "B".repeat(300)]}),
+    );
+    assert!(
+        message.contains("argument `countries[1]` is 300 characters long"),
+        "{message}"
+    );
+    let message = refusal(
+        "search_corpus",
+        json!({"query": "vida", "datasets": vec!["metrics"; 65]}),
+    );
+    assert!(
+        message.contains("argument `datasets` holds 65 items; at most 64"),
+        "{message}"
+    );
+    let message = refusal(
+        "resolve_metric",
+        json!({"query": "vida", "lang": "e".repeat(200)}),
+    );
+    assert!(
+        message.contains("argument `lang` is 200 characters long"),
+        "{message}"
+    );
+    let long_name = "n".repeat(1000);
+    let message = refusal("resolve_metric", json!({"query": "vida", (long_name): 1}));
+    assert!(
+        message.contains("an argument name of 1000 characters") && message.contains("at most 64"),
+        "{message}"
+    );
+}
+
+#[test]
+fn control_characters_are_refused_in_any_string() {
+    let message = refusal("resolve_metric", json!({"query": "homicidios\u{7}"}));
+    assert!(
+        message.contains(
+            "argument `query` (11 characters) holds the control character U+0007 at character 11"
+        ),
+        "{message}"
+    );
+    let message = refusal(
+        "get_parameter_data",
+        json!({"parameter": "salud", "country": "Méx\nico"}),
+    );
+    assert!(
+        message.contains("argument `country`") && message.contains("U+000A"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_non_ascii_indicator_id_is_refused_by_its_charset() {
+    let message = refusal(
+        "get_series",
+        json!({"parameter": "salud", "indicator": "sp_dyn_lé00_in", "countries": ["MEX"]}),
+    );
+    assert!(
+        message.contains(
+            "argument `indicator` (`sp_dyn_lé00_in`, 14 characters) holds `é` at character 9"
+        ),
+        "{message}"
+    );
+    assert!(message.contains("ASCII letters, digits"), "{message}");
+    let message = refusal(
+        "resolve_citations",
+        json!({"ids": ["wb-sp-dyn-le00-in-mex-2024", "wb sp"]}),
+    );
+    assert!(
+        message.contains("argument `ids[1]`") && message.contains("holds ` `"),
+        "{message}"
+    );
+}
+
+#[test]
+fn country_names_with_accents_still_resolve() {
+    let answer = call_tool(
+        "get_series",
+        json!({"parameter": "salud", "indicator": "sp_dyn_le00_in", "countries": ["México", "Perú"]}),
+    );
+    assert_eq!(answer["isError"], json!(false), "{answer}");
+    let answer = call_tool(
+        "get_parameter_data",
+        json!({"parameter": "educación", "country": "México"}),
+    );
+    assert_eq!(answer["isError"], json!(false), "{answer}");
+}
+
+/// Whether a property schema admits strings: `type` names `string`, or it has no `type` (a `$ref` or
+/// `anyOf` to string enums).
+fn admits_strings(property: &Value) -> bool {
+    match &property["type"] {
+        Value::String(kind) => kind == "string",
+        Value::Array(kinds) => kinds.contains(&json!("string")),
+        _ => true,
+    }
+}
+
+#[test]
+fn every_listed_string_argument_has_a_max_length_and_every_array_max_items() {
+    for tool in listed_tools(server()) {
+        let name = tool["name"].as_str().unwrap();
+        let properties = tool["inputSchema"]["properties"].as_object().unwrap();
+        for (argument, property) in properties {
+            let is_array = match &property["type"] {
+                Value::String(kind) => kind == "array",
+                Value::Array(kinds) => kinds.contains(&json!("array")),
+                _ => false,
+            };
+            if is_array {
+                assert!(
+                    property["maxItems"].is_u64(),
+                    "{name}.{argument}: {property}"
+                );
+                if admits_strings(&property["items"]) {
+                    assert!(
+                        property["items"]["maxLength"].is_u64(),
+                        "{name}.{argument} items: {property}"
+                    );
+                }
+            }
+            if admits_strings(property) {
+                assert!(
+                    property["maxLength"].is_u64(),
+                    "{name}.{argument}: {property}"
+                );
+            }
+        }
+        for identifier in [
+            "indicator",
+            "indicator_b",
+            "dataset_id",
+            "op",
+            "method",
+            "kind",
+            "lang",
+        ] {
+            if let Some(property) = properties.get(identifier) {
+                assert_eq!(
+                    property["pattern"],
+                    json!("^[A-Za-z0-9_.+-]*$"),
+                    "{name}.{identifier}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_listed_schemas_refuse_what_the_server_refuses() {
+    let tools = listed_tools(server());
+    let series = tools
+        .iter()
+        .find(|tool| tool["name"] == json!("get_series"))
+        .unwrap();
+    let validator = jsonschema::validator_for(&series["inputSchema"]).unwrap();
+    let good =
+        json!({"parameter": "salud", "indicator": "sp_dyn_le00_in", "countries": ["México"]});
+    assert!(validator.is_valid(&good));
+    for bad in [
+        json!({"parameter": "salud", "indicator": "x".repeat(129), "countries": ["MEX"]}),
+        json!({"parameter": "salud", "indicator": "sp_dyn_lé00_in", "countries": ["MEX"]}),
+        json!({"parameter": "salud", "indicator": "sp_dyn_le00_in", "countries": ["M".repeat(129)]}),
+    ] {
+        assert!(!validator.is_valid(&bad), "{bad}");
+    }
+}
+
+/// Input of the test-only tool that sleeps past the deadline.
+#[derive(Debug, Deserialize, JsonSchema)]
+struct SleepyInput {}
+
+fn sleepy_handler(
+    _corpus: &Corpus,
+    _input: SleepyInput,
+    _lang: Lang,
+) -> Result<ToolAnswer<'_, Value>, ToolError> {
+    std::thread::sleep(Duration::from_secs(5));
+    Err(ToolError::Internal(
+        "the sleepy tool woke up too late".into(),
+    ))
+}
+
+#[test]
+fn a_call_past_its_deadline_gets_32603_and_its_siblings_are_answered() {
+    let mut tools = server::tools::all();
+    tools.push(ToolSpec::new(
+        "sleeps",
+        "Sleeps",
+        "Test tool: sleeps past any small deadline.",
+        &["observations"],
+        sleepy_handler,
+    ));
+    let slow = server::build_with_tools(corpus_dir(), tools)
+        .expect("the server builds")
+        .with_call_deadline(Duration::from_secs(1));
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "sleeps", "arguments": {}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "resolve_metric", "arguments": {"query": "homicidios"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "ping"}
+    ]);
+    let Reply::Many(responses) = slow.handle_body(&batch) else {
+        panic!("a batch gets a batch")
+    };
+    let responses: Vec<Value> = responses
+        .iter()
+        .map(|response| serde_json::from_str(response).unwrap())
+        .collect();
+    assert_eq!(responses.len(), 3);
+    assert_eq!(responses[0]["id"], json!(1));
+    assert_eq!(
+        responses[0]["error"]["code"],
+        json!(-32603),
+        "{}",
+        responses[0]
+    );
+    assert_eq!(
+        responses[0]["error"]["message"],
+        json!("tool `sleeps` exceeded its 1 s deadline")
+    );
+    assert_eq!(responses[1]["id"], json!(2));
+    assert_eq!(
+        responses[1]["result"]["isError"],
+        json!(false),
+        "{}",
+        responses[1]
+    );
+    assert_eq!(
+        responses[2],
+        json!({"jsonrpc": "2.0", "id": 3, "result": {}})
+    );
+    // The server keeps serving while the sleeper's thread is still asleep.
+    let again = slow.handle_body(&json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "resolve_metric", "arguments": {"query": "desempleo"}}}));
+    let Reply::One { response, .. } = again else {
+        panic!("one answer")
+    };
+    let response: Value = serde_json::from_str(&response).unwrap();
+    assert_eq!(response["result"]["isError"], json!(false), "{response}");
+}
