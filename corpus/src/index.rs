@@ -21,6 +21,7 @@ use tantivy::{
     schema::{
         Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
     },
+    tokenizer::TokenStream,
     tokenizer::{
         AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer,
         StopWordFilter, TextAnalyzer,
@@ -64,6 +65,10 @@ pub struct MetricHit {
     pub id: String,
     /// Relevance score (higher is better); comparable within one query only.
     pub score: f32,
+    /// Share of the query's words (after case and accent folding, stop words out) found in the record's
+    /// names, title, synonyms or code, 0 to 1: 1 when the record is named by every word asked for, low when
+    /// only its description or pillar matched. Comparable across queries, unlike `score`.
+    pub match_share: f32,
 }
 
 /// The opened index, ready to search.
@@ -72,6 +77,7 @@ pub struct MetricIndex {
     reader: IndexReader,
     parser: QueryParser,
     fields: Fields,
+    analyzer: TextAnalyzer,
 }
 
 impl std::fmt::Debug for MetricIndex {
@@ -223,10 +229,15 @@ impl MetricIndex {
         parser.set_field_boost(fields.code, 2.0);
         parser.set_field_boost(fields.description, 0.5);
         parser.set_field_boost(fields.context, 0.5);
+        let analyzer = index
+            .tokenizers()
+            .get(FOLDED_ANALYZER)
+            .expect("the analyzer is registered above");
         Ok(MetricIndex {
             reader,
             parser,
             fields,
+            analyzer,
         })
     }
 
@@ -263,6 +274,7 @@ impl MetricIndex {
             path: "index".into(),
             message: error.to_string(),
         };
+        let words = self.words(query);
         let (text_query, _) = self.parser.parse_query_lenient(&escape(query));
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query)];
         if let Some(pillar) = pillar {
@@ -292,6 +304,26 @@ impl MetricIndex {
             .map_err(index_error)?;
         let mut hits = Vec::with_capacity(top.len());
         for (score, address) in top {
+            let named_by = |word: &String| {
+                let fields = [
+                    self.fields.names,
+                    self.fields.title,
+                    self.fields.synonyms,
+                    self.fields.code,
+                ];
+                // One term query per field: a Should-BooleanQuery's explain trips an assertion in
+                // tantivy 0.27 when its first clause misses.
+                fields.into_iter().any(|field| {
+                    TermQuery::new(Term::from_field_text(field, word), IndexRecordOption::Basic)
+                        .explain(&searcher, address)
+                        .is_ok()
+                })
+            };
+            let match_share = if words.is_empty() {
+                0.0
+            } else {
+                words.iter().filter(|word| named_by(word)).count() as f32 / words.len() as f32
+            };
             let document: TantivyDocument = searcher.doc(address).map_err(index_error)?;
             let text = |field| {
                 document
@@ -305,6 +337,7 @@ impl MetricIndex {
                     dataset_id,
                     id,
                     score,
+                    match_share,
                 });
             }
         }
@@ -316,6 +349,21 @@ impl MetricIndex {
                 .then_with(|| left.id.cmp(&right.id))
         });
         Ok(hits)
+    }
+}
+
+impl MetricIndex {
+    /// The distinct words of `text` as the index reads them (folded, stop words out).
+    fn words(&self, text: &str) -> Vec<String> {
+        let mut analyzer = self.analyzer.clone();
+        let mut stream = analyzer.token_stream(text);
+        let mut words = Vec::new();
+        while let Some(token) = stream.next() {
+            if !words.contains(&token.text) {
+                words.push(token.text.clone());
+            }
+        }
+        words
     }
 }
 

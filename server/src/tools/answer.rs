@@ -269,11 +269,15 @@ impl<O: Serialize> ToolAnswer<'_, O> {
     /// # Errors
     /// [`ToolError::Internal`] if the result does not serialize (a bug) or a citation names a source
     /// the registry lacks.
-    pub fn into_output(self, corpus: &Corpus) -> Result<ToolOutput, ToolError> {
+    pub fn into_output(self, corpus: &Corpus, lang: corpus::Lang) -> Result<ToolOutput, ToolError> {
         let internal = |error: serde_json::Error| {
             ToolError::Internal(format!("serializing the result: {error}"))
         };
         let citations = Citations::from_records(corpus, &self.citations)?;
+        let user_message = self
+            .display
+            .as_ref()
+            .and_then(|display| user_message(display, &citations, lang));
         let payload = serde_json::to_string(&StructuredContent {
             result: self.result,
             citations,
@@ -291,8 +295,51 @@ impl<O: Serialize> ToolAnswer<'_, O> {
             })
             .transpose()
             .map_err(internal)?;
-        Ok(ToolOutput { payload, display })
+        Ok(ToolOutput {
+            payload,
+            display,
+            user_message,
+        })
     }
+}
+
+/// The person's short message about a display (seed 001's direct message): what it shows and whose
+/// data it is, e.g. `Esperanza de vida al nacer (years): tabla y gráfico. Fuente: The World Bank, World
+/// Development Indicators (CC-BY-4.0).`; `None` for a display without a table.
+fn user_message(display: &Display, citations: &Citations, lang: corpus::Lang) -> Option<String> {
+    use corpus::Lang;
+    let title = &display.tables.first()?.title;
+    let shown = match (lang, display.charts.is_empty()) {
+        (Lang::Es, true) => "tabla",
+        (Lang::Es, false) => "tabla y gráfico",
+        (Lang::En, true) => "table",
+        (Lang::En, false) => "table and chart",
+        (Lang::Pt, true) => "tabela",
+        (Lang::Pt, false) => "tabela e gráfico",
+    };
+    let sources: Vec<String> = citations
+        .sources
+        .values()
+        .map(|source| {
+            format!(
+                "{}, {} ({})",
+                source.publisher, source.dataset, source.license
+            )
+        })
+        .collect();
+    let mut message = format!("{title}: {shown}.");
+    if !sources.is_empty() {
+        let label = match (lang, sources.len()) {
+            (Lang::Es, 1) => "Fuente",
+            (Lang::Es, _) => "Fuentes",
+            (Lang::En, 1) => "Source",
+            (Lang::En, _) => "Sources",
+            (Lang::Pt, 1) => "Fonte",
+            (Lang::Pt, _) => "Fontes",
+        };
+        message.push_str(&format!(" {label}: {}.", sources.join("; ")));
+    }
+    Some(message)
 }
 
 /// Rounds every fractional number in `value` to 12 significant digits, which keeps every digit a

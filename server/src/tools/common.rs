@@ -92,9 +92,10 @@ pub fn citation_records_for<'c: 'o, 'o>(
 }
 
 /// Deserializes an optional whole number the way JSON Schema's `integer` reads it: `2010` and `2010.0`
-/// are the same year; `2010.5`, a string or a value out of the field's range are refused, naming what
-/// was found. For `#[serde(default, deserialize_with = "common::whole_number")]` on `Option<i32>` and
-/// `Option<u32>` arguments.
+/// are the same year, and so is `"2010"` (some clients send a typed-in number as a string); `2010.5`,
+/// other text or a value out of the field's range are refused, naming what was found. For
+/// `#[serde(default, deserialize_with = "common::whole_number")]` on `Option<i32>` and `Option<u32>`
+/// arguments.
 ///
 /// # Errors
 /// The deserializer's error for anything but a whole number within `T`'s range, or null.
@@ -104,8 +105,23 @@ where
     T: TryFrom<i64>,
 {
     use serde::{Deserialize, de::Error};
-    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
-        return Ok(None);
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum NumberOrText {
+        Number(serde_json::Number),
+        Text(String),
+    }
+    let number = match Option::<NumberOrText>::deserialize(deserializer)? {
+        None => return Ok(None),
+        Some(NumberOrText::Number(number)) => number,
+        Some(NumberOrText::Text(text)) => {
+            text.trim().parse::<serde_json::Number>().map_err(|_| {
+                D::Error::custom(format!(
+                    "expected a whole number, found the text \"{}\"",
+                    snippet(&text)
+                ))
+            })?
+        }
     };
     let whole = number.as_i64().or_else(|| {
         number

@@ -24,7 +24,8 @@ pub fn spec() -> ToolSpec {
         "Compare a pillar's indicators across countries",
         "A pillar's governed indicators in 2 to 8 countries in one call: for each indicator, each country's latest \
          value with its year and citation_id; countries without data are listed per indicator, never filled. Values \
-         of different years are labelled with their year, not aligned.",
+         of different years are labelled with their year, not aligned. Answer: 10 indicators a page (`limit` up to 40), headline \
+         first, under 40 KB for 8 countries; `indicators_total` and `next_cursor` (pass as `cursor`) give the rest.",
         &["observations", "metrics", "pillars"],
         handle,
     )

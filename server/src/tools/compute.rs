@@ -39,7 +39,8 @@ pub fn spec() -> ToolSpec {
          in a year, or frontier max|min), `forecast` (least-squares trend of a country's series with a 95% prediction \
          interval for to_year), `correlation` (Pearson r, n and p-value with indicator_b across countries in a year, or \
          across years for one country), `explain_change` (a country's change beside the concurrent changes of the \
-         indicators correlated with it across countries: associations, not causes). Years default to the earliest and latest available.",
+         indicators correlated with it across countries: associations, not causes). Years default to the earliest and latest available; `parameter` is optional. Answer: the result with a calc-… \
+         record listing its input ids, under 8 KB (rank: every country, under 40 KB).",
         &["observations", "metrics"],
         handle,
     )

@@ -34,8 +34,9 @@ pub fn spec() -> ToolSpec {
          `sources`, `countries`, `pillars`, `citations` (by id), `series_stats` (latest value, change, CAGR 5/10 y and \
          trend per indicator and country), `discoveries` (anomalies and source contradictions; by indicator, country, \
          year), `concordance` (the same quantity from two publishers, both values cited; pair id as `id`, or by \
-         indicator, country, year) and `data_health` (per pillar and country). Rows are paged with limit and offset; \
-         every citation id in a page is resolved in `citations`.",
+         indicator, country, year) and `data_health` (per pillar and country). Rows are paged with limit (default 100, \
+         at most 500) and offset; a page also stops at about 28 KB, and `total`, `truncated` and `next_offset` say what is left. \
+         Every citation id in a page has its records in `citations`.",
         &[
             "observations",
             "aggregates",

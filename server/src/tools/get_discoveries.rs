@@ -29,7 +29,7 @@ pub fn spec() -> ToolSpec {
          differing beyond the declared tolerance), ranked by magnitude, each with the citations of its cells. \
          Filter by parameter (pillar), country, indicator (e.g. ny_gdp_mktp_kd_zg: where do publishers disagree \
          about GDP growth?) and kind (anomalies or contradictions); totals and contradictions per country come \
-         with the page.",
+         with the page. Answer: the `limit` largest of each kind (default 10, at most 50), under 40 KB.",
         &["discoveries", "metrics"],
         handle,
     )

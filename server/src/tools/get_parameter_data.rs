@@ -33,7 +33,9 @@ pub fn spec() -> ToolSpec {
          citation_id, series_tail (the last 6 points) and the trend over them (improving, worsening or stable by \
          good_direction; projections left out), plus a governance summary (coverage, sources, freshness), an evidence grade \
          and a short cited narrative in the requested language. Indicators without data for the country are listed \
-         under `missing`.",
+         under `missing`. Answer: 20 indicators a page (`limit` up to 40; `indicators` picks ids), headline first, under 24 KB; \
+         `indicators_total` and `next_cursor` (pass as `cursor`) give the rest. series_tail points are [year, value] of the \
+         indicator's series_id.",
         &["observations", "metrics", "pillars"],
         handle,
     )

@@ -46,7 +46,9 @@ pub fn spec() -> ToolSpec {
         "For a pillar (parameter), its main indicators across the region: the regional value (population-weighted \
          mean for rates and per-person quantities, else median, and which), its change over 5 years, the World Bank \
          LCN aggregate beside it when published, leaders and laggards by good_direction, the biggest movers, and the \
-         pillar's source contradictions. Every number is cited; each regional value has a pulse-… record inline listing its input citation ids (resolve_citations gives their values).",
+         pillar's source contradictions. Every number is cited; each regional value has a pulse-… record inline giving its inputs as a citation id pattern and \
+         countries (resolve_citations gives their values). Answer: 6 indicators a page (`limit` up to 12), headline first, under \
+         24 KB; `indicators_total` and `next_cursor` (pass as `cursor`) give the rest.",
         &["observations", "aggregates", "metrics", "discoveries"],
         handle,
     )

@@ -24,9 +24,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "get_series",
         "Full country-year series of one indicator",
-        "The full country-year panel of one governed indicator in 1 to 8 countries: every yearly value with its \
-         citation_id, plus each country's source and deep link. Countries without data are listed under `missing`, \
-         never filled. Get the indicator id from resolve_metric.",
+        "The full country-year panel of one governed indicator in 1 to 8 countries: per country a series_id and every \
+         yearly value as [year, value] (citation_id = series_id-year; deep link and source in `citations`), projections \
+         flagged by year. Countries without data are listed under `missing`, never filled. `parameter` is optional. Get the \
+         indicator id from resolve_metric. Answer: whole series, about 1 KB per country for 65 years (3 countries under 12 KB); \
+         narrow with from_year and to_year.",
         &["observations", "metrics", "sources"],
         handle,
     )

@@ -53,6 +53,9 @@ pub struct ToolOutput {
     pub payload: String,
     /// The display object, serialized, if the tool has one.
     pub display: Option<String>,
+    /// A short message for the person (what the display shows and where it comes from), in the
+    /// request's language, if the tool has a display.
+    pub user_message: Option<String>,
 }
 
 type Handler = dyn Fn(&Corpus, Value, Lang) -> Result<ToolOutput, ToolError> + Send + Sync;
@@ -122,7 +125,7 @@ impl ToolSpec {
                     error.inner()
                 ))
             })?;
-            handler(corpus, input, lang)?.into_output(corpus)
+            handler(corpus, input, lang)?.into_output(corpus, lang)
         };
         ToolSpec {
             name,

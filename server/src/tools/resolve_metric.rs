@@ -21,8 +21,10 @@ pub fn spec() -> ToolSpec {
         "resolve_metric",
         "Resolve a metric named in words to governed indicator ids",
         "Maps a metric named in words (Spanish, English or Portuguese: \"homicidios\", \"life expectancy\", \"PIB per cápita\") \
-         to governed indicator ids, ranked: id, unit, good_direction, pillar, coverage (countries and years with data) and vintage. \
-         Call it first whenever you need an indicator id for get_series or compare_countries.",
+         to governed indicator ids, ranked: id, unit, good_direction, pillar, coverage (countries and years with data), vintage \
+         and match_quality (share of the query's words the indicator is named by). `matched: false` means no indicator of the \
+         corpus measures what was asked: the candidates are only the nearest, so say the corpus lacks it. Call it first whenever \
+         you need an indicator id. Answer: up to `limit` (default 5, at most 20) candidates, under 10 KB.",
         &["metrics"],
         handle,
     )
@@ -43,6 +45,10 @@ pub struct ResolveMetricInput {
     pub limit: Option<u32>,
 }
 
+/// Share of the query's words a candidate's names, title, synonyms or code must hold to count as a
+/// match for it; below it, the candidate is only near.
+pub const MATCH_SHARE: f32 = 0.75;
+
 /// The ranked candidates.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ResolveMetricResult {
@@ -50,7 +56,13 @@ pub struct ResolveMetricResult {
     pub query: String,
     /// The pillar filter applied, if any.
     pub pillar: Option<String>,
-    /// Candidates, best first.
+    /// Whether any candidate is named by the query (its `match_quality` at least 0.75); when false,
+    /// no governed indicator measures what was asked, and the candidates are only the nearest ones.
+    pub matched: bool,
+    /// What to tell the person when nothing matched; absent when a candidate matches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Candidates, best first (matches before near ones).
     pub candidates: Vec<Candidate>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
@@ -85,6 +97,9 @@ pub struct Candidate {
     pub coverage: CoverageSummary,
     /// Relevance (higher is better), comparable within this answer only.
     pub score: f32,
+    /// Share of the query's words found in the indicator's names, title, synonyms or code, 0 to 1
+    /// (comparable across queries): at least 0.75 is a match, below it only a near indicator.
+    pub match_quality: f32,
 }
 
 /// Coverage of an indicator over the corpus' countries.
@@ -128,15 +143,6 @@ fn handle(
             limit as usize,
         )
         .map_err(|error| ToolError::Internal(error.to_string()))?;
-    if hits.is_empty() {
-        return Err(ToolError::Invalid(format!(
-            "no indicator matches `{}`{}; try other words in Spanish, English or Portuguese, or a broader pillar",
-            input.query,
-            pillar
-                .map(|pillar| format!(" in pillar `{}`", pillar.id))
-                .unwrap_or_default()
-        )));
-    }
     let candidates = hits
         .into_iter()
         .filter_map(|hit| {
@@ -167,12 +173,39 @@ fn handle(
                     last_year: metric.coverage.last_year,
                 },
                 score: hit.score,
+                match_quality: (hit.match_share * 100.0).round() / 100.0,
             })
         })
         .collect();
+    let mut candidates: Vec<Candidate> = candidates;
+    // Matches first, in relevance order; the near ones after them.
+    candidates.sort_by_key(|candidate| candidate.match_quality < MATCH_SHARE);
+    let matched = candidates
+        .iter()
+        .any(|candidate| candidate.match_quality >= MATCH_SHARE);
+    let within = pillar
+        .map(|pillar| format!(" in pillar `{}`", pillar.id))
+        .unwrap_or_default();
+    let note = (!matched).then(|| {
+        let query = common::snippet(&input.query);
+        if candidates.is_empty() {
+            format!(
+                "No governed indicator in the corpus{within} measures `{query}`, and none shares a word with it: \
+                 say the corpus lacks it, or try other words in Spanish, English or Portuguese."
+            )
+        } else {
+            format!(
+                "No governed indicator in the corpus{within} measures `{query}`: the candidates share only some of \
+                 its words (match_quality below {MATCH_SHARE}) and are the nearest, not a match. Say the corpus \
+                 lacks it rather than answer with one of them."
+            )
+        }
+    });
     let result = ResolveMetricResult {
         query: input.query,
         pillar: pillar.map(|pillar| pillar.id.clone()),
+        matched,
+        note,
         candidates,
         sources: vec![common::source_link(corpus, "metrics", None)],
     };

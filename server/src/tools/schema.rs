@@ -3,7 +3,8 @@
 //! are OpenAPI's; TypeScript clients log each one), no bare `true` schemas and no type arrays (MCP
 //! Inspector `--strict` and Claude Code reject both), optional arguments typed by their value alone so
 //! that clients coerce them (an optional argument is omitted, not sent as null), and output schemas
-//! without field prose (the Rust docs and the tool description carry it; `tools/list` stays small).
+//! without field prose or nested `required` lists (the Rust docs and the tool description carry them;
+//! every property and type stays, and `tools/list` stays under 48 KB).
 
 use serde_json::{Map, Value, json};
 
@@ -100,6 +101,12 @@ fn tidy_subschema(schema: &mut Value, side: Side) {
     {
         object.remove("description");
         object.remove("title");
+        // Every property and type stays; which nested fields are always present is the Rust types'
+        // business (the root keeps `result` and `citations` required).
+        object.remove("required");
+        if object.get("minimum") == Some(&json!(0)) {
+            object.remove("minimum");
+        }
     }
     tidy_schema(schema, side);
 }

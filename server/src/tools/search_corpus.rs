@@ -25,7 +25,8 @@ pub fn spec() -> ToolSpec {
         "Full-text search over the corpus",
         "Searches indicators, datasets, countries and pillars by words in Spanish, English or Portuguese. Each hit \
          names its dataset_id and the keys to pass to get_dataset (indicators can also go straight to get_series or \
-         compute). Filter with datasets[], parameter (pillar) or country (indicators with data for it).",
+         compute). Filter with datasets[], parameter (pillar) or country (indicators with data for it). Answer: `limit` hits \
+         (default 10, at most 50), under 10 KB.",
         &["metrics", "countries", "pillars"],
         handle,
     )

@@ -520,6 +520,7 @@ impl McpServer {
                 Arc::from(call_result(
                     &output.payload,
                     output.display.as_deref(),
+                    output.user_message.as_deref(),
                     false,
                 ))
             }
@@ -532,7 +533,7 @@ impl McpServer {
                 );
                 let payload = json!({"result": {"error": message}, "citations": {"sources": {}, "indicators": {}, "series": {}}})
                     .to_string();
-                Arc::from(call_result(&payload, None, true))
+                Arc::from(call_result(&payload, None, None, true))
             }
             Ok(Err(ToolError::Internal(detail))) => {
                 tracing::error!(tool = name, elapsed_us, detail, "tools/call failed");
@@ -583,15 +584,30 @@ impl Response {
 }
 
 /// The serialized `tools/call` result: the payload `{"result", "citations"}` as the text block and as
-/// `structuredContent` (what hosts hand the model), and the display object, when there is one, under
-/// `_meta` ([`crate::tools::answer::DISPLAY_META_KEY`]), which hosts keep out of the model's context.
-fn call_result(payload: &str, display: Option<&str>, is_error: bool) -> String {
+/// `structuredContent` (what hosts hand the model); the short message for the person, when there is one,
+/// as a second text block annotated `audience: ["user"]`; and the display object, when there is one,
+/// under `_meta` ([`crate::tools::answer::DISPLAY_META_KEY`]), which hosts keep out of the model's context.
+fn call_result(
+    payload: &str,
+    display: Option<&str>,
+    user_message: Option<&str>,
+    is_error: bool,
+) -> String {
     // The text block is the payload as a JSON string: escaped straight into the buffer, sized for the
     // payload twice (escaping adds a backslash per quote, under a fifth of a payload's bytes).
-    let mut result =
-        Vec::with_capacity(payload.len() * 23 / 10 + display.map_or(0, str::len) + 128);
+    let mut result = Vec::with_capacity(
+        payload.len() * 23 / 10
+            + display.map_or(0, str::len)
+            + user_message.map_or(0, str::len)
+            + 192,
+    );
     result.extend_from_slice(br#"{"content":[{"type":"text","text":"#);
     serde_json::to_writer(&mut result, payload).expect("strings serialize");
+    if let Some(message) = user_message {
+        result.extend_from_slice(br#"},{"type":"text","text":"#);
+        serde_json::to_writer(&mut result, message).expect("strings serialize");
+        result.extend_from_slice(br#","annotations":{"audience":["user"]}"#);
+    }
     result.extend_from_slice(br#"}],"structuredContent":"#);
     result.extend_from_slice(payload.as_bytes());
     if let Some(display) = display {
@@ -637,7 +653,7 @@ fn with_lang(mut schema: Value) -> Value {
         let properties = object.entry("properties").or_insert_with(|| json!({}));
         if let Some(properties) = properties.as_object_mut() {
             let mut lang = json!({"type": "string", "enum": ["es", "en", "pt"], "default": "es",
-                       "description": "Language of names and prose: es, en or pt (default es). Numbers, ids and citations do not change."});
+                       "description": "Language of names and prose; numbers, ids and citations do not change."});
             limits::cap_string(&mut lang, limits::ArgumentKind::of("lang"));
             properties.insert("lang".into(), lang);
         }
@@ -653,10 +669,16 @@ fn instructions(plugin: &Plugin) -> String {
          {indicators} indicators from {sources} sources; {with_data} of the {countries} LAC countries and territories have data). Flow: (1) call resolve_metric with the metric \
          in words (Spanish, English or Portuguese) to get an indicator id; (2) call get_series for a country-year panel or \
          compare_countries for a pillar across countries; (3) call resolve_citations to turn any stored citation_id into \
-         its source. Every number in a result carries a citation_id whose record is in `citations`: cite it when you use the \
-         number. If the corpus lacks a value, the tools say so (countries under `missing`, or an error naming what is valid); \
-         never fill in or invent a number. Countries are ISO3 codes or names (\"Brasil\", \"México\"); pillars (parameter) are \
-         {pillars}. Add lang: es|en|pt for names in that language. Tools: {tool_list}.",
+         its source and value. Citations: every stored number in `result` carries its `citation_id` (wb-sp-dyn-le00-in-mex-2024) or \
+         is a [year, value] point of an object with a `series_id` (wb-sp-dyn-le00-in-mex), whose citation_id is `{{series_id}}-{{year}}`. \
+         `citations.series[series_id]` gives country and deep link, `citations.indicators[its indicator]` code, title and unit, \
+         `citations.sources[its source]` publisher, dataset, licence, vintage and attribution: each appears once per answer. Cite \
+         the source and link when you use a number. Derived numbers (changes, regional values, correlations) carry an inline \
+         calc-… or pulse-… record naming their input ids. Answers are paged to stay under 40 KB: `next_cursor` or `next_offset` \
+         gives the next page, `indicators_total` or `total` what exists. Tables and charts for the person travel outside your \
+         context. If the corpus lacks a value, the tools say so (countries under `missing`, `matched: false` from resolve_metric, \
+         or an error naming what is valid); never fill in or invent a number. Countries are ISO3 codes or names (\"Brasil\", \
+         \"México\"); pillars (parameter) are {pillars}. Add lang: es|en|pt for names in that language. Tools: {tool_list}.",
         version = baked.manifest().corpus_version,
         indicators = baked.metrics().len(),
         sources = baked.sources().len(),

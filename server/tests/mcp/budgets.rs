@@ -229,6 +229,15 @@ fn the_display_stays_out_of_the_models_context() {
     let display = &answer["_meta"]["lac-corpus/display"];
     assert_eq!(display["charts"][0]["mark"]["type"], json!("line"));
     assert_eq!(display["tables"][0]["columns"], json!(["year", "MEX"]));
+    // The person's short message: a second text block meant for the user, naming what and whose.
+    let message = &answer["content"][1];
+    assert_eq!(message["annotations"]["audience"], json!(["user"]));
+    assert_eq!(
+        message["text"],
+        json!(
+            "Esperanza de vida al nacer (years): tabla y gráfico. Fuente: The World Bank, World Development Indicators (CC-BY-4.0)."
+        )
+    );
 }
 
 /// Schemas every client reads without warnings: JSON Schema formats only, no bare `true`, no type arrays.

@@ -400,4 +400,22 @@ fn a_whole_number_written_with_a_decimal_point_is_the_same_year() {
         json!({"op": "change", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "MEX", "from_year": 2010.0, "to_year": 2024}),
     );
     assert!((result["absolute_change"].as_f64().unwrap() - 1.546).abs() < 1e-9);
+    // MCP Inspector sends a typed-in number as a string: "2010" is the year too, "twenty ten" is not.
+    let (result, _) = compute(
+        json!({"op": "change", "indicator": "sp_dyn_le00_in", "country": "MEX", "from_year": "2010", "to_year": "2024"}),
+    );
+    assert!((result["absolute_change"].as_f64().unwrap() - 1.546).abs() < 1e-9);
+    let answer = call_tool(
+        "compute",
+        json!({"op": "change", "indicator": "sp_dyn_le00_in", "country": "MEX", "from_year": "twenty ten"}),
+    );
+    assert_eq!(answer["isError"], json!(true));
+    assert!(
+        payload(&answer)["result"]["error"]
+            .as_str()
+            .unwrap()
+            .contains(
+                "argument `from_year`: expected a whole number, found the text \"twenty ten\""
+            )
+    );
 }

@@ -278,3 +278,52 @@ fn get_series_reports_the_years_it_returns() {
         (json!(1960), json!(2024))
     );
 }
+
+#[test]
+fn resolve_metric_says_when_nothing_in_the_corpus_measures_what_was_asked() {
+    // The corpus has GDP per capita but no CO2 emissions: "per capita" alone is not a match.
+    let answer = call_tool(
+        "resolve_metric",
+        json!({"query": "CO2 emissions per capita"}),
+    );
+    assert_eq!(answer["isError"], json!(false));
+    let result = &payload(&answer)["result"];
+    assert_eq!(result["matched"], json!(false));
+    assert!(
+        result["note"]
+            .as_str()
+            .unwrap()
+            .contains("No governed indicator")
+    );
+    for candidate in result["candidates"].as_array().unwrap() {
+        assert!(
+            candidate["match_quality"].as_f64().unwrap() < 0.75,
+            "{candidate}"
+        );
+    }
+    // Words the corpus does not hold at all: no candidates, the same plain answer.
+    let result = &payload(&call_tool(
+        "resolve_metric",
+        json!({"query": "xyzzy plover"}),
+    ))["result"];
+    assert_eq!(
+        (result["matched"].clone(), result["candidates"].clone()),
+        (json!(false), json!([]))
+    );
+    // A metric the corpus holds matches fully, in any of the three languages.
+    for query in [
+        "homicidios",
+        "life expectancy",
+        "PIB per cápita",
+        "mortalidad materna",
+    ] {
+        let result = &payload(&call_tool("resolve_metric", json!({"query": query})))["result"];
+        assert_eq!(result["matched"], json!(true), "{query}");
+        assert_eq!(
+            result["candidates"][0]["match_quality"],
+            json!(1.0),
+            "{query}"
+        );
+        assert!(result.get("note").is_none());
+    }
+}

@@ -542,7 +542,7 @@ async fn other_methods_get_a_json_rpc_405() {
 
 #[tokio::test]
 async fn tool_errors_carry_structured_content_and_name_the_argument() {
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_series","arguments":{"parameter":"salud","indicator":"sp_dyn_le00_in","countries":["MEX"],"from_year":"2020"}}}"#;
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_series","arguments":{"parameter":"salud","indicator":"sp_dyn_le00_in","countries":["MEX"],"from_year":"twenty twenty"}}}"#;
     let (_, response) = check_post(body, &[]).await;
     assert_eq!(response["result"]["isError"], json!(true));
     let message = response["result"]["structuredContent"]["result"]["error"]
