@@ -37,10 +37,12 @@ venv:
     test -n "${E2E_PYTHON:-}" || cmp -s tests/e2e/requirements.txt .venv/requirements.txt || (python3 -m venv .venv && .venv/bin/pip install --quiet --disable-pip-version-check -r tests/e2e/requirements.txt && cp tests/e2e/requirements.txt .venv/requirements.txt)
 
 # Benchmarks (release build): bake wall time and peak RSS; server cold start, RSS and get_series throughput;
-# per-tool latency without the result cache.
+# get_series beside the Python SDK peer, cached, uncached and the ceiling in one run; per-tool latency
+# without the result cache.
 bench:
     bash bench/bake.sh
     bash bench/server.sh
+    bash bench/compare.sh
     bash bench/tools.sh
     cargo bench -p server --bench tools
 

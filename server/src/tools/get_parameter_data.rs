@@ -250,9 +250,10 @@ fn handle(
     let (offset, next_cursor) = common::page(input.cursor.as_deref(), limit, total)?;
     let page: Vec<(bool, IndicatorData, Vec<Observation<'_>>)> =
         indicators.into_iter().skip(offset).take(limit).collect();
-    // The tail holds the latest value, so citing the tails cites every number of `indicators`.
+    // Every number of an indicator (latest value, tail) is of one series: its latest row carries the
+    // series' records.
     let citations =
-        common::citation_records_for(corpus, page.iter().flat_map(|(_, _, tail)| tail.iter()))?;
+        common::citation_records_for(corpus, page.iter().filter_map(|(_, _, tail)| tail.last()))?;
     let indicators: Vec<IndicatorData> = page
         .into_iter()
         .map(|(_, indicator, _)| indicator)

@@ -175,7 +175,8 @@ fn handle(
         };
         let series_id = series_id(rows[0].citation_id).to_string();
         urls.push(source.deep_link_for(&metric.source_code, &country.iso3, &country.iso2));
-        cited_rows.extend(rows);
+        // One row per series carries its records: every point of it shares them.
+        cited_rows.extend(rows.last().copied());
         series.push(CountrySeries {
             country: country.iso3.clone(),
             country_name: common::country_name(country, lang),

@@ -50,7 +50,7 @@ pub const ARGUMENT_KINDS: &[(&str, ArgumentKind)] = &[
     ("kind", ArgumentKind::Identifier),
     ("order", ArgumentKind::Identifier),
     ("frontier", ArgumentKind::Identifier),
-    ("lang", ArgumentKind::Identifier),
+    // `lang` is held to a name's length only: any other value falls back to `es` (SPEC §4.3).
     ("query", ArgumentKind::Text),
 ];
 

@@ -327,3 +327,14 @@ fn resolve_metric_says_when_nothing_in_the_corpus_measures_what_was_asked() {
         assert!(result.get("note").is_none());
     }
 }
+
+#[test]
+fn an_unknown_lang_falls_back_to_spanish() {
+    let answer = call_tool(
+        "resolve_metric",
+        json!({"query": "homicidios", "lang": "español"}),
+    );
+    assert_eq!(answer["isError"], json!(false), "{answer}");
+    let first = &payload(&answer)["result"]["candidates"][0];
+    assert_eq!(first["name"], json!("Homicidios intencionales"));
+}

@@ -225,7 +225,6 @@ fn every_listed_string_argument_has_a_max_length_and_every_array_max_items() {
             "op",
             "method",
             "kind",
-            "lang",
         ] {
             if let Some(property) = properties.get(identifier) {
                 assert_eq!(
