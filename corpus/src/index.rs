@@ -23,7 +23,7 @@ use tantivy::{
     },
     tokenizer::TokenStream,
     tokenizer::{
-        AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer,
+        AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
         StopWordFilter, TextAnalyzer,
     },
 };
@@ -65,9 +65,10 @@ pub struct MetricHit {
     pub id: String,
     /// Relevance score (higher is better); comparable within one query only.
     pub score: f32,
-    /// Share of the query's words (after case and accent folding, stop words out) found in the record's
-    /// names, title, synonyms or code, 0 to 1: 1 when the record is named by every word asked for, low when
-    /// only its description or pillar matched. Comparable across queries, unlike `score`.
+    /// Share of the query's content words (after case and accent folding and stemming, stop words
+    /// out, and the measure words of [`MEASURE_WORDS`] out when other words remain) found in the
+    /// record's names, title, synonyms or code, 0 to 1: 1 when the record is named by every word asked
+    /// for, low when only its description or pillar matched. Comparable across queries, unlike `score`.
     pub match_share: f32,
 }
 
@@ -274,7 +275,7 @@ impl MetricIndex {
             path: "index".into(),
             message: error.to_string(),
         };
-        let words = self.words(query);
+        let words = self.content_words(query);
         let (text_query, _) = self.parser.parse_query_lenient(&escape(query));
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query)];
         if let Some(pillar) = pillar {
@@ -352,8 +353,28 @@ impl MetricIndex {
     }
 }
 
+/// Words that say how a quantity is measured, not what it is (`homicide rate`, `GDP per capita`,
+/// `tasa de desempleo`): a record is not named by them, so they count toward a match only when the query
+/// holds nothing else.
+pub const MEASURE_WORDS: &str = "rate rates tasa taxa ratio per capita cápita percent percentage porcentaje \
+     percentual porcentagem share proporción proporção index índice total number número level nivel nível \
+     annual anual value valor";
+
 impl MetricIndex {
-    /// The distinct words of `text` as the index reads them (folded, stop words out).
+    /// The words of `text` a match is judged on: its words less the measure words, or all of them when
+    /// nothing else remains.
+    fn content_words(&self, text: &str) -> Vec<String> {
+        let words = self.words(text);
+        let measure = self.words(MEASURE_WORDS);
+        let content: Vec<String> = words
+            .iter()
+            .filter(|word| !measure.contains(word))
+            .cloned()
+            .collect();
+        if content.is_empty() { words } else { content }
+    }
+
+    /// The distinct words of `text` as the index reads them (folded, stop words out, stemmed).
     fn words(&self, text: &str) -> Vec<String> {
         let mut analyzer = self.analyzer.clone();
         let mut stream = analyzer.token_stream(text);
@@ -399,6 +420,9 @@ fn register_analyzer(index: &Index) {
             builder = builder.filter_dynamic(filter);
         }
     }
+    // One stemmer for the three languages, the same at index and query time: it folds plurals and
+    // endings (`homicides`/`homicide`, `homicidios`/`homicidio`, `tasas`/`tasa`) consistently.
+    builder = builder.filter_dynamic(Stemmer::new(Language::English));
     index
         .tokenizers()
         .register(FOLDED_ANALYZER, builder.build());

@@ -105,22 +105,24 @@ where
     T: TryFrom<i64>,
 {
     use serde::{Deserialize, de::Error};
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum NumberOrText {
-        Number(serde_json::Number),
-        Text(String),
-    }
-    let number = match Option::<NumberOrText>::deserialize(deserializer)? {
-        None => return Ok(None),
-        Some(NumberOrText::Number(number)) => number,
-        Some(NumberOrText::Text(text)) => {
-            text.trim().parse::<serde_json::Number>().map_err(|_| {
-                D::Error::custom(format!(
-                    "expected a whole number, found the text \"{}\"",
-                    snippet(&text)
-                ))
-            })?
+    let number = match Option::<Value>::deserialize(deserializer)? {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Number(number)) => number,
+        Some(Value::String(text)) => text.trim().parse::<serde_json::Number>().map_err(|_| {
+            D::Error::custom(format!(
+                "expected a whole number, found the text \"{}\"",
+                snippet(&text)
+            ))
+        })?,
+        Some(other) => {
+            let kind = match other {
+                Value::Bool(_) => "a boolean",
+                Value::Array(_) => "an array",
+                _ => "an object",
+            };
+            return Err(D::Error::custom(format!(
+                "expected a whole number, found {kind}"
+            )));
         }
     };
     let whole = number.as_i64().or_else(|| {
@@ -408,7 +410,7 @@ pub fn bar_chart(title: &str, unit: &str, items: &[(String, f64)]) -> Value {
 /// `next_cursor` gave it.
 ///
 /// # Errors
-/// [`ToolError::Invalid`] for a cursor that is not one this tool gave for these items, or a zero limit.
+/// As [`cursor_offset`], or [`ToolError::Invalid`] for a zero limit.
 pub fn page(
     cursor: Option<&str>,
     limit: usize,
@@ -417,19 +419,32 @@ pub fn page(
     if limit == 0 {
         return Err(ToolError::Invalid("limit: give 1 or more".into()));
     }
-    let offset = match cursor {
-        None => 0,
-        Some(cursor) => cursor
-            .parse::<usize>()
-            .ok()
-            .filter(|offset| *offset < total.max(1))
-            .ok_or_else(|| {
-                ToolError::Invalid(format!(
-                    "cursor `{}` is not a page of this answer ({total} items); pass the `next_cursor` of the previous page, or omit it for the first",
-                    snippet(cursor)
-                ))
-            })?,
+    let offset = cursor_offset(cursor, total)?;
+    Ok((offset, next_cursor(offset + limit, total)))
+}
+
+/// The offset a `cursor` (a `next_cursor` this tool gave) starts at among `total` items; 0 without one.
+///
+/// # Errors
+/// [`ToolError::Invalid`] for a cursor that is not one this tool gives for these items.
+pub fn cursor_offset(cursor: Option<&str>, total: usize) -> Result<usize, ToolError> {
+    let Some(cursor) = cursor else {
+        return Ok(0);
     };
-    let next = offset + limit;
-    Ok((offset, (next < total).then(|| next.to_string())))
+    cursor
+        .parse::<usize>()
+        .ok()
+        // Only the cursor's own spelling: `01` or `+1` is not a cursor this tool gave.
+        .filter(|offset| *offset < total.max(1) && offset.to_string() == cursor)
+        .ok_or_else(|| {
+            ToolError::Invalid(format!(
+                "cursor `{}` is not a page of this answer ({total} items); pass the `next_cursor` of the previous page, or omit it for the first",
+                snippet(cursor)
+            ))
+        })
+}
+
+/// The cursor of a page starting at `next` among `total` items, or `None` when no item is left.
+pub fn next_cursor(next: usize, total: usize) -> Option<String> {
+    (next < total).then(|| next.to_string())
 }

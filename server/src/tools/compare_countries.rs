@@ -3,8 +3,8 @@
 //! Reads the observation table (`observations`), the metric registry and the pillars. For each
 //! indicator of the pillar with data for at least one of the countries, the latest value per country
 //! with its year and citation id. Indicators are ordered headline first, then by how many of the
-//! countries have data, and paged: `limit` per page (default 10, at most 40), `indicators_total` and
-//! `next_cursor` say what is left.
+//! countries have data, and paged: `limit` per page (default 10, at most 40) and at most 100 country
+//! values a page; `indicators_total` and `next_cursor` say what is left.
 
 use corpus::Lang;
 use schemars::JsonSchema;
@@ -24,8 +24,8 @@ pub fn spec() -> ToolSpec {
         "Compare a pillar's indicators across countries",
         "A pillar's governed indicators in 2 to 8 countries in one call: for each indicator, each country's latest \
          value with its year and citation_id; countries without data are listed per indicator, never filled. Values \
-         of different years are labelled with their year, not aligned. Answer: 10 indicators a page (`limit` up to 40), headline \
-         first, under 40 KB for 8 countries; `indicators_total` and `next_cursor` (pass as `cursor`) give the rest.",
+         of different years are labelled with their year, not aligned. Answer: 10 indicators a page (`limit` up to 40, at most 100 \
+         values a page), headline first, under 40 KB; `indicators_total` and `next_cursor` (pass as `cursor`) give the rest.",
         &["observations", "metrics", "pillars"],
         handle,
     )
@@ -53,6 +53,9 @@ pub struct CompareCountriesInput {
 pub const DEFAULT_LIMIT: u32 = 10;
 /// The most indicators one page holds.
 pub const MAX_LIMIT: u32 = 40;
+/// The most country values one page holds (10 indicators of 8 countries fit; a page of 40 indicators
+/// of 8 countries would be 90 KB).
+pub const MAX_VALUES_PER_PAGE: usize = 100;
 
 /// The comparison.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -178,13 +181,19 @@ fn handle(
             .then(left.id.cmp(&right.id))
     });
     let total = comparisons.len();
-    let (offset, next_cursor) = common::page(input.cursor.as_deref(), limit as usize, total)?;
-    let indicators: Vec<IndicatorComparison> = comparisons
-        .into_iter()
-        .skip(offset)
-        .take(limit as usize)
-        .map(|(_, comparison)| comparison)
-        .collect();
+    let offset = common::cursor_offset(input.cursor.as_deref(), total)?;
+    // A page holds `limit` indicators and at most MAX_VALUES_PER_PAGE country values, whichever is
+    // reached first (always one indicator at least), so 8 countries stay within the answer budget.
+    let mut indicators: Vec<IndicatorComparison> = Vec::new();
+    let mut values = 0;
+    for (_, comparison) in comparisons.into_iter().skip(offset).take(limit as usize) {
+        if !indicators.is_empty() && values + comparison.values.len() > MAX_VALUES_PER_PAGE {
+            break;
+        }
+        values += comparison.values.len();
+        indicators.push(comparison);
+    }
+    let next_cursor = common::next_cursor(offset + indicators.len(), total);
     let citations = common::citation_records(
         corpus,
         indicators.iter().flat_map(|indicator| {

@@ -36,8 +36,7 @@ pub fn spec() -> ToolSpec {
          (latest value not a projection) + 20 x provenance (cited to the publisher's page for that country), with the \
          coverage gaps (missing and stale indicators), vintages and cited anomalies. Without arguments: a per-pillar \
          summary for the region (mean confidence, weakest countries) and the refresh work-list of sources, most out of \
-         date first. The reference year is the newest year in the corpus. Answer: under 40 KB (a pillar in a country \
-         under 10 KB).",
+         date first. The reference year is the newest year in the corpus. Answer: under 40 KB.",
         &["data_health", "discoveries"],
         handle,
     )

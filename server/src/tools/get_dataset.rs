@@ -6,7 +6,8 @@
 //! statistics, by indicator and country), `discoveries` (anomalies and source contradictions, by
 //! indicator, country, year), `concordance` (both publishers' values per pair, country and year; pair id
 //! as `id`) and `data_health` (per pillar and country). Rows are paged (`limit` 1 to 500, default 100,
-//! and `offset`; a page stops at about 28 KB of rows and `next_offset` says where the next begins);
+//! and `offset`; a page stops at about 32 KB of rows and the citation records they bring, and
+//! `next_offset` says where the next begins);
 //! `total` says how many rows match. Every citation id a page holds is resolved in
 //! `citations`.
 
@@ -35,7 +36,7 @@ pub fn spec() -> ToolSpec {
          trend per indicator and country), `discoveries` (anomalies and source contradictions; by indicator, country, \
          year), `concordance` (the same quantity from two publishers, both values cited; pair id as `id`, or by \
          indicator, country, year) and `data_health` (per pillar and country). Rows are paged with limit (default 100, \
-         at most 500) and offset; a page also stops at about 28 KB, and `total`, `truncated` and `next_offset` say what is left. \
+         at most 500) and offset; a page also stops at about 32 KB, and `total`, `truncated` and `next_offset` say what is left. \
          Every citation id in a page has its records in `citations`.",
         &[
             "observations",
@@ -104,16 +105,22 @@ pub struct GetDatasetResult {
     /// Whether more rows follow this page.
     pub truncated: bool,
     /// The `offset` of the next page, when more rows follow. A page holds at most `limit` rows and about
-    /// 28 KB of them, whichever comes first; the flat-file downloads hold whole datasets.
+    /// 32 KB of them with their citation records, whichever comes first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_offset: Option<usize>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
 }
 
-/// Bytes of rows one page holds at most (compact JSON), so that a page with its citations stays within
-/// an answer's 40 KB budget.
-pub const PAGE_BYTES: usize = 28 * 1024;
+/// Bytes one page holds at most (compact JSON of its rows, and of the citation records they bring:
+/// see [`SERIES_RECORD_BYTES`]), so that a page stays within an answer's 40 KB budget.
+pub const PAGE_BYTES: usize = 32 * 1024;
+/// Bytes counted for the record of each new series a page cites (country and deep link; measured
+/// 110 to 160).
+pub const SERIES_RECORD_BYTES: usize = 180;
+/// Bytes counted for the record of each new indicator a page cites (source, code, title, unit;
+/// measured 150 to 330).
+pub const INDICATOR_RECORD_BYTES: usize = 400;
 
 /// One page of matching rows, before the envelope: the rows, how many matched, the citation ids they hold.
 struct Page {
@@ -139,13 +146,31 @@ impl Page {
             bytes: 0,
         };
         let mut full = false;
+        let mut series = std::collections::HashSet::new();
+        let mut indicators = std::collections::HashSet::new();
         for item in matching {
             if page.total >= offset && page.rows.len() < limit && !full {
                 let (row, cited) = to_row(item);
-                let size = row.to_string().len();
+                let mut size = row.to_string().len();
+                for id in &cited {
+                    let series_id = crate::tools::answer::series_id(id);
+                    if !series.contains(series_id) {
+                        size += SERIES_RECORD_BYTES;
+                        // The series id less its country: one key per indicator.
+                        let indicator = crate::tools::answer::series_id(series_id);
+                        if !indicators.contains(indicator) {
+                            size += INDICATOR_RECORD_BYTES;
+                        }
+                    }
+                }
                 // The first row always fits, so every page moves forward.
                 if page.rows.is_empty() || page.bytes + size <= PAGE_BYTES {
                     page.bytes += size;
+                    for id in &cited {
+                        let series_id = crate::tools::answer::series_id(id);
+                        indicators.insert(crate::tools::answer::series_id(series_id).to_string());
+                        series.insert(series_id.to_string());
+                    }
                     page.rows.push(row);
                     page.cited.extend(cited);
                 } else {
@@ -170,6 +195,9 @@ fn handle(
         )));
     }
     let offset = input.offset.unwrap_or(0) as usize;
+    if let Some(year) = input.year {
+        common::year_range(Some(year), Some(year))?;
+    }
     let baked = &corpus.baked;
     let plain = |value: Value| (value, Vec::new());
     let page = match input.dataset_id.as_str() {
@@ -326,7 +354,8 @@ fn handle(
                 .resolve_citation(id)
                 .map_err(|unresolved| ToolError::Invalid(unresolved.to_string()))?;
             Page::of(std::iter::once(citation), offset, limit, |citation| {
-                plain(json!(citation))
+                let id = citation.citation_id.to_string();
+                (json!(citation), vec![id])
             })
         }
         other => {

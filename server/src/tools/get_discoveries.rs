@@ -5,7 +5,7 @@
 //! robust z-score of at least 5 within their own series (and at least 1 % of the series' level);
 //! contradictions are country-years where two publishers' values of the same quantity (data/concordance.toml)
 //! differ beyond the declared tolerance, ranked by how many tolerances apart they are. Optional filters:
-//! pillar (`parameter`), country, indicator (either side of a contradiction) and kind; `limit` 1 to 50
+//! pillar (`parameter`), country, indicator (either side of a contradiction) and kind; `limit` 1 to 40
 //! of each (default 10). Totals and a per-country count of the matching contradictions say how much
 //! lies beyond the page.
 
@@ -29,7 +29,7 @@ pub fn spec() -> ToolSpec {
          differing beyond the declared tolerance), ranked by magnitude, each with the citations of its cells. \
          Filter by parameter (pillar), country, indicator (e.g. ny_gdp_mktp_kd_zg: where do publishers disagree \
          about GDP growth?) and kind (anomalies or contradictions); totals and contradictions per country come \
-         with the page. Answer: the `limit` largest of each kind (default 10, at most 50), under 40 KB.",
+         with the page. Answer: the `limit` largest of each kind (default 10, at most 40), under 40 KB.",
         &["discoveries", "metrics"],
         handle,
     )
@@ -51,9 +51,9 @@ pub struct GetDiscoveriesInput {
     /// `anomalies` or `contradictions` only. Default both.
     #[serde(default)]
     pub kind: Option<DiscoveryKind>,
-    /// How many anomalies and how many contradictions, 1 to 50 each. Default 10.
+    /// How many anomalies and how many contradictions, 1 to 40 each. Default 10.
     #[serde(default, deserialize_with = "common::whole_number")]
-    #[schemars(range(min = 1, max = 50), extend("default" = 10))]
+    #[schemars(range(min = 1, max = 40), extend("default" = 10))]
     pub limit: Option<u32>,
 }
 
@@ -95,8 +95,10 @@ pub struct AnomalyItem {
     pub unit: String,
     /// ISO3.
     pub country: String,
-    /// Year of the changed value, and the previous observed year.
-    pub years: (i32, i32),
+    /// The previous observed year (of the first of `citation_ids`).
+    pub from_year: i32,
+    /// The year of the changed value (of the second of `citation_ids`).
+    pub to_year: i32,
     /// Change, in the unit.
     pub change: f64,
     /// Robust z-score of the change within its series.
@@ -114,8 +116,8 @@ fn handle(
     lang: Lang,
 ) -> Result<ToolAnswer<'_, DiscoveriesResult>, ToolError> {
     let limit = input.limit.unwrap_or(10) as usize;
-    if !(1..=50).contains(&limit) {
-        return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 50")));
+    if !(1..=40).contains(&limit) {
+        return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 40")));
     }
     let pillar = common::optional_pillar(corpus, input.parameter.as_deref())?;
     let country = common::optional_country(corpus, input.country.as_deref())?
@@ -166,7 +168,8 @@ fn handle(
                 name: metric.names.get(lang).to_string(),
                 unit: metric.unit.clone(),
                 country: anomaly.country.clone(),
-                years: (anomaly.year, anomaly.previous_year),
+                from_year: anomaly.previous_year,
+                to_year: anomaly.year,
                 change: anomaly.change,
                 z_score: anomaly.z_score,
                 citation_ids: anomaly.citation_ids.clone(),

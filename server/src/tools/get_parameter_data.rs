@@ -35,7 +35,7 @@ pub fn spec() -> ToolSpec {
          and a short cited narrative in the requested language. Indicators without data for the country are listed \
          under `missing`. Answer: 20 indicators a page (`limit` up to 40; `indicators` picks ids), headline first, under 24 KB; \
          `indicators_total` and `next_cursor` (pass as `cursor`) give the rest. series_tail points are [year, value] of the \
-         indicator's series_id.",
+         indicator's series_id; `flags: projection` and `projection_years` mark publishers' projections, not observations.",
         &["observations", "metrics", "pillars"],
         handle,
     )
@@ -129,6 +129,10 @@ pub struct IndicatorData {
     pub trend: Option<Trend>,
     /// The last 6 points, oldest first, as `[year, value]`.
     pub series_tail: Vec<YearValue>,
+    /// Years of `series_tail` whose value is a publisher's projection or estimate, not an observation;
+    /// absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub projection_years: Vec<i32>,
 }
 
 /// A least-squares trend.
@@ -139,8 +143,10 @@ pub struct Trend {
     /// `improving`, `worsening` or `stable` (|slope| under 0.5 % of the mean level per year), by good_direction;
     /// `rising`/`falling`/`stable` for neutral indicators.
     pub direction: String,
-    /// First and last year of the window.
-    pub years: (i32, i32),
+    /// First year of the fitted window (least squares over the observed points of `series_tail`).
+    pub from_year: i32,
+    /// Last year of the fitted window.
+    pub to_year: i32,
     /// Points fitted.
     pub n: usize,
 }
@@ -148,11 +154,10 @@ pub struct Trend {
 /// A correlation between two indicators of the pillar across countries.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CorrelationItem {
-    /// `calc-corr-{indicator_a}-{indicator_b}-{year}`, a per-response id whose record is this item:
-    /// Pearson r across the countries with both values in `year`, two-sided p from Student's t with
-    /// n - 2 degrees of freedom; `compute` op `correlation` with the same indicators and year gives the
-    /// same r, n and p and lists every input cell.
+    /// `calc-corr-{indicator_a}-{indicator_b}-{year}`, a per-response id whose record is this item.
     pub citation_id: String,
+    /// How r, n and p were computed, and the `compute` call that lists every input cell.
+    pub method: String,
     /// First indicator.
     pub indicator_a: String,
     /// Second indicator.
@@ -225,6 +230,13 @@ fn handle(
         .collect();
     let governance = governance(corpus, &metrics, &all);
     if let Some(wanted) = &input.indicators {
+        if wanted.is_empty() || wanted.len() > MAX_LIMIT {
+            return Err(ToolError::Invalid(format!(
+                "indicators: give 1 to {MAX_LIMIT} indicator ids of pillar `{}`, got {}",
+                pillar.id,
+                wanted.len()
+            )));
+        }
         let unknown: Vec<String> = wanted
             .iter()
             .filter(|id| !metrics.iter().any(|metric| &metric.id == *id))
@@ -267,6 +279,13 @@ fn handle(
             citation_id: format!(
                 "calc-corr-{}-{}-{}",
                 item.indicator_a, item.indicator_b, item.year
+            ),
+            method: format!(
+                "Pearson r across the n countries with both values in {year}; p two-sided (Student's t, n-2 df). \
+                 Inputs: compute op=correlation indicator={a} indicator_b={b} year={year}",
+                year = item.year,
+                a = item.indicator_a,
+                b = item.indicator_b
             ),
             indicator_a: item.indicator_a.clone(),
             indicator_b: item.indicator_b.clone(),
@@ -386,10 +405,8 @@ fn indicator_data(
         Trend {
             slope_per_year: fit.slope,
             direction: direction.to_string(),
-            years: (
-                observed.first().map(|point| point.year).unwrap_or_default(),
-                observed.last().map(|point| point.year).unwrap_or_default(),
-            ),
+            from_year: observed.first().map(|point| point.year).unwrap_or_default(),
+            to_year: observed.last().map(|point| point.year).unwrap_or_default(),
             n: fit.n,
         }
     });
@@ -405,6 +422,11 @@ fn indicator_data(
         trend,
         series_id: series_id(latest.citation_id).to_string(),
         series_tail: tail.iter().map(|row| (row.year, row.value)).collect(),
+        projection_years: tail
+            .iter()
+            .filter(|row| corpus::is_projection(row.flags))
+            .map(|row| row.year)
+            .collect(),
     }
 }
 

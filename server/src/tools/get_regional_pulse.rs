@@ -30,7 +30,7 @@ pub const MIN_COUNTRIES: usize = corpus::derived::MIN_YEAR_COUNTRIES;
 /// Indicators per page by default: headline first, then by coverage.
 pub const DEFAULT_LIMIT: usize = 6;
 /// The most indicators one page holds.
-pub const MAX_LIMIT: usize = 12;
+pub const MAX_LIMIT: usize = 10;
 /// The population indicator whose values weigh the regional mean (WDI `SP.POP.TOTL`).
 const POPULATION: &str = "sp_pop_totl";
 /// Source contradictions shown (get_discoveries lists them all).
@@ -47,7 +47,7 @@ pub fn spec() -> ToolSpec {
          mean for rates and per-person quantities, else median, and which), its change over 5 years, the World Bank \
          LCN aggregate beside it when published, leaders and laggards by good_direction, the biggest movers, and the \
          pillar's source contradictions. Every number is cited; each regional value has a pulse-… record inline giving its inputs as a citation id pattern and \
-         countries (resolve_citations gives their values). Answer: 6 indicators a page (`limit` up to 12), headline first, under \
+         countries (resolve_citations gives their values). Answer: 6 indicators a page (`limit` up to 10), headline first, under \
          24 KB; `indicators_total` and `next_cursor` (pass as `cursor`) give the rest.",
         &["observations", "aggregates", "metrics", "discoveries"],
         handle,
@@ -60,9 +60,9 @@ pub fn spec() -> ToolSpec {
 pub struct GetRegionalPulseInput {
     /// Pillar: id or name in es/en/pt.
     pub parameter: String,
-    /// Indicators per page, 1 to 12 (default 6).
+    /// Indicators per page, 1 to 10 (default 6).
     #[serde(default, deserialize_with = "common::whole_number")]
-    #[schemars(range(min = 1, max = 12))]
+    #[schemars(range(min = 1, max = 10))]
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page.
     #[serde(default)]

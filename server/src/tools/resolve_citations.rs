@@ -90,7 +90,9 @@ fn handle(
     let mut resolved = Vec::new();
     let mut unresolved = Vec::new();
     let mut citations: Vec<CitationRecord> = Vec::new();
-    for id in &input.ids {
+    let mut seen = std::collections::HashSet::new();
+    // Each id once, in request order.
+    for id in input.ids.iter().filter(|id| seen.insert(id.as_str())) {
         match corpus.baked.resolve_citation(id) {
             Ok(citation) => {
                 resolved.push(Resolved {

@@ -183,21 +183,30 @@ fn handle(
     let matched = candidates
         .iter()
         .any(|candidate| candidate.match_quality >= MATCH_SHARE);
+    if matched {
+        // Beside a match, a candidate none of whose content words match is noise, not a near indicator.
+        candidates.retain(|candidate| candidate.match_quality > 0.0);
+    }
     let within = pillar
         .map(|pillar| format!(" in pillar `{}`", pillar.id))
         .unwrap_or_default();
+    let retry = if pillar.is_some() {
+        ", or search without `pillar`"
+    } else {
+        ""
+    };
     let note = (!matched).then(|| {
         let query = common::snippet(&input.query);
         if candidates.is_empty() {
             format!(
                 "No governed indicator in the corpus{within} measures `{query}`, and none shares a word with it: \
-                 say the corpus lacks it, or try other words in Spanish, English or Portuguese."
+                 say the corpus lacks it, or try other words in Spanish, English or Portuguese{retry}."
             )
         } else {
             format!(
                 "No governed indicator in the corpus{within} measures `{query}`: the candidates share only some of \
                  its words (match_quality below {MATCH_SHARE}) and are the nearest, not a match. Say the corpus \
-                 lacks it rather than answer with one of them."
+                 lacks it rather than answer with one of them{retry}."
             )
         }
     });

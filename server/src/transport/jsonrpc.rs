@@ -401,7 +401,8 @@ impl McpServer {
             other => Err((
                 codes::METHOD_NOT_FOUND,
                 format!(
-                    "method not found: `{other}`; methods: initialize, ping, tools/list, tools/call"
+                    "method not found: `{}`; methods: initialize, ping, tools/list, tools/call",
+                    crate::tools::common::snippet(other)
                 ),
             )),
         }
@@ -434,7 +435,8 @@ impl McpServer {
         let tool = self.plugin.tool(name).ok_or_else(|| {
             let names: Vec<&str> = self.plugin.tools().iter().map(|tool| tool.name).collect();
             invalid(format!(
-                "unknown tool `{name}`; tools: {}",
+                "unknown tool `{}`; tools: {}",
+                crate::tools::common::snippet(name),
                 names.join(", ")
             ))
         })?;

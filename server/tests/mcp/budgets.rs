@@ -85,6 +85,64 @@ fn every_pillar_in_a_country_and_across_the_region_fits_in_24_kb() {
 }
 
 #[test]
+fn the_largest_limits_stay_within_40_kb_too() {
+    let eight = ["MEX", "BRA", "ARG", "COL", "CHL", "PER", "URY", "ECU"];
+    for pillar in pillars() {
+        for (name, arguments) in [
+            (
+                "compare_countries",
+                json!({"parameter": pillar, "countries": eight, "limit": 40}),
+            ),
+            (
+                "get_regional_pulse",
+                json!({"parameter": pillar, "limit": 10}),
+            ),
+            ("get_discoveries", json!({"parameter": pillar, "limit": 40})),
+            (
+                "get_parameter_data",
+                json!({"parameter": pillar, "country": "BRA", "limit": 40}),
+            ),
+        ] {
+            let bytes = size(name, arguments.clone());
+            assert!(bytes <= ANSWER_BUDGET, "{name} {arguments}: {bytes} B");
+        }
+    }
+    for (name, arguments) in [
+        ("get_discoveries", json!({"limit": 40})),
+        ("get_discoveries", json!({"limit": 40, "country": "MEX"})),
+        ("search_corpus", json!({"query": "tasa", "limit": 50})),
+        (
+            "compute",
+            json!({"op": "rank", "indicator": "sp_pop_totl", "year": 2020}),
+        ),
+        // Pages whose rows cite many series: the records they bring count toward the cut.
+        (
+            "get_dataset",
+            json!({"dataset_id": "discoveries", "offset": 1636}),
+        ),
+        (
+            "get_dataset",
+            json!({"dataset_id": "discoveries", "offset": 1700, "limit": 500}),
+        ),
+        (
+            "get_dataset",
+            json!({"dataset_id": "observations", "year": 2020, "limit": 500}),
+        ),
+        (
+            "get_dataset",
+            json!({"dataset_id": "aggregates", "year": 2020, "limit": 500}),
+        ),
+        (
+            "get_dataset",
+            json!({"dataset_id": "series_stats", "offset": 2105, "limit": 500}),
+        ),
+    ] {
+        let bytes = size(name, arguments.clone());
+        assert!(bytes <= ANSWER_BUDGET, "{name} {arguments}: {bytes} B");
+    }
+}
+
+#[test]
 fn a_correlation_fits_in_8_kb_and_the_other_tools_in_40() {
     let bytes = size(
         "compute",

@@ -10,7 +10,7 @@ fn pulse(parameter: &str) -> Value {
 
 /// The pulse of indicator `id` of `parameter`, paging until it comes.
 fn pulse_of(parameter: &str, id: &str) -> Value {
-    let mut arguments = json!({"parameter": parameter, "limit": 12});
+    let mut arguments = json!({"parameter": parameter, "limit": 10});
     loop {
         let content = payload(&call_tool("get_regional_pulse", arguments.clone()));
         if let Some(found) = crate::support::indicator(&content["result"]["indicators"], id) {
