@@ -4,6 +4,7 @@
 use std::{net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc, time::Duration};
 
 use clap::{Parser, Subcommand};
+
 use server::transport::{
     http::{HttpConfig, HttpState, router},
     jsonrpc::McpServer,

@@ -15,7 +15,6 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::Value;
 
 use super::{ToolError, ToolOutput, common::Display};
 use crate::load::Corpus;
@@ -288,10 +287,12 @@ impl<O: Serialize> ToolAnswer<'_, O> {
         let display = self
             .display
             .map(|display| {
-                serde_json::to_value(&display).map(|mut value| {
-                    trim_float_noise(&mut value);
-                    value.to_string()
-                })
+                let mut bytes = Vec::with_capacity(8192);
+                display
+                    .serialize(&mut serde_json::Serializer::with_formatter(
+                        &mut bytes, TrimFloats,
+                    ))
+                    .map(|()| String::from_utf8(bytes).expect("serde_json writes UTF-8"))
             })
             .transpose()
             .map_err(internal)?;
@@ -342,39 +343,62 @@ fn user_message(display: &Display, citations: &Citations, lang: corpus::Lang) ->
     Some(message)
 }
 
-/// Rounds every fractional number in `value` to 12 significant digits, which keeps every digit a
-/// publisher prints and drops the noise of binary arithmetic (`7.8999999999999915` → `7.9`).
-pub fn trim_float_noise(value: &mut Value) {
-    match value {
-        Value::Number(number) if number.is_f64() => {
-            if let Some(trimmed) = number
-                .as_f64()
-                .and_then(|float| format!("{float:.11e}").parse::<f64>().ok())
-                .and_then(serde_json::Number::from_f64)
-            {
-                *number = trimmed;
-            }
+/// A compact JSON formatter that writes every float at 12 significant digits, which keeps every digit
+/// a publisher prints and drops the noise of binary arithmetic (`7.8999999999999915` → `7.9`). For
+/// displays only: cited results keep every bit.
+struct TrimFloats;
+
+impl serde_json::ser::Formatter for TrimFloats {
+    fn write_f64<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        value: f64,
+    ) -> std::io::Result<()> {
+        serde_json::ser::CompactFormatter.write_f64(writer, significant(value, 12))
+    }
+}
+
+/// `value` rounded to `digits` significant digits: the double nearest that decimal, so the shortest
+/// printing of it is the decimal itself.
+fn significant(value: f64, digits: i32) -> f64 {
+    if value == 0.0 || !value.is_finite() {
+        return value;
+    }
+    let scale = digits - 1 - value.abs().log10().floor() as i32;
+    // Powers of ten up to 1e22 are exact doubles, so one multiplication, one rounding and one exact
+    // division give the nearest double.
+    match scale {
+        0..=22 => {
+            let power = 10f64.powi(scale);
+            (value * power).round() / power
         }
-        Value::Array(items) => items.iter_mut().for_each(trim_float_noise),
-        Value::Object(fields) => fields.values_mut().for_each(trim_float_noise),
-        _ => {}
+        -22..=-1 => {
+            let power = 10f64.powi(-scale);
+            (value / power).round() * power
+        }
+        _ => value,
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use serde::Serialize;
     use serde_json::json;
 
-    use super::{series_id, trim_float_noise};
+    use super::{TrimFloats, series_id};
 
     #[test]
     fn display_numbers_lose_binary_noise_not_digits() {
-        let mut value =
-            json!({"rows": [[2.9450000000000003, 7.8999999999999915, 324800000.0, 75.264, 2024]]});
-        trim_float_noise(&mut value);
+        let value = json!({"rows": [[2.9450000000000003, 7.8999999999999915, 324800000.0, 75.264, 2024, 0.000123456789012345, 1.5459999999999923, -3.0000000000000004]]});
+        let mut bytes = Vec::new();
+        value
+            .serialize(&mut serde_json::Serializer::with_formatter(
+                &mut bytes, TrimFloats,
+            ))
+            .unwrap();
         assert_eq!(
-            value,
-            json!({"rows": [[2.945, 7.9, 324800000.0, 75.264, 2024]]})
+            String::from_utf8(bytes).unwrap(),
+            r#"{"rows":[[2.945,7.9,324800000.0,75.264,2024,0.000123456789012,1.546,-3.0]]}"#
         );
     }
 

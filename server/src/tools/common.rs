@@ -22,8 +22,9 @@ pub struct SourceLink {
     pub url: Option<String>,
 }
 
-/// A display payload: tables (columns and rows) and links for a person.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+/// A display payload: tables (columns and rows), links and charts for a person, serialized into the
+/// result's `_meta` (never into `structuredContent`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Display {
     /// Tables to render.
     pub tables: Vec<DisplayTable>,
@@ -31,11 +32,94 @@ pub struct Display {
     pub links: Vec<DisplayLink>,
     /// Charts as Vega-Lite v5 specifications (data inline), valid against the official Vega-Lite schema.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub charts: Vec<Value>,
+    pub charts: Vec<Chart>,
+}
+
+/// A Vega-Lite v5 specification whose top-level data values are typed rather than a JSON tree, so a
+/// long series costs no map per point; serializes as one specification object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Chart {
+    /// The specification without its top-level `data` (`$schema`, `title`, `mark`, `encoding`,
+    /// `layer`…).
+    #[serde(flatten)]
+    pub spec: serde_json::Map<String, Value>,
+    /// The top-level inline data, when the specification has it (a layered chart carries its data in
+    /// its layers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<ChartData>,
+}
+
+/// Vega-Lite inline data: `{"values": […]}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChartData {
+    /// The data points.
+    pub values: Vec<ChartValue>,
+}
+
+/// One data point of a chart.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ChartValue {
+    /// A year of several lines, wide: `{"year": 2020, "MEX": 70.4, "BRA": 74.5}` (a `fold` transform
+    /// makes it long); a series without a value that year has no key.
+    Year(YearRow),
+    /// A bar: its label and value.
+    Bar {
+        /// Bar label.
+        label: String,
+        /// Value in the unit of the x axis.
+        value: f64,
+    },
+}
+
+/// One year of a wide chart table: the year and each series' value, by the series names of the chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct YearRow {
+    /// Year.
+    pub year: i32,
+    /// The series names, shared by every row of the chart.
+    pub series: std::sync::Arc<[String]>,
+    /// Each series' value that year, in `series` order.
+    pub values: Vec<Option<f64>>,
+}
+
+impl Serialize for YearRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("year", &self.year)?;
+        for (series, value) in self.series.iter().zip(&self.values) {
+            if let Some(value) = value {
+                map.serialize_entry(series, value)?;
+            }
+        }
+        map.end()
+    }
+}
+
+impl Chart {
+    /// A chart from a whole specification whose data (if any) lives in its layers.
+    pub fn from_spec(spec: Value) -> Chart {
+        Chart {
+            spec: match spec {
+                Value::Object(spec) => spec,
+                _ => serde_json::Map::new(),
+            },
+            data: None,
+        }
+    }
+
+    /// A chart of the specification `spec` (an object) with top-level inline `values`.
+    fn with_values(spec: Value, values: Vec<ChartValue>) -> Chart {
+        Chart {
+            data: Some(ChartData { values }),
+            ..Chart::from_spec(spec)
+        }
+    }
 }
 
 /// One table: a title, column headers and rows of cells (numbers, strings or null for no data).
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DisplayTable {
     /// Table title.
     pub title: String,
@@ -46,7 +130,7 @@ pub struct DisplayTable {
 }
 
 /// A link for a person.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DisplayLink {
     /// Link text.
     pub title: String,
@@ -370,39 +454,73 @@ pub fn year_range(from_year: Option<i32>, to_year: Option<i32>) -> Result<(i32, 
 /// The Vega-Lite schema the chart specifications follow.
 pub const VEGA_LITE_SCHEMA: &str = "https://vega.github.io/schema/vega-lite/v5.json";
 
-/// A Vega-Lite line chart of `(series, year, value)` points, one line per series.
-pub fn line_chart(title: &str, unit: &str, points: &[(String, i32, f64)]) -> Value {
-    let values: Vec<Value> = points.iter().map(|(series, year, value)| serde_json::json!({"series": series, "year": year, "value": value})).collect();
-    serde_json::json!({
+/// A Vega-Lite line chart of `(series, year, value)` points, one line per series. The data is one wide
+/// row per year (a third of the bytes of one row per point), folded back to long by the specification.
+pub fn line_chart(title: &str, unit: &str, points: &[(String, i32, f64)]) -> Chart {
+    let mut names: Vec<String> = Vec::new();
+    for (series, _, _) in points {
+        if !names.contains(series) {
+            names.push(series.clone());
+        }
+    }
+    let mut years: std::collections::BTreeMap<i32, Vec<Option<f64>>> = Default::default();
+    for (series, year, value) in points {
+        let column = names
+            .iter()
+            .position(|name| name == series)
+            .expect("named above");
+        years
+            .entry(*year)
+            .or_insert_with(|| vec![None; names.len()])[column] = Some(*value);
+    }
+    let spec = serde_json::json!({
         "$schema": VEGA_LITE_SCHEMA,
         "title": title,
-        "data": {"values": values},
+        "transform": [
+            {"fold": names, "as": ["series", "value"]},
+            {"filter": {"field": "value", "valid": true}}
+        ],
         "mark": {"type": "line", "point": true},
         "encoding": {
             "x": {"field": "year", "type": "quantitative", "axis": {"format": "d"}, "title": "year"},
             "y": {"field": "value", "type": "quantitative", "title": unit},
             "color": {"field": "series", "type": "nominal", "title": null}
         }
-    })
+    });
+    let series: std::sync::Arc<[String]> = names.into();
+    let values = years
+        .into_iter()
+        .map(|(year, values)| {
+            ChartValue::Year(YearRow {
+                year,
+                series: series.clone(),
+                values,
+            })
+        })
+        .collect();
+    Chart::with_values(spec, values)
 }
 
 /// A Vega-Lite horizontal bar chart of `(label, value)` items, in the given order.
-pub fn bar_chart(title: &str, unit: &str, items: &[(String, f64)]) -> Value {
+pub fn bar_chart(title: &str, unit: &str, items: &[(String, f64)]) -> Chart {
     let order: Vec<&str> = items.iter().map(|(label, _)| label.as_str()).collect();
-    let values: Vec<Value> = items
+    let values = items
         .iter()
-        .map(|(label, value)| serde_json::json!({"label": label, "value": value}))
+        .map(|(label, value)| ChartValue::Bar {
+            label: label.clone(),
+            value: *value,
+        })
         .collect();
-    serde_json::json!({
+    let spec = serde_json::json!({
         "$schema": VEGA_LITE_SCHEMA,
         "title": title,
-        "data": {"values": values},
         "mark": "bar",
         "encoding": {
             "y": {"field": "label", "type": "nominal", "sort": order, "title": null},
             "x": {"field": "value", "type": "quantitative", "title": unit}
         }
-    })
+    });
+    Chart::with_values(spec, values)
 }
 
 /// The page a `cursor` and `limit` select among `total` items: the offset of its first item and the

@@ -901,7 +901,7 @@ fn table(result: &ComputeResult) -> Vec<DisplayTable> {
 }
 
 /// The chart of a rank (bars) or a forecast (observed line, forecast point and interval); none for other ops.
-fn chart(corpus: &Corpus, metric: &Metric, result: &ComputeResult) -> Option<serde_json::Value> {
+fn chart(corpus: &Corpus, metric: &Metric, result: &ComputeResult) -> Option<common::Chart> {
     if let Some(ranking) = &result.ranking {
         let items: Vec<(String, f64)> = ranking
             .ranked
@@ -923,7 +923,7 @@ fn chart(corpus: &Corpus, metric: &Metric, result: &ComputeResult) -> Option<ser
         .map(|row| serde_json::json!({"year": row.year, "value": row.value}))
         .collect();
     let x = serde_json::json!({"field": "year", "type": "quantitative", "axis": {"format": "d"}, "title": "year"});
-    Some(serde_json::json!({
+    Some(common::Chart::from_spec(serde_json::json!({
         "$schema": common::VEGA_LITE_SCHEMA,
         "title": format!("{} — {} (forecast {})", result.indicator_name, forecast.country, forecast.year),
         "layer": [
@@ -934,7 +934,7 @@ fn chart(corpus: &Corpus, metric: &Metric, result: &ComputeResult) -> Option<ser
             {"data": {"values": [{"year": forecast.year, "value": forecast.value}]}, "mark": {"type": "point", "filled": true},
              "encoding": {"x": x, "y": {"field": "value", "type": "quantitative"}}}
         ]
-    }))
+    })))
 }
 
 /// The country and its cells at `from_year` and `to_year` (default: first and last), checked in order.

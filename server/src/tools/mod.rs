@@ -181,7 +181,8 @@ pub fn all() -> Vec<ToolSpec> {
 #[derive(Debug, Clone)]
 pub struct Plugin {
     corpus: Arc<Corpus>,
-    tools: Vec<ToolSpec>,
+    // Shared: a clone (one per uncached call) copies two pointers, not every schema.
+    tools: Arc<[ToolSpec]>,
 }
 
 impl Plugin {
@@ -215,7 +216,10 @@ impl Plugin {
                 ));
             }
         }
-        Ok(Plugin { corpus, tools })
+        Ok(Plugin {
+            corpus,
+            tools: tools.into(),
+        })
     }
 
     /// The loaded corpus.

@@ -7,8 +7,10 @@
 //! the messages run in order. Nothing here ever answers 500: a tool failure is a JSON-RPC `-32603`.
 
 use std::{
+    future::Future,
     net::SocketAddr,
     sync::Arc,
+    task::Poll,
     time::{Duration, Instant},
 };
 
@@ -25,7 +27,9 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::{Value, json};
 
 use super::{
-    jsonrpc::{self, BodyShape, MAX_BATCH, McpServer, Reply, SUPPORTED_VERSIONS, codes},
+    jsonrpc::{
+        self, BodyShape, MAX_BATCH, McpServer, PendingCall, Reply, SUPPORTED_VERSIONS, Step, codes,
+    },
     rate_limit::{Charge, RateLimiter},
 };
 
@@ -109,11 +113,16 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         request.extensions().get::<ConnectInfo<SocketAddr>>(),
     );
     let unsupported_version = unsupported_version(request.headers());
-    let collected = tokio::time::timeout(
-        BODY_TIMEOUT,
-        Limited::new(request.into_body(), MAX_BODY_BYTES).collect(),
-    )
-    .await;
+    // A body that has already arrived (nearly every one) is read without arming a timer: a timer per
+    // request costs the runtime a thread wake-up. One still on its way gets BODY_TIMEOUT.
+    let mut collecting =
+        std::pin::pin!(Limited::new(request.into_body(), MAX_BODY_BYTES).collect());
+    let first_poll =
+        std::future::poll_fn(|context| Poll::Ready(collecting.as_mut().poll(context))).await;
+    let collected = match first_poll {
+        Poll::Ready(collected) => Ok(collected),
+        Poll::Pending => tokio::time::timeout(BODY_TIMEOUT, collecting).await,
+    };
     let bytes = match collected {
         Ok(Ok(collected)) => collected.to_bytes(),
         Ok(Err(error)) if error.downcast_ref::<LengthLimitError>().is_some() => return too_large(),
@@ -177,8 +186,26 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         );
         return response;
     }
-    // Tools are CPU-bound and short; run them off the async workers so a slow one never stalls I/O.
-    let reply = tokio::task::spawn_blocking(move || state.server.handle_body(&body)).await;
+    // Everything but running a tool is quick and done here; tools are CPU-bound, so they run on the
+    // blocking pool (one hop) under the call deadline, and a slow one never stalls I/O. A batch runs
+    // there whole.
+    let reply = match state.server.prepare(&body) {
+        Step::Batch => {
+            let batch = state.clone();
+            tokio::task::spawn_blocking(move || batch.server.handle_body(&body)).await
+        }
+        Step::Done(reply) => Ok(reply),
+        Step::Call(PendingCall { job, ticket }) => {
+            let plugin = state.server.plugin().clone();
+            let running = tokio::task::spawn_blocking(move || McpServer::run_call(&plugin, job));
+            match tokio::time::timeout(state.server.call_deadline(), running).await {
+                Ok(Ok(outcome)) => Ok(state.server.finish_call(ticket, Some(outcome))),
+                Ok(Err(joined)) => Err(joined),
+                // Past the deadline the tool's thread finishes on its own; its outcome is dropped.
+                Err(_) => Ok(state.server.finish_call(ticket, None)),
+            }
+        }
+    };
     match reply {
         Ok(Reply::Nothing) => StatusCode::ACCEPTED.into_response(),
         Ok(reply @ Reply::One { unreadable, .. }) => {

@@ -147,6 +147,67 @@ pub struct McpServer {
 /// What running a tool gave: its outcome, or the panic it raised.
 type Outcome = std::thread::Result<Result<ToolOutput, ToolError>>;
 
+/// A body prepared by [`McpServer::prepare`].
+#[derive(Debug)]
+pub enum Step {
+    /// Answered without running a tool.
+    Done(Reply),
+    /// One uncached `tools/call` left to run.
+    Call(PendingCall),
+    /// A batch of messages: run it with [`McpServer::handle_body`], which may block.
+    Batch,
+}
+
+/// An uncached `tools/call` of a single-message body, ready to run: the job (the tool and its
+/// normalised arguments, for the thread that runs it) and the ticket (what the answer needs).
+#[derive(Debug)]
+pub struct PendingCall {
+    /// What runs.
+    pub job: CallJob,
+    /// What answers.
+    pub ticket: CallTicket,
+}
+
+/// The tool of a pending call and its normalised arguments.
+#[derive(Debug)]
+pub struct CallJob {
+    tool: &'static str,
+    arguments: Value,
+    lang: Lang,
+}
+
+/// What the answer to a pending call needs: its id, tool and cache key.
+#[derive(Debug)]
+pub struct CallTicket {
+    /// The request id, serialized.
+    id: String,
+    tool: &'static str,
+    key: String,
+}
+
+/// A tool call past its argument checks and the cache.
+#[derive(Debug)]
+struct ToolCall {
+    tool: &'static str,
+    arguments: Value,
+    lang: Lang,
+    key: String,
+}
+
+/// What `tools/call` yields before it becomes an answer.
+enum Prepared {
+    /// A result or refusal due without running the tool.
+    Answered(Arc<str>),
+    /// The tool must run.
+    Run(ToolCall),
+}
+
+/// A prepared call's outcome and how long its tool ran.
+pub struct CallOutcome {
+    outcome: Outcome,
+    elapsed_us: u64,
+}
+
 /// Serialized tool results by call key, bounded by bytes.
 #[derive(Debug)]
 struct ResultCache {
@@ -298,11 +359,17 @@ impl McpServer {
 
     /// Handles one message; `None` when it gets no answer. The flag is true for envelope errors.
     fn handle_message(&self, message: &Value) -> Option<(String, bool)> {
-        self.classify_and_run(message)
+        self.classify_and_run(message, None)
             .map(|(response, unreadable)| (response.into_string(), unreadable))
     }
 
-    fn classify_and_run(&self, message: &Value) -> Option<(Response, bool)> {
+    /// Classifies `message` and answers it. With `run` given, an uncached `tools/call` is not run: it
+    /// is left in `run` for the caller, and the answer is `None`.
+    fn classify_and_run(
+        &self,
+        message: &Value,
+        run: Option<&mut Option<PendingCall>>,
+    ) -> Option<(Response, bool)> {
         let Some(object) = message.as_object() else {
             return Some((
                 Response::Value(error_response(
@@ -379,6 +446,35 @@ impl McpServer {
         if method.starts_with("notifications/") {
             return None;
         }
+        if let Some(run) = run
+            && method == "tools/call"
+        {
+            let response = match self.prepare_call(object.get("params")) {
+                Ok(Prepared::Answered(result)) => Response::Result {
+                    id: id.to_string(),
+                    result,
+                },
+                Ok(Prepared::Run(call)) => {
+                    *run = Some(PendingCall {
+                        job: CallJob {
+                            tool: call.tool,
+                            arguments: call.arguments,
+                            lang: call.lang,
+                        },
+                        ticket: CallTicket {
+                            id: id.to_string(),
+                            tool: call.tool,
+                            key: call.key,
+                        },
+                    });
+                    return None;
+                }
+                Err((code, message)) => {
+                    Response::Value(error_response(id.clone(), code, &message, None))
+                }
+            };
+            return Some((response, false));
+        }
         let response = match self.dispatch(method, object.get("params")) {
             Ok(result) => Response::Result {
                 id: id.to_string(),
@@ -424,6 +520,20 @@ impl McpServer {
     }
 
     fn call_tool(&self, params: Option<&Value>) -> Result<Arc<str>, (i64, String)> {
+        match self.prepare_call(params)? {
+            Prepared::Answered(result) => Ok(result),
+            Prepared::Run(call) => {
+                let started = Instant::now();
+                let outcome = self.run(call.tool, call.arguments.clone(), call.lang)?;
+                let elapsed_us = started.elapsed().as_micros() as u64;
+                self.answer(call.tool, outcome, elapsed_us, Some(call.key))
+            }
+        }
+    }
+
+    /// Everything of a `tools/call` but running the tool: the argument caps, normalisation and the
+    /// cache. An answer when one is due without running (a refusal, a cached result), else the call.
+    fn prepare_call(&self, params: Option<&Value>) -> Result<Prepared, (i64, String)> {
         let invalid = |message: String| (codes::INVALID_PARAMS, message);
         let params = params.and_then(Value::as_object).ok_or_else(|| {
             invalid("tools/call params must be an object with `name` and `arguments`".into())
@@ -445,7 +555,9 @@ impl McpServer {
             Some(Value::Object(arguments)) => {
                 // The caps first: before normalisation, the cache key and any of the tool's work.
                 if let Err(refusal) = tool.check_arguments(arguments) {
-                    return self.answer(name, Ok(Err(refusal)), 0, None);
+                    return self
+                        .answer(name, Ok(Err(refusal)), 0, None)
+                        .map(Prepared::Answered);
                 }
                 arguments.clone()
             }
@@ -466,12 +578,99 @@ impl McpServer {
         let cache = || self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(result) = cache().get(&key) {
             tracing::info!(tool = name, outcome = "cached", "tools/call");
-            return Ok(result);
+            return Ok(Prepared::Answered(result));
         }
+        Ok(Prepared::Run(ToolCall {
+            tool: tool.name,
+            arguments,
+            lang,
+            key,
+        }))
+    }
+
+    /// Prepares a body without running any tool (argument caps, normalisation, the cache and every
+    /// other method are done here, quickly): [`Step::Done`] with the reply, or, for one message that
+    /// is an uncached `tools/call`, [`Step::Call`] for the caller to run ([`McpServer::run_call`],
+    /// blocking, wherever it likes, e.g. tokio's blocking pool under its own timeout) and finish
+    /// ([`McpServer::finish_call`]). A well-formed batch is [`Step::Batch`], left to the caller.
+    pub fn prepare(&self, body: &Value) -> Step {
+        match BodyShape::of(body) {
+            BodyShape::Single => {}
+            BodyShape::Batch(_) => return Step::Batch,
+            BodyShape::EmptyBatch | BodyShape::OversizedBatch(_) => {
+                return Step::Done(self.handle_body(body));
+            }
+        }
+        let mut pending = None;
+        match self.classify_and_run(body, Some(&mut pending)) {
+            Some((response, unreadable)) => Step::Done(Reply::One {
+                response: response.into_string(),
+                unreadable,
+            }),
+            None => match pending {
+                Some(call) => Step::Call(call),
+                None => Step::Done(Reply::Nothing),
+            },
+        }
+    }
+
+    /// Runs a prepared call's tool on the calling thread, inside `catch_unwind` (blocking).
+    pub fn run_call(plugin: &Plugin, job: CallJob) -> CallOutcome {
         let started = Instant::now();
-        let outcome = self.run(tool.name, arguments, lang)?;
-        let elapsed_us = started.elapsed().as_micros() as u64;
-        self.answer(name, outcome, elapsed_us, Some(key))
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let tool = plugin
+                .tool(job.tool)
+                .expect("the tool was found by its name");
+            tool.call(plugin.corpus(), job.arguments, job.lang)
+        }));
+        CallOutcome {
+            outcome,
+            elapsed_us: started.elapsed().as_micros() as u64,
+        }
+    }
+
+    /// The reply to a prepared call: its outcome (cached when a result), or `-32603` naming the
+    /// deadline when `outcome` is `None` (the caller stopped waiting at [`McpServer::call_deadline`]).
+    pub fn finish_call(&self, ticket: CallTicket, outcome: Option<CallOutcome>) -> Reply {
+        let answered = match outcome {
+            Some(CallOutcome {
+                outcome,
+                elapsed_us,
+            }) => self.answer(ticket.tool, outcome, elapsed_us, Some(ticket.key)),
+            None => {
+                tracing::error!(tool = ticket.tool, "tools/call exceeded its deadline");
+                Err(self.deadline_error(ticket.tool))
+            }
+        };
+        let response = match answered {
+            Ok(result) => Response::Result {
+                id: ticket.id,
+                result,
+            },
+            Err((code, message)) => {
+                let id: Value = serde_json::from_str(&ticket.id).unwrap_or(Value::Null);
+                Response::Value(error_response(id, code, &message, None))
+            }
+        };
+        Reply::One {
+            response: response.into_string(),
+            unreadable: false,
+        }
+    }
+
+    /// How long a tool call may run.
+    pub fn call_deadline(&self) -> Duration {
+        self.call_deadline
+    }
+
+    fn deadline_error(&self, tool: &str) -> (i64, String) {
+        (
+            codes::INTERNAL_ERROR,
+            format!(
+                "tool `{tool}` exceeded its {} s deadline",
+                self.call_deadline.as_secs_f64()
+            ),
+        )
     }
 
     /// Runs the tool `tool` on a worker inside `catch_unwind`, waiting at most the call deadline.
@@ -498,13 +697,7 @@ impl McpServer {
         receiver.recv_timeout(self.call_deadline).map_err(|_| {
             let elapsed_us = started.elapsed().as_micros() as u64;
             tracing::error!(tool, elapsed_us, "tools/call exceeded its deadline");
-            (
-                codes::INTERNAL_ERROR,
-                format!(
-                    "tool `{tool}` exceeded its {} s deadline",
-                    self.call_deadline.as_secs_f64()
-                ),
-            )
+            self.deadline_error(tool)
         })
     }
 

@@ -328,3 +328,50 @@ fn a_call_past_its_deadline_gets_32603_and_its_siblings_are_answered() {
     let response: Value = serde_json::from_str(&response).unwrap();
     assert_eq!(response["result"]["isError"], json!(false), "{response}");
 }
+
+#[tokio::test]
+async fn over_http_a_single_call_past_its_deadline_gets_32603_and_the_server_answers_the_next() {
+    let mut tools = server::tools::all();
+    tools.push(ToolSpec::new(
+        "sleeps",
+        "Sleeps",
+        "Test tool: sleeps past any small deadline.",
+        &["observations"],
+        sleepy_handler,
+    ));
+    let slow = server::build_with_tools(corpus_dir(), tools)
+        .expect("the server builds")
+        .with_call_deadline(Duration::from_secs(1));
+    let state = std::sync::Arc::new(server::transport::http::HttpState::new(
+        slow,
+        server::transport::http::HttpConfig {
+            enabled: true,
+            rate_limit_per_minute: 1000,
+        },
+    ));
+    let call = |id: u32, name: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{name}","arguments":{{}}}}}}"#
+        )
+    };
+    let (response, bytes) =
+        crate::support::send(&state, crate::support::post(call(7, "sleeps"), &[])).await;
+    assert_eq!(response.status(), 200);
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(answer["id"], json!(7));
+    assert_eq!(answer["error"]["code"], json!(-32603), "{answer}");
+    assert_eq!(
+        answer["error"]["message"],
+        json!("tool `sleeps` exceeded its 1 s deadline")
+    );
+    let (_, bytes) = crate::support::send(
+        &state,
+        crate::support::post(
+            r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"resolve_metric","arguments":{"query":"homicidios"}}}"#,
+            &[],
+        ),
+    )
+    .await;
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+}
