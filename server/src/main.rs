@@ -6,6 +6,7 @@ use std::{net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc, time::Du
 use clap::{Parser, Subcommand};
 
 use server::transport::{
+    guard::{OriginPolicy, TrustedProxies},
     http::{HttpConfig, HttpState, router},
     jsonrpc::McpServer,
 };
@@ -37,6 +38,14 @@ struct Cli {
     /// Seconds one tool call may run; past it the message gets JSON-RPC -32603 and the server goes on.
     #[arg(long, env = "MCP_CALL_DEADLINE_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     call_deadline_secs: u64,
+    /// Browser origins that may call over HTTP: `*` for any (a public deployment), or a comma-separated
+    /// list of origins allowed besides pages on this machine, which always are [default: this machine only]
+    #[arg(long, env = "MCP_ALLOWED_ORIGINS", default_value = "")]
+    allowed_origins: String,
+    /// Proxies (IP addresses or CIDR ranges, comma-separated) whose x-real-ip / x-forwarded-for name
+    /// the client for the rate limit; from anyone else those headers are ignored [default: none]
+    #[arg(long, env = "MCP_TRUSTED_PROXIES", default_value = "")]
+    trusted_proxies: String,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -116,6 +125,12 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
         HttpConfig {
             enabled,
             rate_limit_per_minute: cli.rate_limit,
+            origins: OriginPolicy::parse(&cli.allowed_origins)
+                .map_err(|error| format!("MCP_ALLOWED_ORIGINS: {error}"))?,
+            // A server on loopback answers only requests addressed to this machine (DNS rebinding).
+            check_host: cli.addr.ip().is_loopback(),
+            trusted_proxies: TrustedProxies::parse(&cli.trusted_proxies)
+                .map_err(|error| format!("MCP_TRUSTED_PROXIES: {error}"))?,
         },
     ));
     let runtime = tokio::runtime::Runtime::new().map_err(|error| error.to_string())?;

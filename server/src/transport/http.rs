@@ -27,6 +27,7 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::{Value, json};
 
 use super::{
+    guard::{self, OriginPolicy, TrustedProxies},
     jsonrpc::{
         self, BodyShape, MAX_BATCH, McpServer, PendingCall, Reply, SUPPORTED_VERSIONS, Step, codes,
     },
@@ -45,6 +46,25 @@ pub struct HttpConfig {
     pub enabled: bool,
     /// Messages per client per minute.
     pub rate_limit_per_minute: u32,
+    /// Browser origins that may call (403 for others).
+    pub origins: OriginPolicy,
+    /// Refuse a `Host` that is not this machine (set when bound to loopback: DNS rebinding).
+    pub check_host: bool,
+    /// Proxies whose `x-real-ip` / `x-forwarded-for` name the client; from anyone else they are ignored.
+    pub trusted_proxies: TrustedProxies,
+}
+
+impl HttpConfig {
+    /// The defaults of a loopback server: pages on this machine only, `Host` checked, no proxy trusted.
+    pub fn local(enabled: bool, rate_limit_per_minute: u32) -> HttpConfig {
+        HttpConfig {
+            enabled,
+            rate_limit_per_minute,
+            origins: OriginPolicy::Local(Vec::new()),
+            check_host: true,
+            trusted_proxies: TrustedProxies::default(),
+        }
+    }
 }
 
 /// Shared state of the HTTP handlers.
@@ -74,13 +94,14 @@ impl HttpState {
     }
 }
 
-/// The router: `/api/mcp` with CORS headers on every response.
+/// The router: `/api/mcp` (and `/api/mcp/`) with CORS headers on every response.
 pub fn router(state: Arc<HttpState>) -> Router {
     Router::new()
         .route("/api/mcp", post(post_mcp).get(get_mcp).options(preflight))
+        .route("/api/mcp/", post(post_mcp).get(get_mcp).options(preflight))
         .method_not_allowed_fallback(method_not_allowed)
-        // Outermost: every response, errors included, carries the open CORS origin.
-        .layer(middleware::from_fn(allow_any_origin))
+        // Outermost: every response, errors included, says which origin may read it.
+        .layer(middleware::from_fn_with_state(state.clone(), cors))
         .with_state(state)
 }
 
@@ -91,6 +112,23 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
             axum::Json(json!({"error": "mcp_disabled"})),
         )
             .into_response();
+    }
+    if let Some(message) = guard::refusal(
+        request.headers(),
+        &state.config.origins,
+        state.config.check_host,
+    ) {
+        return json_response(
+            StatusCode::FORBIDDEN,
+            &jsonrpc::error_response(Value::Null, codes::INVALID_REQUEST, &message, None),
+        );
+    }
+    if !guard::is_json(request.headers()) {
+        let message = "a POST to /api/mcp must be Content-Type: application/json";
+        return json_response(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            &jsonrpc::error_response(Value::Null, codes::INVALID_REQUEST, message, None),
+        );
     }
     let too_large = || {
         let message = format!("request body above {MAX_BODY_BYTES} bytes");
@@ -108,10 +146,15 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     if declared_length.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
         return too_large();
     }
-    let client = client_key(
+    let client = guard::client_address(
         request.headers(),
-        request.extensions().get::<ConnectInfo<SocketAddr>>(),
-    );
+        request
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(peer)| *peer),
+        &state.config.trusted_proxies,
+    )
+    .map_or_else(|| "unknown".to_string(), |address| address.to_string());
     let unsupported_version = unsupported_version(request.headers());
     // A body that has already arrived (nearly every one) is read without arming a timer: a timer per
     // request costs the runtime a thread wake-up. One still on its way gets BODY_TIMEOUT.
@@ -262,7 +305,14 @@ async fn method_not_allowed() -> Response {
     response
 }
 
-async fn preflight() -> Response {
+async fn preflight(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
+    if let Some(message) = guard::refusal(&headers, &state.config.origins, state.config.check_host)
+    {
+        return json_response(
+            StatusCode::FORBIDDEN,
+            &jsonrpc::error_response(Value::Null, codes::INVALID_REQUEST, &message, None),
+        );
+    }
     let mut response = StatusCode::NO_CONTENT.into_response();
     let headers = response.headers_mut();
     headers.insert(
@@ -280,40 +330,28 @@ async fn preflight() -> Response {
     response
 }
 
-async fn allow_any_origin(request: Request, next: Next) -> Response {
+/// CORS on every response: `*` when any origin may call, else the request's own origin when it may
+/// (with `Vary: Origin`), and nothing for a refused one.
+async fn cors(State(state): State<Arc<HttpState>>, request: Request, next: Next) -> Response {
+    let origin = request.headers().get(header::ORIGIN).cloned();
     let mut response = next.run(request).await;
-    response.headers_mut().insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
+    let headers = response.headers_mut();
+    match (&state.config.origins, origin) {
+        (OriginPolicy::Any, _) => {
+            headers.insert(
+                header::ACCESS_CONTROL_ALLOW_ORIGIN,
+                HeaderValue::from_static("*"),
+            );
+        }
+        (policy, Some(origin)) if policy.allows(origin.to_str().ok()) => {
+            headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+            headers.insert(header::VARY, HeaderValue::from_static("Origin"));
+        }
+        _ => {
+            headers.insert(header::VARY, HeaderValue::from_static("Origin"));
+        }
+    }
     response
-}
-
-/// The rate-limit key: `x-real-ip`, else the rightmost `x-forwarded-for` entry across every line of that
-/// header (the one our proxy added; the leftmost is whatever the client claims), else the socket peer.
-fn client_key(headers: &HeaderMap, peer: Option<&ConnectInfo<SocketAddr>>) -> String {
-    let last_entry = |name: &str| {
-        let lines: Vec<&str> = headers
-            .get_all(name)
-            .iter()
-            .filter_map(|value| value.to_str().ok())
-            .collect();
-        lines
-            .iter()
-            .rev()
-            .flat_map(|line| line.rsplit(','))
-            .map(str::trim)
-            .find(|entry| !entry.is_empty())
-            .map(str::to_string)
-    };
-    last_entry("x-real-ip")
-        .or_else(|| last_entry("x-forwarded-for"))
-        .unwrap_or_else(|| {
-            peer.map_or_else(
-                || "unknown".to_string(),
-                |ConnectInfo(address)| address.ip().to_string(),
-            )
-        })
 }
 
 /// The first `MCP-Protocol-Version` header value this server does not speak (a value that is not text

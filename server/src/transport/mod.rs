@@ -7,9 +7,12 @@
 //! - [`http`]: Streamable HTTP on `POST /api/mcp` with the gate, body cap, batch cap, rate limit, CORS
 //!   and the health probe.
 //! - [`stdio`]: newline-delimited JSON-RPC on stdin/stdout.
+//! - [`guard`]: who may call: the `Origin` allow-list, the loopback `Host` check, JSON content type, and
+//!   the client address from forwarding headers of trusted proxies only.
 //! - [`rate_limit`]: the bounded in-memory per-client limiter.
 //! - [`workers`]: the threads tool calls run on, so a call can be given up at its deadline.
 
+pub mod guard;
 pub mod http;
 pub mod jsonrpc;
 pub mod rate_limit;

@@ -344,10 +344,7 @@ async fn over_http_a_single_call_past_its_deadline_gets_32603_and_the_server_ans
         .with_call_deadline(Duration::from_secs(1));
     let state = std::sync::Arc::new(server::transport::http::HttpState::new(
         slow,
-        server::transport::http::HttpConfig {
-            enabled: true,
-            rate_limit_per_minute: 1000,
-        },
+        server::transport::http::HttpConfig::local(true, 1000),
     ));
     let call = |id: u32, name: &str| {
         format!(

@@ -41,3 +41,6 @@ mod hardening;
 
 /// Answer size budgets on the real corpus, paging, the display in `_meta`, a lean `tools/list`.
 mod budgets;
+
+/// Who may call over HTTP: Origin, loopback Host, JSON content type, trusted proxies, the trailing slash.
+mod security;

@@ -361,17 +361,21 @@ async fn p24_forwarded_clients_are_charged_to_the_rightmost_address() {
 }
 
 #[tokio::test]
-async fn p25_options_is_an_open_cors_preflight() {
+async fn p25_options_is_a_cors_preflight_for_allowed_origins() {
     let (response, _) = send(
         &http_state(true, 60),
         Request::options("/api/mcp")
+            .header("origin", "http://localhost:6274")
             .body(axum::body::Body::empty())
             .unwrap(),
     )
     .await;
     assert_eq!(response.status(), StatusCode::NO_CONTENT);
     let header = |name: &str| response.headers()[name].to_str().unwrap().to_string();
-    assert_eq!(header("access-control-allow-origin"), "*");
+    assert_eq!(
+        header("access-control-allow-origin"),
+        "http://localhost:6274"
+    );
     assert_eq!(header("access-control-allow-methods"), "POST, OPTIONS");
     assert_eq!(
         header("access-control-allow-headers"),
@@ -425,18 +429,29 @@ async fn p29_tools_list_names_and_schemas() {
 async fn unknown_routes_and_every_response_carry_cors() {
     let (response, _) = send(
         &http_state(true, 60),
-        post(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, &[]),
+        post(
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            &[("origin", "http://127.0.0.1:3000")],
+        ),
     )
     .await;
-    assert_eq!(response.headers()["access-control-allow-origin"], "*");
+    assert_eq!(
+        response.headers()["access-control-allow-origin"],
+        "http://127.0.0.1:3000"
+    );
+    let public = crate::support::http_state_with(server::transport::http::HttpConfig {
+        origins: server::transport::guard::OriginPolicy::Any,
+        ..server::transport::http::HttpConfig::local(true, 60)
+    });
     let (response, _) = send(
-        &http_state(true, 60),
+        &public,
         Request::get("/nowhere")
             .body(axum::body::Body::empty())
             .unwrap(),
     )
     .await;
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    assert_eq!(response.headers()["access-control-allow-origin"], "*");
 }
 
 // Regressions found by trying to break the server (issue 3 review).
@@ -481,6 +496,7 @@ async fn every_forwarded_for_line_counts_and_the_last_entry_is_charged() {
     for attempt in 1..=61 {
         let first_line = format!("198.51.100.{attempt}");
         let request = Request::post("/api/mcp")
+            .header("content-type", "application/json")
             .header("x-forwarded-for", first_line.as_str())
             .header("x-forwarded-for", "10.1.0.99")
             .body(axum::body::Body::from(
@@ -500,6 +516,7 @@ async fn every_forwarded_for_line_counts_and_the_last_entry_is_charged() {
 #[tokio::test]
 async fn version_headers_are_all_checked_and_a_batched_initialize_ignores_them() {
     let request = Request::post("/api/mcp")
+        .header("content-type", "application/json")
         .header("mcp-protocol-version", "2025-06-18")
         .header("mcp-protocol-version", "1999-01-01")
         .body(axum::body::Body::from(

@@ -72,15 +72,20 @@ pub fn server() -> &'static McpServer {
     })
 }
 
-/// HTTP state over [`server`] with the given gate and limit.
+/// HTTP state over [`server`] with the given gate and limit, the loopback defaults otherwise, and a
+/// trusted proxy so that in-process requests (which have no peer address) name their client with
+/// `x-real-ip` / `x-forwarded-for`.
 pub fn http_state(enabled: bool, rate_limit_per_minute: u32) -> Arc<HttpState> {
-    Arc::new(HttpState::new(
-        server().clone(),
-        HttpConfig {
-            enabled,
-            rate_limit_per_minute,
-        },
-    ))
+    http_state_with(HttpConfig {
+        trusted_proxies: server::transport::guard::TrustedProxies::parse("127.0.0.1")
+            .expect("an address"),
+        ..HttpConfig::local(enabled, rate_limit_per_minute)
+    })
+}
+
+/// HTTP state over [`server`] with `config`.
+pub fn http_state_with(config: HttpConfig) -> Arc<HttpState> {
+    Arc::new(HttpState::new(server().clone(), config))
 }
 
 /// Sends one request through a fresh router over `state`.
