@@ -9,6 +9,7 @@ use server::transport::{
     guard::{OriginPolicy, TrustedProxies},
     http::{HttpConfig, HttpState, router},
     jsonrpc::McpServer,
+    listener::{self, ServeLimits},
 };
 
 /// Serve the governed LAC data corpus over MCP.
@@ -46,6 +47,13 @@ struct Cli {
     /// the client for the rate limit; from anyone else those headers are ignored [default: none]
     #[arg(long, env = "MCP_TRUSTED_PROXIES", default_value = "")]
     trusted_proxies: String,
+    /// Seconds a client has to send a request's headers; also how long a kept-alive connection may sit
+    /// idle
+    #[arg(long, env = "MCP_HEADER_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    header_timeout_secs: u64,
+    /// Open HTTP connections at most; more get 503 with Retry-After (keep it below `ulimit -n`)
+    #[arg(long, env = "MCP_MAX_CONNECTIONS", default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..))]
+    max_connections: u64,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -133,6 +141,8 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
                 .map_err(|error| format!("MCP_TRUSTED_PROXIES: {error}"))?,
         },
     ));
+    let (header_timeout_secs, max_connections) =
+        (cli.header_timeout_secs, cli.max_connections as usize);
     let runtime = tokio::runtime::Runtime::new().map_err(|error| error.to_string())?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(cli.addr)
@@ -147,9 +157,12 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
                 " (MCP_ENABLED is not \"true\": POSTs get 403)"
             }
         );
-        let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(listener, app)
-            .with_graceful_shutdown(shutdown_signal())
+        let limits = ServeLimits {
+            header_read_timeout: Duration::from_secs(header_timeout_secs),
+            max_connections,
+            ..ServeLimits::default()
+        };
+        listener::serve(listener, router(state), limits, shutdown_signal())
             .await
             .map_err(|error| error.to_string())
     })

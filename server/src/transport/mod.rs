@@ -6,6 +6,8 @@
 //!   serves both transports.
 //! - [`http`]: Streamable HTTP on `POST /api/mcp` with the gate, body cap, batch cap, rate limit, CORS
 //!   and the health probe.
+//! - [`listener`]: the accept loop: header-read (idle) timeout, header size cap, connection cap with
+//!   503 shedding, graceful drain.
 //! - [`stdio`]: newline-delimited JSON-RPC on stdin/stdout.
 //! - [`guard`]: who may call: the `Origin` allow-list, the loopback `Host` check, JSON content type, and
 //!   the client address from forwarding headers of trusted proxies only.
@@ -15,6 +17,7 @@
 pub mod guard;
 pub mod http;
 pub mod jsonrpc;
+pub mod listener;
 pub mod rate_limit;
 pub mod stdio;
 pub mod workers;

@@ -44,3 +44,6 @@ mod budgets;
 
 /// Who may call over HTTP: Origin, loopback Host, JSON content type, trusted proxies, the trailing slash.
 mod security;
+
+/// The accept loop over real sockets: header-read (idle) timeout, connection cap and 503 shedding.
+mod listener;

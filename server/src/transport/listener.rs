@@ -1,0 +1,131 @@
+//! The HTTP accept loop: one hyper HTTP/1 connection per socket, with the limits a public, read-only API
+//! needs so that idle or slow sockets cannot starve it.
+//!
+//! - **Header-read timeout** ([`ServeLimits::header_read_timeout`]): a client has that long to send a
+//!   request's headers; hyper arms it whenever a connection waits for its next request, so it is also the
+//!   idle timeout of a keep-alive connection (a client sending one header line every few seconds is cut).
+//! - **Header size**: a connection buffers at most [`ServeLimits::max_header_bytes`] of request head.
+//! - **Connection cap** ([`ServeLimits::max_connections`]): past it, a new connection is answered at once
+//!   with `503 Service Unavailable` and `Retry-After`, then closed, before the process runs out of file
+//!   descriptors; `accept` errors (such as `EMFILE`) pause the loop briefly instead of ending it.
+//! - **Graceful shutdown**: on the shutdown signal the loop stops accepting and every open connection
+//!   finishes its request in flight, then closes.
+
+use std::{future::Future, sync::Arc, time::Duration};
+
+use axum::{Router, extract::ConnectInfo};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::{io::AsyncWriteExt, net::TcpListener, sync::Semaphore};
+use tower::ServiceExt;
+
+/// Limits of the accept loop (see the module doc).
+#[derive(Debug, Clone, Copy)]
+pub struct ServeLimits {
+    /// How long a client may take to send a request's headers, and how long a kept-alive connection may
+    /// wait idle for its next request.
+    pub header_read_timeout: Duration,
+    /// The most request-head bytes a connection buffers (431/close beyond).
+    pub max_header_bytes: usize,
+    /// Open connections at most; more are shed with 503.
+    pub max_connections: usize,
+}
+
+impl Default for ServeLimits {
+    fn default() -> ServeLimits {
+        ServeLimits {
+            header_read_timeout: Duration::from_secs(10),
+            max_header_bytes: 64 * 1024,
+            // Below the usual 1,024 descriptors of `ulimit -n`, leaving room for the corpus' files.
+            max_connections: 512,
+        }
+    }
+}
+
+/// What a shed connection reads: a 503 with `Retry-After` and a JSON-RPC error body, then the close.
+fn shed_response() -> Vec<u8> {
+    let body = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"server busy: too many open connections; retry after 1 s"}}"#;
+    format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Serves `app` on `listener` under `limits` until `shutdown` completes, then drains open connections.
+///
+/// # Errors
+/// None today: accept errors are logged and retried; the `Result` leaves room for fatal ones.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: ServeLimits,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    let permits = Arc::new(Semaphore::new(limits.max_connections));
+    let (draining, _) = tokio::sync::watch::channel(false);
+    let draining = Arc::new(draining);
+    tokio::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut shutdown => break,
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(error) => {
+                // Out of descriptors or a connection reset before accept: wait a little, go on.
+                tracing::warn!(%error, "accept failed");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            tracing::warn!(%peer, "connection shed: at the connection cap");
+            tokio::spawn(async move {
+                let mut stream = stream;
+                let _ = tokio::time::timeout(
+                    Duration::from_secs(1),
+                    stream.write_all(&shed_response()),
+                )
+                .await;
+                let _ = stream.shutdown().await;
+            });
+            continue;
+        };
+        let app = app.clone();
+        let mut drain = draining.subscribe();
+        tokio::spawn(async move {
+            let _permit = permit;
+            let service = hyper::service::service_fn(
+                move |mut request: hyper::Request<hyper::body::Incoming>| {
+                    request.extensions_mut().insert(ConnectInfo(peer));
+                    app.clone().oneshot(request.map(axum::body::Body::new))
+                },
+            );
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.header_read_timeout)
+                .max_buf_size(limits.max_header_bytes.max(8192));
+            let connection = builder.serve_connection(TokioIo::new(stream), service);
+            tokio::pin!(connection);
+            tokio::select! {
+                result = connection.as_mut() => {
+                    if let Err(error) = result {
+                        tracing::debug!(%peer, %error, "connection ended");
+                    }
+                }
+                _ = drain.changed() => {
+                    // Shutting down: finish the request in flight, then close.
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+        });
+    }
+    let _ = draining.send(true);
+    // Wait for every connection to give its permit back (bounded by the header-read timeout of the
+    // idle ones and the call deadline of busy ones).
+    let _ = permits.acquire_many(limits.max_connections as u32).await;
+    Ok(())
+}

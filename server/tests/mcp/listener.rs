@@ -1,0 +1,106 @@
+//! The accept loop over real sockets: slow or idle clients are cut at the header-read timeout, the
+//! connection cap sheds with 503 and `Retry-After`, and the server answers again once sockets free up.
+
+use std::time::Duration;
+
+use server::transport::listener::{self, ServeLimits};
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::{TcpListener, TcpStream},
+};
+
+use crate::support::http_state;
+
+/// A server on a free loopback port under `limits`; its address.
+async fn start(limits: ServeLimits) -> std::net::SocketAddr {
+    let socket = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let address = socket.local_addr().unwrap();
+    let app = server::transport::http::router(http_state(true, 1000));
+    tokio::spawn(listener::serve(socket, app, limits, std::future::pending()));
+    address
+}
+
+/// Everything the server sends on `stream` until it closes it (or 5 s pass).
+async fn read_all(stream: &mut TcpStream) -> String {
+    let mut bytes = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut bytes)).await;
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn ping(host: &str) -> String {
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    format!(
+        "POST /api/mcp HTTP/1.1\r\nhost: {host}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[tokio::test]
+async fn a_client_that_trickles_its_headers_is_cut_at_the_timeout() {
+    let address = start(ServeLimits {
+        header_read_timeout: Duration::from_secs(1),
+        ..ServeLimits::default()
+    })
+    .await;
+    let mut slow = TcpStream::connect(address).await.unwrap();
+    slow.write_all(b"POST /api/mcp HTTP/1.1\r\n").await.unwrap();
+    let started = std::time::Instant::now();
+    let mut trickled = true;
+    for _ in 0..4 {
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        if slow.write_all(b"x-slow: 1\r\n").await.is_err() {
+            trickled = false;
+            break;
+        }
+    }
+    // The server closed the socket: a write failed, or the read ends at once (it would wait 5 s on an
+    // open one).
+    let read_started = std::time::Instant::now();
+    let answer = read_all(&mut slow).await;
+    assert!(
+        !trickled || read_started.elapsed() < Duration::from_secs(3),
+        "the slow connection is still open after {:?}: {answer:?}",
+        started.elapsed()
+    );
+    // A normal client is answered.
+    let mut client = TcpStream::connect(address).await.unwrap();
+    client
+        .write_all(ping(&address.to_string()).as_bytes())
+        .await
+        .unwrap();
+    let answer = read_all(&mut client).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains(r#""result":{}"#), "{answer}");
+}
+
+#[tokio::test]
+async fn past_the_connection_cap_a_new_connection_gets_503_with_retry_after() {
+    let address = start(ServeLimits {
+        header_read_timeout: Duration::from_secs(2),
+        max_connections: 2,
+        ..ServeLimits::default()
+    })
+    .await;
+    let _idle: Vec<TcpStream> = vec![
+        TcpStream::connect(address).await.unwrap(),
+        TcpStream::connect(address).await.unwrap(),
+    ];
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut third = TcpStream::connect(address).await.unwrap();
+    let answer = read_all(&mut third).await;
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(
+        answer.to_ascii_lowercase().contains("retry-after: 1"),
+        "{answer}"
+    );
+    assert!(answer.contains("too many open connections"), "{answer}");
+    // The idle ones are cut at the header-read timeout, and the server answers again.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let mut client = TcpStream::connect(address).await.unwrap();
+    client
+        .write_all(ping(&address.to_string()).as_bytes())
+        .await
+        .unwrap();
+    let answer = read_all(&mut client).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
