@@ -4,8 +4,10 @@
 //! Governance (`crate::govern`) decides what each raw row becomes; ingest never drops a row.
 
 pub mod countries;
+pub mod scaled;
 pub mod tabular;
 pub mod wdi_metadata;
+pub mod wide_years;
 
 use std::path::Path;
 

@@ -283,6 +283,12 @@ pub fn read_source(
                 no_descriptors(),
             )
         }
+        Connector::WideYearsCsv { .. } => {
+            super::wide_years::read_source(entry, mapping, sources_dir, progress)?
+        }
+        Connector::ScaledCsv { .. } => {
+            super::scaled::read_source(entry, mapping, sources_dir, progress)?
+        }
         other => unreachable!("read_source called for connector `{}`", other.kind()),
     };
     Ok(files_and_descriptors)
@@ -302,20 +308,26 @@ pub fn missing_markers(connector: &Connector) -> &[String] {
         }
         | Connector::YearColumnsCsv {
             missing_markers, ..
+        }
+        | Connector::WideYearsCsv {
+            missing_markers, ..
+        }
+        | Connector::ScaledCsv {
+            missing_markers, ..
         } => missing_markers,
         _ => &[],
     }
 }
 
 /// A CSV read whole: headers and records with their 1-based line numbers.
-struct Table {
+pub(crate) struct Table {
     path: std::path::PathBuf,
-    headers: Vec<String>,
-    records: Vec<(u64, Vec<String>)>,
+    pub(crate) headers: Vec<String>,
+    pub(crate) records: Vec<(u64, Vec<String>)>,
 }
 
 impl Table {
-    fn read(path: &Path) -> Result<Table, BakeError> {
+    pub(crate) fn read(path: &Path) -> Result<Table, BakeError> {
         let bytes = std::fs::read(path)
             .map_err(|error| BakeError::raw_file(path, format!("cannot read: {error}")))?;
         let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
@@ -342,7 +354,7 @@ impl Table {
         })
     }
 
-    fn column(&self, name: &str) -> Result<usize, BakeError> {
+    pub(crate) fn column(&self, name: &str) -> Result<usize, BakeError> {
         self.headers
             .iter()
             .position(|header| header == name)
@@ -391,7 +403,9 @@ fn sum_rows(
         .collect()
 }
 
-/// The `estimates_start_after` year per indicator key and upper-case country code.
+/// The `estimates_start_after` year per indicator key and upper-case country code. `0`, blank or not a
+/// year means the publisher does not say (Haiti's per-capita and population rows in the April 2019 WEO):
+/// unknown, so nothing is flagged, never "every year is a projection".
 fn read_projection_notes(
     raw_dir: &Path,
     notes: &ProjectionNotes,
@@ -405,11 +419,11 @@ fn read_projection_notes(
     );
     let mut by_indicator: HashMap<String, HashMap<String, i32>> = HashMap::new();
     for (_, cells) in &table.records {
-        if let Ok(year) = cells[after].parse::<f64>() {
+        if let Some(year) = super::wide_years::estimates_start_after(&cells[after]) {
             by_indicator
                 .entry(cells[indicator].clone())
                 .or_default()
-                .insert(cells[country].to_ascii_uppercase(), year as i32);
+                .insert(cells[country].to_ascii_uppercase(), year);
         }
     }
     Ok(by_indicator)

@@ -178,6 +178,56 @@ pub enum Connector {
         /// Column whose value selects an indicator's rows.
         filter_column: String,
     },
+    /// One CSV with a row per country and indicator and a column per year (`1980` … `2030`; IMF WEO by
+    /// country, April 2025). The mapping's `raw_key` is matched against `indicator_column`. With
+    /// `after_column`, each row's own "Estimates Start After" year: later years are flagged `projection`;
+    /// `0`, blank or not a year means unknown and flags nothing (see `crate::ingest::wide_years`).
+    WideYearsCsv {
+        /// The CSV file.
+        file: String,
+        /// Column naming the indicator (the mapping's `raw_key`).
+        indicator_column: String,
+        /// Column holding the country code.
+        country_column: String,
+        /// Column holding the last year of actual data of the row, if any.
+        #[serde(default)]
+        after_column: Option<String>,
+        /// Column holding the publisher's title of the indicator (the first row's cell is used).
+        #[serde(default)]
+        title_column: Option<String>,
+        /// Column holding the unit, appended to the title in parentheses.
+        #[serde(default)]
+        units_column: Option<String>,
+        /// Column holding the publisher's definition of the indicator (the first row's cell is used).
+        #[serde(default)]
+        description_column: Option<String>,
+        /// Value cells meaning "no data".
+        #[serde(default)]
+        missing_markers: Vec<String>,
+    },
+    /// One CSV whose numeric values are multiplied by a declared unit factor `scale` (GCB MtC × 3.664 =
+    /// Mt CO2; OWID tonnes × 1e-6 = Mt). Long layout when `indicator_column` and `value_column` are given
+    /// (the mapping's `raw_key` is matched against the indicator column), else one value column per
+    /// indicator named by its `raw_key`. Cells that are not numbers are passed on as written.
+    ScaledCsv {
+        /// The CSV file.
+        file: String,
+        /// Column holding the country code.
+        country_column: String,
+        /// Column holding the year.
+        year_column: String,
+        /// Column naming the indicator (long layout).
+        #[serde(default)]
+        indicator_column: Option<String>,
+        /// Column holding the value (long layout).
+        #[serde(default)]
+        value_column: Option<String>,
+        /// Factor every numeric value is multiplied by, into the mapping's unit.
+        scale: f64,
+        /// Value cells meaning "no data".
+        #[serde(default)]
+        missing_markers: Vec<String>,
+    },
     /// World Bank WDI series metadata (`WDISeries.csv`, `WDICountry-Series.csv`).
     WdiSeriesMetadata {
         /// Series metadata CSV.
@@ -205,6 +255,8 @@ impl Connector {
             Connector::ColumnsCsv { .. } => "columns_csv",
             Connector::YearColumnsCsv { .. } => "year_columns_csv",
             Connector::SumCsv { .. } => "sum_csv",
+            Connector::WideYearsCsv { .. } => "wide_years_csv",
+            Connector::ScaledCsv { .. } => "scaled_csv",
             Connector::WdiSeriesMetadata { .. } => "wdi_series_metadata",
         }
     }
@@ -404,7 +456,26 @@ impl SourceEntry {
             }
             Connector::ColumnsCsv { file, .. }
             | Connector::YearColumnsCsv { file, .. }
-            | Connector::SumCsv { file, .. } => check_relative("connector.file", file),
+            | Connector::SumCsv { file, .. }
+            | Connector::WideYearsCsv { file, .. } => check_relative("connector.file", file),
+            Connector::ScaledCsv {
+                file,
+                indicator_column,
+                value_column,
+                scale,
+                ..
+            } => {
+                check_relative("connector.file", file)?;
+                if !(scale.is_finite() && *scale > 0.0) {
+                    return Err(format!(
+                        "connector.scale {scale}: must be a positive number (the unit factor, e.g. 3.664)"
+                    ));
+                }
+                if indicator_column.is_some() != value_column.is_some() {
+                    return Err("connector.indicator_column and connector.value_column: give both (long layout) or neither (one value column per indicator)".into());
+                }
+                Ok(())
+            }
             Connector::LongCsv {
                 file, attributes, ..
             } => {

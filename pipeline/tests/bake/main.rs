@@ -17,3 +17,6 @@ mod determinism;
 
 /// Every indicator source: one known value each, projections, the licence gate, concordance (issue 4).
 mod sources_breadth;
+
+/// The GCB, OWID CO2/GHG and IMF WEO April 2025 sources, and the April 2019 vintage beside it (issue 10).
+mod new_sources;

@@ -8,8 +8,15 @@ use crate::support::{bake_into, project_catalog, real, real_sources};
 const KNOWN_VALUES: &[(&str, &str, i32, f64, &str)] = &[
     // undp_hdi/HDR21-22_complete_time_series.latam.csv, row BRA, column 2021.
     ("hdi", "BRA", 2021, 0.754, "undp-hdi-bra-2021"),
-    // imf_weo_2019apr/datapoints/ddf--datapoints--ngdp_rpch--by--country--year.csv, mex 2017.
-    ("ngdp_rpch", "MEX", 2017, 2.07, "imf-ngdp-rpch-mex-2017"),
+    // imf_weo_2019apr/datapoints/ddf--datapoints--ngdp_rpch--by--country--year.csv, mex 2017 (the older
+    // vintage; April 2025 answers as `ngdp_rpch`, see new_sources).
+    (
+        "ngdp_rpch_weo2019",
+        "MEX",
+        2017,
+        2.07,
+        "imf2019-ngdp-rpch-weo2019-mex-2017",
+    ),
     // nd_gain/nd_gain_lac_1995-2020_release2022.csv, MEX 2020, column gain.
     (
         "ndgain_index",
@@ -112,20 +119,20 @@ fn imf_values_after_estimates_start_after_are_flagged_projection() {
     assert_eq!(
         corpus
             .observations()
-            .find("ngdp_rpch", "MEX", 2017)
+            .find("ngdp_rpch_weo2019", "MEX", 2017)
             .unwrap()
             .flags,
         ""
     );
     let projected = corpus
         .observations()
-        .find("ngdp_rpch", "MEX", 2018)
+        .find("ngdp_rpch_weo2019", "MEX", 2018)
         .unwrap();
     assert_eq!((projected.value, projected.flags), (1.994, "projection"));
     assert_eq!(
         corpus
             .observations()
-            .find("ngdp_rpch", "MEX", 2024)
+            .find("ngdp_rpch_weo2019", "MEX", 2024)
             .unwrap()
             .flags,
         "projection"
