@@ -10,6 +10,7 @@ use server::transport::{
     http::{HttpConfig, HttpState, router},
     jsonrpc::McpServer,
     listener::{self, ServeLimits},
+    shared_limit::SharedLimiter,
 };
 
 /// Serve the governed LAC data corpus over MCP.
@@ -47,6 +48,10 @@ struct Cli {
     /// the client for the rate limit; from anyone else those headers are ignored [default: none]
     #[arg(long, env = "MCP_TRUSTED_PROXIES", default_value = "")]
     trusted_proxies: String,
+    /// Redis for a rate limit shared by every instance (`redis://host:6379/0`); any Redis error falls back
+    /// to this instance's own limiter [default: none, each instance counts alone]
+    #[arg(long, env = "REDIS_URL")]
+    redis_url: Option<String>,
     /// Seconds a client has to send a request's headers; also how long a kept-alive connection may sit
     /// idle
     #[arg(long, env = "MCP_HEADER_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
@@ -128,7 +133,7 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
         .corpus_version
         .clone();
     let tools = server.plugin().tools().len();
-    let state = Arc::new(HttpState::new(
+    let state = HttpState::new(
         server,
         HttpConfig {
             enabled,
@@ -140,11 +145,25 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
             trusted_proxies: TrustedProxies::parse(&cli.trusted_proxies)
                 .map_err(|error| format!("MCP_TRUSTED_PROXIES: {error}"))?,
         },
-    ));
+    );
     let (header_timeout_secs, max_connections) =
         (cli.header_timeout_secs, cli.max_connections as usize);
     let runtime = tokio::runtime::Runtime::new().map_err(|error| error.to_string())?;
     runtime.block_on(async {
+        let state = match cli.redis_url.as_deref().filter(|url| !url.is_empty()) {
+            None => state,
+            Some(url) => {
+                redis::Client::open(url).map_err(|error| format!("REDIS_URL `{url}`: {error}"))?;
+                match SharedLimiter::connect(url, cli.rate_limit, Duration::from_secs(60)).await {
+                    Ok(shared) => state.with_shared_limiter(shared),
+                    Err(error) => {
+                        eprintln!("{error}: rate limits are this instance's own until it restarts with Redis up");
+                        state
+                    }
+                }
+            }
+        };
+        let state = Arc::new(state);
         let listener = tokio::net::TcpListener::bind(cli.addr)
             .await
             .map_err(|error| format!("cannot listen on {}: {error}", cli.addr))?;

@@ -32,6 +32,7 @@ use super::{
         self, BodyShape, MAX_BATCH, McpServer, PendingCall, Reply, SUPPORTED_VERSIONS, Step, codes,
     },
     rate_limit::{Charge, RateLimiter},
+    shared_limit::SharedLimiter,
 };
 
 /// The largest body accepted, in bytes (256 KB).
@@ -74,11 +75,20 @@ pub struct HttpState {
     pub server: McpServer,
     /// Settings.
     pub config: HttpConfig,
-    /// The per-client limiter.
+    /// The per-client limiter of this instance (the only one, or the fallback of the shared one).
     pub limiter: RateLimiter,
+    /// The limiter shared by every instance through Redis, when `REDIS_URL` is set.
+    pub shared_limiter: Option<SharedLimiter>,
 }
 
 impl HttpState {
+    /// The same state charging the budget shared through Redis first (its in-memory limiter decides
+    /// whenever Redis does not answer).
+    pub fn with_shared_limiter(mut self, shared: SharedLimiter) -> HttpState {
+        self.shared_limiter = Some(shared);
+        self
+    }
+
     /// State with the seed's limiter: `rate_limit_per_minute` per client, at most 50,000 clients tracked.
     pub fn new(server: McpServer, config: HttpConfig) -> HttpState {
         let limiter = RateLimiter::new(
@@ -90,6 +100,7 @@ impl HttpState {
             server,
             config,
             limiter,
+            shared_limiter: None,
         }
     }
 }
@@ -209,12 +220,21 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
             &jsonrpc::error_response(Value::Null, codes::INVALID_REQUEST, &message, None),
         );
     }
-    if shape.messages() > 0
-        && let Charge::Limited { retry_after } =
-            state
-                .limiter
-                .charge(&client, shape.messages() as u32, Instant::now())
-    {
+    let units = shape.messages() as u32;
+    let charge = if units == 0 {
+        Charge::Allowed
+    } else {
+        let shared = match &state.shared_limiter {
+            Some(shared) => shared.charge(&client, units).await,
+            None => None,
+        };
+        // Without Redis, or when it fails or is slow, this instance's own window decides.
+        match shared {
+            Some(charge) => charge,
+            None => state.limiter.charge(&client, units, Instant::now()),
+        }
+    };
+    if let Charge::Limited { retry_after } = charge {
         let message = format!(
             "rate limit: {} messages per minute per client",
             state.config.rate_limit_per_minute

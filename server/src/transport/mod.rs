@@ -12,6 +12,7 @@
 //! - [`guard`]: who may call: the `Origin` allow-list, the loopback `Host` check, JSON content type, and
 //!   the client address from forwarding headers of trusted proxies only.
 //! - [`rate_limit`]: the bounded in-memory per-client limiter.
+//! - [`shared_limit`]: the cross-instance limiter on Redis (`REDIS_URL`), falling back to memory.
 //! - [`workers`]: the threads tool calls run on, so a call can be given up at its deadline.
 
 pub mod guard;
@@ -19,5 +20,6 @@ pub mod http;
 pub mod jsonrpc;
 pub mod listener;
 pub mod rate_limit;
+pub mod shared_limit;
 pub mod stdio;
 pub mod workers;

@@ -47,3 +47,6 @@ mod security;
 
 /// The accept loop over real sockets: header-read (idle) timeout, connection cap and 503 shedding.
 mod listener;
+
+/// The cross-instance limiter on a real Redis, and its fallback when Redis stops.
+mod shared_limit;
