@@ -70,8 +70,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // Logs go to stderr: with --stdio, stdout carries nothing but JSON-RPC.
+    // Structured logs, one JSON object a line, to stderr (with --stdio, stdout carries nothing but
+    // JSON-RPC): each line carries its HTTP request id and JSON-RPC message (method, id) from the spans.
     tracing_subscriber::fmt()
+        .json()
+        .with_current_span(true)
+        .with_span_list(false)
         .with_writer(std::io::stderr)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),

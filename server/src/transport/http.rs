@@ -111,8 +111,10 @@ pub fn router(state: Arc<HttpState>) -> Router {
         .route("/api/mcp", post(post_mcp).get(get_mcp).options(preflight))
         .route("/api/mcp/", post(post_mcp).get(get_mcp).options(preflight))
         .method_not_allowed_fallback(method_not_allowed)
-        // Outermost: every response, errors included, says which origin may read it.
+        // Outermost: every response, errors included, says which origin may read it and carries its
+        // request id.
         .layer(middleware::from_fn_with_state(state.clone(), cors))
+        .layer(middleware::from_fn(request_id))
         .with_state(state)
 }
 
@@ -347,6 +349,51 @@ async fn preflight(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> R
         header::ACCESS_CONTROL_MAX_AGE,
         HeaderValue::from_static("86400"),
     );
+    response
+}
+
+/// Tags each HTTP request with an id (the client's `x-request-id` when it is a short token, else a new
+/// one), echoes it in the response's `x-request-id`, runs the request inside a span that carries it, and
+/// logs the outcome (method, path, status, bytes, duration; never the body) at info.
+async fn request_id(request: Request, next: Next) -> Response {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    let given = request
+        .headers()
+        .get("x-request-id")
+        .and_then(|value| value.to_str().ok())
+        .filter(|value| {
+            (1..=64).contains(&value.len())
+                && value
+                    .bytes()
+                    .all(|byte| byte.is_ascii_alphanumeric() || b"-_.:".contains(&byte))
+        })
+        .map(str::to_string);
+    let id = given.unwrap_or_else(|| {
+        format!(
+            "{:x}-{:x}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        )
+    });
+    let span = tracing::info_span!("http", request_id = %id);
+    let (method, path) = (request.method().clone(), request.uri().path().to_string());
+    let started = Instant::now();
+    let mut response = tracing::Instrument::instrument(next.run(request), span.clone()).await;
+    let bytes = axum::body::HttpBody::size_hint(response.body()).exact();
+    span.in_scope(|| {
+        tracing::info!(
+            %method,
+            path,
+            status = response.status().as_u16(),
+            bytes,
+            duration_us = started.elapsed().as_micros() as u64,
+            "http request"
+        );
+    });
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response.headers_mut().insert("x-request-id", value);
+    }
     response
 }
 

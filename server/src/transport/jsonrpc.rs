@@ -475,7 +475,17 @@ impl McpServer {
             };
             return Some((response, false));
         }
-        let response = match self.dispatch(method, object.get("params")) {
+        let span = tracing::info_span!("message", method, id = %id);
+        let _entered = span.enter();
+        let started = Instant::now();
+        let dispatched = self.dispatch(method, object.get("params"));
+        tracing::info!(
+            duration_us = started.elapsed().as_micros() as u64,
+            outcome = if dispatched.is_ok() { "ok" } else { "error" },
+            bytes = dispatched.as_ref().map_or(0, |result| result.len()),
+            "json-rpc message"
+        );
+        let response = match dispatched {
             Ok(result) => Response::Result {
                 id: id.to_string(),
                 result,

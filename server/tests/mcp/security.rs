@@ -151,3 +151,23 @@ async fn forwarding_headers_from_an_untrusted_peer_do_not_name_new_clients() {
         assert_eq!(response.status(), 200, "{client}");
     }
 }
+
+#[tokio::test]
+async fn every_response_carries_a_request_id_the_clients_own_when_it_is_a_token() {
+    let state = http_state(true, 60);
+    let (response, _) = send(&state, post(PING, &[("x-request-id", "trace-42.a")])).await;
+    assert_eq!(response.headers()["x-request-id"], "trace-42.a");
+    // Not a short token: a new id is minted instead of echoing what was sent.
+    let long = "x".repeat(200);
+    let (response, _) = send(&state, post(PING, &[("x-request-id", long.as_str())])).await;
+    let minted = response.headers()["x-request-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        !minted.is_empty() && minted.len() <= 64 && minted != long,
+        "{minted}"
+    );
+    let (other, _) = send(&state, post(PING, &[])).await;
+    assert_ne!(other.headers()["x-request-id"].to_str().unwrap(), minted);
+}
