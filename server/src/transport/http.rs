@@ -79,6 +79,8 @@ pub struct HttpState {
     pub limiter: RateLimiter,
     /// The limiter shared by every instance through Redis, when `REDIS_URL` is set.
     pub shared_limiter: Option<SharedLimiter>,
+    /// When this state (and its corpus) was set up, seconds since the Unix epoch.
+    pub loaded_at_unix: u64,
 }
 
 impl HttpState {
@@ -91,6 +93,7 @@ impl HttpState {
 
     /// State with the seed's limiter: `rate_limit_per_minute` per client, at most 50,000 clients tracked.
     pub fn new(server: McpServer, config: HttpConfig) -> HttpState {
+        super::metrics::set_corpus(&server.plugin().corpus().baked.manifest().corpus_version);
         let limiter = RateLimiter::new(
             config.rate_limit_per_minute,
             Duration::from_secs(60),
@@ -101,6 +104,9 @@ impl HttpState {
             config,
             limiter,
             shared_limiter: None,
+            loaded_at_unix: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |since| since.as_secs()),
         }
     }
 }
@@ -110,6 +116,7 @@ pub fn router(state: Arc<HttpState>) -> Router {
     Router::new()
         .route("/api/mcp", post(post_mcp).get(get_mcp).options(preflight))
         .route("/api/mcp/", post(post_mcp).get(get_mcp).options(preflight))
+        .route("/metrics", axum::routing::get(get_metrics))
         .method_not_allowed_fallback(method_not_allowed)
         // Outermost: every response, errors included, says which origin may read it and carries its
         // request id.
@@ -237,6 +244,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         }
     };
     if let Charge::Limited { retry_after } = charge {
+        super::metrics::record_rate_limited(u64::from(units));
         let message = format!(
             "rate limit: {} messages per minute per client",
             state.config.rate_limit_per_minute
@@ -291,6 +299,16 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     }
 }
 
+/// `GET /metrics`: every metric of the process in the OpenMetrics text format, for Prometheus.
+async fn get_metrics() -> Response {
+    let mut response = Response::new(Body::from(super::metrics::render()));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(super::metrics::CONTENT_TYPE),
+    );
+    response
+}
+
 async fn get_mcp(
     State(state): State<Arc<HttpState>>,
     Query(query): Query<std::collections::HashMap<String, String>>,
@@ -309,6 +327,9 @@ async fn get_mcp(
             "max_batch": MAX_BATCH,
             "corpus_version": baked.manifest().corpus_version,
             "tools": state.server.plugin().tools().len(),
+            "observations": baked.observations().len(),
+            "indicators": baked.metrics().len(),
+            "loaded_at_unix": state.loaded_at_unix,
         }),
     )
 }

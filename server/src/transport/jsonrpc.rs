@@ -588,6 +588,7 @@ impl McpServer {
         let cache = || self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(result) = cache().get(&key) {
             tracing::info!(tool = name, outcome = "cached", "tools/call");
+            super::metrics::record_call(name, "cached", None);
             return Ok(Prepared::Answered(result));
         }
         Ok(Prepared::Run(ToolCall {
@@ -649,6 +650,7 @@ impl McpServer {
             }) => self.answer(ticket.tool, outcome, elapsed_us, Some(ticket.key)),
             None => {
                 tracing::error!(tool = ticket.tool, "tools/call exceeded its deadline");
+                super::metrics::record_call(ticket.tool, "deadline", None);
                 Err(self.deadline_error(ticket.tool))
             }
         };
@@ -707,6 +709,7 @@ impl McpServer {
         receiver.recv_timeout(self.call_deadline).map_err(|_| {
             let elapsed_us = started.elapsed().as_micros() as u64;
             tracing::error!(tool, elapsed_us, "tools/call exceeded its deadline");
+            super::metrics::record_call(tool, "deadline", None);
             self.deadline_error(tool)
         })
     }
@@ -722,6 +725,7 @@ impl McpServer {
         let result: Arc<str> = match outcome {
             Ok(Ok(output)) => {
                 tracing::info!(tool = name, elapsed_us, outcome = "ok", "tools/call");
+                super::metrics::record_call(name, "ok", Some(elapsed_us));
                 Arc::from(call_result(
                     &output.payload,
                     output.display.as_deref(),
@@ -736,12 +740,14 @@ impl McpServer {
                     outcome = "tool_error",
                     "tools/call"
                 );
+                super::metrics::record_call(name, "tool_error", Some(elapsed_us));
                 let payload = json!({"result": {"error": message}, "citations": {"sources": {}, "indicators": {}, "series": {}}})
                     .to_string();
                 Arc::from(call_result(&payload, None, None, true))
             }
             Ok(Err(ToolError::Internal(detail))) => {
                 tracing::error!(tool = name, elapsed_us, detail, "tools/call failed");
+                super::metrics::record_call(name, "internal", Some(elapsed_us));
                 return Err((
                     codes::INTERNAL_ERROR,
                     format!("internal error in tool `{name}`"),
@@ -749,6 +755,7 @@ impl McpServer {
             }
             Err(_) => {
                 tracing::error!(tool = name, elapsed_us, "tools/call panicked");
+                super::metrics::record_call(name, "internal", Some(elapsed_us));
                 return Err((
                     codes::INTERNAL_ERROR,
                     format!("internal error in tool `{name}`"),

@@ -81,6 +81,7 @@ pub async fn serve(
         };
         let Ok(permit) = permits.clone().try_acquire_owned() else {
             tracing::warn!(%peer, "connection shed: at the connection cap");
+            super::metrics::record_shed();
             tokio::spawn(async move {
                 let mut stream = stream;
                 let _ = tokio::time::timeout(

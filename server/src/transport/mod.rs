@@ -8,6 +8,7 @@
 //!   and the health probe.
 //! - [`listener`]: the accept loop: header-read (idle) timeout, header size cap, connection cap with
 //!   503 shedding, graceful drain.
+//! - [`metrics`]: Prometheus/OpenMetrics counters and histograms (`GET /metrics`).
 //! - [`stdio`]: newline-delimited JSON-RPC on stdin/stdout.
 //! - [`guard`]: who may call: the `Origin` allow-list, the loopback `Host` check, JSON content type, and
 //!   the client address from forwarding headers of trusted proxies only.
@@ -19,6 +20,7 @@ pub mod guard;
 pub mod http;
 pub mod jsonrpc;
 pub mod listener;
+pub mod metrics;
 pub mod rate_limit;
 pub mod shared_limit;
 pub mod stdio;

@@ -50,3 +50,6 @@ mod listener;
 
 /// The cross-instance limiter on a real Redis, and its fallback when Redis stops.
 mod shared_limit;
+
+/// What an operator reads: `/metrics` and the health probe's counts.
+mod operations;

@@ -1,0 +1,148 @@
+//! Process metrics in the Prometheus/OpenMetrics text format (`GET /metrics`, the `prometheus-client`
+//! crate): tool calls by tool and outcome, their latency, rate-limited messages, shed connections and
+//! the corpus version served. One registry per process, as Prometheus expects.
+
+use std::sync::LazyLock;
+
+use prometheus_client::{
+    encoding::{EncodeLabelSet, text::encode},
+    metrics::{
+        counter::Counter,
+        family::Family,
+        gauge::Gauge,
+        histogram::{Histogram, exponential_buckets},
+    },
+    registry::Registry,
+};
+
+/// The labels of a tool call.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct CallLabels {
+    /// Tool name.
+    pub tool: String,
+    /// `ok`, `cached`, `tool_error` (an `isError` result), `internal` (-32603) or `deadline`.
+    pub outcome: &'static str,
+}
+
+/// The label of a tool's latency.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ToolLabel {
+    /// Tool name.
+    pub tool: String,
+}
+
+/// The label of the corpus served.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct CorpusLabel {
+    /// Corpus version (content hash).
+    pub corpus_version: String,
+}
+
+type LatencyFamily = Family<ToolLabel, Histogram, fn() -> Histogram>;
+
+/// The process' metrics.
+pub struct Metrics {
+    registry: Registry,
+    calls: Family<CallLabels, Counter>,
+    latency: LatencyFamily,
+    rate_limited: Counter,
+    shed: Counter,
+    corpus: Family<CorpusLabel, Gauge>,
+}
+
+fn latency_histogram() -> Histogram {
+    // 50 µs to ~1.6 s.
+    Histogram::new(exponential_buckets(0.000_05, 2.0, 16))
+}
+
+static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
+    let mut registry = Registry::with_prefix("lac_corpus");
+    let calls = Family::<CallLabels, Counter>::default();
+    let latency = LatencyFamily::new_with_constructor(latency_histogram);
+    let rate_limited = Counter::default();
+    let shed = Counter::default();
+    let corpus = Family::<CorpusLabel, Gauge>::default();
+    registry.register(
+        "tool_calls",
+        "Tool calls by tool and outcome",
+        calls.clone(),
+    );
+    registry.register(
+        "tool_call_seconds",
+        "Time a tool ran (uncached calls), seconds",
+        latency.clone(),
+    );
+    registry.register(
+        "rate_limited_messages",
+        "JSON-RPC messages refused by the rate limit (429)",
+        rate_limited.clone(),
+    );
+    registry.register(
+        "shed_connections",
+        "Connections refused at the connection cap (503)",
+        shed.clone(),
+    );
+    registry.register(
+        "corpus_info",
+        "The corpus version served (value 1)",
+        corpus.clone(),
+    );
+    Metrics {
+        registry,
+        calls,
+        latency,
+        rate_limited,
+        shed,
+        corpus,
+    }
+});
+
+/// Counts a tool call; `elapsed_us` feeds the latency histogram for calls that ran the tool.
+pub fn record_call(tool: &str, outcome: &'static str, elapsed_us: Option<u64>) {
+    METRICS
+        .calls
+        .get_or_create(&CallLabels {
+            tool: tool.to_string(),
+            outcome,
+        })
+        .inc();
+    if let Some(elapsed_us) = elapsed_us {
+        METRICS
+            .latency
+            .get_or_create(&ToolLabel {
+                tool: tool.to_string(),
+            })
+            .observe(elapsed_us as f64 / 1e6);
+    }
+}
+
+/// Counts `messages` refused by the rate limit.
+pub fn record_rate_limited(messages: u64) {
+    METRICS.rate_limited.inc_by(messages);
+}
+
+/// Counts a connection shed at the cap.
+pub fn record_shed() {
+    METRICS.shed.inc();
+}
+
+/// Marks `version` as the corpus served.
+pub fn set_corpus(version: &str) {
+    METRICS
+        .corpus
+        .get_or_create(&CorpusLabel {
+            corpus_version: version.to_string(),
+        })
+        .set(1);
+}
+
+/// Every metric in the OpenMetrics text format.
+pub fn render() -> String {
+    let mut text = String::new();
+    // Writing into a String cannot fail.
+    let _ = encode(&mut text, &METRICS.registry);
+    text
+}
+
+/// The `Content-Type` of [`render`]'s text.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
