@@ -74,4 +74,4 @@ pub use names::{Lang, Names};
 pub use observation::{Observation, ObservationTable, PROJECTION_FLAG, is_projection};
 pub use pillar::{Pillar, PillarRegistry};
 pub use report::{BakeReport, ConcordanceCount, DropReason, DroppedRow, ExcludedSeries};
-pub use source::SourceRecord;
+pub use source::{LinkKind, SourceRecord};

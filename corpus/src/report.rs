@@ -21,17 +21,22 @@ pub enum DropReason {
     ImpossibleValue,
     /// A second row for the same (indicator, country, year); the first row is kept.
     Duplicate,
+    /// An exact zero that stands for "no data": in an indicator whose catalog row declares zeros
+    /// placeholders (`zeros = placeholder`), or a run of zeros in a percent series whose neighbouring
+    /// observations are far from zero (see `pipeline::govern::placeholder`).
+    PlaceholderZero,
 }
 
 impl DropReason {
     /// Every reason, in report order.
-    pub const ALL: [DropReason; 6] = [
+    pub const ALL: [DropReason; 7] = [
         DropReason::UnknownCountry,
         DropReason::NonNumericValue,
         DropReason::MissingMarker,
         DropReason::InvalidYear,
         DropReason::ImpossibleValue,
         DropReason::Duplicate,
+        DropReason::PlaceholderZero,
     ];
 
     /// The snake_case name used in the report.
@@ -43,6 +48,7 @@ impl DropReason {
             DropReason::InvalidYear => "invalid_year",
             DropReason::ImpossibleValue => "impossible_value",
             DropReason::Duplicate => "duplicate",
+            DropReason::PlaceholderZero => "placeholder_zero",
         }
     }
 }
@@ -100,6 +106,29 @@ pub struct SourceCounts {
     pub excluded: u64,
     /// Indicators baked.
     pub indicators: u32,
+    /// Kept observations per flag (`projection`, `modelled`, `suspect_scale`), countries and aggregates.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub flagged: BTreeMap<String, u64>,
+    /// What the source's citation links open (`indicator_country`, `country`, `indicator`, `dataset`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub link_kind: String,
+}
+
+/// One indicator whose only series metadata is of an older release than its values, and differs from
+/// them (title, PPP base, poverty line, base year): its definition comes from the values' release and
+/// the older methodology note is not shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StaleText {
+    /// Metric id.
+    pub indicator: String,
+    /// Release of the metadata (`2022`).
+    pub metadata_vintage: String,
+    /// The title in that metadata.
+    pub metadata_title: String,
+    /// The title that ships with the values.
+    pub title: String,
+    /// What differs (`$1.90 → $3.00`, `2011 PPP → 2021 PPP`, `title`).
+    pub differences: Vec<String>,
 }
 
 /// What the bake found for one concordance pair.
@@ -139,9 +168,32 @@ pub struct BakeReport {
     pub concordance: Vec<ConcordanceCount>,
     /// Every dropped row, in source, file and line order.
     pub dropped: Vec<DroppedRow>,
+    /// Country observations by what their citation link opens (`indicator_country`, `dataset`, …).
+    #[serde(default)]
+    pub links_by_kind: BTreeMap<String, u64>,
+    /// Kept observations per flag over all sources (`projection`, `modelled`, `suspect_scale`).
+    #[serde(default)]
+    pub flagged: BTreeMap<String, u64>,
+    /// Indicators whose older series metadata was withheld because it describes another definition.
+    #[serde(default)]
+    pub stale_texts: Vec<StaleText>,
 }
 
 impl BakeReport {
+    /// Records one source's counts, adding its flags and links to the corpus totals.
+    pub fn record_source(&mut self, source: &str, counts: SourceCounts) {
+        for (flag, rows) in &counts.flagged {
+            *self.flagged.entry(flag.clone()).or_default() += rows;
+        }
+        if !counts.link_kind.is_empty() {
+            *self
+                .links_by_kind
+                .entry(counts.link_kind.clone())
+                .or_default() += counts.observations;
+        }
+        self.sources.insert(source.to_string(), counts);
+    }
+
     /// The human summary written next to the JSON report.
     pub fn summary(&self) -> String {
         let mut text = String::new();
@@ -169,14 +221,45 @@ impl BakeReport {
         ));
         for (source, counts) in &self.sources {
             text.push_str(&format!(
-                "source {source}: {} rows read, {} observations, {} aggregate observations, {} dropped, {} excluded, {} indicators\n",
-                counts.rows_read, counts.observations, counts.aggregate_observations, counts.dropped, counts.excluded, counts.indicators
+                "source {source}: {} rows read, {} observations, {} aggregate observations, {} dropped, {} excluded, {} indicators{}\n",
+                counts.rows_read, counts.observations, counts.aggregate_observations, counts.dropped, counts.excluded, counts.indicators,
+                if counts.link_kind.is_empty() { String::new() } else { format!(", links: {}", counts.link_kind) }
             ));
         }
         let total_dropped: u64 = self.dropped_by_reason.values().sum();
         text.push_str(&format!("dropped rows: {total_dropped}\n"));
         for (reason, rows) in &self.dropped_by_reason {
             text.push_str(&format!("  {}: {rows}\n", reason.as_str()));
+        }
+        let joined = |counts: &BTreeMap<String, u64>| {
+            if counts.is_empty() {
+                return "none".to_string();
+            }
+            counts
+                .iter()
+                .map(|(key, rows)| format!("{key} {rows}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        text.push_str(&format!(
+            "observations flagged: {}\n",
+            joined(&self.flagged)
+        ));
+        text.push_str(&format!(
+            "citation links by kind (country observations): {}\n",
+            joined(&self.links_by_kind)
+        ));
+        text.push_str(&format!(
+            "older series metadata withheld (definition differs from the values' release): {}\n",
+            self.stale_texts.len()
+        ));
+        for stale in &self.stale_texts {
+            text.push_str(&format!(
+                "  {} ({} metadata): {}\n",
+                stale.indicator,
+                stale.metadata_vintage,
+                stale.differences.join("; ")
+            ));
         }
         for pair in &self.concordance {
             text.push_str(&format!(

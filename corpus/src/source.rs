@@ -26,8 +26,60 @@ pub struct SourceRecord {
     /// Deep link to one indicator for one country, with `{code}` (source code), `{iso2}` and `{iso3}`
     /// template fields: `https://data.worldbank.org/indicator/{code}?locations={iso2}`.
     pub deep_link: String,
+    /// What `deep_link` opens: the page of one indicator in one country, of a country, of an indicator,
+    /// or only the dataset (`dataset`: not a deep link, the publisher documents no finer page).
+    #[serde(default)]
+    pub deep_link_kind: LinkKind,
     /// How to attribute the data, as the publisher asks.
     pub attribution: String,
+}
+
+/// What a source's citation link opens.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkKind {
+    /// The indicator's page for the cited country (`{code}` and `{iso2}`/`{iso3}` in the pattern).
+    IndicatorCountry,
+    /// The cited country's page (all indicators).
+    Country,
+    /// The indicator's page (all countries).
+    Indicator,
+    /// The dataset's page only: the reader has to find the indicator and country there.
+    #[default]
+    Dataset,
+}
+
+impl LinkKind {
+    /// Every kind, most specific first.
+    pub const ALL: [LinkKind; 4] = [
+        LinkKind::IndicatorCountry,
+        LinkKind::Country,
+        LinkKind::Indicator,
+        LinkKind::Dataset,
+    ];
+
+    /// The snake_case name used in the catalog and the report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkKind::IndicatorCountry => "indicator_country",
+            LinkKind::Country => "country",
+            LinkKind::Indicator => "indicator",
+            LinkKind::Dataset => "dataset",
+        }
+    }
+
+    /// The kind a deep-link pattern can be at most, from its template fields.
+    pub fn of_pattern(pattern: &str) -> LinkKind {
+        let country = pattern.contains("{iso3}") || pattern.contains("{iso2}");
+        match (pattern.contains("{code}"), country) {
+            (true, true) => LinkKind::IndicatorCountry,
+            (false, true) => LinkKind::Country,
+            (true, false) => LinkKind::Indicator,
+            (false, false) => LinkKind::Dataset,
+        }
+    }
 }
 
 impl SourceRecord {

@@ -134,9 +134,17 @@ fn ingest_and_govern(
             .expect("mappings belong to catalog sources");
         let (files, descriptors) =
             ingest::tabular::read_source(source, mapping, sources_dir, &progress)?;
-        let outcome = govern_source(source, mapping, &files, countries, &catalog.settings)?;
         let no_metadata = HashMap::new();
         let source_metadata = metadata.get(source_id.as_str()).unwrap_or(&no_metadata);
+        let outcome = govern_source(
+            source,
+            mapping,
+            &files,
+            &descriptors,
+            source_metadata,
+            countries,
+            &catalog.settings,
+        )?;
         add_source(
             &mut governed,
             source,
@@ -214,6 +222,16 @@ fn add_source(
             continue;
         }
         let descriptor = &descriptors[mapping_idx];
+        let text = crate::govern::text::metric_text(
+            &Metric::id_for_code(&row.source_code),
+            row,
+            descriptor,
+            metadata.get(&row.source_code),
+            &source.vintage,
+        );
+        if let Some(stale) = text.stale {
+            governed.report.stale_texts.push(stale);
+        }
         let series_metadata = metadata.get(&row.source_code).cloned().unwrap_or_default();
         let source_title = descriptor
             .title
@@ -233,20 +251,14 @@ fn add_source(
                 pt: row.name_pt.clone(),
             },
             source_title,
-            description: series_metadata
-                .definition
-                .or_else(|| descriptor.description.clone())
-                .or_else(|| row.description.clone())
-                .unwrap_or_default(),
+            description: text.description,
             unit: row.unit.clone(),
             good_direction: row.good_direction,
             valid_range: row.valid_range(),
             license: row.license.clone(),
             vintage: source.vintage.clone(),
             primary_source: series_metadata.primary_source,
-            methodology: series_metadata
-                .methodology
-                .or_else(|| row.methodology.clone()),
+            methodology: text.methodology,
             topic: row.wdi_topic.clone(),
             synonyms: row.synonym_list(),
             headline: row.headline,
@@ -269,7 +281,7 @@ fn add_source(
     }
     report.dropped.append(&mut outcome.dropped);
     report.excluded_series.append(&mut outcome.excluded);
-    report.sources.insert(source.id.clone(), outcome.counts);
+    report.record_source(&source.id, outcome.counts);
     governed.sources.push(record);
 }
 

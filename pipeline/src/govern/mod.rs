@@ -3,7 +3,14 @@
 //!
 //! Checks, in order: licence of the series, entity code (a LAC country or a declared aggregate, through
 //! the shared normaliser), year, value (missing marker, non-numeric), range for the unit, duplicate
-//! (indicator, country, year). Nothing is dropped without a [`DroppedRow`] in the report.
+//! (indicator, country, year). Then the series rules, which look at a whole series or indicator:
+//! placeholder zeros are dropped ([`placeholder`]), probable fractions stored as percents are flagged
+//! `suspect_scale` ([`scale`]), and series the publisher calls modelled estimates are flagged `modelled`
+//! ([`text`]). Nothing is dropped without a [`DroppedRow`] in the report; every flag is counted.
+
+pub mod placeholder;
+pub mod scale;
+pub mod text;
 
 use std::collections::HashMap;
 
@@ -13,7 +20,7 @@ use corpus::{
 
 use crate::{
     BakeError,
-    ingest::{RawFile, RawRow, tabular::missing_markers},
+    ingest::{Descriptor, RawFile, RawRow, tabular::missing_markers, wdi_metadata::SeriesMetadata},
     sources::{Connector, CorpusSettings, MetricMapping, SourceEntry, catalog::EntityNaming},
 };
 
@@ -34,8 +41,21 @@ pub struct GovernedObservation {
     pub standard_error: Option<f64>,
     /// Number of underlying sources, where given.
     pub source_count: Option<i32>,
-    /// `|`-separated flags (`projection`), empty when none.
+    /// `|`-separated flags (`projection`, `modelled`, `suspect_scale`), empty when none.
     pub flags: String,
+}
+
+impl GovernedObservation {
+    /// Adds `flag` to the observation's flags (once).
+    fn add_flag(&mut self, flag: &str) {
+        if self.flags.split('|').any(|present| present == flag) {
+            return;
+        }
+        if !self.flags.is_empty() {
+            self.flags.push('|');
+        }
+        self.flags.push_str(flag);
+    }
 }
 
 /// What governance made of one source.
@@ -54,7 +74,8 @@ pub struct SourceOutcome {
 /// Years a value can be recorded for.
 const YEARS: std::ops::RangeInclusive<i32> = 1900..=2100;
 
-/// Governs every raw row of one observation source.
+/// Governs every raw row of one observation source. `descriptors` (one per mapping row, or none) and
+/// `metadata` (by source code) are the publisher's titles, read for the `modelled` flag.
 ///
 /// # Errors
 /// [`BakeError::UnmappedEntities`] when a source that names countries by name has names the shared
@@ -63,6 +84,8 @@ pub fn govern_source(
     source: &SourceEntry,
     mapping: &MetricMapping,
     files: &[RawFile],
+    descriptors: &[Descriptor],
+    metadata: &HashMap<String, SeriesMetadata>,
     entities: &CountryRegistry,
     settings: &CorpusSettings,
 ) -> Result<SourceOutcome, BakeError> {
@@ -84,36 +107,92 @@ pub fn govern_source(
     let mut excluded_rows = vec![0u64; mapping.rows.len()];
     let mut first_line: HashMap<(usize, String, i32), u64> = HashMap::new();
     let mut outcome = SourceOutcome::default();
-    for raw_file in files {
-        for raw in &raw_file.rows {
+    let dropped_row =
+        |raw_file: &RawFile, raw: &RawRow, reason: DropReason, detail: String| DroppedRow {
+            source: source.id.clone(),
+            file: raw_file.file.clone(),
+            line: raw.line,
+            indicator: corpus::Metric::id_for_code(&mapping.rows[raw.mapping_idx].source_code),
+            country: raw.country.clone(),
+            year: raw.year.clone(),
+            value: raw.value.clone(),
+            reason,
+            detail,
+        };
+    // (file, row) of each kept observation, for the report of rows the series rules drop.
+    let mut origins: Vec<(usize, usize)> = Vec::new();
+    for (file_idx, raw_file) in files.iter().enumerate() {
+        for (row_idx, raw) in raw_file.rows.iter().enumerate() {
             outcome.counts.rows_read += 1;
             if !admitted[raw.mapping_idx] {
                 excluded_rows[raw.mapping_idx] += 1;
                 continue;
             }
             match check_row(raw, mapping, markers, entities, &mut first_line) {
-                Ok(observation) => outcome.kept.push(observation),
+                Ok(observation) => {
+                    outcome.kept.push(observation);
+                    origins.push((file_idx, row_idx));
+                }
                 Err((DropReason::UnknownCountry, _))
                     if naming == EntityNaming::Names && !ignored.contains(&raw.country) =>
                 {
                     unmapped.insert(raw.country.clone());
                 }
-                Err((reason, detail)) => outcome.dropped.push(DroppedRow {
-                    source: source.id.clone(),
-                    file: raw_file.file.clone(),
-                    line: raw.line,
-                    indicator: corpus::Metric::id_for_code(
-                        &mapping.rows[raw.mapping_idx].source_code,
-                    ),
-                    country: raw.country.clone(),
-                    year: raw.year.clone(),
-                    value: raw.value.clone(),
-                    reason,
-                    detail,
-                }),
+                Err((reason, detail)) => outcome
+                    .dropped
+                    .push(dropped_row(raw_file, raw, reason, detail)),
             }
         }
     }
+    let placeholders = placeholder::placeholders(&outcome.kept, mapping);
+    if !placeholders.is_empty() {
+        let mut keep = vec![true; outcome.kept.len()];
+        for (idx, detail) in placeholders {
+            keep[idx] = false;
+            let (file_idx, row_idx) = origins[idx];
+            let raw_file = &files[file_idx];
+            outcome.dropped.push(dropped_row(
+                raw_file,
+                &raw_file.rows[row_idx],
+                DropReason::PlaceholderZero,
+                detail,
+            ));
+        }
+        let mut position = 0;
+        outcome.kept.retain(|_| {
+            position += 1;
+            keep[position - 1]
+        });
+    }
+    for idx in scale::suspects(&outcome.kept, mapping) {
+        outcome.kept[idx].add_flag(scale::FLAG);
+    }
+    let modelled: Vec<bool> = mapping
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(mapping_idx, row)| {
+            let titles = descriptors
+                .get(mapping_idx)
+                .and_then(|descriptor| descriptor.title.as_deref())
+                .into_iter()
+                .chain(
+                    metadata
+                        .get(&row.source_code)
+                        .and_then(|metadata| metadata.title.as_deref()),
+                );
+            text::is_modelled(titles)
+        })
+        .collect();
+    for observation in &mut outcome.kept {
+        if modelled[observation.mapping_idx] {
+            observation.add_flag(text::MODELLED_FLAG);
+        }
+        for flag in observation.flags.split('|').filter(|flag| !flag.is_empty()) {
+            *outcome.counts.flagged.entry(flag.to_string()).or_default() += 1;
+        }
+    }
+    outcome.counts.link_kind = source.link_kind().as_str().to_string();
     for (mapping_idx, row) in mapping
         .rows
         .iter()

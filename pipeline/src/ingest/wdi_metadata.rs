@@ -24,12 +24,23 @@ pub struct SeriesMetadata {
     pub primary_source: Option<String>,
     /// Country-specific source notes, by ISO3.
     pub country_notes: BTreeMap<String, String>,
+    /// The series' title in this metadata (`Indicator Name`), to compare with the title that ships with
+    /// the values: the metadata may be of an older release.
+    pub title: Option<String>,
+    /// `Base Period` (`2015`), where given.
+    pub base_period: Option<String>,
+    /// Release of this metadata (the metadata source's `vintage`, `2022`).
+    pub vintage: String,
 }
 
 #[derive(Debug, Deserialize)]
 struct SeriesRow {
     #[serde(rename = "Series Code")]
     code: String,
+    #[serde(rename = "Indicator Name")]
+    name: String,
+    #[serde(rename = "Base Period", default)]
+    base_period: String,
     #[serde(rename = "Short definition")]
     short_definition: String,
     #[serde(rename = "Long definition")]
@@ -91,6 +102,9 @@ pub fn read(
                 methodology,
                 primary_source: non_empty(&row.source),
                 country_notes: BTreeMap::new(),
+                title: non_empty(&row.name),
+                base_period: non_empty(&row.base_period),
+                vintage: entry.vintage.clone(),
             },
         );
     }
@@ -99,7 +113,12 @@ pub fn read(
         if note.is_empty() {
             continue;
         }
-        let metadata = by_code.entry(row.series.trim().to_string()).or_default();
+        let metadata = by_code
+            .entry(row.series.trim().to_string())
+            .or_insert_with(|| SeriesMetadata {
+                vintage: entry.vintage.clone(),
+                ..SeriesMetadata::default()
+            });
         metadata
             .country_notes
             .insert(row.country.trim().to_string(), note.to_string());

@@ -47,6 +47,11 @@ pub struct SourceEntry {
     /// page the publisher offers. Required for observation sources.
     #[serde(default)]
     pub deep_link: Option<String>,
+    /// What `deep_link` opens (`indicator_country`, `country`, `indicator`, `dataset`); defaults to what its
+    /// template fields allow. A link without template fields is `dataset` unless declared `indicator`
+    /// (the page of a single-indicator source).
+    #[serde(default)]
+    pub deep_link_kind: Option<corpus::LinkKind>,
     /// Attribution text. Required for observation sources.
     #[serde(default)]
     pub attribution: Option<String>,
@@ -368,8 +373,15 @@ impl SourceEntry {
             vintage: self.vintage.clone(),
             retrieved_at: self.retrieved_at.clone(),
             deep_link: self.deep_link.clone()?,
+            deep_link_kind: self.link_kind(),
             attribution: self.attribution.clone()?,
         })
+    }
+
+    /// What the source's citation link opens: as declared, else what its template fields allow.
+    pub fn link_kind(&self) -> corpus::LinkKind {
+        let inferred = corpus::LinkKind::of_pattern(self.deep_link.as_deref().unwrap_or_default());
+        self.deep_link_kind.unwrap_or(inferred)
     }
 
     /// The source's raw folder inside `sources_dir`.
@@ -424,6 +436,7 @@ impl SourceEntry {
                 .as_deref()
                 .ok_or("deep_link: required for an observation source")?;
             check_https("deep_link", deep_link)?;
+            check_link_kind(deep_link, self.deep_link_kind)?;
             self.attribution
                 .as_deref()
                 .ok_or("attribution: required for an observation source")?;
@@ -503,6 +516,28 @@ impl SourceEntry {
                 Ok(())
             }
         }
+    }
+}
+
+/// A declared link kind must be what the pattern's template fields give; a pattern without fields may be
+/// declared `indicator` (the page of a single-indicator source) or `dataset`.
+fn check_link_kind(pattern: &str, declared: Option<corpus::LinkKind>) -> Result<(), String> {
+    use corpus::LinkKind;
+    let inferred = LinkKind::of_pattern(pattern);
+    match declared {
+        None => Ok(()),
+        Some(kind) if kind == inferred => Ok(()),
+        Some(LinkKind::Indicator) if inferred == LinkKind::Dataset => Ok(()),
+        Some(kind) => Err(format!(
+            "deep_link_kind `{}`: the pattern `{pattern}` opens `{}` (from its template fields {{code}}, {{iso2}}, {{iso3}}); valid: {}",
+            kind.as_str(),
+            inferred.as_str(),
+            if inferred == LinkKind::Dataset {
+                "dataset, indicator".to_string()
+            } else {
+                inferred.as_str().to_string()
+            }
+        )),
     }
 }
 

@@ -2,9 +2,10 @@
 //! valid range, licence and names.
 //!
 //! Columns: `source_code, raw_key?, pillar, unit, good_direction, min?, max?, license, headline, name_en?,
-//! name_es?, name_pt?, synonyms?, description?, methodology?, wdi_topic?` (`?` = optional column or empty cell). The WDI file was
-//! started from each series' WDI topic and reviewed by hand; `name_*` are written for the headline
-//! indicators (the source files are English only).
+//! name_es?, name_pt?, synonyms?, description?, methodology?, wdi_topic?, zeros?, small_values?` (`?` =
+//! optional column or empty cell). The WDI file was started from each series' WDI topic and reviewed by
+//! hand; `name_*` are written for every indicator (the source files are English only) and required for
+//! the headline ones.
 
 use std::path::{Path, PathBuf};
 
@@ -69,6 +70,33 @@ pub struct MetricMappingRow {
     /// The WDI topic the pillar mapping started from.
     #[serde(default)]
     pub wdi_topic: Option<String>,
+    /// What an exact zero is in this indicator (`placeholder` or `measured`); empty: the placeholder-run
+    /// rule of percent units decides (`crate::govern::placeholder`).
+    #[serde(default)]
+    pub zeros: Option<ZeroRule>,
+    /// `plausible` when values far below every other country's are real for this indicator (a share of
+    /// land area on a small island), so the fraction-as-percent check (`crate::govern::scale`) skips it.
+    #[serde(default)]
+    pub small_values: Option<SmallValues>,
+}
+
+/// What an exact zero is in an indicator's values (column `zeros` of the mapping).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ZeroRule {
+    /// Never a measurement (value added or expenditure shares of GDP, education spending): every exact
+    /// zero stands for "no data" and is dropped as `placeholder_zero`.
+    Placeholder,
+    /// A measured value (no woman in a small parliament, no short-term debt): never dropped as a placeholder.
+    Measured,
+}
+
+/// Column `small_values` of the mapping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SmallValues {
+    /// Values far below the other countries' are real (geography, tiny economies): no scale check.
+    Plausible,
 }
 
 impl MetricMappingRow {
@@ -174,7 +202,7 @@ fn describe_csv_error(error: &csv::Error) -> String {
                 .map(|field| format!("column {}: ", field + 1))
                 .unwrap_or_default();
             format!(
-                "{line}{field}{}; good_direction takes up, down or neutral; headline takes true or false",
+                "{line}{field}{}; good_direction takes up, down or neutral; headline takes true or false; zeros takes placeholder or measured; small_values takes plausible",
                 err.kind()
             )
         }

@@ -27,24 +27,73 @@ pub struct SourceStatus {
     pub newest_year: Option<i32>,
     /// Licence id.
     pub license: String,
+    /// What the source's citation links open (`indicator_country` … `dataset`); empty for metadata sources.
+    pub link_kind: &'static str,
     /// What the default corpus takes, or why not (`unreadable: …`).
     pub note: String,
 }
 
-/// Reads every source's raw files (without governing them) and reports its status. Never fails on a
-/// missing or unreadable source: that is what the status says.
+/// Reads every source's raw files and reports its status, with what governance would drop as placeholder
+/// zeros and flag as suspect scale. Never fails on a missing or unreadable source: that is what the
+/// status says.
 pub fn statuses(catalog: &Catalog, sources_dir: &Path) -> Vec<SourceStatus> {
+    let countries = catalog
+        .sources
+        .iter()
+        .find(|source| matches!(source.connector, Connector::CountryNames { .. }))
+        .and_then(|entry| ingest::countries::read(entry, &catalog.settings, sources_dir).ok())
+        .map(corpus::CountryRegistry::new);
     catalog
         .sources
         .iter()
-        .map(|source| status(catalog, source, sources_dir))
+        .map(|source| status(catalog, source, sources_dir, countries.as_ref()))
         .collect()
+}
+
+/// What governance drops and flags in one source (placeholder zeros, suspect scale), for the note.
+fn governance_note(
+    catalog: &Catalog,
+    source: &SourceEntry,
+    mapping: &crate::sources::MetricMapping,
+    files: &[ingest::RawFile],
+    descriptors: &[ingest::Descriptor],
+    countries: &corpus::CountryRegistry,
+) -> String {
+    let no_metadata = std::collections::HashMap::new();
+    match crate::govern::govern_source(
+        source,
+        mapping,
+        files,
+        descriptors,
+        &no_metadata,
+        countries,
+        &catalog.settings,
+    ) {
+        Ok(outcome) => {
+            let placeholders = outcome
+                .dropped
+                .iter()
+                .filter(|row| row.reason == corpus::DropReason::PlaceholderZero)
+                .count();
+            let suspect = outcome
+                .counts
+                .flagged
+                .get(crate::govern::scale::FLAG)
+                .copied()
+                .unwrap_or(0);
+            format!(
+                "; {} dropped ({placeholders} placeholder zeros), {suspect} flagged suspect_scale",
+                outcome.dropped.len()
+            )
+        }
+        Err(error) => format!("; governance fails: {}", short(&error)),
+    }
 }
 
 /// The statuses as an aligned text table.
 pub fn table(statuses: &[SourceStatus]) -> String {
     let mut lines = vec![format!(
-        "{:<17} {:<23} {:<7} {:>8} {:>11} {:>6} {:<24} {}",
+        "{:<17} {:<23} {:<7} {:>8} {:>11} {:>6} {:<24} {:<17} {}",
         "source",
         "connector",
         "present",
@@ -52,8 +101,10 @@ pub fn table(statuses: &[SourceStatus]) -> String {
         "indicators",
         "newest",
         "licence",
+        "links",
         "default corpus"
     )];
+    let mut rows_by_link: std::collections::BTreeMap<&str, u64> = Default::default();
     for status in statuses {
         let rows = status.rows.map_or("-".into(), |rows| rows.to_string());
         let indicators = status.indicators.map_or("-".into(), |(mapped, admitted)| {
@@ -63,7 +114,7 @@ pub fn table(statuses: &[SourceStatus]) -> String {
             .newest_year
             .map_or("-".into(), |year| year.to_string());
         lines.push(format!(
-            "{:<17} {:<23} {:<7} {:>8} {:>11} {:>6} {:<24} {}",
+            "{:<17} {:<23} {:<7} {:>8} {:>11} {:>6} {:<24} {:<17} {}",
             status.id,
             status.kind,
             if status.present { "yes" } else { "NO" },
@@ -71,13 +122,35 @@ pub fn table(statuses: &[SourceStatus]) -> String {
             indicators,
             newest,
             status.license,
+            if status.link_kind.is_empty() {
+                "-"
+            } else {
+                status.link_kind
+            },
             status.note
         ));
+        if let (false, Some(rows)) = (status.link_kind.is_empty(), status.rows) {
+            *rows_by_link.entry(status.link_kind).or_default() += rows;
+        }
     }
+    lines.push(format!(
+        "raw rows by citation link kind ({}): {}",
+        "`dataset` links open the dataset's page only, not the indicator for the country",
+        rows_by_link
+            .iter()
+            .map(|(kind, rows)| format!("{kind} {rows}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
     lines.join("\n") + "\n"
 }
 
-fn status(catalog: &Catalog, source: &SourceEntry, sources_dir: &Path) -> SourceStatus {
+fn status(
+    catalog: &Catalog,
+    source: &SourceEntry,
+    sources_dir: &Path,
+    countries: Option<&corpus::CountryRegistry>,
+) -> SourceStatus {
     let mut status = SourceStatus {
         id: source.id.clone(),
         kind: source.connector.kind(),
@@ -86,6 +159,11 @@ fn status(catalog: &Catalog, source: &SourceEntry, sources_dir: &Path) -> Source
         indicators: None,
         newest_year: None,
         license: source.license.clone(),
+        link_kind: if source.connector.yields_observations() {
+            source.link_kind().as_str()
+        } else {
+            ""
+        },
         note: String::new(),
     };
     match (&source.connector, catalog.mappings.get(&source.id)) {
@@ -99,7 +177,7 @@ fn status(catalog: &Catalog, source: &SourceEntry, sources_dir: &Path) -> Source
         (_, Some(mapping)) => {
             match ingest::tabular::read_source(source, mapping, sources_dir, &ProgressBar::hidden())
             {
-                Ok((files, _)) => {
+                Ok((files, descriptors)) => {
                     let rows = files.iter().flat_map(|file| &file.rows);
                     status.rows = Some(rows.clone().count() as u64);
                     status.newest_year = rows.filter_map(|row| row.year.parse::<i32>().ok()).max();
@@ -115,6 +193,16 @@ fn status(catalog: &Catalog, source: &SourceEntry, sources_dir: &Path) -> Source
                     } else {
                         format!("{admitted} indicators; {excluded} excluded by licence")
                     };
+                    if let Some(countries) = countries {
+                        status.note.push_str(&governance_note(
+                            catalog,
+                            source,
+                            mapping,
+                            &files,
+                            &descriptors,
+                            countries,
+                        ));
+                    }
                 }
                 Err(error) => status.note = format!("unreadable: {}", short(&error)),
             }
