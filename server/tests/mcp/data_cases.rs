@@ -281,11 +281,8 @@ fn get_series_reports_the_years_it_returns() {
 
 #[test]
 fn resolve_metric_says_when_nothing_in_the_corpus_measures_what_was_asked() {
-    // The corpus has GDP per capita but no CO2 emissions: "per capita" alone is not a match.
-    let answer = call_tool(
-        "resolve_metric",
-        json!({"query": "CO2 emissions per capita"}),
-    );
+    // The corpus counts deaths of several kinds, none from earthquakes: "deaths" alone is not a match.
+    let answer = call_tool("resolve_metric", json!({"query": "earthquake deaths"}));
     assert_eq!(answer["isError"], json!(false));
     let result = &payload(&answer)["result"];
     assert_eq!(result["matched"], json!(false));
@@ -295,12 +292,20 @@ fn resolve_metric_says_when_nothing_in_the_corpus_measures_what_was_asked() {
             .unwrap()
             .contains("No governed indicator")
     );
+    assert!(!result["candidates"].as_array().unwrap().is_empty());
     for candidate in result["candidates"].as_array().unwrap() {
         assert!(
             candidate["match_quality"].as_f64().unwrap() < 0.75,
             "{candidate}"
         );
     }
+    // CO2 per capita is governed now (Global Carbon Budget via OWID): it matches, first.
+    let result = &payload(&call_tool(
+        "resolve_metric",
+        json!({"query": "CO2 emissions per capita"}),
+    ))["result"];
+    assert_eq!(result["matched"], json!(true));
+    assert_eq!(result["candidates"][0]["id"], json!("co2_per_capita"));
     // Words the corpus does not hold at all: no candidates, the same plain answer.
     let result = &payload(&call_tool(
         "resolve_metric",
