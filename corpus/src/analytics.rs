@@ -4,6 +4,7 @@
 //! Every function takes plain (year, value) points of one series and returns `None` where the
 //! calculation is undefined (too few points, a zero or negative base), never a made-up number.
 
+use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// One value of a series.
@@ -49,8 +50,9 @@ pub struct LinearTrend {
     pub slope: f64,
     /// Value at year 0 (use [`LinearTrend::at`]).
     pub intercept: f64,
-    /// Coefficient of determination, 0 to 1 (1 when every point is on the line).
-    pub r_squared: f64,
+    /// Coefficient of determination, 0 to 1 (1 when every point is on the line); `None` for a flat window
+    /// (every value the same), where there is no variation to explain and R² is undefined.
+    pub r_squared: Option<f64>,
     /// Points fitted.
     pub n: usize,
     /// Residual standard error, `sqrt(SSE / (n - 2))`.
@@ -69,7 +71,8 @@ impl LinearTrend {
 }
 
 /// Fits [`LinearTrend`] through `points` by ordinary least squares. `None` with fewer than 3 points or
-/// when every point has the same year.
+/// when every point has the same year. A flat window (values equal to 1e-9 of their magnitude, see
+/// [`is_flat`]) has slope 0 and no R².
 pub fn linear_trend(points: &[Point]) -> Option<LinearTrend> {
     let n = points.len();
     if n < 3 {
@@ -93,7 +96,12 @@ pub fn linear_trend(points: &[Point]) -> Option<LinearTrend> {
         .iter()
         .map(|point| (f64::from(point.year) - mean_year) * (point.value - mean_value))
         .sum();
-    let slope = covariance / sum_squares_year;
+    let flat = is_flat(points.iter().map(|point| point.value));
+    let slope = if flat {
+        0.0
+    } else {
+        covariance / sum_squares_year
+    };
     let intercept = mean_value - slope * mean_year;
     let total: f64 = points
         .iter()
@@ -103,11 +111,7 @@ pub fn linear_trend(points: &[Point]) -> Option<LinearTrend> {
         .iter()
         .map(|point| (point.value - (intercept + slope * f64::from(point.year))).powi(2))
         .sum();
-    let r_squared = if total == 0.0 {
-        1.0
-    } else {
-        1.0 - residual / total
-    };
+    let r_squared = (!flat && total > 0.0).then(|| (1.0 - residual / total).clamp(0.0, 1.0));
     let residual_standard_error = (residual / (count - 2.0)).sqrt();
     Some(LinearTrend {
         slope,
@@ -118,6 +122,18 @@ pub fn linear_trend(points: &[Point]) -> Option<LinearTrend> {
         mean_year,
         sum_squares_year,
     })
+}
+
+/// Whether `values` are all equal, up to 1e-9 of their largest magnitude (floating-point noise in a mean of
+/// repeated values is not variation).
+pub fn is_flat(values: impl Iterator<Item = f64>) -> bool {
+    let (mut low, mut high, mut largest) = (f64::INFINITY, f64::NEG_INFINITY, 0.0_f64);
+    for value in values {
+        low = low.min(value);
+        high = high.max(value);
+        largest = largest.max(value.abs());
+    }
+    high - low <= 1e-9 * largest
 }
 
 /// A forecast from a linear trend: the fitted value and a prediction interval.
@@ -238,6 +254,132 @@ fn median_of(mut values: Vec<f64>) -> Option<f64> {
     })
 }
 
+/// How a metric's values form a regional value across countries, as declared per metric in
+/// `data/aggregation.toml` (resolved at bake time into `derived_rules.json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Aggregation {
+    /// Mean of the countries' values weighted by their population: rates, shares, per-person values.
+    PopulationWeightedMean,
+    /// Sum of the countries' values: additive counts and amounts in one common unit.
+    Sum,
+    /// Median of the countries' values: the typical country, where a mean or a sum is not defensible.
+    Median,
+    /// No regional value: currency-specific levels, exchange rates, PPP factors, indices with national bases.
+    None,
+}
+
+impl Aggregation {
+    /// Every aggregation, in report order.
+    pub const ALL: [Aggregation; 4] = [
+        Aggregation::PopulationWeightedMean,
+        Aggregation::Sum,
+        Aggregation::Median,
+        Aggregation::None,
+    ];
+
+    /// `population_weighted_mean`, `sum`, `median` or `none`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Aggregation::PopulationWeightedMean => "population_weighted_mean",
+            Aggregation::Sum => "sum",
+            Aggregation::Median => "median",
+            Aggregation::None => "none",
+        }
+    }
+}
+
+/// The regional value of `values` (countries in country order) by `aggregation`: their mean weighted by
+/// `weights` (one population per value, required), their sum or their median. `None` for no values,
+/// missing or zero weights, or [`Aggregation::None`].
+pub fn regional_value(
+    aggregation: Aggregation,
+    values: &[f64],
+    weights: Option<&[f64]>,
+) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    match aggregation {
+        Aggregation::PopulationWeightedMean => {
+            let weights = weights.filter(|weights| weights.len() == values.len())?;
+            let total: f64 = weights.iter().sum();
+            (total > 0.0).then(|| {
+                values
+                    .iter()
+                    .zip(weights)
+                    .map(|(value, weight)| value * weight)
+                    .sum::<f64>()
+                    / total
+            })
+        }
+        Aggregation::Sum => Some(values.iter().sum()),
+        Aggregation::Median => median(values),
+        Aggregation::None => None,
+    }
+}
+
+/// What the zero of a metric's values means, which decides the statistics that apply to it; declared per
+/// metric in `data/aggregation.toml`, and `interval` for any metric with a negative value observed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Scale {
+    /// A level with a true zero, never negative (a population, a share, GDP per capita): change,
+    /// relative change, CAGR and trend apply.
+    Ratio,
+    /// Zero is arbitrary or crossed (WGI −2.5…2.5, a latent score, a balance): change and trend apply;
+    /// relative change and CAGR do not.
+    Interval,
+    /// A rate of change itself (`annual %`, `Percent change`): change (in percentage points) and trend
+    /// apply; relative change and CAGR do not.
+    Growth,
+}
+
+impl Scale {
+    /// Every scale, in report order.
+    pub const ALL: [Scale; 3] = [Scale::Ratio, Scale::Interval, Scale::Growth];
+
+    /// `ratio`, `interval` or `growth`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scale::Ratio => "ratio",
+            Scale::Interval => "interval",
+            Scale::Growth => "growth",
+        }
+    }
+
+    /// Why a compound annual growth rate does not apply, with what to use instead; `None` when it does.
+    pub fn cagr_refusal(self) -> Option<&'static str> {
+        match self {
+            Scale::Ratio => None,
+            Scale::Growth => Some(
+                "cagr of a growth rate is not defined: the values are already rates of change; use op change \
+                 (the difference in percentage points) or op forecast (its trend)",
+            ),
+            Scale::Interval => Some(
+                "cagr of an index or balance whose zero is arbitrary or crossed is not defined; use op change \
+                 (the difference in the unit) or op forecast (its trend)",
+            ),
+        }
+    }
+
+    /// Why a relative change (or a relative gap) does not apply, with what to use instead; `None` when it does.
+    pub fn relative_change_refusal(self) -> Option<&'static str> {
+        match self {
+            Scale::Ratio => None,
+            Scale::Growth => Some(
+                "a relative change of a growth rate is not defined; read the absolute change, in percentage points",
+            ),
+            Scale::Interval => Some(
+                "a relative change of an index or balance whose zero is arbitrary or crossed is not defined; read \
+                 the absolute change, in the unit",
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,7 +423,7 @@ mod tests {
             .map(|year| point(year, 2.0 * f64::from(year) - 3000.0))
             .collect();
         let trend = linear_trend(&points).unwrap();
-        assert!((trend.slope - 2.0).abs() < 1e-9 && (trend.r_squared - 1.0).abs() < 1e-12);
+        assert!((trend.slope - 2.0).abs() < 1e-9 && (trend.r_squared.unwrap() - 1.0).abs() < 1e-12);
         let forecast = forecast(&trend, 2012, 0.95).unwrap();
         assert!(
             (forecast.value - 1024.0).abs() < 1e-6
@@ -305,62 +447,51 @@ mod tests {
         assert!(z[5] > 10.0 && z[0].abs() < 1.5);
         assert_eq!(robust_z_scores(&[1.0, 1.0, 1.0, 2.0]), None);
     }
-}
 
-/// Whether values in `unit` average across countries (rates, shares, indices, per-person quantities)
-/// rather than add up (totals, counts, currency amounts). Decides how a regional value is formed.
-pub fn is_intensive_unit(unit: &str) -> bool {
-    let unit = unit.to_ascii_lowercase();
-    [
-        "%",
-        "per ",
-        "index",
-        "score",
-        "ratio",
-        "years",
-        "rate",
-        "percent",
-        "births per woman",
-        "per capita",
-    ]
-    .iter()
-    .any(|marker| unit.contains(marker))
-}
-
-/// How a regional value was formed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RegionalMethod {
-    /// Mean of the countries' values weighted by their population.
-    PopulationWeightedMean,
-    /// Median of the countries' values.
-    Median,
-}
-
-impl RegionalMethod {
-    /// `population_weighted_mean` or `median`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RegionalMethod::PopulationWeightedMean => "population_weighted_mean",
-            RegionalMethod::Median => "median",
-        }
+    #[test]
+    fn a_flat_window_has_no_r_squared() {
+        // Ten equal values: their mean carries floating-point noise, which is not variation.
+        let points: Vec<Point> = (2010..2020).map(|year| point(year, 0.1)).collect();
+        let trend = linear_trend(&points).unwrap();
+        assert_eq!((trend.slope, trend.r_squared), (0.0, None));
+        let points: Vec<Point> = (2010..2020)
+            .map(|year| point(year, if year % 2 == 0 { 1.0 } else { 2.0 }))
+            .collect();
+        assert!(linear_trend(&points).unwrap().r_squared.is_some());
     }
-}
 
-/// The regional value of `values`: their mean weighted by `weights` (one population per value) when
-/// given, else their median. `None` for no values or weights summing to zero.
-pub fn regional_value(values: &[f64], weights: Option<&[f64]>) -> Option<(f64, RegionalMethod)> {
-    match weights {
-        Some(weights) if weights.len() == values.len() => {
-            let total: f64 = weights.iter().sum();
-            (total > 0.0).then(|| {
-                let weighted: f64 = values
-                    .iter()
-                    .zip(weights)
-                    .map(|(value, weight)| value * weight)
-                    .sum();
-                (weighted / total, RegionalMethod::PopulationWeightedMean)
-            })
-        }
-        _ => median(values).map(|value| (value, RegionalMethod::Median)),
+    #[test]
+    fn regional_values_follow_their_declared_aggregation() {
+        let values = [1.0, 2.0, 6.0];
+        assert_eq!(
+            regional_value(
+                Aggregation::PopulationWeightedMean,
+                &values,
+                Some(&[1.0, 1.0, 2.0])
+            ),
+            Some(3.75)
+        );
+        assert_eq!(
+            regional_value(Aggregation::PopulationWeightedMean, &values, None),
+            None
+        );
+        assert_eq!(regional_value(Aggregation::Sum, &values, None), Some(9.0));
+        assert_eq!(
+            regional_value(Aggregation::Median, &values, None),
+            Some(2.0)
+        );
+        assert_eq!(regional_value(Aggregation::None, &values, None), None);
+    }
+
+    #[test]
+    fn growth_rates_and_indices_refuse_cagr_and_relative_change() {
+        assert!(Scale::Ratio.cagr_refusal().is_none());
+        assert!(
+            Scale::Growth
+                .cagr_refusal()
+                .unwrap()
+                .starts_with("cagr of a growth rate is not defined")
+        );
+        assert!(Scale::Interval.relative_change_refusal().is_some());
     }
 }

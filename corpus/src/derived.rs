@@ -2,21 +2,27 @@
 //! value, the year-over-year change, CAGR over 5 and 10 years and the 10-year trend, computed with
 //! [`crate::analytics`] — the same code the server's `compute` runs, so both give the same numbers.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
-/// Summary statistics of one country's series of one indicator (countries only, projections excluded
-/// from trend and growth; `latest` may be a projection, see `latest_flags`).
+use crate::analytics::{Aggregation, Scale};
+
+/// Summary statistics of one country's series of one indicator (countries only). `latest` may be a
+/// projection (see `latest_flags`); every derived figure — change, CAGR, trend, forecast — uses observed
+/// values only (flags without `projection`) and ends at `last_observed_year`, and CAGR is given only
+/// where the metric's scale is `ratio` (see [`MetricRule`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SeriesStats {
     /// Metric id.
     pub indicator: String,
     /// ISO3.
     pub country: String,
-    /// Observations in the series.
+    /// Values in the series (observations and projections).
     pub n: u32,
     /// First year with a value.
     pub first_year: i32,
-    /// Latest year with a value.
+    /// Latest year with a value (observed or projected).
     pub latest_year: i32,
     /// Latest value.
     pub latest_value: f64,
@@ -25,18 +31,31 @@ pub struct SeriesStats {
     /// Flags of the latest value (`projection`), empty when none.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub latest_flags: String,
-    /// The previous observed year, if any.
+    /// The latest observed year (no `projection` flag), where change, CAGR and trend end; `None` for a
+    /// series of projections only.
+    #[serde(default)]
+    pub last_observed_year: Option<i32>,
+    /// The value of that year.
+    #[serde(default)]
+    pub last_observed_value: Option<f64>,
+    /// The observed year before `last_observed_year`, if any.
     pub previous_year: Option<i32>,
-    /// Latest minus previous value, in the unit.
+    /// Last observed minus previous observed value, in the unit (never a projection minus an observation).
     pub change_from_previous: Option<f64>,
-    /// Compound annual growth rate from `latest_year - 5` to the latest observed year, when both exist and are positive.
+    /// Compound annual growth rate from `last_observed_year - 5` to `last_observed_year`, when both are
+    /// observed and positive and the metric's scale is `ratio` (never of a growth rate or an index
+    /// crossing zero).
     pub cagr_5y: Option<f64>,
     /// The same over 10 years.
     pub cagr_10y: Option<f64>,
-    /// Least-squares slope per year over the last 10 years of observed values (at least 3 points).
+    /// Least-squares slope per year over the observed values of the last 10 years up to
+    /// `last_observed_year` (at least 3 points).
     pub trend_slope: Option<f64>,
-    /// R² of that trend.
+    /// R² of that trend; `None` for a flat window, where it is undefined.
     pub trend_r_squared: Option<f64>,
+    /// The first and last year that trend fits (the window it covers).
+    #[serde(default)]
+    pub trend_years: Option<(i32, i32)>,
     /// That trend extended 5 years past the last observed year, with its 95 % prediction interval:
     /// (year, value, lower, upper) — see [`crate::analytics::forecast`].
     pub forecast_5y: Option<(i32, f64, f64, f64)>,
@@ -49,9 +68,11 @@ pub const TREND_YEARS: i32 = 10;
 /// Years past the last observed year a linear-trend forecast may reach (no further than its fit window).
 pub const MAX_FORECAST_HORIZON: i32 = 10;
 
-/// An unusual year-over-year change in one series: its robust z-score among that series' changes is at
-/// least [`ANOMALY_Z`] in absolute value, and the change is at least [`ANOMALY_MIN_SHARE`] of the series'
-/// mean level (so floating-point noise in smooth, interpolated series is not reported).
+/// An unusual year-over-year change in one series: between consecutive observations at most
+/// [`MAX_CHANGE_GAP`] years apart (a longer gap is not a year-over-year change), its robust z-score among
+/// that series' changes per year is at least [`ANOMALY_Z`] in absolute value, and the change is at least
+/// [`ANOMALY_MIN_SHARE`] of the series' mean level (so floating-point noise in smooth, interpolated series
+/// is not reported).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Anomaly {
     /// Metric id.
@@ -64,11 +85,18 @@ pub struct Anomaly {
     pub previous_year: i32,
     /// Value minus the previous value, in the unit.
     pub change: f64,
-    /// Robust z-score of the change among the series' changes (median and MAD).
+    /// `change / (year - previous_year)`: the change annualised (equal to `change` for consecutive years).
+    #[serde(default)]
+    pub change_per_year: f64,
+    /// Robust z-score of the change per year among the series' changes per year (median and MAD).
     pub z_score: f64,
     /// Citations of the previous and the changed value.
     pub citation_ids: [String; 2],
 }
+
+/// The largest gap, in years, between two observations whose difference is read as a year-over-year
+/// change (annualised); observations further apart are a gap in the series, not a change.
+pub const MAX_CHANGE_GAP: i32 = 2;
 
 /// The |robust z| from which a change is reported as an anomaly.
 pub const ANOMALY_Z: f64 = 5.0;
@@ -137,21 +165,26 @@ pub struct PillarCorrelation {
 /// Pairs below this many countries are not correlated.
 pub const MIN_CORRELATION_PAIRS: usize = 10;
 
-/// One indicator in one year across the region (`year_stats.json`), for the years with values for at
-/// least [`MIN_YEAR_COUNTRIES`] countries: the regional value and how it was formed, the frontier, leaders
-/// and laggards by the indicator's good direction.
+/// One indicator in one year across the region (`year_stats.json`), for the years with observed values
+/// (projections excluded) for at least [`MIN_YEAR_COUNTRIES`] countries, of the indicators whose declared
+/// aggregation is not `none` (see [`MetricRule`]): the regional value and how it was formed, the frontier,
+/// leaders and laggards by the indicator's good direction.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct YearStats {
     /// Metric id.
     pub indicator: String,
     /// Year.
     pub year: i32,
-    /// Countries with a value.
+    /// Countries with an observed value (all ranked).
     pub countries: usize,
-    /// Population-weighted mean for intensive units when every country has a population, else median.
+    /// The regional value, by the metric's declared aggregation.
     pub regional_value: f64,
-    /// `population_weighted_mean` or `median`.
+    /// `population_weighted_mean`, `sum` or `median` (the declared aggregation).
     pub method: String,
+    /// Countries with a value but no population that year, left out of a population-weighted mean
+    /// (their weight is unknown); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unweighted: Vec<String>,
     /// Best three (citation ids), best first; the first is the frontier.
     pub leaders: Vec<String>,
     /// Worst three (citation ids), worst first.
@@ -191,6 +224,107 @@ pub fn representative_year(stats: &[YearStats]) -> Option<&YearStats> {
         })
 }
 
+/// The derived-figure rules of one metric (`derived_rules.json`), resolved by the bake from
+/// `data/aggregation.toml` (a per-metric override, else the first rule whose unit pattern matches) and the
+/// observations (a `ratio` metric with a negative value observed is read as `interval`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetricRule {
+    /// Metric id.
+    pub indicator: String,
+    /// How its regional value is formed; `none`: no regional value.
+    pub aggregation: Aggregation,
+    /// Which statistics apply to its values.
+    pub scale: Scale,
+    /// Whether values compare across countries (false for currency-specific levels and indices with
+    /// national bases: no ranking, frontier or cross-country correlation).
+    pub comparable: bool,
+    /// Why, in words (from the declaration; a demoted scale says so).
+    pub reason: String,
+    /// Which declaration decided it: `overrides[metric]` or `rules[i]` with its pattern.
+    pub declared_by: String,
+}
+
+/// The derived-figure rules of the corpus's metrics, sorted by indicator.
+pub const DERIVED_RULES: &str = "derived_rules.json";
+
+/// The rule of `indicator` among `rules` (sorted by indicator).
+pub fn rule_for<'a>(rules: &'a [MetricRule], indicator: &str) -> Option<&'a MetricRule> {
+    rules
+        .binary_search_by(|rule| rule.indicator.as_str().cmp(indicator))
+        .ok()
+        .map(|rule_idx| &rules[rule_idx])
+}
+
+/// What the derived-figure rules did in one bake (the bake report's `derived_rules`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct DerivedRuleCounts {
+    /// Metrics per declared aggregation (`population_weighted_mean`, `sum`, `median`, `none`).
+    pub metrics_by_aggregation: BTreeMap<String, u64>,
+    /// Metrics per scale (`ratio`, `interval`, `growth`).
+    pub metrics_by_scale: BTreeMap<String, u64>,
+    /// Metrics not comparable across countries (no ranking, frontier or cross-country correlation).
+    pub metrics_not_comparable: u64,
+    /// Metrics declared `ratio` but read as `interval` because a negative value is observed.
+    pub scales_demoted: Vec<String>,
+    /// Indicator-years with observed values for enough countries whose regional value was refused
+    /// (aggregation `none`).
+    pub aggregates_refused: u64,
+    /// Indicators with a refused regional value (aggregation `none` and enough countries in some year).
+    pub indicators_not_aggregable: u64,
+    /// Indicator-years with enough countries that hold projections: their projections were left out.
+    pub year_stats_projections_excluded: u64,
+    /// Of those, the indicator-years with too few observed countries once projections are left out
+    /// (built only or mostly from projections before): no row.
+    pub year_stats_projection_only: u64,
+    /// Series whose latest value is a projection: change, CAGR and trend end at the last observation
+    /// instead of mixing the projection in.
+    pub series_ending_in_projections: u64,
+    /// Series of projections only: no change, CAGR or trend.
+    pub series_projection_only: u64,
+    /// CAGR values (5 and 10 years) refused because the metric's scale is not `ratio`.
+    pub cagr_refused: u64,
+    /// Trend windows that are flat: R² undefined (null).
+    pub flat_trends: u64,
+    /// Consecutive observations more than [`MAX_CHANGE_GAP`] years apart, not read as year-over-year changes.
+    pub gap_changes_excluded: u64,
+    /// Anomalies the old rule (any two consecutive observations) reports across such a gap, now dropped.
+    pub gap_anomalies_dropped: u64,
+}
+
+impl DerivedRuleCounts {
+    /// The lines of the bake report's human summary.
+    pub fn summary(&self) -> String {
+        let joined = |counts: &BTreeMap<String, u64>| {
+            counts
+                .iter()
+                .map(|(key, metrics)| format!("{key} {metrics}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        format!(
+            "derived rules (data/aggregation.toml): aggregation {}; scale {}; {} not comparable across countries; {} ratio scales read as interval (negative values)\n\
+             \x20 aggregates refused: {} indicator-years of {} indicators (aggregation none)\n\
+             \x20 projection-derived figures excluded: {} year statistics had projections left out ({} of them too few observed countries: no row); {} series end in projections (change, CAGR and trend stop at the last observation); {} series of projections only\n\
+             \x20 statistics refused: {} CAGR values (growth rates, indices crossing zero); {} flat trend windows with R² undefined\n\
+             \x20 gaps: {} consecutive observations more than {MAX_CHANGE_GAP} years apart not read as changes; {} gap anomalies dropped\n",
+            joined(&self.metrics_by_aggregation),
+            joined(&self.metrics_by_scale),
+            self.metrics_not_comparable,
+            self.scales_demoted.len(),
+            self.aggregates_refused,
+            self.indicators_not_aggregable,
+            self.year_stats_projections_excluded,
+            self.year_stats_projection_only,
+            self.series_ending_in_projections,
+            self.series_projection_only,
+            self.cagr_refused,
+            self.flat_trends,
+            self.gap_changes_excluded,
+            self.gap_anomalies_dropped,
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{YearStats, representative_year};
@@ -202,6 +336,7 @@ mod tests {
             countries: 12,
             regional_value: 0.0,
             method: "median".into(),
+            unweighted: Vec::new(),
             leaders: Vec::new(),
             laggards: Vec::new(),
             population_share,

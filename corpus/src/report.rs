@@ -177,6 +177,9 @@ pub struct BakeReport {
     /// Indicators whose older series metadata was withheld because it describes another definition.
     #[serde(default)]
     pub stale_texts: Vec<StaleText>,
+    /// What the derived-figure rules (`data/aggregation.toml`) did to the derived views.
+    #[serde(default)]
+    pub derived_rules: crate::derived::DerivedRuleCounts,
 }
 
 impl BakeReport {
@@ -267,6 +270,7 @@ impl BakeReport {
                 pair.pair, pair.shared, pair.beyond_tolerance
             ));
         }
+        text.push_str(&self.derived_rules.summary());
         text.push_str(&format!(
             "series excluded for licence reasons: {}\n",
             self.excluded_series.len()

@@ -71,6 +71,10 @@ struct Governed {
 pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
     let started = Instant::now();
     let catalog = Catalog::load(&options.catalog_dir)?;
+    let aggregation = crate::sources::aggregation::load(
+        &options.catalog_dir.join(crate::sources::aggregation::FILE),
+        &catalog,
+    )?;
     let countries = read_countries(&catalog, &options.sources_dir)?;
     let governed = ingest_and_govern(&catalog, &countries, &options.sources_dir, options.progress)?;
     let staging = Staging::create(&options.out_dir)?;
@@ -78,6 +82,7 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
         staging.dir(),
         governed,
         &catalog,
+        &aggregation,
         &countries,
         options.progress,
     )?;
@@ -290,6 +295,7 @@ fn write_artifacts(
     dir: &Path,
     governed: Governed,
     catalog: &Catalog,
+    aggregation: &crate::sources::aggregation::AggregationRules,
     countries: &CountryRegistry,
     show_progress: bool,
 ) -> Result<BakeReport, BakeError> {
@@ -339,22 +345,28 @@ fn write_artifacts(
         )
         .collect();
     let concordance_rows = concordance_table.len() as u64;
+    let mut rule_counts = corpus::derived::DerivedRuleCounts::default();
+    let rules =
+        crate::derive::rules::metric_rules(aggregation, &metrics, &observations, &mut rule_counts);
+    write_json(&dir.join(corpus::derived::DERIVED_RULES), &rules)?;
     let discoveries = crate::derive::discoveries::discoveries(
         &observations,
         &concordance_table,
         &catalog.concordance,
+        &mut rule_counts,
     );
     write_json(&dir.join(layout::DISCOVERIES), &discoveries)?;
     let discovery_rows = (discoveries.anomalies.len() + discoveries.contradictions.len()) as u64;
     write_json(
         &dir.join(layout::CORRELATIONS),
-        &crate::derive::correlations::correlations(&metrics, &observations),
+        &crate::derive::correlations::correlations(&metrics, &observations, &rules),
     )?;
     write_json(
         &dir.join(layout::YEAR_STATS),
-        &crate::derive::year_stats::year_stats(&metrics, &observations),
+        &crate::derive::year_stats::year_stats(&metrics, &observations, &rules, &mut rule_counts),
     )?;
-    let stats = crate::derive::series_stats::series_stats(&observations);
+    let stats = crate::derive::series_stats::series_stats(&observations, &rules, &mut rule_counts);
+    report.derived_rules = rule_counts;
     let series_rows = stats.len() as u64;
     write_json(&dir.join(layout::SERIES_STATS), &stats)?;
     let latest: HashMap<(&str, &str), Latest> =

@@ -3,20 +3,28 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use corpus::{Metric, PillarCorrelation, analytics::pearson, derived::MIN_CORRELATION_PAIRS};
+use corpus::{
+    Metric, PillarCorrelation,
+    analytics::pearson,
+    derived::{MIN_CORRELATION_PAIRS, MetricRule, rule_for},
+    is_projection,
+};
 
 use crate::export::tables::ObservationColumns;
 
 /// Years searched back from the newest year both indicators share.
 const YEARS_BACK: i32 = 10;
 
-/// Correlations of every pair of headline indicators within each pillar (projections excluded).
+/// Correlations of every pair of headline indicators within each pillar (projections excluded), of the
+/// indicators whose values compare across countries.
 pub fn correlations(
     metrics: &[Metric],
     observations: &ObservationColumns,
+    rules: &[MetricRule],
 ) -> Vec<PillarCorrelation> {
     let mut values: HashMap<&str, BTreeMap<i32, HashMap<&str, f64>>> = HashMap::new();
-    for row_idx in (0..observations.len()).filter(|&row_idx| observations.flags[row_idx].is_empty())
+    for row_idx in
+        (0..observations.len()).filter(|&row_idx| !is_projection(&observations.flags[row_idx]))
     {
         values
             .entry(&observations.indicator[row_idx])
@@ -26,7 +34,13 @@ pub fn correlations(
             .insert(&observations.country[row_idx], observations.value[row_idx]);
     }
     let mut by_pillar: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for metric in metrics.iter().filter(|metric| metric.headline) {
+    // Values in each country's own currency or base do not correlate across countries.
+    let comparable =
+        |metric: &Metric| rule_for(rules, &metric.id).is_none_or(|rule| rule.comparable);
+    for metric in metrics
+        .iter()
+        .filter(|metric| metric.headline && comparable(metric))
+    {
         by_pillar
             .entry(&metric.pillar)
             .or_default()

@@ -1,13 +1,16 @@
-//! Discoveries (`discoveries.json`): anomalies — year-over-year changes whose robust z-score (median and
-//! MAD of the series' own changes, `corpus::analytics::robust_z_scores`) reaches `ANOMALY_Z` — and source
+//! Discoveries (`discoveries.json`): anomalies — year-over-year changes between consecutive observations
+//! at most `MAX_CHANGE_GAP` years apart, annualised, whose robust z-score (median and MAD of the series'
+//! own changes per year, `corpus::analytics::robust_z_scores`) reaches `ANOMALY_Z` — and source
 //! contradictions — concordance rows beyond their pair's tolerance — each with the citations of its cells.
+//! Observations further apart are a gap in the series, not a change: never an anomaly.
 
 use std::collections::BTreeMap;
 
 use corpus::{
     Anomaly, Contradiction, Discoveries,
     analytics::robust_z_scores,
-    derived::{ANOMALY_MIN_SHARE, ANOMALY_Z, MAX_ANOMALIES},
+    derived::{ANOMALY_MIN_SHARE, ANOMALY_Z, DerivedRuleCounts, MAX_ANOMALIES, MAX_CHANGE_GAP},
+    is_projection,
 };
 
 use super::concordance::ConcordanceColumns;
@@ -15,6 +18,9 @@ use crate::{
     export::tables::ObservationColumns,
     sources::concordance::{ConcordancePair, ToleranceKind},
 };
+
+/// Two consecutive rows of a series (earlier, later).
+type Pair = (usize, usize);
 
 /// Series with fewer changes than this are too short to judge.
 const MIN_CHANGES: usize = 8;
@@ -24,41 +30,64 @@ pub fn discoveries(
     observations: &ObservationColumns,
     concordance: &ConcordanceColumns,
     pairs: &[ConcordancePair],
+    counts: &mut DerivedRuleCounts,
 ) -> Discoveries {
     let series = super::group_series(observations, |row_idx| {
-        observations.flags[row_idx].is_empty()
+        !is_projection(&observations.flags[row_idx])
     });
     let mut anomalies = Vec::new();
     for ((indicator, country), mut rows) in series {
         rows.sort_by_key(|&row_idx| observations.year[row_idx]);
-        let changes: Vec<f64> = rows
-            .windows(2)
-            .map(|pair| observations.value[pair[1]] - observations.value[pair[0]])
-            .collect();
-        if changes.len() < MIN_CHANGES {
-            continue;
-        }
-        let Some(scores) = robust_z_scores(&changes) else {
-            continue;
-        };
         let level = rows
             .iter()
             .map(|&row_idx| observations.value[row_idx].abs())
             .sum::<f64>()
             / rows.len() as f64;
-        let large_enough = |index: usize| changes[index].abs() >= ANOMALY_MIN_SHARE * level;
-        for (index, z_score) in scores
+        let large_enough = |change: f64| change.abs() >= ANOMALY_MIN_SHARE * level;
+        let pairs: Vec<Pair> = rows.windows(2).map(|pair| (pair[0], pair[1])).collect();
+        let gap = |&(before, after): &Pair| observations.year[after] - observations.year[before];
+        let change =
+            |&(before, after): &Pair| observations.value[after] - observations.value[before];
+        // What the rule without a gap limit reported across a gap: counted as dropped.
+        if pairs.len() >= MIN_CHANGES {
+            let all: Vec<f64> = pairs.iter().map(change).collect();
+            if let Some(scores) = robust_z_scores(&all) {
+                counts.gap_anomalies_dropped += pairs
+                    .iter()
+                    .zip(scores)
+                    .filter(|(pair, z_score)| {
+                        gap(pair) > MAX_CHANGE_GAP
+                            && z_score.abs() >= ANOMALY_Z
+                            && large_enough(change(pair))
+                    })
+                    .count() as u64;
+            }
+        }
+        let (within, across): (Vec<Pair>, Vec<Pair>) = pairs
             .into_iter()
-            .enumerate()
-            .filter(|&(index, z_score)| z_score.abs() >= ANOMALY_Z && large_enough(index))
-        {
-            let (before, after) = (rows[index], rows[index + 1]);
+            .partition(|pair| gap(pair) <= MAX_CHANGE_GAP);
+        counts.gap_changes_excluded += across.len() as u64;
+        if within.len() < MIN_CHANGES {
+            continue;
+        }
+        let per_year: Vec<f64> = within
+            .iter()
+            .map(|pair| change(pair) / f64::from(gap(pair)))
+            .collect();
+        let Some(scores) = robust_z_scores(&per_year) else {
+            continue;
+        };
+        for (index, z_score) in scores.into_iter().enumerate().filter(|&(index, z_score)| {
+            z_score.abs() >= ANOMALY_Z && large_enough(change(&within[index]))
+        }) {
+            let (before, after) = within[index];
             anomalies.push(Anomaly {
                 indicator: indicator.to_string(),
                 country: country.to_string(),
                 year: observations.year[after],
                 previous_year: observations.year[before],
-                change: changes[index],
+                change: change(&within[index]),
+                change_per_year: per_year[index],
                 z_score,
                 citation_ids: [
                     observations.citation_id[before].clone(),

@@ -3,6 +3,7 @@
 pub mod concordance;
 pub mod correlations;
 pub mod discoveries;
+pub mod rules;
 pub mod series_stats;
 pub mod year_stats;
 

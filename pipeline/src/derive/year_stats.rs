@@ -1,30 +1,44 @@
-//! Per indicator and year across the region (`year_stats.json`): regional value (population-weighted
-//! mean for intensive units, else median), leaders, laggards and frontier, computed with
+//! Per indicator and year across the region (`year_stats.json`): the regional value by the metric's
+//! declared aggregation (`data/aggregation.toml`: population-weighted mean, sum or median; none refuses
+//! it), leaders, laggards and frontier, from observed values only (projections left out), computed with
 //! `corpus::analytics` as `get_regional_pulse` does at query time.
 
 use std::collections::{BTreeMap, HashMap};
 
 use corpus::{
     GoodDirection, Metric, YearStats,
-    analytics::{is_intensive_unit, regional_value},
-    derived::MIN_YEAR_COUNTRIES,
+    analytics::{Aggregation, regional_value},
+    derived::{DerivedRuleCounts, MIN_YEAR_COUNTRIES, MetricRule, rule_for},
+    is_projection,
 };
 
 use crate::export::tables::ObservationColumns;
 
 /// The population indicator used as weight.
-const POPULATION: &str = "sp_pop_totl";
+pub const POPULATION: &str = "sp_pop_totl";
 
-/// One [`YearStats`] per indicator and year with enough countries, sorted by both.
-pub fn year_stats(metrics: &[Metric], observations: &ObservationColumns) -> Vec<YearStats> {
-    let mut cells: BTreeMap<(&str, i32), Vec<usize>> = BTreeMap::new();
+/// One [`YearStats`] per aggregable indicator and year with observed values for enough countries,
+/// sorted by both.
+pub fn year_stats(
+    metrics: &[Metric],
+    observations: &ObservationColumns,
+    rules: &[MetricRule],
+    counts: &mut DerivedRuleCounts,
+) -> Vec<YearStats> {
+    // (indicator, year) -> (observed rows, projections left out).
+    let mut cells: BTreeMap<(&str, i32), (Vec<usize>, usize)> = BTreeMap::new();
     let mut population: HashMap<(&str, i32), f64> = HashMap::new();
     for row_idx in 0..observations.len() {
         let key = (
             observations.indicator[row_idx].as_str(),
             observations.year[row_idx],
         );
-        cells.entry(key).or_default().push(row_idx);
+        let cell = cells.entry(key).or_default();
+        if is_projection(&observations.flags[row_idx]) {
+            cell.1 += 1;
+            continue;
+        }
+        cell.0.push(row_idx);
         if key.0 == POPULATION {
             population.insert(
                 (observations.country[row_idx].as_str(), key.1),
@@ -35,7 +49,9 @@ pub fn year_stats(metrics: &[Metric], observations: &ObservationColumns) -> Vec<
     // Summed in table order (indicator, country, year), so the totals are the same in every bake.
     let mut region_population: HashMap<i32, f64> = HashMap::new();
     for row_idx in 0..observations.len() {
-        if observations.indicator[row_idx] == POPULATION {
+        if observations.indicator[row_idx] == POPULATION
+            && !is_projection(&observations.flags[row_idx])
+        {
             *region_population
                 .entry(observations.year[row_idx])
                 .or_default() += observations.value[row_idx];
@@ -46,31 +62,51 @@ pub fn year_stats(metrics: &[Metric], observations: &ObservationColumns) -> Vec<
         .map(|metric| (metric.id.as_str(), metric))
         .collect();
     let mut stats = Vec::new();
-    for ((indicator, year), mut rows) in cells {
+    let mut refused_indicators: Vec<&str> = Vec::new();
+    for ((indicator, year), (mut rows, projections)) in cells {
+        if rows.len() + projections >= MIN_YEAR_COUNTRIES && projections > 0 {
+            counts.year_stats_projections_excluded += 1;
+            counts.year_stats_projection_only += u64::from(rows.len() < MIN_YEAR_COUNTRIES);
+        }
         if rows.len() < MIN_YEAR_COUNTRIES {
             continue;
         }
-        let Some(metric) = by_id.get(indicator) else {
+        let (Some(metric), Some(rule)) = (by_id.get(indicator), rule_for(rules, indicator)) else {
             continue;
         };
+        if rule.aggregation == Aggregation::None {
+            counts.aggregates_refused += 1;
+            if refused_indicators.last() != Some(&indicator) {
+                refused_indicators.push(indicator);
+            }
+            continue;
+        }
         // Country order, as the server's registry iterates countries.
         rows.sort_by(|&left, &right| observations.country[left].cmp(&observations.country[right]));
-        let values: Vec<f64> = rows
+        let weight = |row_idx: usize| {
+            population
+                .get(&(observations.country[row_idx].as_str(), year))
+                .copied()
+        };
+        // A weighted mean is over the countries whose population is known; the rest are named.
+        let (aggregated, unweighted): (Vec<usize>, Vec<usize>) =
+            if rule.aggregation == Aggregation::PopulationWeightedMean {
+                rows.iter().partition(|&&row_idx| weight(row_idx).is_some())
+            } else {
+                (rows.clone(), Vec::new())
+            };
+        let values: Vec<f64> = aggregated
             .iter()
             .map(|&row_idx| observations.value[row_idx])
             .collect();
-        let weights: Option<Vec<f64>> = if is_intensive_unit(&metric.unit) {
-            rows.iter()
-                .map(|&row_idx| {
-                    population
-                        .get(&(observations.country[row_idx].as_str(), year))
-                        .copied()
-                })
-                .collect()
-        } else {
-            None
-        };
-        let Some((value, method)) = regional_value(&values, weights.as_deref()) else {
+        let weights: Option<Vec<f64>> = (rule.aggregation == Aggregation::PopulationWeightedMean)
+            .then(|| {
+                aggregated
+                    .iter()
+                    .filter_map(|&row_idx| weight(row_idx))
+                    .collect()
+            });
+        let Some(value) = regional_value(rule.aggregation, &values, weights.as_deref()) else {
             continue;
         };
         let mut ranked = rows.clone();
@@ -88,7 +124,11 @@ pub fn year_stats(metrics: &[Metric], observations: &ObservationColumns) -> Vec<
             year,
             countries: rows.len(),
             regional_value: value,
-            method: method.as_str().to_string(),
+            method: rule.aggregation.as_str().to_string(),
+            unweighted: unweighted
+                .iter()
+                .map(|&row_idx| observations.country[row_idx].clone())
+                .collect(),
             leaders: ranked
                 .iter()
                 .take(3)
@@ -101,15 +141,11 @@ pub fn year_stats(metrics: &[Metric], observations: &ObservationColumns) -> Vec<
                 .map(|&row_idx| observations.citation_id[row_idx].clone())
                 .collect(),
             population_share: region_population.get(&year).map(|total| {
-                let covered: f64 = rows
-                    .iter()
-                    .filter_map(|&row_idx| {
-                        population.get(&(observations.country[row_idx].as_str(), year))
-                    })
-                    .sum();
+                let covered: f64 = rows.iter().filter_map(|&row_idx| weight(row_idx)).sum();
                 covered / total
             }),
         });
     }
+    counts.indicators_not_aggregable = refused_indicators.len() as u64;
     stats
 }

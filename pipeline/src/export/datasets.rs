@@ -130,13 +130,13 @@ pub fn dataset_catalog(
         Dataset {
             dataset_id: "series_stats".into(),
             title: "Derived views: per-series statistics".into(),
-            description: "Precomputed per indicator and country: latest value and citation, change from the previous year, CAGR over 5 and 10 years, 10-year least-squares trend (projections excluded from growth and trend).".into(),
+            description: "Precomputed per indicator and country: latest value and citation, change between the last two observations, CAGR over 5 and 10 years (only where the scale is ratio: never of a growth rate or an index crossing zero), 10-year least-squares trend with the years it covers (R² null for a flat window); projections excluded from change, growth and trend, which end at the last observation.".into(),
             artifacts: vec![layout::SERIES_STATS.into()],
             keys: vec!["indicator".into(), "country".into()],
             columns: columns(&[
                 ("latest_value", "float64", "latest value"),
                 ("latest_citation_id", "string", "citation of the latest value"),
-                ("change_from_previous", "float64", "latest minus the previous observed value"),
+                ("change_from_previous", "float64", "last observed minus the previous observed value"),
                 ("cagr_5y", "float64", "compound annual growth rate over 5 years, fraction"),
                 ("cagr_10y", "float64", "compound annual growth rate over 10 years, fraction"),
                 ("trend_slope", "float64", "least-squares slope per year, last 10 years"),

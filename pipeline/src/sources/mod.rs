@@ -9,6 +9,7 @@
 //! Everything is validated on load; an error names the file, the field and what would be valid, and an
 //! invalid catalog bakes nothing.
 
+pub mod aggregation;
 pub mod catalog;
 pub mod concordance;
 pub mod metric_map;

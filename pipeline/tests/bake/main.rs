@@ -21,6 +21,10 @@ mod sources_breadth;
 /// The GCB, OWID CO2/GHG and IMF WEO April 2025 sources, and the April 2019 vintage beside it (issue 10).
 mod new_sources;
 
+/// The derived-figure rules of issue 10: declared aggregations, observed values only, statistics where
+/// they apply, gaps that are not changes, and the report's counts.
+mod derived_rules;
+
 /// The governance rules of issue 10: placeholder zeros, fractions as percents, the values' text, names,
 /// link kinds, directions, modelled estimates, pillar coverage.
 mod governance_rules;

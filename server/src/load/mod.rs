@@ -32,6 +32,8 @@ pub struct Corpus {
     data_health: OnceLock<Result<DataHealth, String>>,
     /// The source concordance table, read on first use.
     concordance: OnceLock<Result<Vec<ConcordanceRow>, String>>,
+    /// The derived-figure rules of each metric, read on first use.
+    derived_rules: OnceLock<Result<Vec<corpus::derived::MetricRule>, String>>,
 }
 
 impl Corpus {
@@ -147,6 +149,24 @@ impl Corpus {
             .map_err(Clone::clone)
     }
 
+    /// The derived-figure rule of metric `indicator` (`derived_rules.json`: aggregation, scale,
+    /// comparability, reason), `None` for an unknown metric.
+    ///
+    /// # Errors
+    /// The message of the read error, if the artifact cannot be read.
+    pub fn metric_rule(
+        &self,
+        indicator: &str,
+    ) -> Result<Option<&corpus::derived::MetricRule>, String> {
+        let rules = read_once(
+            &self.derived_rules,
+            self.baked.dir(),
+            corpus::derived::DERIVED_RULES,
+            "derived-figure rules",
+        )?;
+        Ok(corpus::derived::rule_for(rules, indicator))
+    }
+
     /// The dataset with this id.
     pub fn dataset(&self, dataset_id: &str) -> Option<&Dataset> {
         self.datasets
@@ -169,13 +189,14 @@ fn read_once<'a, T: serde::de::DeserializeOwned>(
 }
 
 /// The artifacts the server reads on first use rather than at start-up.
-const LAZY_ARTIFACTS: [&str; 6] = [
+const LAZY_ARTIFACTS: [&str; 7] = [
     layout::CONCORDANCE_ARROW,
     layout::SERIES_STATS,
     layout::DISCOVERIES,
     layout::CORRELATIONS,
     layout::YEAR_STATS,
     layout::DATA_HEALTH,
+    corpus::derived::DERIVED_RULES,
 ];
 
 /// Opens the corpus that `out_dir/current` names. Checksums are not re-hashed at start-up (the corpus
@@ -205,6 +226,7 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         year_stats: OnceLock::new(),
         data_health: OnceLock::new(),
         concordance: OnceLock::new(),
+        derived_rules: OnceLock::new(),
     })
 }
 

@@ -1,17 +1,25 @@
 //! `compute`: a reproducible calculation on governed data, cited to its exact input cells.
 //!
 //! Reads the observation table (`observations`) and the metric registry (`metrics`). Ops: `change` and
-//! `cagr` between two years of one country, `rank` of the countries in a year, `gap_to_frontier` of a
+//! `cagr` between two years of one country, `rank` of the countries in a year, `rank_change` of the
+//! countries by their change between two years (each change cited to both cells), `gap_to_frontier` of a
 //! country against the best (or max/min) country in a year, `forecast` (ordinary least-squares trend with
 //! a 95 % prediction interval), `correlation` (Pearson r, n and two-sided p-value between two indicators
 //! across countries in a year, or across years in one country). The arithmetic is `corpus::analytics`,
 //! the same code the bake uses. Each result carries a `calc-…` id whose record (method, formula, input
 //! citation ids) is inline in `result.calculation`; the input cells are in `citations`.
+//!
+//! The derived-figure rules of the bake (`derived_rules.json`, from `data/aggregation.toml`) apply here
+//! too: default years are observed ones and a cell that is a projection is labelled (`projection`, and a
+//! note); `cagr` of a growth rate or of an index crossing zero is refused with what to use instead, and so
+//! is a relative change (left out, with a note); values in each country's own currency or base are not
+//! ranked, compared with a frontier or correlated across countries.
 
 use corpus::{
     Lang, Metric, Observation,
     analytics::{self, Point},
-    derived::{MAX_FORECAST_HORIZON, TREND_YEARS, representative_year},
+    derived::{MAX_FORECAST_HORIZON, MetricRule, TREND_YEARS, representative_year},
+    is_projection,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -39,8 +47,12 @@ pub fn spec() -> ToolSpec {
          in a year, or frontier max|min), `forecast` (least-squares trend of a country's series with a 95% prediction \
          interval for to_year), `correlation` (Pearson r, n and p-value with indicator_b across countries in a year, or \
          across years for one country), `explain_change` (a country's change beside the concurrent changes of the \
-         indicators correlated with it across countries: associations, not causes). Years default to the earliest and latest available; `parameter` is optional. Answer: the result with a calc-… \
-         record listing its input ids, under 8 KB (rank: every country, under 40 KB).",
+         indicators correlated with it across countries: associations, not causes), `rank_change` (countries ranked by \
+         their change from from_year to to_year, default the 10 years to the regional year, best first; each change \
+         cited to both cells). Years default to the earliest and latest observed; a projection is labelled. cagr of a \
+         growth rate or of an index crossing zero, and cross-country ops on values in national currency or bases, are \
+         refused with what to use instead. `parameter` is optional. Answer: the result with a calc-… \
+         record listing its input ids, under 8 KB (rank and rank_change: every country, under 40 KB).",
         &["observations", "metrics"],
         handle,
     )
@@ -65,6 +77,8 @@ pub enum Op {
     /// A country's change between two years beside the concurrent changes of the pillar's indicators that
     /// correlate with it across countries (associations, not causes).
     ExplainChange,
+    /// The countries ranked by their change between two years, each change cited to both cells.
+    RankChange,
 }
 
 impl Op {
@@ -78,6 +92,7 @@ impl Op {
             Op::Forecast => "forecast",
             Op::Correlation => "correlation",
             Op::ExplainChange => "explain_change",
+            Op::RankChange => "rank_change",
         }
     }
 }
@@ -106,16 +121,17 @@ pub struct ComputeInput {
     /// Country (ISO3 or name) for change, cagr, gap_to_frontier, forecast, and correlation across years.
     #[serde(default)]
     pub country: Option<String>,
-    /// Countries to rank or correlate across (default: every country with data).
+    /// Countries to rank (rank, rank_change) or correlate across (default: every country with data).
     #[serde(default)]
     pub countries: Option<Vec<String>>,
-    /// First year (change, cagr, forecast fit, correlation across years); default the earliest available
-    /// (forecast: the last 10 observed years, as the precomputed forecasts).
+    /// First year (change, cagr, rank_change, forecast fit, correlation across years); default the earliest
+    /// observed (forecast: the last 10 observed years, as the precomputed forecasts; rank_change: to_year - 10).
     #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub from_year: Option<i32>,
-    /// Last year (change, cagr, correlation across years), or the year to forecast (at most 10 years after
-    /// the last observed year); default the latest available (forecast: latest + 5).
+    /// Last year (change, cagr, rank_change, correlation across years), or the year to forecast (at most 10
+    /// years after the last observed year); default the latest observed (forecast: latest + 5; rank_change:
+    /// the regional year, as rank).
     #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub to_year: Option<i32>,
@@ -123,7 +139,8 @@ pub struct ComputeInput {
     #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub year: Option<i32>,
-    /// Order of rank: asc or desc; default best first by the indicator's good_direction (desc when neutral).
+    /// Order of rank and rank_change: asc or desc; default best first by the indicator's good_direction
+    /// (rank_change: the largest improvement first; desc when neutral).
     #[serde(default)]
     pub order: Option<Order>,
     /// Frontier of gap_to_frontier: `best` (by good_direction, default), `max` or `min`.
@@ -156,7 +173,8 @@ pub struct ComputeResult {
     /// `change`: absolute change in the unit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub absolute_change: Option<f64>,
-    /// `change`: relative change as a fraction (null when the first value is 0).
+    /// `change`: relative change as a fraction (absent when the first value is 0, or when the indicator
+    /// is a growth rate or an index crossing zero: see `notes`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relative_change: Option<f64>,
     /// `cagr`: compound annual growth rate as a fraction per year.
@@ -168,6 +186,9 @@ pub struct ComputeResult {
     /// `rank`: the ranking, and countries without a value that year.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ranking: Option<Ranking>,
+    /// `rank_change`: the countries ranked by their change, and countries without both values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_ranking: Option<ChangeRanking>,
     /// `gap_to_frontier`: the country, the frontier and the gap.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gap: Option<Gap>,
@@ -180,6 +201,9 @@ pub struct ComputeResult {
     /// `explain_change`: the associated indicators' concurrent changes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub associated: Option<Vec<AssociatedChange>>,
+    /// What the reader must know: a cell that is a projection, a statistic the indicator's scale rules out.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
 }
@@ -209,6 +233,9 @@ pub struct Cell {
     pub value: f64,
     /// Citation of the value.
     pub citation_id: String,
+    /// True when the value is a projection (an estimate of the publisher), not an observation.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub projection: bool,
 }
 
 /// The two cells of a change.
@@ -243,6 +270,52 @@ pub struct RankedCell {
     pub cell: Cell,
 }
 
+/// A ranking of the change between two years.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ChangeRanking {
+    /// First year.
+    pub from_year: i32,
+    /// Last year.
+    pub to_year: i32,
+    /// `asc` or `desc` by the change.
+    pub order: Order,
+    /// Ranked countries, first is rank 1; ties share a rank.
+    pub ranked: Vec<RankedChange>,
+    /// Requested or corpus countries with values of this indicator but not in both years (not ranked).
+    pub missing: Vec<String>,
+}
+
+/// One country's change between the two years.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RankedChange {
+    /// Rank (1 = first in the order).
+    pub rank: u32,
+    /// ISO3.
+    pub country: String,
+    /// `to.value - from.value`, in the unit.
+    pub change: f64,
+    /// The change as a fraction of |from.value| (absent for a growth rate, an index crossing zero or a
+    /// zero start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relative_change: Option<f64>,
+    /// The cell of `from_year`.
+    pub from: YearCell,
+    /// The cell of `to_year`.
+    pub to: YearCell,
+}
+
+/// A cited cell whose country and year the enclosing object gives.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct YearCell {
+    /// Value.
+    pub value: f64,
+    /// Citation of the value.
+    pub citation_id: String,
+    /// True when the value is a projection, not an observation.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub projection: bool,
+}
+
 /// A gap to the frontier.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Gap {
@@ -254,7 +327,8 @@ pub struct Gap {
     pub frontier_rule: String,
     /// `frontier - country`, in the unit.
     pub absolute_gap: f64,
-    /// The gap as a fraction of |frontier| (null when the frontier is 0).
+    /// The gap as a fraction of |frontier| (null when the frontier is 0, or when the indicator is a growth
+    /// rate or an index crossing zero).
     pub relative_gap: Option<f64>,
 }
 
@@ -275,14 +349,14 @@ pub struct ForecastResult {
     pub slope: f64,
     /// Intercept of the fitted line (value at year 0).
     pub intercept: f64,
-    /// R² of the fit.
-    pub r_squared: f64,
+    /// R² of the fit; null for a flat window (every value the same), where it is undefined.
+    pub r_squared: Option<f64>,
     /// Points fitted.
     pub n: usize,
     /// First and last year fitted.
     pub fitted_years: (i32, i32),
-    /// Present when the fit is poor (R² under 0.5) or the prediction interval leaves the indicator's valid
-    /// range (e.g. a negative rate).
+    /// Present when the fit is poor (R² under 0.5), the window is flat (R² undefined) or the prediction
+    /// interval leaves the indicator's valid range (e.g. a negative rate).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
 }
@@ -363,15 +437,19 @@ fn handle(
         forecast: None,
         correlation: None,
         associated: None,
+        change_ranking: None,
+        notes: Vec::new(),
         sources: vec![common::source_link(corpus, "observations", Some(metric))],
     };
+    let rule = metric_rule(corpus, metric)?;
     match input.op {
-        Op::Change | Op::Cagr => two_cells(corpus, metric, &input, &mut result)?,
-        Op::Rank => rank(corpus, metric, &input, &mut result)?,
-        Op::GapToFrontier => gap_to_frontier(corpus, metric, &input, &mut result)?,
+        Op::Change | Op::Cagr => two_cells(corpus, metric, rule, &input, &mut result)?,
+        Op::Rank => rank(corpus, metric, rule, &input, &mut result)?,
+        Op::RankChange => rank_change(corpus, metric, rule, &input, &mut result)?,
+        Op::GapToFrontier => gap_to_frontier(corpus, metric, rule, &input, &mut result)?,
         Op::Forecast => forecast(corpus, metric, &input, &mut result)?,
-        Op::Correlation => correlation(corpus, metric, &input, &mut result)?,
-        Op::ExplainChange => explain_change(corpus, metric, &input, &mut result)?,
+        Op::Correlation => correlation(corpus, metric, rule, &input, &mut result)?,
+        Op::ExplainChange => explain_change(corpus, metric, rule, &input, &mut result)?,
     }
     // A correlation's inputs are two cross-sections (2 × n series): listed by id in its calc record,
     // resolve_citations gives their values and records; every other op's inputs are numbers of the
@@ -397,9 +475,18 @@ fn handle(
 fn two_cells(
     corpus: &Corpus,
     metric: &Metric,
+    rule: &MetricRule,
     input: &ComputeInput,
     result: &mut ComputeResult,
 ) -> Result<(), ToolError> {
+    if input.op == Op::Cagr
+        && let Some(refusal) = rule.scale.cagr_refusal()
+    {
+        return Err(ToolError::Invalid(format!(
+            "{refusal} ({} is in {}: {})",
+            metric.id, metric.unit, rule.reason
+        )));
+    }
     let (country, from, to) = two_cells_of(corpus, metric, input)?;
     let (from_point, to_point) = (point(&from), point(&to));
     let slug = format!(
@@ -412,7 +499,7 @@ fn two_cells(
     if input.op == Op::Change {
         let change = analytics::change(from_point, to_point);
         result.absolute_change = Some(change.absolute);
-        result.relative_change = change.relative;
+        result.relative_change = relative(rule, change.relative, &mut result.notes);
         result.calculation = calculation(
             "change",
             &slug,
@@ -437,6 +524,7 @@ fn two_cells(
             &[&from, &to],
         );
     }
+    note_projections(&[&from, &to], &mut result.notes);
     result.between = Some(Between {
         from: cell(&from),
         to: cell(&to),
@@ -444,12 +532,67 @@ fn two_cells(
     Ok(())
 }
 
+/// The rule of `metric`; a corpus without one for it is a fault.
+fn metric_rule<'c>(corpus: &'c Corpus, metric: &Metric) -> Result<&'c MetricRule, ToolError> {
+    corpus
+        .metric_rule(&metric.id)
+        .map_err(ToolError::Internal)?
+        .ok_or_else(|| ToolError::Internal(format!("no derived-figure rule for {}", metric.id)))
+}
+
+/// Refuses an op across countries for values in each country's own currency or base.
+fn comparable(metric: &Metric, rule: &MetricRule, op: Op) -> Result<(), ToolError> {
+    if rule.comparable {
+        return Ok(());
+    }
+    Err(ToolError::Invalid(format!(
+        "{} of {} across countries is not defined: {} ({}); compare a country with itself over time (op change \
+         or forecast), or use an indicator in a common unit (US$, PPP, % of GDP)",
+        op.name(),
+        metric.id,
+        rule.reason,
+        metric.unit
+    )))
+}
+
+/// A relative change or gap where the scale allows it; otherwise `None`, with the reason in `notes`.
+fn relative(rule: &MetricRule, relative: Option<f64>, notes: &mut Vec<String>) -> Option<f64> {
+    match rule.scale.relative_change_refusal() {
+        None => relative,
+        Some(refusal) => {
+            let note = refusal.to_string();
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+            None
+        }
+    }
+}
+
+/// Says which of `cells` are projections, so a figure built on one is read as projection-based.
+fn note_projections(cells: &[&Observation<'_>], notes: &mut Vec<String>) {
+    let projected: Vec<String> = cells
+        .iter()
+        .filter(|row| is_projection(row.flags))
+        .map(|row| format!("{} {}", row.country, row.year))
+        .collect();
+    if !projected.is_empty() {
+        notes.push(format!(
+            "projection-based: {} {} the publisher's projection, not an observation",
+            projected.join(", "),
+            if projected.len() == 1 { "is" } else { "are" }
+        ));
+    }
+}
+
 fn rank(
     corpus: &Corpus,
     metric: &Metric,
+    rule: &MetricRule,
     input: &ComputeInput,
     result: &mut ComputeResult,
 ) -> Result<(), ToolError> {
+    comparable(metric, rule, input.op)?;
     let candidates = candidate_countries(corpus, metric, input)?;
     let year = match input.year {
         Some(year) => year,
@@ -495,6 +638,7 @@ fn rank(
         });
     }
     let inputs: Vec<&Observation<'_>> = cells.iter().collect();
+    note_projections(&inputs, &mut result.notes);
     result.calculation = calculation(
         "rank",
         &format!(
@@ -515,20 +659,132 @@ fn rank(
     Ok(())
 }
 
-fn gap_to_frontier(
-    corpus: &Corpus,
+/// Years `rank_change` measures over by default.
+pub const RANK_CHANGE_YEARS: i32 = 10;
+
+fn rank_change<'c>(
+    corpus: &'c Corpus,
     metric: &Metric,
+    rule: &MetricRule,
     input: &ComputeInput,
     result: &mut ComputeResult,
 ) -> Result<(), ToolError> {
+    comparable(metric, rule, input.op)?;
+    let candidates = candidate_countries(corpus, metric, input)?;
+    let to_year = match input.to_year {
+        Some(year) => year,
+        None => default_year(corpus, metric, input, &candidates)?,
+    };
+    let from_year = input.from_year.unwrap_or(to_year - RANK_CHANGE_YEARS);
+    if from_year >= to_year {
+        return Err(ToolError::Invalid(format!(
+            "from_year {from_year} must be before to_year {to_year}"
+        )));
+    }
+    // Best first: the largest rise when up is good (and for neutral), the largest fall when down is good.
+    let order = input.order.unwrap_or(match metric.good_direction {
+        corpus::GoodDirection::Down => Order::Asc,
+        _ => Order::Desc,
+    });
+    let table = corpus.baked.observations();
+    let (before, after) = (
+        table.cross_section(&metric.id, from_year),
+        table.cross_section(&metric.id, to_year),
+    );
+    let find = |section: &[Observation<'c>], country: &str| {
+        section
+            .binary_search_by(|row| row.country.cmp(country))
+            .ok()
+            .map(|row_idx| section[row_idx])
+    };
+    let mut pairs: Vec<(Observation<'_>, Observation<'_>)> = Vec::new();
+    let mut missing = Vec::new();
+    for country in &candidates {
+        match (find(&before, country), find(&after, country)) {
+            (Some(from), Some(to)) => pairs.push((from, to)),
+            _ => missing.push(country.clone()),
+        }
+    }
+    if pairs.is_empty() {
+        return Err(ToolError::Invalid(format!(
+            "no country has {} values in both {from_year} and {to_year}; pick years with data (op rank shows a year's countries)",
+            metric.id
+        )));
+    }
+    let change = |(from, to): &(Observation<'_>, Observation<'_>)| to.value - from.value;
+    pairs.sort_by(|left, right| {
+        let by_change = change(left).total_cmp(&change(right));
+        (if order == Order::Asc {
+            by_change
+        } else {
+            by_change.reverse()
+        })
+        .then(left.0.country.cmp(right.0.country))
+    });
+    let mut ranked: Vec<RankedChange> = Vec::with_capacity(pairs.len());
+    let mut notes = Vec::new();
+    for (position, pair) in pairs.iter().enumerate() {
+        let difference = change(pair);
+        let rank = match ranked.last() {
+            Some(previous) if previous.change == difference => previous.rank,
+            _ => position as u32 + 1,
+        };
+        let measured = analytics::change(point(&pair.0), point(&pair.1));
+        ranked.push(RankedChange {
+            rank,
+            country: pair.0.country.to_string(),
+            change: difference,
+            relative_change: relative(rule, measured.relative, &mut notes),
+            from: year_cell(&pair.0),
+            to: year_cell(&pair.1),
+        });
+    }
+    let inputs: Vec<&Observation<'_>> = pairs.iter().flat_map(|(from, to)| [from, to]).collect();
+    note_projections(&inputs, &mut notes);
+    result.notes.extend(notes);
+    result.calculation = calculation(
+        "rankchange",
+        &format!(
+            "{}-{from_year}-{to_year}-{}",
+            metric.id,
+            if order == Order::Asc { "asc" } else { "desc" }
+        ),
+        "each country's change between two cited values, then a competition ranking of the changes (ties share a rank)",
+        "change = to.value - from.value per country; sort by change; rank = 1 + number of countries strictly before",
+        &inputs,
+    );
+    result.change_ranking = Some(ChangeRanking {
+        from_year,
+        to_year,
+        order,
+        ranked,
+        missing,
+    });
+    Ok(())
+}
+
+fn gap_to_frontier(
+    corpus: &Corpus,
+    metric: &Metric,
+    rule: &MetricRule,
+    input: &ComputeInput,
+    result: &mut ComputeResult,
+) -> Result<(), ToolError> {
+    comparable(metric, rule, input.op)?;
     let country = one_country(corpus, input)?;
     let candidates = candidate_countries(corpus, metric, input)?;
     let year = match input.year {
         Some(year) => year,
-        None => series(corpus, metric, &country)?
-            .last()
-            .map(|row| row.year)
-            .unwrap_or_default(),
+        // The country's latest observation; a projection year is used only when asked for.
+        None => {
+            let rows = series(corpus, metric, &country)?;
+            rows.iter()
+                .rev()
+                .find(|row| !is_projection(row.flags))
+                .or(rows.last())
+                .map(|row| row.year)
+                .unwrap_or_default()
+        }
     };
     let own = corpus
         .baked
@@ -541,8 +797,8 @@ fn gap_to_frontier(
                 available_years(corpus, metric, &country)
             ))
         })?;
-    let rule = input.frontier.clone().unwrap_or_else(|| "best".into());
-    let take_max = match rule.as_str() {
+    let frontier_rule = input.frontier.clone().unwrap_or_else(|| "best".into());
+    let take_max = match frontier_rule.as_str() {
         "max" => true,
         "min" => false,
         "best" => metric.good_direction != corpus::GoodDirection::Down,
@@ -572,18 +828,23 @@ fn gap_to_frontier(
             ToolError::Invalid(format!("no country has a {} value in {year}", metric.id))
         })?;
     let absolute_gap = frontier.value - own.value;
-    let relative_gap = (frontier.value != 0.0).then(|| absolute_gap / frontier.value.abs());
+    let relative_gap = relative(
+        rule,
+        (frontier.value != 0.0).then(|| absolute_gap / frontier.value.abs()),
+        &mut result.notes,
+    );
+    note_projections(&[&own, &frontier], &mut result.notes);
     result.calculation = calculation(
         "gap",
         &format!("{}-{}-{year}", metric.id, country.to_ascii_lowercase()),
-        &format!("distance to the frontier ({rule}) among the compared countries"),
+        &format!("distance to the frontier ({frontier_rule}) among the compared countries"),
         "frontier.value - country.value; relative = gap / |frontier.value|",
         &[&own, &frontier],
     );
     result.gap = Some(Gap {
         country: cell(&own),
         frontier: cell(&frontier),
-        frontier_rule: rule,
+        frontier_rule,
         absolute_gap,
         relative_gap,
     });
@@ -640,14 +901,18 @@ fn forecast(
     let forecast = analytics::forecast(&trend, year, 0.95)
         .ok_or_else(|| ToolError::Internal("forecast interval".into()))?;
     let range = &metric.valid_range;
-    let poor_fit = (trend.r_squared < POOR_FIT_R_SQUARED).then(|| {
-        format!(
-            "the linear trend explains little of the series' variation (R² {:.2} over {}-{last}): read the \
-             forecast as the recent level within its interval, not as a direction",
-            trend.r_squared,
-            rows.first().map(|row| row.year).unwrap_or_default()
-        )
-    });
+    let first = rows.first().map(|row| row.year).unwrap_or_default();
+    let poor_fit = match trend.r_squared {
+        Some(r_squared) => (r_squared < POOR_FIT_R_SQUARED).then(|| {
+            format!(
+                "the linear trend explains little of the series' variation (R² {r_squared:.2} over {first}-{last}): \
+                 read the forecast as the recent level within its interval, not as a direction"
+            )
+        }),
+        None => Some(format!(
+            "the values are flat over {first}-{last}: R² is undefined and the forecast repeats the level"
+        )),
+    };
     let out_of_range = (!range.contains(forecast.lower) || !range.contains(forecast.upper)).then(|| {
         format!(
             "the 95% interval [{}, {}] leaves the indicator's valid range [{}, {}]: the linear trend cannot \
@@ -687,6 +952,7 @@ fn forecast(
 fn correlation<'c>(
     corpus: &'c Corpus,
     metric: &Metric,
+    rule: &MetricRule,
     input: &ComputeInput,
     result: &mut ComputeResult,
 ) -> Result<(), ToolError> {
@@ -704,6 +970,7 @@ fn correlation<'c>(
         ToolError::Invalid("correlation needs indicator_b, a second indicator id".into())
     })?;
     let other = common::metric(corpus, other_id)?;
+    let other_rule = metric_rule(corpus, other)?;
     if other.id == metric.id {
         return Err(ToolError::Invalid(format!(
             "indicator_b `{}` is the indicator itself; give a second, different indicator",
@@ -717,15 +984,22 @@ fn correlation<'c>(
         for row in series(corpus, metric, &country)? {
             if input.from_year.is_some_and(|from| row.year < from)
                 || input.to_year.is_some_and(|to| row.year > to)
+                || is_projection(row.flags)
             {
                 continue;
             }
-            if let Some(pair) = table.find(&other.id, &country, row.year) {
+            // Projections are not observations: correlations use observed values only.
+            if let Some(pair) = table
+                .find(&other.id, &country, row.year)
+                .filter(|pair| !is_projection(pair.flags))
+            {
                 cells.push((row, pair));
             }
         }
         ("years".to_string(), country)
     } else {
+        comparable(metric, rule, input.op)?;
+        comparable(other, other_rule, input.op)?;
         let candidates = candidate_countries(corpus, metric, input)?;
         let year = match input.year {
             Some(year) => year,
@@ -741,8 +1015,8 @@ fn correlation<'c>(
         };
         for country in &candidates {
             if let (Some(left), Some(right)) = (find(&lefts, country), find(&rights, country))
-                && left.flags.is_empty()
-                && right.flags.is_empty()
+                && !is_projection(left.flags)
+                && !is_projection(right.flags)
             {
                 // Projections are not observations: correlations use observed values only, as the bake does.
                 cells.push((left, right));
@@ -782,6 +1056,7 @@ fn correlation<'c>(
 fn explain_change(
     corpus: &Corpus,
     metric: &Metric,
+    rule: &MetricRule,
     input: &ComputeInput,
     result: &mut ComputeResult,
 ) -> Result<(), ToolError> {
@@ -803,9 +1078,14 @@ fn explain_change(
         } else {
             continue;
         };
+        // Observed values only: a projection's change is not set beside an observed one.
         let (Some(before), Some(after)) = (
-            table.find(other_id, &country, from.year),
-            table.find(other_id, &country, to.year),
+            table
+                .find(other_id, &country, from.year)
+                .filter(|row| !is_projection(row.flags)),
+            table
+                .find(other_id, &country, to.year)
+                .filter(|row| !is_projection(row.flags)),
         ) else {
             continue;
         };
@@ -850,7 +1130,8 @@ fn explain_change(
         &input_refs,
     );
     result.absolute_change = Some(change.absolute);
-    result.relative_change = change.relative;
+    result.relative_change = relative(rule, change.relative, &mut result.notes);
+    note_projections(&input_refs, &mut result.notes);
     result.between = Some(Between {
         from: cell(&from),
         to: cell(&to),
@@ -859,8 +1140,38 @@ fn explain_change(
     Ok(())
 }
 
-/// The table of a rank (rank, country, value) or a forecast (year, value, interval).
+/// The table of a rank (rank, country, value), a change ranking (rank, country, change, both values) or
+/// a forecast (year, value, interval).
 fn table(result: &ComputeResult) -> Vec<DisplayTable> {
+    if let Some(ranking) = &result.change_ranking {
+        let rows = ranking
+            .ranked
+            .iter()
+            .map(|ranked| {
+                vec![
+                    ranked.rank.into(),
+                    ranked.country.clone().into(),
+                    ranked.change.into(),
+                    ranked.from.value.into(),
+                    ranked.to.value.into(),
+                ]
+            })
+            .collect();
+        return vec![DisplayTable {
+            title: format!(
+                "{}: change {}-{}",
+                result.indicator_name, ranking.from_year, ranking.to_year
+            ),
+            columns: vec![
+                "rank".into(),
+                "country".into(),
+                format!("change ({})", result.unit),
+                ranking.from_year.to_string(),
+                ranking.to_year.to_string(),
+            ],
+            rows,
+        }];
+    }
     if let Some(ranking) = &result.ranking {
         let rows = ranking
             .ranked
@@ -900,8 +1211,24 @@ fn table(result: &ComputeResult) -> Vec<DisplayTable> {
         .collect()
 }
 
-/// The chart of a rank (bars) or a forecast (observed line, forecast point and interval); none for other ops.
+/// The chart of a rank or a change ranking (bars) or a forecast (observed line, forecast point and
+/// interval); none for other ops.
 fn chart(corpus: &Corpus, metric: &Metric, result: &ComputeResult) -> Option<common::Chart> {
+    if let Some(ranking) = &result.change_ranking {
+        let items: Vec<(String, f64)> = ranking
+            .ranked
+            .iter()
+            .map(|ranked| (ranked.country.clone(), ranked.change))
+            .collect();
+        return Some(common::bar_chart(
+            &format!(
+                "{}: change {}-{}",
+                result.indicator_name, ranking.from_year, ranking.to_year
+            ),
+            &format!("change ({})", result.unit),
+            &items,
+        ));
+    }
     if let Some(ranking) = &result.ranking {
         let items: Vec<(String, f64)> = ranking
             .ranked
@@ -945,10 +1272,15 @@ fn two_cells_of<'a>(
 ) -> Result<(String, Observation<'a>, Observation<'a>), ToolError> {
     let country = one_country(corpus, input)?;
     let rows = series(corpus, metric, &country)?;
+    // By default the first and last observations: a projection is used only when its year is asked for.
+    let observed: Vec<&Observation<'_>> = rows
+        .iter()
+        .filter(|row| !is_projection(row.flags))
+        .collect();
     let from = pick_year(
         &rows,
         input.from_year,
-        rows.first(),
+        observed.first().copied(),
         "from_year",
         metric,
         &country,
@@ -956,7 +1288,7 @@ fn two_cells_of<'a>(
     let to = pick_year(
         &rows,
         input.to_year,
-        rows.last(),
+        observed.last().copied(),
         "to_year",
         metric,
         &country,
@@ -1023,12 +1355,17 @@ fn default_year(
             return Ok(stats.year);
         }
     }
+    // The latest observed year: a projection year is used only when asked for.
     let table = corpus.baked.observations();
     countries
         .iter()
         .filter_map(|country| {
-            let rows = table.series(&metric.id, country);
-            (!rows.is_empty()).then(|| table.row(rows.end - 1).year)
+            table
+                .series(&metric.id, country)
+                .rev()
+                .map(|row_idx| table.row(row_idx))
+                .find(|row| !is_projection(row.flags))
+                .map(|row| row.year)
         })
         .max()
         .ok_or_else(|| {
@@ -1068,7 +1405,7 @@ fn pick_year<'a>(
     country: &str,
 ) -> Result<Observation<'a>, ToolError> {
     match year {
-        None => default.copied().ok_or_else(|| ToolError::Invalid(format!("no {} value for {country}", metric.id))),
+        None => default.copied().ok_or_else(|| ToolError::Invalid(format!("{country} has no observed {} value (only projections); give the year to use one", metric.id))),
         Some(year) => rows.iter().find(|row| row.year == year).copied().ok_or_else(|| {
             let first = rows.first().map(|row| row.year).unwrap_or_default();
             let last = rows.last().map(|row| row.year).unwrap_or_default();
@@ -1121,5 +1458,14 @@ fn cell(row: &Observation<'_>) -> Cell {
         year: row.year,
         value: row.value,
         citation_id: row.citation_id.to_string(),
+        projection: is_projection(row.flags),
+    }
+}
+
+fn year_cell(row: &Observation<'_>) -> YearCell {
+    YearCell {
+        value: row.value,
+        citation_id: row.citation_id.to_string(),
+        projection: is_projection(row.flags),
     }
 }

@@ -4,9 +4,13 @@
 //!
 //! Reads the observation table (`observations`), the comparison aggregates (`aggregates`), the metric
 //! registry (`metrics`) and the discoveries (`discoveries`). For each indicator the year is the latest one
-//! with values for at least 10 countries. The regional value is the population-weighted mean (weights:
-//! WDI `SP.POP.TOTL` of the same year) when the unit is a rate, share, index or per-person quantity and
-//! every country in the sample has a population; otherwise the median — the result says which. The World
+//! with observed values (projections left out) for at least 10 countries holding half the region's
+//! population. The regional value follows the indicator's declared aggregation (`data/aggregation.toml`,
+//! resolved in `derived_rules.json`): the population-weighted mean (weights: WDI `SP.POP.TOTL` of the same
+//! year) for rates, shares and per-person values, the sum for additive counts in a common unit, the
+//! median where only that is defensible — the result says which; an indicator declared `none`
+//! (currency-specific levels, exchange rates, PPP factors, indices with national bases) has no regional
+//! value and is listed as not aggregable, with the reason. The World
 //! Bank's own LCN aggregate is shown beside it when published, cited. Each regional value carries a
 //! `pulse-…` id whose record (method, year, the citation ids of its inputs) is inline; the values shown
 //! (leaders, laggards, movers, LCN, contradictions) have their citation records in `citations`, the
@@ -14,7 +18,12 @@
 
 use std::collections::HashMap;
 
-use corpus::{GoodDirection, Lang, Metric, Observation, analytics, derived::representative_year};
+use corpus::{
+    GoodDirection, Lang, Metric, Observation,
+    analytics::{self, Aggregation},
+    derived::{MetricRule, representative_year},
+    is_projection,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -43,10 +52,12 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "get_regional_pulse",
         "A pillar across Latin America and the Caribbean",
-        "For a pillar (parameter), its main indicators across the region: the regional value (population-weighted \
-         mean for rates and per-person quantities, else median, and which), its change over 5 years, the World Bank \
-         LCN aggregate beside it when published, leaders and laggards by good_direction, the biggest movers, and the \
-         pillar's source contradictions. Every number is cited; each regional value has a pulse-… record inline giving its inputs as a citation id pattern and \
+        "For a pillar (parameter), its main indicators across the region: the regional value of observed values by \
+         each indicator's declared aggregation (population-weighted mean for rates, shares and per-person values, sum \
+         for additive counts, median where only that is defensible; `method` says which), its change over 5 years, the \
+         World Bank LCN aggregate beside it when published, leaders and laggards by good_direction, the biggest movers, \
+         and the pillar's source contradictions. Indicators that cannot be aggregated (currency-specific levels, \
+         exchange rates, PPP factors, indices with national bases) are listed in `not_aggregable` with the reason. Every number is cited; each regional value has a pulse-… record inline giving its inputs as a citation id pattern and \
          countries (resolve_citations gives their values). Answer: 6 indicators a page (`limit` up to 10), headline first, under \
          24 KB; `indicators_total` and `next_cursor` (pass as `cursor`) give the rest.",
         &["observations", "aggregates", "metrics", "discoveries"],
@@ -83,10 +94,23 @@ pub struct RegionalPulse {
     /// Cursor of the next page (pass it as `cursor`); absent on the last page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
+    /// On the first page: the pillar's indicators with values for 10+ countries that have no regional
+    /// value by rule, grouped by the reason (no number is given for them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_aggregable: Vec<NotAggregable>,
     /// The pillar's 3 largest source contradictions (get_discoveries with the pillar lists every one).
     pub contradictions: Vec<ContradictionRef>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
+}
+
+/// Indicators that have no regional value, for one reason.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct NotAggregable {
+    /// Why their values do not form a regional value (data/aggregation.toml).
+    pub reason: String,
+    /// Their ids (resolve_metric or get_dataset `metrics` give names and units).
+    pub indicators: Vec<String>,
 }
 
 /// One indicator across the region.
@@ -107,10 +131,15 @@ pub struct IndicatorPulse {
     pub countries: usize,
     /// Share of the region's population in those countries, 0 to 1 (WDI `SP.POP.TOTL`, same year).
     pub population_share: Option<f64>,
-    /// The regional value.
+    /// The regional value, from observed values only.
     pub regional_value: f64,
-    /// `population_weighted_mean` or `median`.
+    /// The indicator's declared aggregation: `population_weighted_mean`, `sum` (over the countries with
+    /// a value) or `median`.
     pub method: String,
+    /// Countries with a value but no population that year, ranked but left out of a population-weighted
+    /// mean (their weight is unknown).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unweighted: Vec<String>,
     /// The same over the same countries 5 years earlier, when they all have values then.
     pub regional_value_5y_earlier: Option<f64>,
     /// The World Bank's own Latin America & Caribbean aggregate (LCN) of that year, when published.
@@ -139,8 +168,8 @@ pub struct LcnAggregate {
     /// Its citation.
     pub citation_id: String,
     /// Whether it measures what `regional_value` measures: true beside a population-weighted mean (the
-    /// World Bank weights rates by population too); false beside a median of totals, where the World
-    /// Bank publishes the regional sum.
+    /// World Bank weights rates by population too) and beside a sum over countries holding 95 % of the
+    /// region's population; false beside a median or a sum over fewer countries.
     pub comparable: bool,
 }
 
@@ -226,13 +255,47 @@ fn handle(
     });
     // Read once here so an unreadable artifact is a fault, not an empty pulse.
     corpus.year_stats().map_err(ToolError::Internal)?;
+    let mut rules: HashMap<&str, &MetricRule> = HashMap::new();
+    for metric in &metrics {
+        if let Some(rule) = corpus
+            .metric_rule(&metric.id)
+            .map_err(ToolError::Internal)?
+        {
+            rules.insert(&metric.id, rule);
+        }
+    }
+    // Indicators declared `none` that would otherwise have had a regional value: named, with the reason.
+    let mut not_aggregable: Vec<NotAggregable> = Vec::new();
+    for metric in &metrics {
+        let Some(rule) = rules
+            .get(metric.id.as_str())
+            .filter(|rule| rule.aggregation == Aggregation::None)
+        else {
+            continue;
+        };
+        if (metric.coverage.countries as usize) < MIN_COUNTRIES {
+            continue;
+        }
+        let indicator = metric.id.clone();
+        match not_aggregable
+            .iter_mut()
+            .find(|group| group.reason == rule.reason)
+        {
+            Some(group) => group.indicators.push(indicator),
+            None => not_aggregable.push(NotAggregable {
+                reason: rule.reason.clone(),
+                indicators: vec![indicator],
+            }),
+        }
+    }
     // The indicators with a regional year; only the page's are computed.
     metrics.retain(|metric| {
-        corpus
-            .year_stats_for(&metric.id)
-            .ok()
-            .and_then(representative_year)
-            .is_some()
+        rules.contains_key(metric.id.as_str())
+            && corpus
+                .year_stats_for(&metric.id)
+                .ok()
+                .and_then(representative_year)
+                .is_some()
     });
     let limit = input.limit.map_or(DEFAULT_LIMIT, |limit| limit as usize);
     if !(1..=MAX_LIMIT).contains(&limit) {
@@ -245,14 +308,19 @@ fn handle(
     let mut indicators = Vec::new();
     let mut cited_rows: Vec<Observation<'_>> = Vec::new();
     for metric in metrics.into_iter().skip(offset).take(limit) {
-        if let Some((pulse, rows)) = indicator_pulse(corpus, metric, lang) {
+        if let Some((pulse, rows)) =
+            indicator_pulse(corpus, metric, rules[metric.id.as_str()], lang)
+        {
             indicators.push(pulse);
             cited_rows.extend(rows);
         }
     }
-    if indicators.is_empty() {
+    if input.cursor.is_some() {
+        not_aggregable.clear();
+    }
+    if indicators.is_empty() && not_aggregable.is_empty() {
         return Err(ToolError::Invalid(format!(
-            "no `{}` indicator has values for {MIN_COUNTRIES} countries in one year",
+            "no `{}` indicator has observed values for {MIN_COUNTRIES} countries in one year",
             pillar.id
         )));
     }
@@ -295,6 +363,7 @@ fn handle(
         indicators,
         indicators_total: total,
         next_cursor,
+        not_aggregable,
         contradictions,
         sources: vec![
             common::source_link(corpus, "observations", None),
@@ -376,58 +445,69 @@ fn handle(
 }
 
 /// The pulse of one indicator, with every row it cites (values, weights, earlier values, LCN); `None`
-/// when no year has values for [`MIN_COUNTRIES`] countries.
+/// when no year has observed values for [`MIN_COUNTRIES`] countries or the rule gives no regional value.
 fn indicator_pulse<'c>(
     corpus: &'c Corpus,
     metric: &Metric,
+    rule: &MetricRule,
     lang: Lang,
 ) -> Option<(IndicatorPulse, Vec<Observation<'c>>)> {
     let table = corpus.baked.observations();
-    // Among the years with values for MIN_COUNTRIES countries or more (the bake's year statistics), the
-    // latest whose countries hold half the region's population.
+    // Among the years with observed values for MIN_COUNTRIES countries or more (the bake's year
+    // statistics), the latest whose countries hold half the region's population.
     let stats = representative_year(corpus.year_stats_for(&metric.id).ok()?)?;
     let (year, population_share) = (stats.year, stats.population_share);
     let earlier_year = year - CHANGE_YEARS;
-    // Cross-sections come by country code, the order in which the bake's year statistics add them up.
-    let cells = table.cross_section(&metric.id, year);
-    let earlier_by_country: HashMap<&str, Observation<'_>> = table
-        .cross_section(&metric.id, earlier_year)
+    // Cross-sections come by country code, the order in which the bake's year statistics add them up;
+    // projections are not observations and stay out, as in the bake.
+    let observed = |indicator: &str, year: i32| -> Vec<Observation<'c>> {
+        table
+            .cross_section(indicator, year)
+            .into_iter()
+            .filter(|row| !is_projection(row.flags))
+            .collect()
+    };
+    let cells = observed(&metric.id, year);
+    let earlier_by_country: HashMap<&str, Observation<'_>> = observed(&metric.id, earlier_year)
         .into_iter()
         .map(|row| (row.country, row))
         .collect();
     let population = |year: i32| -> HashMap<&str, Observation<'_>> {
-        table
-            .cross_section(POPULATION, year)
+        observed(POPULATION, year)
             .into_iter()
             .map(|row| (row.country, row))
             .collect()
     };
-    let intensive = analytics::is_intensive_unit(&metric.unit);
-    let population_now = if intensive {
+    let weighted = rule.aggregation == Aggregation::PopulationWeightedMean;
+    let population_now = if weighted {
         population(year)
     } else {
         HashMap::new()
     };
-    let weights: Option<Vec<Observation<'_>>> = if intensive {
-        cells
+    // The countries combined: every one, or for a weighted mean those whose population is known.
+    let (inputs, unweighted): (Vec<Observation<'_>>, Vec<Observation<'_>>) = cells
+        .iter()
+        .partition(|cell| !weighted || population_now.contains_key(cell.country));
+    let weights: Option<Vec<Observation<'_>>> = weighted.then(|| {
+        inputs
             .iter()
-            .map(|cell| population_now.get(cell.country).copied())
+            .map(|cell| population_now[cell.country])
             .collect()
-    } else {
-        None
-    };
+    });
     let aggregate = |cells: &[Observation<'_>], weights: Option<&[Observation<'_>]>| {
         let values: Vec<f64> = cells.iter().map(|cell| cell.value).collect();
         let weights: Option<Vec<f64>> =
             weights.map(|weights| weights.iter().map(|weight| weight.value).collect());
-        analytics::regional_value(&values, weights.as_deref())
+        analytics::regional_value(rule.aggregation, &values, weights.as_deref())
     };
-    let (regional_value, method) = aggregate(&cells, weights.as_deref())?;
-    let earlier_cells: Option<Vec<Observation<'_>>> = cells
+    let regional_value = aggregate(&inputs, weights.as_deref())?;
+    // The same method over the same countries 5 years earlier, when they all have observed values (and,
+    // weighted, populations) then.
+    let earlier_cells: Option<Vec<Observation<'_>>> = inputs
         .iter()
         .map(|cell| earlier_by_country.get(cell.country).copied())
         .collect();
-    let earlier_weights: Option<Vec<Observation<'_>>> = match (&earlier_cells, intensive) {
+    let earlier_weights: Option<Vec<Observation<'_>>> = match (&earlier_cells, weighted) {
         (Some(earlier), true) => {
             let population_then = population(earlier_year);
             earlier
@@ -437,15 +517,21 @@ fn indicator_pulse<'c>(
         }
         _ => None,
     };
-    // The same method over the same countries: weighted only when the current value is.
-    let earlier = match (&earlier_cells, &weights, &earlier_weights) {
-        (Some(earlier), None, _) => Some((earlier, None)),
-        (Some(earlier), Some(_), Some(earlier_weights)) => Some((earlier, Some(earlier_weights))),
+    let earlier = match (&earlier_cells, weighted, &earlier_weights) {
+        (Some(earlier), false, _) => Some((earlier, None)),
+        (Some(earlier), true, Some(earlier_weights)) => Some((earlier, Some(earlier_weights))),
         _ => None,
     };
     let earlier = earlier.and_then(|(cells, weights)| {
-        let (value, _) = aggregate(cells, weights.map(Vec::as_slice))?;
-        let record = pulse_record(&metric.id, earlier_year, cells, weights.map(Vec::as_slice));
+        let value = aggregate(cells, weights.map(Vec::as_slice))?;
+        let record = pulse_record(
+            &metric.id,
+            earlier_year,
+            rule,
+            cells,
+            weights.map(Vec::as_slice),
+            population_share,
+        );
         Some((
             value,
             EarlierPulseRecord {
@@ -501,7 +587,11 @@ fn indicator_pulse<'c>(
     let lcn_aggregate = lcn_row.map(|row| LcnAggregate {
         value: row.value,
         citation_id: row.citation_id.to_string(),
-        comparable: weights.is_some(),
+        comparable: match rule.aggregation {
+            Aggregation::PopulationWeightedMean => true,
+            Aggregation::Sum => population_share.is_some_and(|share| share >= 0.95),
+            Aggregation::Median | Aggregation::None => false,
+        },
     });
     // Records for the values shown; the inputs of the regional values are listed by id in their records.
     let cited: Vec<Observation<'_>> = ranked
@@ -522,7 +612,11 @@ fn indicator_pulse<'c>(
         countries: cells.len(),
         population_share,
         regional_value,
-        method: method.as_str().to_string(),
+        method: rule.aggregation.as_str().to_string(),
+        unweighted: unweighted
+            .iter()
+            .map(|cell| cell.country.to_string())
+            .collect(),
         regional_value_5y_earlier,
         lcn_aggregate,
         ranking: if metric.good_direction == GoodDirection::Neutral {
@@ -533,7 +627,14 @@ fn indicator_pulse<'c>(
         leaders,
         laggards,
         movers,
-        pulse: pulse_record(&metric.id, year, &cells, weights.as_deref()),
+        pulse: pulse_record(
+            &metric.id,
+            year,
+            rule,
+            &inputs,
+            weights.as_deref(),
+            population_share,
+        ),
         pulse_5y_earlier,
     };
     Some((pulse, cited))
@@ -544,15 +645,32 @@ fn indicator_pulse<'c>(
 fn pulse_record(
     indicator: &str,
     year: i32,
+    rule: &MetricRule,
     cells: &[Observation<'_>],
     weights: Option<&[Observation<'_>]>,
+    population_share: Option<f64>,
 ) -> PulseRecord {
+    let share = population_share.map_or(String::new(), |share| {
+        format!(
+            ", which hold {:.0}% of the region's population",
+            share * 100.0
+        )
+    });
     PulseRecord {
         citation_id: format!("pulse-{indicator}-{year}"),
-        method: if weights.is_some() {
-            "population-weighted mean (weights: WDI SP.POP.TOTL, same year)".into()
-        } else {
-            "median (totals, counts or missing weights are not weighted)".into()
+        method: match rule.aggregation {
+            Aggregation::PopulationWeightedMean => {
+                "population-weighted mean of observed values (weights: WDI SP.POP.TOTL, same year)"
+                    .into()
+            }
+            Aggregation::Sum => format!(
+                "sum of the observed values of the {} countries with one{share}: {}",
+                cells.len(),
+                rule.reason
+            ),
+            Aggregation::Median | Aggregation::None => {
+                format!("median of the countries' observed values: {}", rule.reason)
+            }
         },
         inputs: InputCells::of(cells, weights),
     }

@@ -419,3 +419,172 @@ fn a_whole_number_written_with_a_decimal_point_is_the_same_year() {
             )
     );
 }
+
+/// The error message of a refused compute call.
+fn refused(arguments: Value) -> String {
+    let answer = call_tool("compute", arguments.clone());
+    assert_eq!(answer["isError"], json!(true), "{arguments}: {answer}");
+    payload(&answer)["result"]["error"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn statistics_that_do_not_apply_are_refused_with_what_to_use_instead() {
+    // CAGR of a growth rate (issue 10: ngdp_rpch ATG cagr_10y = -0.089).
+    let message = refused(
+        json!({"op": "cagr", "indicator": "ngdp_rpch", "country": "ATG", "from_year": 2010, "to_year": 2020}),
+    );
+    assert!(
+        message.contains("cagr of a growth rate is not defined")
+            && message.contains("use op change"),
+        "{message}"
+    );
+    // CAGR of an index crossing zero (WGI -2.5..2.5).
+    let message = refused(
+        json!({"op": "cagr", "indicator": "cc_est", "country": "URY", "from_year": 2013, "to_year": 2023}),
+    );
+    assert!(message.contains("use op change"), "{message}");
+    // A change of the index is given in index points, without a relative change, and says why.
+    let (result, _) = compute(
+        json!({"op": "change", "indicator": "cc_est", "country": "URY", "from_year": 2013, "to_year": 2023}),
+    );
+    assert!(result["absolute_change"].is_number());
+    assert!(result.get("relative_change").is_none(), "{result}");
+    assert!(
+        result["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("relative change of an index"),
+        "{result}"
+    );
+    // Values in each country's own currency do not rank across countries.
+    let message = refused(json!({"op": "rank", "indicator": "pa_nus_fcrf", "year": 2020}));
+    assert!(
+        message.contains("rank of pa_nus_fcrf across countries is not defined")
+            && message.contains("exchange rate"),
+        "{message}"
+    );
+    let message = refused(
+        json!({"op": "correlation", "indicator": "ngdp", "indicator_b": "lur", "year": 2019}),
+    );
+    assert!(
+        message.contains("across countries is not defined"),
+        "{message}"
+    );
+}
+
+#[test]
+fn projections_are_used_only_when_asked_for_and_then_labelled() {
+    // WEO real GDP growth of Argentina runs to 2030, projected after the last estimate.
+    let (result, _) = compute(json!({"op": "change", "indicator": "ngdp_rpch", "country": "ARG"}));
+    assert!(
+        result["between"]["to"].get("projection").is_none(),
+        "{result}"
+    );
+    assert!(
+        !result["notes"].to_string().contains("projection"),
+        "{result}"
+    );
+    let (result, _) = compute(
+        json!({"op": "change", "indicator": "ngdp_rpch", "country": "ARG", "from_year": 2015, "to_year": 2030}),
+    );
+    assert_eq!(result["between"]["to"]["projection"], json!(true));
+    assert!(
+        result["notes"].as_array().unwrap().iter().any(|note| note
+            .as_str()
+            .unwrap()
+            .starts_with("projection-based: ARG 2030")),
+        "{result}"
+    );
+    // The change from the previous observation equals the bake's change_from_previous, which stops at the
+    // last observation even where the series runs on into projections.
+    let stats = precomputed("ngdp_rpch", "ARG");
+    assert!(stats.latest_year > stats.last_observed_year.unwrap());
+    let (result, _) = compute(
+        json!({"op": "change", "indicator": "ngdp_rpch", "country": "ARG", "from_year": stats.previous_year, "to_year": stats.last_observed_year}),
+    );
+    assert_eq!(
+        result["absolute_change"].as_f64(),
+        stats.change_from_previous
+    );
+}
+
+#[test]
+fn rank_change_ranks_every_country_by_its_change_cited_to_both_cells() {
+    // "Which country improved its control of corruption the most in 10 years" in one call.
+    let answer = call_tool(
+        "compute",
+        json!({"op": "rank_change", "indicator": "cc_est", "from_year": 2013, "to_year": 2023}),
+    );
+    assert_eq!(answer["isError"], json!(false), "{answer}");
+    let bytes = serde_json::to_string(&answer["structuredContent"])
+        .unwrap()
+        .len();
+    assert!(bytes <= 40 * 1024, "{bytes} B");
+    let content = payload(&answer);
+    let cited = cited_ids(&content);
+    let ranking = &content["result"]["change_ranking"];
+    assert_eq!(
+        (ranking["from_year"].clone(), ranking["to_year"].clone()),
+        (json!(2013), json!(2023))
+    );
+    let ranked = ranking["ranked"].as_array().unwrap();
+    assert!(ranked.len() >= 25, "{} countries", ranked.len());
+    let corpus = crate::support::server().plugin().corpus();
+    let mut previous = f64::INFINITY;
+    for entry in ranked {
+        let change = entry["change"].as_f64().unwrap();
+        assert!(change <= previous, "best (largest rise) first");
+        previous = change;
+        let (from, to) = (&entry["from"], &entry["to"]);
+        assert_eq!(
+            change,
+            to["value"].as_f64().unwrap() - from["value"].as_f64().unwrap()
+        );
+        assert!(
+            entry.get("relative_change").is_none(),
+            "an index crossing zero"
+        );
+        for cell in [from, to] {
+            assert!(cited.contains(&cell["citation_id"]), "{cell} cited");
+            let stored = corpus
+                .baked
+                .resolve_citation(cell["citation_id"].as_str().unwrap())
+                .unwrap();
+            assert_eq!(stored.value, cell["value"].as_f64().unwrap());
+        }
+    }
+    // The first country's change equals op change for it.
+    let first = &ranked[0];
+    let (result, _) = compute(
+        json!({"op": "change", "indicator": "cc_est", "country": first["country"], "from_year": 2013, "to_year": 2023}),
+    );
+    assert_eq!(result["absolute_change"], first["change"]);
+    assert_eq!(
+        content["result"]["calculation"]["inputs"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2 * ranked.len()
+    );
+    // Lower is better for homicides: the largest fall comes first; defaults are the 10 years to the
+    // regional year.
+    let (result, _) = compute(json!({"op": "rank_change", "indicator": "vc_ihr_psrc_p5"}));
+    let ranking = &result["change_ranking"];
+    assert_eq!(
+        ranking["to_year"].as_i64().unwrap() - ranking["from_year"].as_i64().unwrap(),
+        10
+    );
+    let changes: Vec<f64> = ranking["ranked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["change"].as_f64().unwrap())
+        .collect();
+    assert!(
+        changes.windows(2).all(|pair| pair[0] <= pair[1]),
+        "{changes:?}"
+    );
+}

@@ -94,9 +94,22 @@ fn the_regional_value_is_the_population_weighted_mean_of_its_cited_inputs() {
 }
 
 #[test]
-fn totals_use_the_median_and_say_so() {
+fn totals_are_summed_and_say_so() {
+    // Population is an additive count in one unit (data/aggregation.toml): the region's total.
     let population = pulse_of("demografia", "sp_pop_totl");
-    assert_eq!(population["method"], json!("median"));
+    assert_eq!(population["method"], json!("sum"));
+    let corpus = crate::support::server().plugin().corpus();
+    let total: f64 = input_ids(&population["pulse"]["inputs"])
+        .iter()
+        .map(|id| corpus.baked.resolve_citation(id).unwrap().value)
+        .sum();
+    assert!((population["regional_value"].as_f64().unwrap() - total).abs() <= 1e-6 * total);
+    assert!(
+        population["pulse"]["method"]
+            .as_str()
+            .unwrap()
+            .starts_with("sum of the observed values")
+    );
 }
 
 #[test]
@@ -165,4 +178,103 @@ fn a_recent_year_reported_by_a_few_small_economies_does_not_stand_for_the_region
         assert_eq!(fertility["good_direction"], json!("neutral"));
         assert_eq!(fertility["ranking"], json!("highest_first"));
     }
+}
+
+/// Every indicator of the pillar's pulse, paging to the end, and the first page's `not_aggregable`.
+fn every_pulse(parameter: &str) -> (Vec<Value>, Value) {
+    let mut arguments = json!({"parameter": parameter, "limit": 10});
+    let mut indicators = Vec::new();
+    let mut not_aggregable = Value::Null;
+    loop {
+        let content = payload(&call_tool("get_regional_pulse", arguments.clone()));
+        if not_aggregable.is_null() {
+            not_aggregable = content["result"]["not_aggregable"].clone();
+        } else {
+            assert!(
+                content["result"].get("not_aggregable").is_none(),
+                "first page only"
+            );
+        }
+        indicators.extend(content["result"]["indicators"].as_array().unwrap().clone());
+        match content["result"]["next_cursor"].as_str() {
+            Some(next) => arguments["cursor"] = json!(next),
+            None => return (indicators, not_aggregable),
+        }
+    }
+}
+
+#[test]
+fn exchange_rates_and_national_currency_levels_are_not_aggregated_but_listed_with_the_reason() {
+    // Issue 10: `get_regional_pulse economia` headlined "Official exchange rate 570.05" and
+    // "PPP conversion factor 225.50".
+    let (indicators, not_aggregable) = every_pulse("economia");
+    let ids: Vec<&str> = indicators
+        .iter()
+        .map(|indicator| indicator["id"].as_str().unwrap())
+        .collect();
+    let listed: Vec<(&str, &str)> = not_aggregable
+        .as_array()
+        .expect("economia lists indicators that are not aggregable")
+        .iter()
+        .flat_map(|group| {
+            let reason = group["reason"].as_str().unwrap();
+            group["indicators"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(move |indicator| (indicator.as_str().unwrap(), reason))
+        })
+        .collect();
+    for (id, reason) in [
+        ("pa_nus_fcrf", "exchange rate"),
+        ("pa_nus_ppp", "PPP conversion factor"),
+        ("ngdp", "own currency"),
+        ("pcpi", "national base"),
+    ] {
+        assert!(!ids.contains(&id), "{id} has no regional value");
+        let (_, said) = listed
+            .iter()
+            .find(|(listed, _)| *listed == id)
+            .unwrap_or_else(|| panic!("{id} is listed as not aggregable"));
+        assert!(said.contains(reason), "{id}: {said}");
+    }
+    // What is aggregated says how, by its declared aggregation; growth rates take the median.
+    for indicator in &indicators {
+        let method = indicator["method"].as_str().unwrap();
+        assert!(
+            ["population_weighted_mean", "sum", "median"].contains(&method),
+            "{indicator}"
+        );
+        if indicator["unit"].as_str().unwrap().contains("annual %")
+            || indicator["unit"] == json!("Percent change")
+        {
+            assert_eq!(method, "median", "{}", indicator["id"]);
+        }
+    }
+}
+
+#[test]
+fn regional_values_leave_projections_out() {
+    // WEO series carry projections to 2030: the regional year is an observed one, and every value
+    // shown is an observation.
+    let corpus = crate::support::server().plugin().corpus();
+    let (indicators, _) = every_pulse("economia");
+    let mut weo = 0;
+    for indicator in &indicators {
+        let year = indicator["year"].as_i64().unwrap() as i32;
+        for id in input_ids(&indicator["pulse"]["inputs"]) {
+            let citation = corpus.baked.resolve_citation(&id).unwrap();
+            let row = corpus
+                .baked
+                .observations()
+                .find(&citation.indicator, &citation.country, citation.year)
+                .unwrap();
+            assert!(!corpus::is_projection(row.flags), "{id} is observed");
+        }
+        if indicator["id"] == json!("ngdp_rpch") {
+            weo += 1;
+            assert!(year <= 2025, "{indicator}");
+        }
+    }
+    assert_eq!(weo, 1, "WEO real GDP growth has a pulse");
 }

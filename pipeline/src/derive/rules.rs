@@ -1,0 +1,74 @@
+//! The derived-figure rules of each baked metric (`derived_rules.json`): its declaration in
+//! `data/aggregation.toml`, with the scale of a `ratio` metric read as `interval` when a negative value
+//! is observed (its zero is crossed, so relative change and CAGR do not apply).
+
+use std::collections::HashSet;
+
+use corpus::{
+    Metric,
+    analytics::Scale,
+    derived::{DerivedRuleCounts, MetricRule},
+};
+
+use crate::{export::tables::ObservationColumns, sources::aggregation::AggregationRules};
+
+/// One rule per metric, sorted by indicator, and the counts of what was declared.
+///
+/// # Panics
+/// When a metric resolves to no declaration, which a validated catalog rules out.
+pub fn metric_rules(
+    declared: &AggregationRules,
+    metrics: &[Metric],
+    observations: &ObservationColumns,
+    counts: &mut DerivedRuleCounts,
+) -> Vec<MetricRule> {
+    let negative: HashSet<&str> = (0..observations.len())
+        .filter(|&row_idx| observations.value[row_idx] < 0.0)
+        .map(|row_idx| observations.indicator[row_idx].as_str())
+        .collect();
+    let mut rules: Vec<MetricRule> = metrics
+        .iter()
+        .map(|metric| {
+            let resolved = declared
+                .resolve(&metric.id, &metric.unit)
+                .unwrap_or_else(|| panic!("{} resolves: the catalog is validated", metric.id));
+            let demoted =
+                resolved.scale == Scale::Ratio && negative.contains(metric.id.as_str());
+            if demoted {
+                counts.scales_demoted.push(metric.id.clone());
+            }
+            MetricRule {
+                indicator: metric.id.clone(),
+                aggregation: resolved.aggregation,
+                scale: if demoted {
+                    Scale::Interval
+                } else {
+                    resolved.scale
+                },
+                comparable: resolved.comparable,
+                reason: if demoted {
+                    format!(
+                        "{}; negative values are observed, so its zero is crossed: no relative change or CAGR",
+                        resolved.reason
+                    )
+                } else {
+                    resolved.reason
+                },
+                declared_by: resolved.declared_by,
+            }
+        })
+        .collect();
+    rules.sort_by(|left, right| left.indicator.cmp(&right.indicator));
+    for rule in &rules {
+        *counts
+            .metrics_by_aggregation
+            .entry(rule.aggregation.as_str().to_string())
+            .or_default() += 1;
+        *counts
+            .metrics_by_scale
+            .entry(rule.scale.as_str().to_string())
+            .or_default() += 1;
+        counts.metrics_not_comparable += u64::from(!rule.comparable);
+    }
+    rules
+}
