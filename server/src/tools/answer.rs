@@ -98,6 +98,10 @@ pub struct SourceCitation {
     pub attribution: String,
     /// Dataset homepage.
     pub homepage: String,
+    /// What a series `url` of this source opens: `indicator_country` (the indicator for that country),
+    /// `country`, `indicator`, or `dataset` (the publisher has no documented per-indicator page: the link
+    /// is the dataset's, not a deep link).
+    pub link_kind: &'static str,
 }
 
 /// One indicator of one source.
@@ -255,6 +259,7 @@ impl Citations {
                     retrieved_at: source.retrieved_at.clone(),
                     attribution: source.attribution.clone(),
                     homepage: source.homepage.clone(),
+                    link_kind: source.deep_link_kind.as_str(),
                 });
         }
         Ok(citations)

@@ -884,7 +884,8 @@ fn instructions(plugin: &Plugin) -> String {
          its source and value. Citations: every stored number in `result` carries its `citation_id` (wb-sp-dyn-le00-in-mex-2024) or \
          is a [year, value] point of an object with a `series_id` (wb-sp-dyn-le00-in-mex), whose citation_id is `{{series_id}}-{{year}}`. \
          `citations.series[series_id]` gives country and deep link, `citations.indicators[its indicator]` code, title and unit, \
-         `citations.sources[its source]` publisher, dataset, licence, vintage and attribution: each appears once per answer. Cite \
+         `citations.sources[its source]` publisher, dataset, licence, vintage, attribution and link_kind (`dataset`: the url is the \
+         dataset's page, not a deep link): each appears once per answer. Cite \
          the source and link when you use a number. Derived numbers (changes, regional values, correlations) carry an inline \
          calc-… or pulse-… record naming their input ids. Answers are paged to stay under 40 KB: `next_cursor` or `next_offset` \
          gives the next page, `indicators_total` or `total` what exists. Tables and charts for the person travel outside your \

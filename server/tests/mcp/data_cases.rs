@@ -47,6 +47,7 @@ fn d1_life_expectancy_series_for_mex_and_arg() {
     );
     assert_eq!(cited["publisher"], json!("The World Bank"));
     assert_eq!(cited["license"], json!("CC-BY-4.0"));
+    assert_eq!(cited["link_kind"], json!("indicator_country"));
     let argentina = series(result, "ARG");
     assert_eq!(argentina["latest"], json!([2024, 77.543]));
     assert_eq!(
@@ -342,4 +343,30 @@ fn an_unknown_lang_falls_back_to_spanish() {
     assert_eq!(answer["isError"], json!(false), "{answer}");
     let first = &payload(&answer)["result"]["candidates"][0];
     assert_eq!(first["name"], json!("Homicidios intencionales"));
+}
+
+#[test]
+fn a_dataset_level_link_says_so_in_its_source_record() {
+    // ND-GAIN documents no per-country page: the link is the dataset's, and the record says so.
+    let answer = call_tool(
+        "get_series",
+        json!({"indicator": "ndgain_index", "countries": ["CHL"], "from_year": 2018}),
+    );
+    let content = payload(&answer);
+    let id = format!(
+        "{}-2018",
+        content["result"]["series"][0]["series_id"]
+            .as_str()
+            .unwrap()
+    );
+    let cited = citation_of(&content, &id).expect("cited");
+    assert_eq!(cited["link_kind"], json!("dataset"));
+    let wdi = payload(&call_tool(
+        "get_series",
+        json!({"indicator": "sp_dyn_le00_in", "countries": ["CHL"], "from_year": 2020}),
+    ));
+    assert_eq!(
+        citation_of(&wdi, "wb-sp-dyn-le00-in-chl-2020").unwrap()["link_kind"],
+        json!("indicator_country")
+    );
 }
