@@ -9,7 +9,7 @@
 use serde_json::{Map, Value, json};
 
 /// `format` values of the JSON Schema 2020-12 vocabulary, which are the only ones kept.
-const STANDARD_FORMATS: &[&str] = &[
+pub const STANDARD_FORMATS: &[&str] = &[
     "date-time",
     "date",
     "time",

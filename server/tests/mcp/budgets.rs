@@ -300,19 +300,7 @@ fn the_display_stays_out_of_the_models_context() {
 
 /// Schemas every client reads without warnings: JSON Schema formats only, no bare `true`, no type arrays.
 fn check_schema(tool: &str, path: &str, schema: &Value) {
-    const STANDARD: &[&str] = &[
-        "date-time",
-        "date",
-        "time",
-        "duration",
-        "email",
-        "hostname",
-        "ipv4",
-        "ipv6",
-        "uri",
-        "uri-reference",
-        "uuid",
-    ];
+    const STANDARD: &[&str] = server::tools::schema::STANDARD_FORMATS;
     match schema {
         Value::Object(object) => {
             if let Some(format) = object.get("format") {

@@ -272,8 +272,8 @@ fn sleepy_handler(
     ))
 }
 
-#[test]
-fn a_call_past_its_deadline_gets_32603_and_its_siblings_are_answered() {
+/// The real tools plus `sleeps`, under a 1 s deadline.
+fn sleepy_server() -> McpServer {
     let mut tools = server::tools::all();
     tools.push(ToolSpec::new(
         "sleeps",
@@ -282,9 +282,14 @@ fn a_call_past_its_deadline_gets_32603_and_its_siblings_are_answered() {
         &["observations"],
         sleepy_handler,
     ));
-    let slow = server::build_with_tools(corpus_dir(), tools)
+    server::build_with_tools(corpus_dir(), tools)
         .expect("the server builds")
-        .with_call_deadline(Duration::from_secs(1));
+        .with_call_deadline(Duration::from_secs(1))
+}
+
+#[test]
+fn a_call_past_its_deadline_gets_32603_and_its_siblings_are_answered() {
+    let slow = sleepy_server();
     let batch = json!([
         {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "sleeps", "arguments": {}}},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "resolve_metric", "arguments": {"query": "homicidios"}}},
@@ -331,17 +336,7 @@ fn a_call_past_its_deadline_gets_32603_and_its_siblings_are_answered() {
 
 #[tokio::test]
 async fn over_http_a_single_call_past_its_deadline_gets_32603_and_the_server_answers_the_next() {
-    let mut tools = server::tools::all();
-    tools.push(ToolSpec::new(
-        "sleeps",
-        "Sleeps",
-        "Test tool: sleeps past any small deadline.",
-        &["observations"],
-        sleepy_handler,
-    ));
-    let slow = server::build_with_tools(corpus_dir(), tools)
-        .expect("the server builds")
-        .with_call_deadline(Duration::from_secs(1));
+    let slow = sleepy_server();
     let state = std::sync::Arc::new(server::transport::http::HttpState::new(
         slow,
         server::transport::http::HttpConfig::local(true, 1000),

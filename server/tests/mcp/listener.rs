@@ -27,6 +27,16 @@ async fn read_all(stream: &mut TcpStream) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
+/// What a fresh connection reads back for a ping.
+async fn ping_answer(address: std::net::SocketAddr) -> String {
+    let mut client = TcpStream::connect(address).await.unwrap();
+    client
+        .write_all(ping(&address.to_string()).as_bytes())
+        .await
+        .unwrap();
+    read_all(&mut client).await
+}
+
 fn ping(host: &str) -> String {
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
     format!(
@@ -63,12 +73,7 @@ async fn a_client_that_trickles_its_headers_is_cut_at_the_timeout() {
         started.elapsed()
     );
     // A normal client is answered.
-    let mut client = TcpStream::connect(address).await.unwrap();
-    client
-        .write_all(ping(&address.to_string()).as_bytes())
-        .await
-        .unwrap();
-    let answer = read_all(&mut client).await;
+    let answer = ping_answer(address).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains(r#""result":{}"#), "{answer}");
 }
@@ -96,11 +101,6 @@ async fn past_the_connection_cap_a_new_connection_gets_503_with_retry_after() {
     assert!(answer.contains("too many open connections"), "{answer}");
     // The idle ones are cut at the header-read timeout, and the server answers again.
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    let mut client = TcpStream::connect(address).await.unwrap();
-    client
-        .write_all(ping(&address.to_string()).as_bytes())
-        .await
-        .unwrap();
-    let answer = read_all(&mut client).await;
+    let answer = ping_answer(address).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
