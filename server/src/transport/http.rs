@@ -397,21 +397,28 @@ async fn request_id(request: Request, next: Next) -> Response {
             NEXT.fetch_add(1, Ordering::Relaxed)
         )
     });
-    let span = tracing::info_span!("http", request_id = %id);
-    let (method, path) = (request.method().clone(), request.uri().path().to_string());
-    let started = Instant::now();
-    let mut response = tracing::Instrument::instrument(next.run(request), span.clone()).await;
-    let bytes = axum::body::HttpBody::size_hint(response.body()).exact();
-    span.in_scope(|| {
-        tracing::info!(
-            %method,
-            path,
-            status = response.status().as_u16(),
-            bytes,
-            duration_us = started.elapsed().as_micros() as u64,
-            "http request"
-        );
-    });
+    // The span and the request line are built only when info logging is on: nothing is added to the
+    // hot path of a quiet server but the id.
+    let mut response = if tracing::enabled!(tracing::Level::INFO) {
+        let span = tracing::info_span!("http", request_id = %id);
+        let (method, path) = (request.method().clone(), request.uri().path().to_string());
+        let started = Instant::now();
+        let response = tracing::Instrument::instrument(next.run(request), span.clone()).await;
+        let bytes = axum::body::HttpBody::size_hint(response.body()).exact();
+        span.in_scope(|| {
+            tracing::info!(
+                %method,
+                path,
+                status = response.status().as_u16(),
+                bytes,
+                duration_us = started.elapsed().as_micros() as u64,
+                "http request"
+            );
+        });
+        response
+    } else {
+        next.run(request).await
+    };
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert("x-request-id", value);
     }
