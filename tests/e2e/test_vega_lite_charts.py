@@ -32,8 +32,17 @@ def test_every_chart_validates_against_the_official_vega_lite_schema():
                 result = await client.call_tool(name, arguments)
                 assert not result.is_error, result.content[0].text
                 assert "display" not in result.structured_content, "charts stay out of the model's context"
-                specs = result.meta["lac-corpus/display"]["charts"]
+                display = result.meta["lac-corpus/display"]
+                specs = display["charts"]
                 assert specs, f"{name} returns a chart"
+                for spec in specs:
+                    # Named data draws a table of the same display: it exists and holds every folded column.
+                    data_name = spec.get("data", {}).get("name")
+                    if data_name is not None:
+                        table = display["tables"][int(data_name.removeprefix("table:"))]
+                        folded = next(step["fold"] for step in spec["transform"] if "fold" in step)
+                        assert set(folded) <= set(table["columns"]), (name, folded, table["columns"])
+                        assert table["rows"], (name, "the charted table has rows")
                 found.extend((name, spec) for spec in specs)
         return found
 

@@ -30,7 +30,9 @@ pub struct Display {
     pub tables: Vec<DisplayTable>,
     /// Links to the sources.
     pub links: Vec<DisplayLink>,
-    /// Charts as Vega-Lite v5 specifications (data inline), valid against the official Vega-Lite schema.
+    /// Charts as Vega-Lite v5 specifications, valid against the official Vega-Lite schema: data inline,
+    /// or named `table:N` ([`table_line_chart`]) when the chart draws `tables[N]` of this display, each
+    /// row an object keyed by the table's columns (the renderer binds it; nothing is sent twice).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub charts: Vec<Chart>,
 }
@@ -499,6 +501,32 @@ pub fn line_chart(title: &str, unit: &str, points: &[(String, i32, f64)]) -> Cha
         })
         .collect();
     Chart::with_values(spec, values)
+}
+
+/// The name a chart's data takes to draw `tables[table]` of the same display (see [`Display::charts`]).
+pub fn table_data_name(table: usize) -> String {
+    format!("table:{table}")
+}
+
+/// A Vega-Lite line chart of the display table `tables[table]`, whose columns are `year` and then one
+/// column per series (`series`, in order; a `null` cell is no point): its data is named
+/// [`table_data_name`], the rows are not repeated.
+pub fn table_line_chart(title: &str, unit: &str, table: usize, series: &[String]) -> Chart {
+    Chart::from_spec(serde_json::json!({
+        "$schema": VEGA_LITE_SCHEMA,
+        "title": title,
+        "data": {"name": table_data_name(table)},
+        "transform": [
+            {"fold": series, "as": ["series", "value"]},
+            {"filter": {"field": "value", "valid": true}}
+        ],
+        "mark": {"type": "line", "point": true},
+        "encoding": {
+            "x": {"field": "year", "type": "quantitative", "axis": {"format": "d"}, "title": "year"},
+            "y": {"field": "value", "type": "quantitative", "title": unit},
+            "color": {"field": "series", "type": "nominal", "title": null}
+        }
+    }))
 }
 
 /// A Vega-Lite horizontal bar chart of `(label, value)` items, in the given order.

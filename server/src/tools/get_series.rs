@@ -220,7 +220,7 @@ fn handle(
     })
 }
 
-/// A year × country table and one link per country.
+/// A year × country table, its line chart and one link per country.
 fn display(name: &str, unit: &str, series: &[CountrySeries], urls: &[String]) -> Display {
     let mut years: Vec<i32> = series
         .iter()
@@ -252,15 +252,7 @@ fn display(name: &str, unit: &str, series: &[CountrySeries], urls: &[String]) ->
             url: url.clone(),
         })
         .collect();
-    let points: Vec<(String, i32, f64)> = series
-        .iter()
-        .flat_map(|country| {
-            country
-                .points
-                .iter()
-                .map(|point| (country.country.clone(), point.0, point.1))
-        })
-        .collect();
+    let chart = common::table_line_chart(name, unit, 0, &columns[1..]);
     Display {
         tables: vec![DisplayTable {
             title: format!("{name} ({unit})"),
@@ -268,6 +260,7 @@ fn display(name: &str, unit: &str, series: &[CountrySeries], urls: &[String]) ->
             rows,
         }],
         links,
-        charts: vec![common::line_chart(name, unit, &points)],
+        // The chart draws the table: its rows are sent once.
+        charts: vec![chart],
     }
 }

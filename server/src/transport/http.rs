@@ -8,7 +8,7 @@
 
 use std::{
     future::Future,
-    net::SocketAddr,
+    net::{IpAddr, SocketAddr},
     sync::Arc,
     task::Poll,
     time::{Duration, Instant},
@@ -29,7 +29,8 @@ use serde_json::{Value, json};
 use super::{
     guard::{self, OriginPolicy, TrustedProxies},
     jsonrpc::{
-        self, BodyShape, MAX_BATCH, McpServer, PendingCall, Reply, SUPPORTED_VERSIONS, Step, codes,
+        self, BodyShape, MAX_BATCH, McpServer, PendingCall, Reply, ResultParts, SUPPORTED_VERSIONS,
+        Step, codes,
     },
     rate_limit::{Charge, RateLimiter},
     shared_limit::SharedLimiter,
@@ -75,8 +76,9 @@ pub struct HttpState {
     pub server: McpServer,
     /// Settings.
     pub config: HttpConfig,
-    /// The per-client limiter of this instance (the only one, or the fallback of the shared one).
-    pub limiter: RateLimiter,
+    /// The per-client limiter of this instance (the only one, or the fallback of the shared one), by
+    /// client address (`None`: a client whose address is unknown).
+    pub limiter: RateLimiter<Option<IpAddr>>,
     /// The limiter shared by every instance through Redis, when `REDIS_URL` is set.
     pub shared_limiter: Option<SharedLimiter>,
     /// When this state (and its corpus) was set up, seconds since the Unix epoch.
@@ -118,10 +120,12 @@ pub fn router(state: Arc<HttpState>) -> Router {
         .route("/api/mcp/", post(post_mcp).get(get_mcp).options(preflight))
         .route("/metrics", axum::routing::get(get_metrics))
         .method_not_allowed_fallback(method_not_allowed)
-        // Outermost: every response, errors included, says which origin may read it and carries its
-        // request id.
-        .layer(middleware::from_fn_with_state(state.clone(), cors))
-        .layer(middleware::from_fn(request_id))
+        // Outermost (one layer, for speed): every response, errors included, carries its request id
+        // and says which origin may read it.
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            request_id_and_cors,
+        ))
         .with_state(state)
 }
 
@@ -173,8 +177,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(peer)| *peer),
         &state.config.trusted_proxies,
-    )
-    .map_or_else(|| "unknown".to_string(), |address| address.to_string());
+    );
     let unsupported_version = unsupported_version(request.headers());
     // A body that has already arrived (nearly every one) is read without arming a timer: a timer per
     // request costs the runtime a thread wake-up. One still on its way gets BODY_TIMEOUT.
@@ -211,6 +214,16 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
             );
         }
     };
+    // A repeated `tools/call` (its params' exact text answered before) is answered from the cache
+    // without parsing the body into a value or copying the result.
+    if unsupported_version.is_none()
+        && let Some(repeat) = state.server.repeat(&bytes)
+    {
+        if let Some(refusal) = charge(&state, client, 1).await {
+            return refusal;
+        }
+        return parts_response(repeat);
+    }
     let body = match parse(&bytes) {
         Ok(body) => body,
         Err(response) => return *response,
@@ -230,42 +243,18 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         );
     }
     let units = shape.messages() as u32;
-    let charge = if units == 0 {
-        Charge::Allowed
-    } else {
-        let shared = match &state.shared_limiter {
-            Some(shared) => shared.charge(&client, units).await,
-            None => None,
-        };
-        // Without Redis, or when it fails or is slow, this instance's own window decides.
-        match shared {
-            Some(charge) => charge,
-            None => state.limiter.charge(&client, units, Instant::now()),
-        }
-    };
-    if let Charge::Limited { retry_after } = charge {
-        super::metrics::record_rate_limited(u64::from(units));
-        let message = format!(
-            "rate limit: {} messages per minute per client",
-            state.config.rate_limit_per_minute
-        );
-        let mut response = json_response(
-            StatusCode::TOO_MANY_REQUESTS,
-            &jsonrpc::error_response(Value::Null, codes::RATE_LIMITED, &message, None),
-        );
-        response.headers_mut().insert(
-            header::RETRY_AFTER,
-            HeaderValue::from(retry_after.as_secs().max(1)),
-        );
-        return response;
+    if units > 0
+        && let Some(refusal) = charge(&state, client, units).await
+    {
+        return refusal;
     }
     // Everything but running a tool is quick and done here; tools are CPU-bound, so they run on the
     // blocking pool (one hop) under the call deadline, and a slow one never stalls I/O. A batch runs
     // there whole.
-    let reply = match state.server.prepare(&body) {
+    let reply = match state.server.prepare(&body, &bytes) {
         Step::Batch => {
             let batch = state.clone();
-            tokio::task::spawn_blocking(move || batch.server.handle_body(&body)).await
+            tokio::task::spawn_blocking(move || batch.server.handle_raw_body(&body, &bytes)).await
         }
         Step::Done(reply) => Ok(reply),
         Step::Call(PendingCall { job, ticket }) => {
@@ -289,6 +278,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
             };
             text_json_response(status, reply.into_body().unwrap_or_default())
         }
+        Ok(Reply::Result(parts)) => parts_response(parts),
         Ok(reply @ Reply::Many(_)) => {
             text_json_response(StatusCode::OK, reply.into_body().unwrap_or_default())
         }
@@ -296,6 +286,93 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
             StatusCode::OK,
             &jsonrpc::error_response(Value::Null, codes::INTERNAL_ERROR, "internal error", None),
         ),
+    }
+}
+
+/// Charges `units` messages to `client` (the budget shared through Redis first, when there is one;
+/// this instance's own window when there is none or it does not answer); the 429 when over the limit.
+async fn charge(state: &HttpState, client: Option<IpAddr>, units: u32) -> Option<Response> {
+    let shared = match &state.shared_limiter {
+        Some(shared) => {
+            let key = client.map_or_else(|| "unknown".to_string(), |address| address.to_string());
+            shared.charge(&key, units).await
+        }
+        None => None,
+    };
+    let charge = match shared {
+        Some(charge) => charge,
+        None => state.limiter.charge(client, units, Instant::now()),
+    };
+    let Charge::Limited { retry_after } = charge else {
+        return None;
+    };
+    super::metrics::record_rate_limited(u64::from(units));
+    let message = format!(
+        "rate limit: {} messages per minute per client",
+        state.config.rate_limit_per_minute
+    );
+    let mut response = json_response(
+        StatusCode::TOO_MANY_REQUESTS,
+        &jsonrpc::error_response(Value::Null, codes::RATE_LIMITED, &message, None),
+    );
+    response.headers_mut().insert(
+        header::RETRY_AFTER,
+        HeaderValue::from(retry_after.as_secs().max(1)),
+    );
+    Some(response)
+}
+
+/// The 200 answer to a result: its head, the result and the tail as three chunks of one body (the
+/// result is shared with the cache, never copied).
+fn parts_response(parts: ResultParts) -> Response {
+    let chunks = [
+        Bytes::from(parts.head),
+        parts.result,
+        Bytes::from_static(ResultParts::TAIL.as_bytes()),
+    ];
+    let mut response = Response::new(Body::new(Chunks::new(chunks)));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// A body of a few chunks already in memory, of known length (hyper writes them in one `writev`).
+struct Chunks {
+    chunks: std::collections::VecDeque<Bytes>,
+    remaining: u64,
+}
+
+impl Chunks {
+    fn new(chunks: impl IntoIterator<Item = Bytes>) -> Chunks {
+        let chunks: std::collections::VecDeque<Bytes> = chunks.into_iter().collect();
+        let remaining = chunks.iter().map(|chunk| chunk.len() as u64).sum();
+        Chunks { chunks, remaining }
+    }
+}
+
+impl http_body::Body for Chunks {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
+        let next = self.chunks.pop_front();
+        if let Some(chunk) = &next {
+            self.remaining -= chunk.len() as u64;
+        }
+        Poll::Ready(next.map(|chunk| Ok(http_body::Frame::data(chunk))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.chunks.is_empty()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        http_body::SizeHint::with_exact(self.remaining)
     }
 }
 
@@ -375,8 +452,15 @@ async fn preflight(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> R
 
 /// Tags each HTTP request with an id (the client's `x-request-id` when it is a short token, else a new
 /// one), echoes it in the response's `x-request-id`, runs the request inside a span that carries it, and
-/// logs the outcome (method, path, status, bytes, duration; never the body) at info.
-async fn request_id(request: Request, next: Next) -> Response {
+/// logs the outcome (method, path, status, bytes, duration; never the body) at info. Then CORS: `*` when
+/// any origin may call, else the request's own origin when it may (with `Vary: Origin`), and nothing
+/// for a refused one.
+async fn request_id_and_cors(
+    State(state): State<Arc<HttpState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let origin = request.headers().get(header::ORIGIN).cloned();
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(1);
     let given = request
@@ -390,13 +474,10 @@ async fn request_id(request: Request, next: Next) -> Response {
                     .all(|byte| byte.is_ascii_alphanumeric() || b"-_.:".contains(&byte))
         })
         .map(str::to_string);
-    let id = given.unwrap_or_else(|| {
-        format!(
-            "{:x}-{:x}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        )
-    });
+    // The process id is read once (each `getpid` is a system call).
+    static PROCESS: std::sync::LazyLock<u32> = std::sync::LazyLock::new(std::process::id);
+    let id = given
+        .unwrap_or_else(|| format!("{:x}-{:x}", *PROCESS, NEXT.fetch_add(1, Ordering::Relaxed)));
     // The span and the request line are built only when info logging is on: nothing is added to the
     // hot path of a quiet server but the id.
     let mut response = if tracing::enabled!(tracing::Level::INFO) {
@@ -419,18 +500,10 @@ async fn request_id(request: Request, next: Next) -> Response {
     } else {
         next.run(request).await
     };
-    if let Ok(value) = HeaderValue::from_str(&id) {
-        response.headers_mut().insert("x-request-id", value);
-    }
-    response
-}
-
-/// CORS on every response: `*` when any origin may call, else the request's own origin when it may
-/// (with `Vary: Origin`), and nothing for a refused one.
-async fn cors(State(state): State<Arc<HttpState>>, request: Request, next: Next) -> Response {
-    let origin = request.headers().get(header::ORIGIN).cloned();
-    let mut response = next.run(request).await;
     let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        headers.insert("x-request-id", value);
+    }
     match (&state.config.origins, origin) {
         (OriginPolicy::Any, _) => {
             headers.insert(

@@ -21,8 +21,10 @@ use std::{
     time::{Duration, Instant},
 };
 
+use bytes::Bytes;
 use corpus::Lang;
-use serde_json::{Map, Value, json};
+use serde::Deserialize;
+use serde_json::{Map, Value, json, value::RawValue};
 
 use super::workers::Workers;
 use crate::tools::{Plugin, ToolError, ToolOutput, limits};
@@ -69,6 +71,8 @@ pub enum Reply {
     },
     /// A batch's responses, serialized, in message order.
     Many(Vec<String>),
+    /// One result response, in parts (HTTP sends them without joining them).
+    Result(ResultParts),
 }
 
 impl Reply {
@@ -78,6 +82,7 @@ impl Reply {
             Reply::Nothing => None,
             Reply::One { response, .. } => Some(response),
             Reply::Many(responses) => Some(format!("[{}]", responses.join(","))),
+            Reply::Result(parts) => Some(parts.into_string()),
         }
     }
 }
@@ -137,9 +142,11 @@ pub const DEFAULT_CALL_DEADLINE: Duration = Duration::from_secs(30);
 #[derive(Debug, Clone)]
 pub struct McpServer {
     plugin: Arc<Plugin>,
-    tools_list: Arc<str>,
+    tools_list: Bytes,
     instructions: String,
     cache: Arc<Mutex<ResultCache>>,
+    /// Whether results are cached at all (a budget above 0).
+    caching: bool,
     call_deadline: Duration,
     workers: Arc<Workers>,
 }
@@ -183,6 +190,7 @@ pub struct CallTicket {
     id: String,
     tool: &'static str,
     key: String,
+    raw_key: Option<String>,
 }
 
 /// A tool call past its argument checks and the cache.
@@ -192,12 +200,14 @@ struct ToolCall {
     arguments: Value,
     lang: Lang,
     key: String,
+    /// The cache key of the params' exact text, when known.
+    raw_key: Option<String>,
 }
 
 /// What `tools/call` yields before it becomes an answer.
 enum Prepared {
     /// A result or refusal due without running the tool.
-    Answered(Arc<str>),
+    Answered(Bytes),
     /// The tool must run.
     Run(ToolCall),
 }
@@ -209,29 +219,33 @@ pub struct CallOutcome {
 }
 
 /// Serialized tool results by call key, bounded by bytes.
+///
+/// Two kinds of key lead to a result: the tool, `lang` and normalised arguments (`{tool}\0{lang}\0{json}`),
+/// and the exact text of the `params` that asked for it (`raw\0{text}`, [`McpServer::repeat`]); each
+/// entry counts its key and its result against the budget, even when two share one result.
 #[derive(Debug)]
 struct ResultCache {
-    entries: lru::LruCache<String, Arc<str>>,
+    entries: lru::LruCache<String, (&'static str, Bytes)>,
     bytes: usize,
     budget: usize,
 }
 
 impl ResultCache {
-    fn get(&mut self, key: &str) -> Option<Arc<str>> {
+    fn get(&mut self, key: &str) -> Option<(&'static str, Bytes)> {
         self.entries.get(key).cloned()
     }
 
-    fn put(&mut self, key: String, result: Arc<str>) {
+    fn put(&mut self, key: String, tool: &'static str, result: Bytes) {
         let size = key.len() + result.len();
         if size > self.budget / 4 {
             return;
         }
-        if let Some(previous) = self.entries.put(key.clone(), result) {
+        if let Some((_, previous)) = self.entries.put(key.clone(), (tool, result)) {
             self.bytes -= key.len() + previous.len();
         }
         self.bytes += size;
         while self.bytes > self.budget {
-            let Some((old_key, old_result)) = self.entries.pop_lru() else {
+            let Some((old_key, (_, old_result))) = self.entries.pop_lru() else {
                 break;
             };
             self.bytes -= old_key.len() + old_result.len();
@@ -260,13 +274,14 @@ impl McpServer {
         let instructions = instructions(&plugin);
         McpServer {
             plugin: Arc::new(plugin),
-            tools_list: Arc::from(json!({ "tools": tools }).to_string()),
+            tools_list: Bytes::from(json!({ "tools": tools }).to_string()),
             instructions,
             cache: Arc::new(Mutex::new(ResultCache {
                 entries: lru::LruCache::unbounded(),
                 bytes: 0,
                 budget: DEFAULT_CACHE_BYTES,
             })),
+            caching: true,
             call_deadline: DEFAULT_CALL_DEADLINE,
             workers: Arc::new(Workers::default()),
         }
@@ -285,6 +300,7 @@ impl McpServer {
             bytes: 0,
             budget: bytes,
         }));
+        self.caching = bytes > 0;
         self
     }
 
@@ -295,8 +311,14 @@ impl McpServer {
 
     /// Parses `text` and handles it; an unparseable text is a `-32700` with `id: null`.
     pub fn handle_text(&self, text: &str) -> Reply {
+        if let Some(repeat) = self.repeat(text.as_bytes()) {
+            return Reply::One {
+                response: repeat.into_string(),
+                unreadable: false,
+            };
+        }
         match serde_json::from_str::<Value>(text) {
-            Ok(body) => self.handle_body(&body),
+            Ok(body) => self.handle_raw_body(&body, text.as_bytes()),
             Err(error) => Reply::One {
                 response: error_response(
                     Value::Null,
@@ -310,8 +332,19 @@ impl McpServer {
         }
     }
 
-    /// Handles a parsed body: one message or a batch, run in order.
+    /// Handles a parsed body: one message or a batch, run in order. Ids are echoed as `serde_json`
+    /// reads them ([`McpServer::handle_raw_body`] echoes their exact text).
     pub fn handle_body(&self, body: &Value) -> Reply {
+        self.handle_parsed(body, None)
+    }
+
+    /// Handles `body`, parsed from `raw`: as [`McpServer::handle_body`], but each answer's `id` is the
+    /// exact text of the request's (an integer past 64 bits keeps every digit, `1.0` stays `1.0`).
+    pub fn handle_raw_body(&self, body: &Value, raw: &[u8]) -> Reply {
+        self.handle_parsed(body, Some(raw))
+    }
+
+    fn handle_parsed(&self, body: &Value, raw: Option<&[u8]>) -> Reply {
         match BodyShape::of(body) {
             BodyShape::EmptyBatch => Reply::One {
                 response: error_response(
@@ -333,12 +366,20 @@ impl McpServer {
                 .to_string(),
                 unreadable: true,
             },
-            BodyShape::Batch(_) => {
+            BodyShape::Batch(count) => {
                 let messages = body.as_array().expect("a batch is an array");
+                let raw_messages = raw
+                    .and_then(|raw| serde_json::from_slice::<Vec<&RawValue>>(raw).ok())
+                    .filter(|raw_messages| raw_messages.len() == count);
                 let responses: Vec<String> = messages
                     .iter()
-                    .filter_map(|message| {
-                        self.handle_message(message).map(|(response, _)| response)
+                    .enumerate()
+                    .filter_map(|(at, message)| {
+                        let raw = raw_messages
+                            .as_ref()
+                            .map(|raw_messages| raw_messages[at].get().as_bytes());
+                        self.handle_message(message, raw)
+                            .map(|(response, _)| response)
                     })
                     .collect();
                 if responses.is_empty() {
@@ -347,7 +388,7 @@ impl McpServer {
                     Reply::Many(responses)
                 }
             }
-            BodyShape::Single => match self.handle_message(body) {
+            BodyShape::Single => match self.handle_message(body, raw) {
                 Some((response, unreadable)) => Reply::One {
                     response,
                     unreadable,
@@ -357,10 +398,15 @@ impl McpServer {
         }
     }
 
-    /// Handles one message; `None` when it gets no answer. The flag is true for envelope errors.
-    fn handle_message(&self, message: &Value) -> Option<(String, bool)> {
-        self.classify_and_run(message, None)
-            .map(|(response, unreadable)| (response.into_string(), unreadable))
+    /// Handles one message (`raw`: its text, when known); `None` when it gets no answer. The flag is
+    /// true for envelope errors.
+    fn handle_message(&self, message: &Value, raw: Option<&[u8]>) -> Option<(String, bool)> {
+        self.classify_and_run(
+            message,
+            raw.map(|raw| RawMessage::read(raw, self.caching)),
+            None,
+        )
+        .map(|(response, unreadable)| (response.into_string(), unreadable))
     }
 
     /// Classifies `message` and answers it. With `run` given, an uncached `tools/call` is not run: it
@@ -368,8 +414,13 @@ impl McpServer {
     fn classify_and_run(
         &self,
         message: &Value,
+        raw: Option<RawMessage<'_>>,
         run: Option<&mut Option<PendingCall>>,
     ) -> Option<(Response, bool)> {
+        let RawMessage {
+            id: raw_id,
+            call_key,
+        } = raw.unwrap_or_default();
         let Some(object) = message.as_object() else {
             return Some((
                 Response::Value(error_response(
@@ -406,7 +457,7 @@ impl McpServer {
             };
             // A notification: processed, never answered.
             if !method.starts_with("notifications/") {
-                let _ = self.dispatch(method, object.get("params"));
+                let _ = self.dispatch(method, object.get("params"), None);
             }
             return None;
         };
@@ -421,25 +472,25 @@ impl McpServer {
                 true,
             ));
         }
+        // The id as the request wrote it, when its text is known; else as serde_json reads it.
+        let id = raw_id.map_or_else(|| id.to_string(), str::to_string);
         if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
             return Some((
-                Response::Value(error_response(
-                    id.clone(),
-                    codes::INVALID_REQUEST,
-                    "invalid request: jsonrpc must be \"2.0\"",
-                    None,
-                )),
+                Response::Error {
+                    id,
+                    code: codes::INVALID_REQUEST,
+                    message: "invalid request: jsonrpc must be \"2.0\"".into(),
+                },
                 true,
             ));
         }
         let Some(method) = method else {
             return Some((
-                Response::Value(error_response(
-                    id.clone(),
-                    codes::INVALID_REQUEST,
-                    "invalid request: method must be a string",
-                    None,
-                )),
+                Response::Error {
+                    id,
+                    code: codes::INVALID_REQUEST,
+                    message: "invalid request: method must be a string".into(),
+                },
                 true,
             ));
         };
@@ -449,11 +500,8 @@ impl McpServer {
         if let Some(run) = run
             && method == "tools/call"
         {
-            let response = match self.prepare_call(object.get("params")) {
-                Ok(Prepared::Answered(result)) => Response::Result {
-                    id: id.to_string(),
-                    result,
-                },
+            let response = match self.prepare_call(object.get("params"), call_key) {
+                Ok(Prepared::Answered(result)) => Response::Result { id, result },
                 Ok(Prepared::Run(call)) => {
                     *run = Some(PendingCall {
                         job: CallJob {
@@ -462,23 +510,22 @@ impl McpServer {
                             lang: call.lang,
                         },
                         ticket: CallTicket {
-                            id: id.to_string(),
+                            id,
                             tool: call.tool,
                             key: call.key,
+                            raw_key: call.raw_key,
                         },
                     });
                     return None;
                 }
-                Err((code, message)) => {
-                    Response::Value(error_response(id.clone(), code, &message, None))
-                }
+                Err((code, message)) => Response::Error { id, code, message },
             };
             return Some((response, false));
         }
         let span = tracing::info_span!("message", method, id = %id);
         let _entered = span.enter();
         let started = Instant::now();
-        let dispatched = self.dispatch(method, object.get("params"));
+        let dispatched = self.dispatch(method, object.get("params"), call_key);
         tracing::info!(
             duration_us = started.elapsed().as_micros() as u64,
             outcome = if dispatched.is_ok() { "ok" } else { "error" },
@@ -486,24 +533,24 @@ impl McpServer {
             "json-rpc message"
         );
         let response = match dispatched {
-            Ok(result) => Response::Result {
-                id: id.to_string(),
-                result,
-            },
-            Err((code, message)) => {
-                Response::Value(error_response(id.clone(), code, &message, None))
-            }
+            Ok(result) => Response::Result { id, result },
+            Err((code, message)) => Response::Error { id, code, message },
         };
         Some((response, false))
     }
 
     /// Runs one method: its serialized `result`, or `Err((code, message))` for a protocol error.
-    fn dispatch(&self, method: &str, params: Option<&Value>) -> Result<Arc<str>, (i64, String)> {
+    fn dispatch(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+        call_key: Option<String>,
+    ) -> Result<Bytes, (i64, String)> {
         match method {
-            "initialize" => Ok(Arc::from(self.initialize(params).to_string())),
-            "ping" => Ok(Arc::from("{}")),
+            "initialize" => Ok(Bytes::from(self.initialize(params).to_string())),
+            "ping" => Ok(Bytes::from_static(b"{}")),
             "tools/list" => Ok(self.tools_list.clone()),
-            "tools/call" => self.call_tool(params),
+            "tools/call" => self.call_tool(params, call_key),
             other => Err((
                 codes::METHOD_NOT_FOUND,
                 format!(
@@ -529,21 +576,36 @@ impl McpServer {
         })
     }
 
-    fn call_tool(&self, params: Option<&Value>) -> Result<Arc<str>, (i64, String)> {
-        match self.prepare_call(params)? {
+    fn call_tool(
+        &self,
+        params: Option<&Value>,
+        call_key: Option<String>,
+    ) -> Result<Bytes, (i64, String)> {
+        match self.prepare_call(params, call_key)? {
             Prepared::Answered(result) => Ok(result),
             Prepared::Run(call) => {
                 let started = Instant::now();
                 let outcome = self.run(call.tool, call.arguments.clone(), call.lang)?;
                 let elapsed_us = started.elapsed().as_micros() as u64;
-                self.answer(call.tool, outcome, elapsed_us, Some(call.key))
+                self.answer(
+                    call.tool,
+                    outcome,
+                    elapsed_us,
+                    Some((call.key, call.raw_key)),
+                )
             }
         }
     }
 
     /// Everything of a `tools/call` but running the tool: the argument caps, normalisation and the
     /// cache. An answer when one is due without running (a refusal, a cached result), else the call.
-    fn prepare_call(&self, params: Option<&Value>) -> Result<Prepared, (i64, String)> {
+    /// `call_key`, the cache key of the params' exact text ([`RawMessage`]), is filed beside the
+    /// normalised key for a result, so the same text is answered next time by [`McpServer::repeat`].
+    fn prepare_call(
+        &self,
+        params: Option<&Value>,
+        call_key: Option<String>,
+    ) -> Result<Prepared, (i64, String)> {
         let invalid = |message: String| (codes::INVALID_PARAMS, message);
         let params = params.and_then(Value::as_object).ok_or_else(|| {
             invalid("tools/call params must be an object with `name` and `arguments`".into())
@@ -566,7 +628,7 @@ impl McpServer {
                 // The caps first: before normalisation, the cache key and any of the tool's work.
                 if let Err(refusal) = tool.check_arguments(arguments) {
                     return self
-                        .answer(name, Ok(Err(refusal)), 0, None)
+                        .answer(tool.name, Ok(Err(refusal)), 0, None)
                         .map(Prepared::Answered);
                 }
                 arguments.clone()
@@ -585,17 +647,23 @@ impl McpServer {
         let arguments = Value::Object(arguments);
         // serde_json maps are ordered by key, so equal arguments give equal keys.
         let key = format!("{name}\0{lang:?}\0{arguments}");
-        let cache = || self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(result) = cache().get(&key) {
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, result)) = cache.get(&key) {
+            if let Some(call_key) = call_key {
+                cache.put(call_key, tool.name, result.clone());
+            }
+            drop(cache);
             tracing::info!(tool = name, outcome = "cached", "tools/call");
-            super::metrics::record_call(name, "cached", None);
+            super::metrics::record_call(tool.name, "cached", None);
             return Ok(Prepared::Answered(result));
         }
+        drop(cache);
         Ok(Prepared::Run(ToolCall {
             tool: tool.name,
             arguments,
             lang,
             key,
+            raw_key: call_key,
         }))
     }
 
@@ -604,7 +672,10 @@ impl McpServer {
     /// is an uncached `tools/call`, [`Step::Call`] for the caller to run ([`McpServer::run_call`],
     /// blocking, wherever it likes, e.g. tokio's blocking pool under its own timeout) and finish
     /// ([`McpServer::finish_call`]). A well-formed batch is [`Step::Batch`], left to the caller.
-    pub fn prepare(&self, body: &Value) -> Step {
+    ///
+    /// `raw` is the text `body` was parsed from: ids are echoed exactly and a result is filed under the
+    /// params' text as well ([`McpServer::repeat`]).
+    pub fn prepare(&self, body: &Value, raw: &[u8]) -> Step {
         match BodyShape::of(body) {
             BodyShape::Single => {}
             BodyShape::Batch(_) => return Step::Batch,
@@ -613,7 +684,14 @@ impl McpServer {
             }
         }
         let mut pending = None;
-        match self.classify_and_run(body, Some(&mut pending)) {
+        match self.classify_and_run(
+            body,
+            Some(RawMessage::read(raw, self.caching)),
+            Some(&mut pending),
+        ) {
+            Some((Response::Result { id, result }, _)) => {
+                Step::Done(Reply::Result(ResultParts::new(&id, result)))
+            }
             Some((response, unreadable)) => Step::Done(Reply::One {
                 response: response.into_string(),
                 unreadable,
@@ -647,26 +725,29 @@ impl McpServer {
             Some(CallOutcome {
                 outcome,
                 elapsed_us,
-            }) => self.answer(ticket.tool, outcome, elapsed_us, Some(ticket.key)),
+            }) => self.answer(
+                ticket.tool,
+                outcome,
+                elapsed_us,
+                Some((ticket.key, ticket.raw_key)),
+            ),
             None => {
                 tracing::error!(tool = ticket.tool, "tools/call exceeded its deadline");
                 super::metrics::record_call(ticket.tool, "deadline", None);
                 Err(self.deadline_error(ticket.tool))
             }
         };
-        let response = match answered {
-            Ok(result) => Response::Result {
-                id: ticket.id,
-                result,
+        match answered {
+            Ok(result) => Reply::Result(ResultParts::new(&ticket.id, result)),
+            Err((code, message)) => Reply::One {
+                response: Response::Error {
+                    id: ticket.id,
+                    code,
+                    message,
+                }
+                .into_string(),
+                unreadable: false,
             },
-            Err((code, message)) => {
-                let id: Value = serde_json::from_str(&ticket.id).unwrap_or(Value::Null);
-                Response::Value(error_response(id, code, &message, None))
-            }
-        };
-        Reply::One {
-            response: response.into_string(),
-            unreadable: false,
         }
     }
 
@@ -714,24 +795,25 @@ impl McpServer {
         })
     }
 
-    /// The `tools/call` answer to a tool's outcome, cached under `key` when it is a result.
+    /// The `tools/call` answer to a tool's outcome, cached under `keys` (the normalised key and, when
+    /// known, the params' text key) when it is a result.
     fn answer(
         &self,
-        name: &str,
+        name: &'static str,
         outcome: Outcome,
         elapsed_us: u64,
-        key: Option<String>,
-    ) -> Result<Arc<str>, (i64, String)> {
-        let result: Arc<str> = match outcome {
+        keys: Option<(String, Option<String>)>,
+    ) -> Result<Bytes, (i64, String)> {
+        let result: Bytes = match outcome {
             Ok(Ok(output)) => {
                 tracing::info!(tool = name, elapsed_us, outcome = "ok", "tools/call");
                 super::metrics::record_call(name, "ok", Some(elapsed_us));
-                Arc::from(call_result(
+                call_result(
                     &output.payload,
                     output.display.as_deref(),
                     output.user_message.as_deref(),
                     false,
-                ))
+                )
             }
             Ok(Err(ToolError::Invalid(message))) => {
                 tracing::info!(
@@ -743,7 +825,7 @@ impl McpServer {
                 super::metrics::record_call(name, "tool_error", Some(elapsed_us));
                 let payload = json!({"result": {"error": message}, "citations": {"sources": {}, "indicators": {}, "series": {}}})
                     .to_string();
-                Arc::from(call_result(&payload, None, None, true))
+                call_result(&payload, None, None, true)
             }
             Ok(Err(ToolError::Internal(detail))) => {
                 tracing::error!(tool = name, elapsed_us, detail, "tools/call failed");
@@ -762,37 +844,56 @@ impl McpServer {
                 ));
             }
         };
-        if let Some(key) = key {
-            self.cache
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .put(key, result.clone());
+        if let Some((key, raw_key)) = keys.filter(|_| self.caching) {
+            let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+            cache.put(key, name, result.clone());
+            if let Some(raw_key) = raw_key {
+                cache.put(raw_key, name, result.clone());
+            }
         }
         Ok(result)
     }
 }
 
-/// A serialized JSON-RPC response: a protocol value, or a method's serialized result with its id.
+/// A serialized JSON-RPC response: a protocol value, a method's serialized result with its id, or an
+/// error bound to an id (ids are serialized JSON: numbers and strings exactly as the request wrote them).
 enum Response {
     Value(Value),
-    Result { id: String, result: Arc<str> },
+    Result {
+        id: String,
+        result: Bytes,
+    },
+    Error {
+        id: String,
+        code: i64,
+        message: String,
+    },
 }
 
 impl Response {
     fn into_string(self) -> String {
         match self {
             Response::Value(value) => value.to_string(),
+            Response::Error { id, code, message } => format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":{code},"message":{}}}}}"#,
+                Value::String(message)
+            ),
             Response::Result { id, result } => {
                 let mut response = String::with_capacity(result.len() + id.len() + 40);
                 response.push_str(r#"{"jsonrpc":"2.0","id":"#);
                 response.push_str(&id);
                 response.push_str(r#","result":"#);
-                response.push_str(&result);
+                response.push_str(utf8(&result));
                 response.push('}');
                 response
             }
         }
     }
+}
+
+/// A serialized result as text (every one is built from text).
+fn utf8(serialized: &Bytes) -> &str {
+    std::str::from_utf8(serialized).expect("a serialized result is UTF-8")
 }
 
 /// The serialized `tools/call` result: the payload `{"result", "citations"}` as the text block and as
@@ -804,7 +905,7 @@ fn call_result(
     display: Option<&str>,
     user_message: Option<&str>,
     is_error: bool,
-) -> String {
+) -> Bytes {
     // The text block is the payload as a JSON string: escaped straight into the buffer, sized for the
     // payload twice (escaping adds a backslash per quote, under a fifth of a payload's bytes).
     let mut result = Vec::with_capacity(
@@ -835,7 +936,122 @@ fn call_result(
     } else {
         br#","isError":false}"#
     });
-    String::from_utf8(result).expect("JSON text is UTF-8")
+    // Built from `str`s and ASCII only: UTF-8 throughout.
+    Bytes::from(result)
+}
+
+/// What the text of one message tells beyond its parsed value: the exact text of its `id`, and the
+/// cache key of its `params` text when it reads as a `tools/call` ([`CallEnvelope`]).
+#[derive(Debug, Default)]
+struct RawMessage<'a> {
+    id: Option<&'a str>,
+    call_key: Option<String>,
+}
+
+impl<'a> RawMessage<'a> {
+    /// Reads `raw` (one message's JSON text); what does not read (not one object, a duplicated field,
+    /// an escaped method name) is simply unknown, and the parsed value decides.
+    fn read(raw: &'a [u8], caching: bool) -> RawMessage<'a> {
+        #[derive(Deserialize)]
+        struct IdText<'a> {
+            #[serde(borrow, default)]
+            id: Option<&'a RawValue>,
+        }
+        match CallEnvelope::read(raw).filter(|_| caching) {
+            Some(envelope) => RawMessage {
+                id: Some(envelope.id.get()),
+                call_key: Some(envelope.key()),
+            },
+            None => RawMessage {
+                id: serde_json::from_slice::<IdText>(raw)
+                    .ok()
+                    .and_then(|text| text.id)
+                    .map(RawValue::get),
+                call_key: None,
+            },
+        }
+    }
+}
+
+/// A `tools/call` message read without building its value: every field borrowed from the text.
+#[derive(Deserialize)]
+struct CallEnvelope<'a> {
+    jsonrpc: &'a str,
+    #[serde(borrow)]
+    id: &'a RawValue,
+    method: &'a str,
+    #[serde(borrow)]
+    params: &'a RawValue,
+}
+
+impl<'a> CallEnvelope<'a> {
+    /// `raw` as a `tools/call` request with `jsonrpc: "2.0"` and a string or number id, if it is one.
+    fn read(raw: &'a [u8]) -> Option<CallEnvelope<'a>> {
+        let envelope: CallEnvelope = serde_json::from_slice(raw).ok()?;
+        let id_is_valid = matches!(envelope.id.get().as_bytes()[0], b'"' | b'-' | b'0'..=b'9');
+        (envelope.jsonrpc == "2.0" && envelope.method == "tools/call" && id_is_valid)
+            .then_some(envelope)
+    }
+
+    /// The cache key of these params' exact text.
+    fn key(&self) -> String {
+        format!("raw\0{}", self.params.get())
+    }
+}
+
+/// A result response in parts, so that the result (shared with the cache) is never copied on its
+/// way out: `head`, `result`, then [`ResultParts::TAIL`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultParts {
+    /// `{"jsonrpc":"2.0","id":<the request's id text>,"result":`.
+    pub head: String,
+    /// The serialized result.
+    pub result: Bytes,
+}
+
+impl ResultParts {
+    /// The last bytes of the response.
+    pub const TAIL: &'static str = "}";
+
+    fn new(id: &str, result: Bytes) -> ResultParts {
+        let mut head = String::with_capacity(id.len() + 32);
+        head.push_str(r#"{"jsonrpc":"2.0","id":"#);
+        head.push_str(id);
+        head.push_str(r#","result":"#);
+        ResultParts { head, result }
+    }
+
+    /// The whole response as one string (copies the result).
+    pub fn into_string(self) -> String {
+        let mut response = self.head;
+        response.reserve(self.result.len() + 1);
+        response.push_str(utf8(&self.result));
+        response.push_str(ResultParts::TAIL);
+        response
+    }
+}
+
+impl McpServer {
+    /// The answer to a body that is one `tools/call` whose params have the exact text of one answered
+    /// before (the result is filed under that text by [`McpServer::prepare`] and
+    /// [`McpServer::handle_text`]), read without parsing the body into a value, normalising its
+    /// arguments or copying the result; `None` for anything else, which then takes the full path. The
+    /// answer is the one the full path would give: results depend only on the corpus and the params.
+    pub fn repeat(&self, raw: &[u8]) -> Option<ResultParts> {
+        if !self.caching {
+            return None;
+        }
+        let envelope = CallEnvelope::read(raw)?;
+        let key = envelope.key();
+        let (tool, result) = self
+            .cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)?;
+        tracing::info!(tool, outcome = "cached", "tools/call");
+        super::metrics::record_call(tool, "cached", None);
+        Some(ResultParts::new(envelope.id.get(), result))
+    }
 }
 
 /// Whether `body` is, or is a batch holding, an `initialize` request (which ignores the

@@ -19,7 +19,7 @@ use prometheus_client::{
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct CallLabels {
     /// Tool name.
-    pub tool: String,
+    pub tool: &'static str,
     /// `ok`, `cached`, `tool_error` (an `isError` result), `internal` (-32603) or `deadline`.
     pub outcome: &'static str,
 }
@@ -28,7 +28,7 @@ pub struct CallLabels {
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct ToolLabel {
     /// Tool name.
-    pub tool: String,
+    pub tool: &'static str,
 }
 
 /// The label of the corpus served.
@@ -98,20 +98,15 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
 });
 
 /// Counts a tool call; `elapsed_us` feeds the latency histogram for calls that ran the tool.
-pub fn record_call(tool: &str, outcome: &'static str, elapsed_us: Option<u64>) {
+pub fn record_call(tool: &'static str, outcome: &'static str, elapsed_us: Option<u64>) {
     METRICS
         .calls
-        .get_or_create(&CallLabels {
-            tool: tool.to_string(),
-            outcome,
-        })
+        .get_or_create(&CallLabels { tool, outcome })
         .inc();
     if let Some(elapsed_us) = elapsed_us {
         METRICS
             .latency
-            .get_or_create(&ToolLabel {
-                tool: tool.to_string(),
-            })
+            .get_or_create(&ToolLabel { tool })
             .observe(elapsed_us as f64 / 1e6);
     }
 }

@@ -8,6 +8,7 @@
 
 use std::{
     collections::HashMap,
+    hash::Hash,
     sync::{Mutex, PoisonError},
     time::{Duration, Instant},
 };
@@ -27,18 +28,19 @@ pub enum Charge {
     },
 }
 
-/// A bounded fixed-window limiter.
+/// A bounded fixed-window limiter over keys of type `K` (the HTTP transport keys clients by IP address,
+/// so that charging allocates nothing).
 #[derive(Debug)]
-pub struct RateLimiter {
+pub struct RateLimiter<K = String> {
     limit: u32,
     window: Duration,
     max_keys: usize,
-    state: Mutex<State>,
+    state: Mutex<State<K>>,
 }
 
 #[derive(Debug)]
-struct State {
-    windows: HashMap<String, Window>,
+struct State<K> {
+    windows: HashMap<K, Window>,
     last_sweep: Option<Instant>,
 }
 
@@ -48,9 +50,9 @@ struct Window {
     count: u32,
 }
 
-impl RateLimiter {
+impl<K: Hash + Eq + Clone> RateLimiter<K> {
     /// `limit` units per `window` per key, at most `max_keys` keys (the seed's: 60 per minute, 50,000 keys).
-    pub fn new(limit: u32, window: Duration, max_keys: usize) -> RateLimiter {
+    pub fn new(limit: u32, window: Duration, max_keys: usize) -> RateLimiter<K> {
         RateLimiter {
             limit,
             window,
@@ -82,7 +84,7 @@ impl RateLimiter {
     }
 
     /// Charges `units` to `key` at time `now`.
-    pub fn charge(&self, key: &str, units: u32, now: Instant) -> Charge {
+    pub fn charge(&self, key: K, units: u32, now: Instant) -> Charge {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         if state
             .last_sweep
@@ -90,7 +92,7 @@ impl RateLimiter {
         {
             self.sweep(&mut state, now);
         }
-        if !state.windows.contains_key(key) && state.windows.len() >= self.max_keys {
+        if state.windows.len() >= self.max_keys && !state.windows.contains_key(&key) {
             self.sweep(&mut state, now);
             if state.windows.len() >= self.max_keys
                 && let Some(oldest) = state
@@ -102,7 +104,7 @@ impl RateLimiter {
                 state.windows.remove(&oldest);
             }
         }
-        let window = state.windows.entry(key.to_string()).or_insert(Window {
+        let window = state.windows.entry(key).or_insert(Window {
             started: now,
             count: 0,
         });
@@ -125,7 +127,7 @@ impl RateLimiter {
         }
     }
 
-    fn sweep(&self, state: &mut State, now: Instant) {
+    fn sweep(&self, state: &mut State<K>, now: Instant) {
         let window = self.window;
         state
             .windows
@@ -138,12 +140,16 @@ impl RateLimiter {
 mod tests {
     use super::*;
 
-    fn check(charges: &[(&str, u32, u64)], limiter: &RateLimiter, expected: &[bool]) {
+    fn check<'a>(
+        charges: &[(&'a str, u32, u64)],
+        limiter: &RateLimiter<&'a str>,
+        expected: &[bool],
+    ) {
         let base = Instant::now();
         let outcomes: Vec<bool> = charges
             .iter()
             .map(|(key, units, at_seconds)| {
-                limiter.charge(key, *units, base + Duration::from_secs(*at_seconds))
+                limiter.charge(*key, *units, base + Duration::from_secs(*at_seconds))
                     == Charge::Allowed
             })
             .collect();
@@ -190,7 +196,7 @@ mod tests {
         let limiter = RateLimiter::new(60, Duration::from_secs(60), 3);
         let base = Instant::now();
         for (offset, key) in ["a", "b", "c", "d"].iter().enumerate() {
-            limiter.charge(key, 1, base + Duration::from_millis(offset as u64));
+            limiter.charge(*key, 1, base + Duration::from_millis(offset as u64));
         }
         assert_eq!(limiter.len(), 3);
         // `a` (the oldest) was evicted; `b` keeps its count: 1 + 59, then one more is over 60.

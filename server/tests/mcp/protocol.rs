@@ -587,3 +587,83 @@ async fn a_repeated_call_is_answered_from_the_cache_with_the_same_result() {
     let (_, third) = check_post(spelled, &[]).await;
     assert_eq!(first["result"], third["result"]);
 }
+
+#[tokio::test]
+async fn ids_are_echoed_exactly_as_written() {
+    let state = http_state(true, 1000);
+    let raw = |body: String| {
+        let state = state.clone();
+        async move {
+            let (_, bytes) = send(&state, post(body, &[])).await;
+            String::from_utf8(bytes).expect("UTF-8")
+        }
+    };
+    let call = |id: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"resolve_metric","arguments":{{"query":"esperanza de vida"}}}}}}"#
+        )
+    };
+    // Past 64 bits, a float spelled with a zero fraction, a string with an escape: the first call runs
+    // the tool, the second is answered by the exact text of its params; both echo the id as written.
+    for id in ["123456789012345678901234567890", "7.0", r#""a\u0041""#] {
+        for _ in 0..2 {
+            let answer = raw(call(id)).await;
+            assert!(
+                answer.starts_with(&format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"#)),
+                "{}",
+                &answer[..answer.len().min(120)]
+            );
+        }
+    }
+    let unknown =
+        raw(r#"{"jsonrpc":"2.0","id":98765432109876543210,"method":"nope"}"#.into()).await;
+    assert!(
+        unknown.starts_with(r#"{"jsonrpc":"2.0","id":98765432109876543210,"error":{"code":-32601"#),
+        "{unknown}"
+    );
+    let batch = raw(
+        r#"[{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"},{"jsonrpc":"2.0","id":-0.50,"method":"ping"}]"#.into(),
+    )
+    .await;
+    assert_eq!(
+        batch,
+        r#"[{"jsonrpc":"2.0","id":18446744073709551616,"result":{}},{"jsonrpc":"2.0","id":-0.50,"result":{}}]"#
+    );
+    // A duplicated `id` reads as JSON parsers read it: the last one.
+    let duplicated = raw(r#"{"jsonrpc":"2.0","id":1,"method":"ping","id":2}"#.into()).await;
+    assert_eq!(duplicated, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
+    // On stdio too.
+    let line = crate::support::server()
+        .handle_text(r#"{"jsonrpc":"2.0","id":36893488147419103232,"method":"ping"}"#)
+        .into_body()
+        .unwrap();
+    assert_eq!(
+        line,
+        r#"{"jsonrpc":"2.0","id":36893488147419103232,"result":{}}"#
+    );
+}
+
+#[tokio::test]
+async fn a_call_repeated_word_for_word_gets_the_same_bytes_and_is_still_charged() {
+    // A limit of 2 a minute: the first call runs the tool, the second is a repeat, the third is refused.
+    let state = http_state(true, 2);
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_series","arguments":{"indicator":"sp_dyn_le00_in","countries":["PRY"],"from_year":2019,"to_year":2021}}}"#;
+    let client = [("x-real-ip", "203.0.113.9")];
+    let (first_response, first) = send(&state, post(body, &client)).await;
+    let (second_response, second) = send(&state, post(body, &client)).await;
+    assert_eq!(first_response.status(), StatusCode::OK);
+    assert_eq!(second_response.status(), StatusCode::OK);
+    assert_eq!(first, second);
+    let answer: Value = serde_json::from_slice(&second).unwrap();
+    let points = &answer["result"]["structuredContent"]["result"]["series"][0]["points"];
+    assert_eq!(points.as_array().map(Vec::len), Some(3), "{answer}");
+    let (third_response, _) = send(&state, post(body, &client)).await;
+    assert_eq!(third_response.status(), StatusCode::TOO_MANY_REQUESTS);
+    // An unsupported protocol version is refused, even for a call answered before.
+    let (refused, _) = send(
+        &http_state(true, 1000),
+        post(body, &[("mcp-protocol-version", "1999-01-01")]),
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+}
