@@ -46,6 +46,10 @@ bench:
     bash bench/tools.sh
     cargo bench -p server --bench tools
 
+# Proofs under faults: 10 corpus reloads under load, the bake SIGKILLed at 20 random points, a 60 s soak.
+faults:
+    bash bench/faults.sh
+
 # Format the code.
 fmt:
     cargo fmt --all

@@ -20,12 +20,14 @@ pub struct Staging {
 }
 
 impl Staging {
-    /// Creates `out_dir/.staging-<pid>` (removing a stale one of the same name).
+    /// Creates `out_dir/.staging-<pid>`, first removing what killed bakes left behind (a stale directory
+    /// of the same name, and on Linux every `.staging-<pid>` and pointer stub whose process is gone).
     ///
     /// # Errors
     /// [`BakeError::Io`] if the directory cannot be created.
     pub fn create(out_dir: &Path) -> Result<Staging, BakeError> {
         std::fs::create_dir_all(out_dir).map_err(|error| BakeError::io(out_dir, error))?;
+        remove_abandoned(out_dir);
         let dir = out_dir.join(format!(".staging-{}", std::process::id()));
         if dir.exists() {
             std::fs::remove_dir_all(&dir).map_err(|error| BakeError::io(&dir, error))?;
@@ -74,6 +76,40 @@ impl Drop for Staging {
     }
 }
 
+/// Removes the staging directories and pointer stubs of bakes that were killed (`SIGKILL`, power loss):
+/// those named by a process id that no longer runs. Best effort: what cannot be removed stays.
+fn remove_abandoned(out_dir: &Path) {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(out_dir) else {
+        return;
+    };
+    let stub_prefix = format!(".{}-next-", layout::CURRENT);
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        let Some(pid) = name
+            .strip_prefix(".staging-")
+            .or_else(|| name.strip_prefix(stub_prefix.as_str()))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists() {
+            continue;
+        }
+        let path = entry.path();
+        let _ = if path.is_dir() && !path.is_symlink() {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+    }
+}
+
 /// Points `out_dir/current` at `version` atomically: a new symlink is made beside it and renamed over it.
 fn swap_current(out_dir: &Path, version: &str) -> Result<(), BakeError> {
     let pointer = out_dir.join(layout::CURRENT);
@@ -81,4 +117,30 @@ fn swap_current(out_dir: &Path, version: &str) -> Result<(), BakeError> {
     let _ = std::fs::remove_file(&next);
     std::os::unix::fs::symlink(version, &next).map_err(|error| BakeError::io(&next, error))?;
     std::fs::rename(&next, &pointer).map_err(|error| BakeError::io(&pointer, error))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_bake_removes_what_killed_bakes_left_behind() {
+        let out = tempfile::tempdir().unwrap();
+        // Process ids above Linux's maximum (2^22) never run.
+        let abandoned = out.path().join(".staging-999999999");
+        std::fs::create_dir_all(abandoned.join("tables")).unwrap();
+        let stub = out.path().join(".current-next-999999998");
+        std::os::unix::fs::symlink("nowhere", &stub).unwrap();
+        // A bake still running (this process' parent, say) keeps its staging directory.
+        let running = out
+            .path()
+            .join(format!(".staging-{}", std::os::unix::process::parent_id()));
+        std::fs::create_dir(&running).unwrap();
+        let staging = Staging::create(out.path()).unwrap();
+        assert!(staging.dir().is_dir());
+        assert!(!abandoned.exists());
+        assert!(stub.symlink_metadata().is_err());
+        assert!(running.is_dir());
+    }
 }

@@ -10,6 +10,7 @@ use server::transport::{
     http::{HttpConfig, HttpState, router},
     jsonrpc::McpServer,
     listener::{self, ServeLimits},
+    reload::{self, Reloader},
     shared_limit::SharedLimiter,
 };
 
@@ -59,6 +60,10 @@ struct Cli {
     /// Open HTTP connections at most; more get 503 with Retry-After (keep it below `ulimit -n`)
     #[arg(long, env = "MCP_MAX_CONNECTIONS", default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..))]
     max_connections: u64,
+    /// Seconds between checks of the corpus directory's `current` pointer; a newly published corpus is
+    /// loaded and swapped in without dropping a request (SIGHUP reloads at once; 0: only on SIGHUP)
+    #[arg(long, env = "MCP_RELOAD_POLL_SECS", default_value_t = 5)]
+    reload_poll_secs: u64,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -115,9 +120,23 @@ fn check(corpus_dir: &std::path::Path) -> Result<(), String> {
 
 /// The MCP core over the corpus in `corpus_dir` with the cache and deadline of `cli`.
 fn build_server(cli: &Cli, corpus_dir: &std::path::Path) -> Result<McpServer, String> {
-    Ok(server::build(corpus_dir)?
-        .with_cache_budget(cli.cache_mb * 1024 * 1024)
-        .with_call_deadline(Duration::from_secs(cli.call_deadline_secs)))
+    server_builder(cli)(corpus_dir)
+}
+
+/// What builds the MCP core over a corpus directory with the cache and deadline of `cli` (at start and
+/// on every reload).
+fn server_builder(
+    cli: &Cli,
+) -> impl Fn(&std::path::Path) -> Result<McpServer, String> + Send + Sync + 'static {
+    let (cache_bytes, call_deadline) = (
+        cli.cache_mb * 1024 * 1024,
+        Duration::from_secs(cli.call_deadline_secs),
+    );
+    move |corpus_dir| {
+        Ok(server::build(corpus_dir)?
+            .with_cache_budget(cache_bytes)
+            .with_call_deadline(call_deadline))
+    }
 }
 
 fn serve_stdio(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
@@ -168,6 +187,13 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
             }
         };
         let state = Arc::new(state);
+        let reloader = Arc::new(Reloader::new(
+            &state,
+            corpus_dir.to_path_buf(),
+            Box::new(server_builder(cli)),
+        ));
+        let poll = (cli.reload_poll_secs > 0).then(|| Duration::from_secs(cli.reload_poll_secs));
+        tokio::spawn(reload::watch(state.clone(), reloader, poll));
         let listener = tokio::net::TcpListener::bind(cli.addr)
             .await
             .map_err(|error| format!("cannot listen on {}: {error}", cli.addr))?;

@@ -9,11 +9,15 @@
 use std::{
     future::Future,
     net::{IpAddr, SocketAddr},
-    sync::Arc,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
     task::Poll,
     time::{Duration, Instant},
 };
 
+use arc_swap::ArcSwap;
 use axum::{
     Router,
     body::{Body, Bytes},
@@ -72,8 +76,9 @@ impl HttpConfig {
 /// Shared state of the HTTP handlers.
 #[derive(Debug)]
 pub struct HttpState {
-    /// The MCP core.
-    pub server: McpServer,
+    /// The MCP core over the corpus served, swapped whole by [`HttpState::replace_server`] (a request
+    /// keeps the one it started on to its end).
+    server: ArcSwap<McpServer>,
     /// Settings.
     pub config: HttpConfig,
     /// The per-client limiter of this instance (the only one, or the fallback of the shared one), by
@@ -81,8 +86,8 @@ pub struct HttpState {
     pub limiter: RateLimiter<Option<IpAddr>>,
     /// The limiter shared by every instance through Redis, when `REDIS_URL` is set.
     pub shared_limiter: Option<SharedLimiter>,
-    /// When this state (and its corpus) was set up, seconds since the Unix epoch.
-    pub loaded_at_unix: u64,
+    /// When the corpus served was loaded, seconds since the Unix epoch.
+    loaded_at_unix: AtomicU64,
 }
 
 impl HttpState {
@@ -91,6 +96,24 @@ impl HttpState {
     pub fn with_shared_limiter(mut self, shared: SharedLimiter) -> HttpState {
         self.shared_limiter = Some(shared);
         self
+    }
+
+    /// The MCP core serving now.
+    pub fn server(&self) -> Arc<McpServer> {
+        self.server.load_full()
+    }
+
+    /// Serves `server` (a newly loaded corpus) from the next request on; requests in flight finish on
+    /// the one they started with, which is dropped after them.
+    pub fn replace_server(&self, server: McpServer) {
+        super::metrics::set_corpus(&server.plugin().corpus().baked.manifest().corpus_version);
+        self.server.store(Arc::new(server));
+        self.loaded_at_unix.store(unix_now(), Ordering::Relaxed);
+    }
+
+    /// When the corpus served was loaded, seconds since the Unix epoch.
+    pub fn loaded_at_unix(&self) -> u64 {
+        self.loaded_at_unix.load(Ordering::Relaxed)
     }
 
     /// State with the seed's limiter: `rate_limit_per_minute` per client, at most 50,000 clients tracked.
@@ -102,15 +125,19 @@ impl HttpState {
             50_000,
         );
         HttpState {
-            server,
+            server: ArcSwap::from_pointee(server),
             config,
             limiter,
             shared_limiter: None,
-            loaded_at_unix: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |since| since.as_secs()),
+            loaded_at_unix: AtomicU64::new(unix_now()),
         }
     }
+}
+
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs())
 }
 
 /// The router: `/api/mcp` (and `/api/mcp/`) with CORS headers on every response.
@@ -216,9 +243,11 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     };
     // A repeated `tools/call` (its params' exact text answered before) is answered from the cache
     // without parsing the body into a value or copying the result.
-    if unsupported_version.is_none()
-        && let Some(repeat) = state.server.repeat(&bytes)
-    {
+    let repeat = unsupported_version
+        .is_none()
+        .then(|| state.server.load().repeat(&bytes))
+        .flatten();
+    if let Some(repeat) = repeat {
         if let Some(refusal) = charge(&state, client, 1).await {
             return refusal;
         }
@@ -251,20 +280,22 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     // Everything but running a tool is quick and done here; tools are CPU-bound, so they run on the
     // blocking pool (one hop) under the call deadline, and a slow one never stalls I/O. A batch runs
     // there whole.
-    let reply = match state.server.prepare(&body, &bytes) {
+    // This request runs to its end on the corpus it starts on, even if another is loaded meanwhile.
+    let server = state.server();
+    let reply = match server.prepare(&body, &bytes) {
         Step::Batch => {
-            let batch = state.clone();
-            tokio::task::spawn_blocking(move || batch.server.handle_raw_body(&body, &bytes)).await
+            let batch = server.clone();
+            tokio::task::spawn_blocking(move || batch.handle_raw_body(&body, &bytes)).await
         }
         Step::Done(reply) => Ok(reply),
         Step::Call(PendingCall { job, ticket }) => {
-            let plugin = state.server.plugin().clone();
+            let plugin = server.plugin().clone();
             let running = tokio::task::spawn_blocking(move || McpServer::run_call(&plugin, job));
-            match tokio::time::timeout(state.server.call_deadline(), running).await {
-                Ok(Ok(outcome)) => Ok(state.server.finish_call(ticket, Some(outcome))),
+            match tokio::time::timeout(server.call_deadline(), running).await {
+                Ok(Ok(outcome)) => Ok(server.finish_call(ticket, Some(outcome))),
                 Ok(Err(joined)) => Err(joined),
                 // Past the deadline the tool's thread finishes on its own; its outcome is dropped.
-                Err(_) => Ok(state.server.finish_call(ticket, None)),
+                Err(_) => Ok(server.finish_call(ticket, None)),
             }
         }
     };
@@ -393,7 +424,8 @@ async fn get_mcp(
     if !query.contains_key("health") {
         return method_not_allowed().await;
     }
-    let baked = &state.server.plugin().corpus().baked;
+    let server = state.server();
+    let baked = &server.plugin().corpus().baked;
     json_response(
         StatusCode::OK,
         &json!({
@@ -403,10 +435,10 @@ async fn get_mcp(
             "transport": "streamable-http",
             "max_batch": MAX_BATCH,
             "corpus_version": baked.manifest().corpus_version,
-            "tools": state.server.plugin().tools().len(),
+            "tools": server.plugin().tools().len(),
             "observations": baked.observations().len(),
             "indicators": baked.metrics().len(),
-            "loaded_at_unix": state.loaded_at_unix,
+            "loaded_at_unix": state.loaded_at_unix(),
         }),
     )
 }

@@ -38,6 +38,13 @@ pub struct CorpusLabel {
     pub corpus_version: String,
 }
 
+/// The outcome of a corpus reload.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ReloadLabel {
+    /// `loaded` (the new corpus serves) or `failed` (the previous one still does).
+    pub outcome: &'static str,
+}
+
 type LatencyFamily = Family<ToolLabel, Histogram, fn() -> Histogram>;
 
 /// The process' metrics.
@@ -48,6 +55,7 @@ pub struct Metrics {
     rate_limited: Counter,
     shed: Counter,
     corpus: Family<CorpusLabel, Gauge>,
+    reloads: Family<ReloadLabel, Counter>,
 }
 
 fn latency_histogram() -> Histogram {
@@ -62,6 +70,7 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
     let rate_limited = Counter::default();
     let shed = Counter::default();
     let corpus = Family::<CorpusLabel, Gauge>::default();
+    let reloads = Family::<ReloadLabel, Counter>::default();
     registry.register(
         "tool_calls",
         "Tool calls by tool and outcome",
@@ -87,6 +96,11 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         "The corpus version served (value 1)",
         corpus.clone(),
     );
+    registry.register(
+        "corpus_reloads",
+        "Corpus reloads by outcome (a failed one leaves the previous corpus serving)",
+        reloads.clone(),
+    );
     Metrics {
         registry,
         calls,
@@ -94,6 +108,7 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         rate_limited,
         shed,
         corpus,
+        reloads,
     }
 });
 
@@ -121,8 +136,17 @@ pub fn record_shed() {
     METRICS.shed.inc();
 }
 
-/// Marks `version` as the corpus served.
+/// Counts a corpus reload, `loaded` or `failed`.
+pub fn record_reload(outcome: &'static str) {
+    METRICS
+        .reloads
+        .get_or_create(&ReloadLabel { outcome })
+        .inc();
+}
+
+/// Marks `version` as the corpus served (and no other).
 pub fn set_corpus(version: &str) {
+    METRICS.corpus.clear();
     METRICS
         .corpus
         .get_or_create(&CorpusLabel {

@@ -22,6 +22,7 @@ pub mod jsonrpc;
 pub mod listener;
 pub mod metrics;
 pub mod rate_limit;
+pub mod reload;
 pub mod shared_limit;
 pub mod stdio;
 pub mod workers;

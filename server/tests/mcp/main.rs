@@ -53,3 +53,5 @@ mod shared_limit;
 
 /// What an operator reads: `/metrics` and the health probe's counts.
 mod operations;
+/// Hot reload of a newly published corpus.
+mod reload;

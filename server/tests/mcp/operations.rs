@@ -27,12 +27,13 @@ async fn metrics_count_tool_calls_by_outcome_and_name_the_corpus() {
     );
     let text = String::from_utf8(bytes).unwrap();
     let version = &state
-        .server
+        .server()
         .plugin()
         .corpus()
         .baked
         .manifest()
-        .corpus_version;
+        .corpus_version
+        .clone();
     assert!(
         text.contains(&format!(
             "lac_corpus_corpus_info{{corpus_version=\"{version}\"}} 1"

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Proofs under faults (issue 12), release build, loopback; prints each figure.
+#   reload: 10 corpus swaps (the `current` pointer moved, alternately by the watch and by SIGHUP) while
+#           wrk drives the mix of bench/tools.jsonl; every response must be a 200.
+#   kill:   the bake killed with SIGKILL at 20 random points; after each, `server check` passes on the
+#           previous corpus, the server keeps answering, and no staging directory is left behind by the
+#           next bake.
+#   soak:   60 s of saturation with the same mix, on the server with its result cache and on one
+#           without (every call runs its tool); 0 errors, and RSS sampled every 5 s stays flat.
+# Usage: bash bench/faults.sh [reload|kill|soak]...   (from the repository root; all three by default)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
+parts=("$@"); [ ${#parts[@]} -gt 0 ] || parts=(reload kill soak)
+cargo build --release --quiet -p pipeline -p server
+work=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null
+version=$(readlink "$work/corpus/current")
+# A second published name for the same content, so that the pointer can move back and forth.
+cp -r "$work/corpus/$version" "$work/corpus/copy"
+MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_RELOAD_POLL_SECS=1 RUST_LOG=warn \
+  target/release/server --addr 127.0.0.1:18090 --corpus-dir "$work/corpus" > "$work/server.log" 2> "$work/server.err" &
+server_pid=$!; pids+=($server_pid)
+MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_CACHE_MB=0 \
+  target/release/server --addr 127.0.0.1:18091 --corpus-dir "$work/corpus" > /dev/null 2>&1 &
+uncached_pid=$!; pids+=($uncached_pid)
+until curl -sf 'http://127.0.0.1:18090/api/mcp?health=1' > /dev/null; do sleep 0.1; done
+until curl -sf 'http://127.0.0.1:18091/api/mcp?health=1' > /dev/null; do sleep 0.1; done
+publish() { ln -sfn "$1" "$work/corpus/.current-next" && mv -T "$work/corpus/.current-next" "$work/corpus/current"; }
+rss() { awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
+# wrk's totals as "requests non2xx socket_errors", for a duration (and a port, 18090 by default).
+load() {
+  wrk -t2 -c16 -d"$1" -s bench/mix.lua "http://127.0.0.1:${2:-18090}/api/mcp" 2>&1 | awk '
+    /requests in/ { requests = $1 } /Non-2xx/ { bad = $NF }
+    /Socket errors/ { gsub(",", ""); errors = $4 + $6 + $8 + $10 }
+    END { printf "%d %d %d\n", requests, bad + 0, errors + 0 }'
+}
+
+for part in "${parts[@]}"; do
+  case $part in
+  reload)
+    load 25s > "$work/reload.txt" &
+    loader=$!
+    for swap in $(seq 1 10); do
+      sleep 2
+      if [ $((swap % 2)) -eq 1 ]; then publish copy; else publish "$version"; kill -HUP "$server_pid"; fi
+    done
+    wait "$loader"
+    read -r requests bad errors < "$work/reload.txt"
+    reloads=$(grep -c '"corpus reloaded"' "$work/server.err" || true)
+    echo "reload: $reloads corpus swaps under load; $requests requests, $bad non-200, $errors socket errors"
+    [ "$reloads" -ge 10 ] && [ "$bad" -eq 0 ] && [ "$errors" -eq 0 ]
+    ;;
+  kill)
+    survived=0
+    for attempt in $(seq 1 20); do
+      before=$(readlink "$work/corpus/current")
+      target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null 2>&1 &
+      bake=$!
+      sleep "$(awk -v seed="$RANDOM" 'BEGIN { srand(seed); printf "%.2f", rand() * 3.5 }')"
+      kill -9 "$bake" 2>/dev/null || true
+      wait "$bake" 2>/dev/null || true
+      after=$(readlink "$work/corpus/current")
+      target/release/server check --corpus-dir "$work/corpus" > /dev/null
+      curl -sf 'http://127.0.0.1:18090/api/mcp?health=1' > /dev/null
+      [ "$before" = "$after" ] || [ -f "$work/corpus/$after/manifest.json" ]
+      survived=$((survived + 1))
+    done
+    target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null
+    stale=$(find "$work/corpus" -maxdepth 1 -name '.staging-*' | wc -l)
+    echo "kill: bake SIGKILLed at 20 random points; server check passed $survived/20 times; $stale staging directories left after the next bake"
+    [ "$stale" -eq 0 ]
+    ;;
+  soak)
+    for run in "cached 18090 $server_pid" "uncached 18091 $uncached_pid"; do
+      set -- $run
+      samples=()
+      load 60s "$2" > "$work/soak.txt" &
+      loader=$!
+      for _ in $(seq 1 12); do sleep 5; samples+=("$(rss "$3")"); done
+      wait "$loader"
+      read -r requests bad errors < "$work/soak.txt"
+      echo "soak ($1): 60 s saturated, $requests requests, $bad non-200, $errors socket errors; RSS every 5 s (MiB): ${samples[*]}"
+      # Flat: from the second sample (warm) to the last, at most 10 % + 2 MiB.
+      first=${samples[1]}; last=${samples[-1]}
+      awk -v first="$first" -v last="$last" 'BEGIN { exit !(last <= first * 1.10 + 2) }' || { echo "RSS grew from $first to $last MiB" >&2; exit 1; }
+      [ "$bad" -eq 0 ] && [ "$errors" -eq 0 ]
+    done
+    ;;
+  *) echo "unknown part $part: reload, kill or soak" >&2; exit 1 ;;
+  esac
+done
