@@ -50,6 +50,12 @@ bench:
 faults:
     bash bench/faults.sh
 
+# Random-input harness: 10 million inputs (or `just fuzz N`) over the JSON-RPC core and every tool's arguments.
+fuzz inputs="10000000":
+    cargo build --release --quiet -p pipeline -p server --bins --example fuzz
+    target/release/pipeline bake --quiet --out-dir target/fuzz-corpus > /dev/null
+    target/release/examples/fuzz {{inputs}} target/fuzz-corpus
+
 # Format the code.
 fmt:
     cargo fmt --all

@@ -12,7 +12,10 @@
 //! | `year` | Int32 | calendar year |
 //! | `left_indicator`, `right_indicator` | LargeUtf8 | metric ids |
 //! | `left_value`, `right_value` | Float64 | the values as published, each in its metric's unit |
-//! | `right_value_aligned` | Float64 | the right value in the left unit |
+//! | `right_times_indicator` | LargeUtf8, null unless the pair has `right_times` | the metric the right value is multiplied by (population) |
+//! | `right_times_value` | Float64, nullable | its value, same country and year |
+//! | `right_times_citation_id` | LargeUtf8, nullable | its citation |
+//! | `right_value_aligned` | Float64 | the right value (× the third value) in the left unit |
 //! | `left_citation_id`, `right_citation_id` | LargeUtf8 | citations of both values |
 //! | `difference` | Float64 | `right_value_aligned - left_value` |
 //! | `within_tolerance` | Boolean | whether the difference is within the pair's tolerance |
@@ -49,7 +52,16 @@ pub struct ConcordanceRow {
     pub right_indicator: String,
     /// Right value as published, in the right metric's unit.
     pub right_value: f64,
-    /// Right value in the left unit.
+    /// The metric the right value is multiplied by (population for a per-capita value), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right_times_indicator: Option<String>,
+    /// Its value, same country and year.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right_times_value: Option<f64>,
+    /// Its citation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right_times_citation_id: Option<String>,
+    /// Right value (× the third value, if any) in the left unit.
     pub right_value_aligned: f64,
     /// Citation of the right value.
     pub right_citation_id: String,
@@ -118,6 +130,16 @@ fn read_batch(
         float("difference")?,
     );
     let within_tolerance = column("within_tolerance", DataType::Boolean)?.as_boolean();
+    let (times_indicator, times_citation_id) = (
+        string("right_times_indicator")?,
+        string("right_times_citation_id")?,
+    );
+    let times_value = float("right_times_value")?;
+    let text = |array: &arrow::array::LargeStringArray, row_idx: usize| {
+        array
+            .is_valid(row_idx)
+            .then(|| array.value(row_idx).to_string())
+    };
     for row_idx in 0..batch.num_rows() {
         rows.push(ConcordanceRow {
             pair: pair.value(row_idx).to_string(),
@@ -128,6 +150,11 @@ fn read_batch(
             left_citation_id: left_citation_id.value(row_idx).to_string(),
             right_indicator: right_indicator.value(row_idx).to_string(),
             right_value: right_value.value(row_idx),
+            right_times_indicator: text(times_indicator, row_idx),
+            right_times_value: times_value
+                .is_valid(row_idx)
+                .then(|| times_value.value(row_idx)),
+            right_times_citation_id: text(times_citation_id, row_idx),
             right_value_aligned: right_value_aligned.value(row_idx),
             right_citation_id: right_citation_id.value(row_idx).to_string(),
             difference: difference.value(row_idx),

@@ -127,8 +127,9 @@ pub struct Contradiction {
     pub difference: f64,
     /// |difference| divided by the largest difference the pair's tolerance allows (> 1 by definition).
     pub tolerance_ratio: f64,
-    /// Citations of the left and right values.
-    pub citation_ids: [String; 2],
+    /// Citations of the left and right values, and of the value the right one was multiplied by
+    /// (population, for a per-capita pair), when there is one.
+    pub citation_ids: Vec<String>,
     /// Why the two may differ (the pair's note).
     pub note: String,
 }

@@ -11,7 +11,8 @@ use sha2::{Digest, Sha256};
 use crate::{CorpusError, layout, read_json, write_json};
 
 /// Version of this artifact contract. Bump it when a file's layout changes; readers refuse other versions.
-pub const FORMAT_VERSION: u32 = 5;
+/// 6: concordance rows may cite a third cell (`right_times_*`: per capita × population).
+pub const FORMAT_VERSION: u32 = 6;
 
 /// One artifact file and its checksum.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -24,7 +24,13 @@ pub struct ConcordanceColumns {
     pub right_indicator: Vec<String>,
     /// Right value as published.
     pub right_value: Vec<f64>,
-    /// Right value in the left unit (`right_value * right_factor`).
+    /// Metric id of the indicator the right value is multiplied by, for a pair with `right_times`.
+    pub right_times_indicator: Vec<Option<String>>,
+    /// Its value, same country and year.
+    pub right_times_value: Vec<Option<f64>>,
+    /// Its citation.
+    pub right_times_citation_id: Vec<Option<String>>,
+    /// Right value in the left unit (`right_value [* right_times_value] * right_factor`).
     pub right_value_aligned: Vec<f64>,
     /// Citation of the right value.
     pub right_citation_id: Vec<String>,
@@ -83,14 +89,26 @@ pub fn concordance(
             let Some(&right_idx) = by_key.get(&key) else {
                 continue;
             };
-            // Projections are not observations: they are not compared with observed values.
-            if !observations.flags[left_idx].is_empty() || !observations.flags[right_idx].is_empty()
-            {
+            // The third cell of a `right_times` pair (population for a per-capita value), if any.
+            let times_idx = match &pair.right_times {
+                None => None,
+                Some(times) => {
+                    let key = (times.as_str(), key.1, key.2);
+                    match by_key.get(&key) {
+                        Some(&times_idx) => Some(times_idx),
+                        None => continue,
+                    }
+                }
+            };
+            // Projections (and any other flagged value) are not compared with observed values.
+            let flagged = |row_idx: usize| !observations.flags[row_idx].is_empty();
+            if flagged(left_idx) || flagged(right_idx) || times_idx.is_some_and(flagged) {
                 continue;
             }
             let left_value = observations.value[left_idx];
             let right_value = observations.value[right_idx];
-            let aligned = right_value * pair.right_factor;
+            let times_value = times_idx.map(|times_idx| observations.value[times_idx]);
+            let aligned = right_value * times_value.unwrap_or(1.0) * pair.right_factor;
             let agrees = pair.agrees(left_value, aligned);
             shared += 1;
             beyond += u64::from(!agrees);
@@ -104,6 +122,11 @@ pub fn concordance(
                 .push(observations.citation_id[left_idx].clone());
             table.right_indicator.push(pair.right.clone());
             table.right_value.push(right_value);
+            table.right_times_indicator.push(pair.right_times.clone());
+            table.right_times_value.push(times_value);
+            table
+                .right_times_citation_id
+                .push(times_idx.map(|times_idx| observations.citation_id[times_idx].clone()));
             table.right_value_aligned.push(aligned);
             table
                 .right_citation_id

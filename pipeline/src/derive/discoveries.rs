@@ -137,9 +137,13 @@ pub fn discoveries(
                     f64::INFINITY
                 },
                 citation_ids: [
-                    concordance.left_citation_id[row_idx].clone(),
-                    concordance.right_citation_id[row_idx].clone(),
-                ],
+                    Some(concordance.left_citation_id[row_idx].clone()),
+                    Some(concordance.right_citation_id[row_idx].clone()),
+                    concordance.right_times_citation_id[row_idx].clone(),
+                ]
+                .into_iter()
+                .flatten()
+                .collect(),
                 note: pair.map(|pair| pair.note.clone()).unwrap_or_default(),
             }
         })

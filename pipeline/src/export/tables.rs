@@ -112,6 +112,15 @@ pub fn write_concordance(columns: ConcordanceColumns, dir: &Path) -> Result<usiz
             Column::new("left_citation_id".into(), columns.left_citation_id),
             Column::new("right_indicator".into(), columns.right_indicator),
             Column::new("right_value".into(), columns.right_value),
+            Column::new(
+                "right_times_indicator".into(),
+                columns.right_times_indicator,
+            ),
+            Column::new("right_times_value".into(), columns.right_times_value),
+            Column::new(
+                "right_times_citation_id".into(),
+                columns.right_times_citation_id,
+            ),
             Column::new("right_value_aligned".into(), columns.right_value_aligned),
             Column::new("right_citation_id".into(), columns.right_citation_id),
             Column::new("difference".into(), columns.difference),

@@ -29,6 +29,10 @@ pub struct ConcordancePair {
     pub right: String,
     /// Multiplies the right values into the left unit (`100` for a 0-1 index against 0-100).
     pub right_factor: f64,
+    /// A third indicator the right value is multiplied by, same country and year, before
+    /// `right_factor` (a per-capita value × population gives a total); each row then cites three cells.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right_times: Option<String>,
     /// Largest difference still read as agreement.
     pub tolerance: f64,
     /// Whether `tolerance` is absolute or relative.
@@ -72,7 +76,11 @@ pub fn load(path: &Path, metric_ids: &[String]) -> Result<Vec<ConcordancePair>, 
         let invalid = |message: String| {
             BakeError::catalog(path, format!("pairs[{index}] (`{}`): {message}", pair.id))
         };
-        for (field, id) in [("left", &pair.left), ("right", &pair.right)] {
+        let times = pair.right_times.iter().map(|id| ("right_times", id));
+        for (field, id) in [("left", &pair.left), ("right", &pair.right)]
+            .into_iter()
+            .chain(times)
+        {
             if !metric_ids.contains(id) {
                 let mut close: Vec<&String> = metric_ids
                     .iter()

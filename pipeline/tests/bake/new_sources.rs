@@ -387,4 +387,11 @@ fn co2_concordance_pairs_are_declared_and_empty_without_the_restricted_wdi_serie
         .find(|count| count.pair == "gdp_growth_wdi_weo")
         .unwrap();
     assert!(growth.shared > 1000, "{growth:?}");
+    // GCB territorial CO2 against OWID per capita × WDI population: all three open, so it pairs.
+    let three_cells = report
+        .concordance
+        .iter()
+        .find(|count| count.pair == "co2_total_gcb_owid_times_pop")
+        .unwrap();
+    assert!(three_cells.shared > 1000, "{three_cells:?}");
 }

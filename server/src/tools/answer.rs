@@ -364,8 +364,8 @@ impl serde_json::ser::Formatter for TrimFloats {
 }
 
 /// `value` rounded to `digits` significant digits: the double nearest that decimal, so the shortest
-/// printing of it is the decimal itself.
-fn significant(value: f64, digits: i32) -> f64 {
+/// printing of it is the decimal itself. For derived numbers (never a stored, cited value).
+pub fn significant(value: f64, digits: i32) -> f64 {
     if value == 0.0 || !value.is_finite() {
         return value;
     }

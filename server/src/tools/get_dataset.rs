@@ -318,13 +318,16 @@ fn handle(
             let matching = rows.iter().filter(|row| {
                 pair.is_none_or(|pair| row.pair == pair)
                     && indicator.is_none_or(|indicator| {
-                        row.left_indicator == indicator || row.right_indicator == indicator
+                        row.left_indicator == indicator
+                            || row.right_indicator == indicator
+                            || row.right_times_indicator.as_deref() == Some(indicator)
                     })
                     && country.is_none_or(|country| row.country == country)
                     && input.year.is_none_or(|year| row.year == year)
             });
             Page::of(matching, offset, limit, |row| {
-                let cited = vec![row.left_citation_id.clone(), row.right_citation_id.clone()];
+                let mut cited = vec![row.left_citation_id.clone(), row.right_citation_id.clone()];
+                cited.extend(row.right_times_citation_id.clone());
                 (json!(row), cited)
             })
         }

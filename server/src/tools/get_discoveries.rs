@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ToolAnswer, ToolError, ToolSpec,
+    answer::significant,
     common::{self, SourceLink},
 };
 use crate::load::Corpus;
@@ -80,6 +81,8 @@ pub struct DiscoveriesResult {
     pub total_contradictions: usize,
     /// The matching contradictions counted per country, most first: (ISO3, count).
     pub contradictions_by_country: Vec<(String, usize)>,
+    /// Why the two publishers of each pair listed may differ (definitions, vintages), by pair id.
+    pub pair_notes: std::collections::BTreeMap<String, String>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
 }
@@ -99,16 +102,41 @@ pub struct AnomalyItem {
     pub from_year: i32,
     /// The year of the changed value (of the second of `citation_ids`).
     pub to_year: i32,
-    /// Change, in the unit.
+    /// Change, in the unit, to 12 significant digits (every digit of the published values).
     pub change: f64,
-    /// Robust z-score of the change within its series.
+    /// Robust z-score of the change within its series, to 3 significant digits.
     pub z_score: f64,
     /// Citations of the previous and the changed value.
     pub citation_ids: [String; 2],
 }
 
-/// One contradiction: the corpus' own record, so the wire cannot drift from the bake.
-pub type ContradictionItem = corpus::Contradiction;
+/// One contradiction, from the corpus' record (`discoveries.json`) without its note.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ContradictionItem {
+    /// Concordance pair id; its note (why the two may differ) is in `pair_notes`, once.
+    pub pair: String,
+    /// ISO3.
+    pub country: String,
+    /// Year.
+    pub year: i32,
+    /// Reference indicator.
+    pub left_indicator: String,
+    /// Its value.
+    pub left_value: f64,
+    /// Compared indicator.
+    pub right_indicator: String,
+    /// Its value in the reference unit (times the third cell's value, for a per-capita pair), to 12
+    /// significant digits.
+    pub right_value_aligned: f64,
+    /// `right - left`, in the reference unit, to 12 significant digits.
+    pub difference: f64,
+    /// |difference| over the largest difference the pair's tolerance allows (> 1 by definition), to 3
+    /// significant digits.
+    pub tolerance_ratio: f64,
+    /// Citations of the left and right values, and of the value the right one is multiplied by
+    /// (population, for a per-capita pair), when there is one.
+    pub citation_ids: Vec<String>,
+}
 
 fn handle(
     corpus: &Corpus,
@@ -170,16 +198,35 @@ fn handle(
                 country: anomaly.country.clone(),
                 from_year: anomaly.previous_year,
                 to_year: anomaly.year,
-                change: anomaly.change,
-                z_score: anomaly.z_score,
+                // Derived: the change without the noise of binary subtraction, the z-score to 3 digits.
+                change: significant(anomaly.change, 12),
+                z_score: significant(anomaly.z_score, 3),
                 citation_ids: anomaly.citation_ids.clone(),
             })
         })
         .collect();
+    let mut pair_notes = std::collections::BTreeMap::new();
     let contradictions: Vec<ContradictionItem> = matching_contradictions
         .iter()
         .take(limit)
-        .map(|item| (*item).clone())
+        .map(|item| {
+            pair_notes
+                .entry(item.pair.clone())
+                .or_insert_with(|| item.note.clone());
+            ContradictionItem {
+                pair: item.pair.clone(),
+                country: item.country.clone(),
+                year: item.year,
+                left_indicator: item.left_indicator.clone(),
+                left_value: item.left_value,
+                right_indicator: item.right_indicator.clone(),
+                // Derived: without the noise of binary arithmetic, the ratio to 3 digits.
+                right_value_aligned: significant(item.right_value_aligned, 12),
+                difference: significant(item.difference, 12),
+                tolerance_ratio: significant(item.tolerance_ratio, 3),
+                citation_ids: item.citation_ids.clone(),
+            }
+        })
         .collect();
     let cited = anomalies
         .iter()
@@ -199,6 +246,7 @@ fn handle(
         total_anomalies: matching_anomalies.len(),
         total_contradictions: matching_contradictions.len(),
         contradictions_by_country,
+        pair_notes,
         sources: vec![common::source_link(corpus, "discoveries", None)],
     };
     Ok(ToolAnswer {

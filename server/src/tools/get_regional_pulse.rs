@@ -230,8 +230,9 @@ pub struct ContradictionRef {
     pub year: i32,
     /// How many tolerances apart.
     pub tolerance_ratio: f64,
-    /// Citations of both values.
-    pub citation_ids: [String; 2],
+    /// Citations of both values, and of the value the right one is multiplied by (population, for a
+    /// per-capita pair), when there is one.
+    pub citation_ids: Vec<String>,
 }
 
 fn handle(

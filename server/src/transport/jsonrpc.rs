@@ -988,7 +988,14 @@ impl<'a> CallEnvelope<'a> {
     /// `raw` as a `tools/call` request with `jsonrpc: "2.0"` and a string or number id, if it is one.
     fn read(raw: &'a [u8]) -> Option<CallEnvelope<'a>> {
         let envelope: CallEnvelope = serde_json::from_slice(raw).ok()?;
-        let id_is_valid = matches!(envelope.id.get().as_bytes()[0], b'"' | b'-' | b'0'..=b'9');
+        // A string, or a number the full path reads too (`1e400` is JSON but out of range for it: that
+        // body is a parse error there, so it is one here).
+        let id = envelope.id.get();
+        let id_is_valid = match id.as_bytes()[0] {
+            b'"' => true,
+            b'-' | b'0'..=b'9' => serde_json::from_str::<serde_json::Number>(id).is_ok(),
+            _ => false,
+        };
         (envelope.jsonrpc == "2.0" && envelope.method == "tools/call" && id_is_valid)
             .then_some(envelope)
     }

@@ -165,6 +165,50 @@ fn concordance_rows_carry_both_publishers_values_cited() {
 }
 
 #[test]
+fn gcb_territorial_co2_meets_owid_per_capita_times_wdi_population_citing_three_cells() {
+    let content = read(json!({
+        "dataset_id": "concordance",
+        "id": "co2_total_gcb_owid_times_pop",
+        "country": "MEX",
+        "year": 2020
+    }));
+    let result = &content["result"];
+    assert_eq!(result["total"], json!(1), "{result}");
+    let row = &result["rows"][0];
+    assert_eq!(row["right_times_indicator"], json!("sp_pop_totl"));
+    assert_eq!(
+        row["right_times_citation_id"],
+        json!("wb-sp-pop-totl-mex-2020")
+    );
+    for (id, value) in [
+        (&row["left_citation_id"], &row["left_value"]),
+        (&row["right_citation_id"], &row["right_value"]),
+        (&row["right_times_citation_id"], &row["right_times_value"]),
+    ] {
+        assert!(
+            crate::support::citation_of(&content, id.as_str().unwrap()).is_some(),
+            "{id} cited"
+        );
+        assert_eq!(crate::support::stored_value(id), value.as_f64().unwrap());
+    }
+    // t per person × persons × 1e-6 = Mt, beside GCB's Mt: Mexico's fossil CO2 is some 400 Mt a year.
+    let per_capita = row["right_value"].as_f64().unwrap();
+    let population = row["right_times_value"].as_f64().unwrap();
+    let aligned = row["right_value_aligned"].as_f64().unwrap();
+    assert!((aligned - per_capita * population * 1e-6).abs() < 1e-6 * aligned);
+    let left = row["left_value"].as_f64().unwrap();
+    assert!((300.0..600.0).contains(&left), "{left}");
+    assert!((aligned - left).abs() < 0.1 * left, "{aligned} vs {left}");
+    // The two-cell pairs carry no third cell.
+    let gini = read(json!({"dataset_id": "concordance", "id": "gini_wdi_sedlac", "limit": 1}));
+    assert!(
+        gini["result"]["rows"][0]
+            .get("right_times_indicator")
+            .is_none()
+    );
+}
+
+#[test]
 fn discoveries_and_data_health_are_readable_by_keys() {
     let content = read(json!({"dataset_id": "discoveries", "country": "GUY", "limit": 500}));
     let rows = content["result"]["rows"].as_array().unwrap();

@@ -629,6 +629,13 @@ async fn ids_are_echoed_exactly_as_written() {
         batch,
         r#"[{"jsonrpc":"2.0","id":18446744073709551616,"result":{}},{"jsonrpc":"2.0","id":-0.50,"result":{}}]"#
     );
+    // An id out of range for the parser is a parse error, also for params answered before.
+    let params = r#""method":"tools/call","params":{"name":"resolve_metric","arguments":{"query":"esperanza de vida"}}}"#;
+    let out_of_range = raw(format!(
+        r#"{{"jsonrpc":"2.0","id":12e3456789012345678,{params}"#
+    ))
+    .await;
+    assert!(out_of_range.contains("-32700"), "{out_of_range}");
     // A duplicated `id` reads as JSON parsers read it: the last one.
     let duplicated = raw(r#"{"jsonrpc":"2.0","id":1,"method":"ping","id":2}"#.into()).await;
     assert_eq!(duplicated, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
