@@ -25,6 +25,17 @@ pub fn build(out_dir: &Path) -> Result<McpServer, String> {
     build_with_tools(out_dir, tools::all())
 }
 
+/// As [`build`], after checking the sha256 of every artifact against the manifest (what a reload does
+/// before it swaps a corpus in: files read on first use, such as `discoveries.json`, are checked too).
+///
+/// # Errors
+/// As [`build`], or a message naming the artifact whose checksum differs.
+pub fn build_verified(out_dir: &Path) -> Result<McpServer, String> {
+    let corpus = load::verify_corpus(out_dir).map_err(|error| error.to_string())?;
+    let plugin = tools::Plugin::new(Arc::new(corpus), tools::all())?;
+    Ok(McpServer::new(plugin))
+}
+
 /// As [`build`], with an explicit tool table (tests add tools of their own).
 ///
 /// # Errors

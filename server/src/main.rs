@@ -120,20 +120,27 @@ fn check(corpus_dir: &std::path::Path) -> Result<(), String> {
 
 /// The MCP core over the corpus in `corpus_dir` with the cache and deadline of `cli`.
 fn build_server(cli: &Cli, corpus_dir: &std::path::Path) -> Result<McpServer, String> {
-    server_builder(cli)(corpus_dir)
+    server_builder(cli, false)(corpus_dir)
 }
 
-/// What builds the MCP core over a corpus directory with the cache and deadline of `cli` (at start and
-/// on every reload).
+/// What builds the MCP core over a corpus directory with the cache and deadline of `cli`: at start
+/// (quickly), and on every reload with every artifact's checksum verified first (`verify`), so a
+/// corrupt corpus is refused before it is swapped in.
 fn server_builder(
     cli: &Cli,
+    verify: bool,
 ) -> impl Fn(&std::path::Path) -> Result<McpServer, String> + Send + Sync + 'static {
     let (cache_bytes, call_deadline) = (
         cli.cache_mb * 1024 * 1024,
         Duration::from_secs(cli.call_deadline_secs),
     );
     move |corpus_dir| {
-        Ok(server::build(corpus_dir)?
+        let server = if verify {
+            server::build_verified(corpus_dir)?
+        } else {
+            server::build(corpus_dir)?
+        };
+        Ok(server
             .with_cache_budget(cache_bytes)
             .with_call_deadline(call_deadline))
     }
@@ -190,7 +197,7 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
         let reloader = Arc::new(Reloader::new(
             &state,
             corpus_dir.to_path_buf(),
-            Box::new(server_builder(cli)),
+            Box::new(server_builder(cli, true)),
         ));
         let poll = (cli.reload_poll_secs > 0).then(|| Duration::from_secs(cli.reload_poll_secs));
         tokio::spawn(reload::watch(state.clone(), reloader, poll));

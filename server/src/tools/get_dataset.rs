@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 
 use super::{
     ToolAnswer, ToolError, ToolSpec,
+    answer::significant,
     common::{self, SourceLink},
 };
 use crate::load::Corpus;
@@ -328,7 +329,11 @@ fn handle(
             Page::of(matching, offset, limit, |row| {
                 let mut cited = vec![row.left_citation_id.clone(), row.right_citation_id.clone()];
                 cited.extend(row.right_times_citation_id.clone());
-                (json!(row), cited)
+                let mut value = json!(row);
+                // Derived: without the noise of binary arithmetic (stored values keep every bit).
+                value["right_value_aligned"] = json!(significant(row.right_value_aligned, 12));
+                value["difference"] = json!(significant(row.difference, 12));
+                (value, cited)
             })
         }
         "data_health" => {

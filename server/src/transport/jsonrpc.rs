@@ -973,8 +973,10 @@ impl<'a> RawMessage<'a> {
     }
 }
 
-/// A `tools/call` message read without building its value: every field borrowed from the text.
+/// A `tools/call` message read without building its value: every field borrowed from the text, and no
+/// other field (anything else, which the full path would have to read, sends the body there).
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct CallEnvelope<'a> {
     jsonrpc: &'a str,
     #[serde(borrow)]
@@ -985,14 +987,19 @@ struct CallEnvelope<'a> {
 }
 
 impl<'a> CallEnvelope<'a> {
-    /// `raw` as a `tools/call` request with `jsonrpc: "2.0"` and a string or number id, if it is one.
+    /// `raw` as a `tools/call` request object with `jsonrpc: "2.0"` and a string or number id, if it is
+    /// one that the full path reads the same way.
     fn read(raw: &'a [u8]) -> Option<CallEnvelope<'a>> {
+        // An object, not the positional array serde would also accept for a struct.
+        if raw.iter().find(|byte| !byte.is_ascii_whitespace()) != Some(&b'{') {
+            return None;
+        }
         let envelope: CallEnvelope = serde_json::from_slice(raw).ok()?;
-        // A string, or a number the full path reads too (`1e400` is JSON but out of range for it: that
-        // body is a parse error there, so it is one here).
+        // A string or a number the full path reads too (`1e400` is JSON but out of range for it, a
+        // lone surrogate `"\ud800"` is no string for it: the body is a parse error there, so here).
         let id = envelope.id.get();
         let id_is_valid = match id.as_bytes()[0] {
-            b'"' => true,
+            b'"' => serde_json::from_str::<String>(id).is_ok(),
             b'-' | b'0'..=b'9' => serde_json::from_str::<serde_json::Number>(id).is_ok(),
             _ => false,
         };

@@ -1,8 +1,10 @@
 //! Hot reload: when the bake publishes a new corpus (it moves the `current` pointer of the corpus
 //! directory) or the process gets `SIGHUP`, the new corpus is opened beside the one serving and swapped
 //! in whole ([`HttpState::replace_server`]); requests in flight finish on the corpus they started on,
-//! and its memory maps are released after them. A corpus that fails to open is logged and counted
-//! (`lac_corpus_corpus_reloads_total{outcome="failed"}`), and the previous one goes on serving.
+//! and its memory maps are released after them. A corpus that fails to open (the server's build
+//! verifies every artifact's checksum first) is logged and counted once
+//! (`lac_corpus_corpus_reloads_total{outcome="failed"}`), not retried until the pointer moves or
+//! `SIGHUP`, and the previous one goes on serving.
 
 use std::{
     path::{Path, PathBuf},
@@ -20,8 +22,15 @@ pub type Build = dyn Fn(&Path) -> Result<McpServer, String> + Send + Sync;
 pub struct Reloader {
     corpus_dir: PathBuf,
     build: Box<Build>,
-    /// The version directory serving now.
-    serving: Mutex<PathBuf>,
+    /// The version directory serving now, and the last one that failed to open (not retried until the
+    /// pointer moves or `SIGHUP` forces it).
+    state: Mutex<Watched>,
+}
+
+#[derive(Debug)]
+struct Watched {
+    serving: PathBuf,
+    failed: Option<PathBuf>,
 }
 
 /// What one [`Reloader::check`] did.
@@ -48,24 +57,39 @@ impl Reloader {
         Reloader {
             corpus_dir,
             build,
-            serving: Mutex::new(serving),
+            state: Mutex::new(Watched {
+                serving,
+                failed: None,
+            }),
         }
     }
 
-    /// Opens the corpus `current` names and serves it, when it is not the one serving (or always, with
-    /// `force`, as on `SIGHUP`). Blocking: opening a corpus reads and maps its files.
+    /// Opens the corpus `current` names and serves it, when it is neither the one serving nor one that
+    /// already failed (or always, with `force`, as on `SIGHUP`). Blocking: opening a corpus reads and
+    /// maps its files.
     pub fn check(&self, state: &HttpState, force: bool) -> Reload {
-        let mut serving = self.serving.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut watched = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let target = match corpus::manifest::current_dir(&self.corpus_dir) {
             Ok(target) => target,
-            Err(error) => return failed(error.to_string()),
+            Err(error) => {
+                let pointer = self.corpus_dir.join(corpus::layout::CURRENT);
+                if watched.failed.as_ref() == Some(&pointer) && !force {
+                    return Reload::Unchanged;
+                }
+                watched.failed = Some(pointer);
+                return failed(error.to_string());
+            }
         };
-        if target == *serving && !force {
+        let known = target == watched.serving || watched.failed.as_ref() == Some(&target);
+        if known && !force {
             return Reload::Unchanged;
         }
         let server = match (self.build)(&self.corpus_dir) {
             Ok(server) => server,
-            Err(error) => return failed(error),
+            Err(error) => {
+                watched.failed = Some(target);
+                return failed(error);
+            }
         };
         let from = state
             .server()
@@ -77,11 +101,12 @@ impl Reloader {
             .clone();
         let baked = &server.plugin().corpus().baked;
         let to = baked.manifest().corpus_version.clone();
-        *serving = baked.dir().to_path_buf();
+        watched.serving = baked.dir().to_path_buf();
+        watched.failed = None;
         state.replace_server(server);
         super::metrics::record_reload("loaded");
         // At warn, the default level, so that an operator sees every swap.
-        tracing::warn!(from, to, dir = %serving.display(), "corpus reloaded");
+        tracing::warn!(from, to, dir = %watched.serving.display(), "corpus reloaded");
         Reload::Loaded { from, to }
     }
 }

@@ -636,6 +636,21 @@ async fn ids_are_echoed_exactly_as_written() {
     ))
     .await;
     assert!(out_of_range.contains("-32700"), "{out_of_range}");
+    // Whatever the full path cannot read is not read past on the fast path either: an extra field out
+    // of range or with a lone surrogate, a lone-surrogate id, the positional array form.
+    let surrogate = format!(r#"{{"jsonrpc":"2.0","id":"\ud800",{params}"#);
+    assert!(
+        raw(surrogate.clone()).await.contains("-32700"),
+        "{surrogate}"
+    );
+    let extra = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"resolve_metric","arguments":{"query":"esperanza de vida"}},"x":1e999}"#;
+    assert!(raw(extra.into()).await.contains("-32700"));
+    let positional = r#"["2.0",1,"tools/call",{"name":"resolve_metric","arguments":{"query":"esperanza de vida"}}]"#;
+    let answer = raw(positional.into()).await;
+    assert!(
+        answer.starts_with('[') && answer.contains("-32600"),
+        "{answer}"
+    );
     // A duplicated `id` reads as JSON parsers read it: the last one.
     let duplicated = raw(r#"{"jsonrpc":"2.0","id":1,"method":"ping","id":2}"#.into()).await;
     assert_eq!(duplicated, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#);

@@ -29,6 +29,17 @@ async fn a_published_corpus_is_swapped_in_and_a_broken_one_changes_nothing() {
     symlink(&real, out.path().join("second")).unwrap();
     std::fs::create_dir(out.path().join("broken")).unwrap();
     std::fs::write(out.path().join("broken/manifest.json"), "{ not a manifest").unwrap();
+    // A corpus whose manifest and tables open, but whose discoveries (read on first use) are torn.
+    std::fs::create_dir(out.path().join("torn")).unwrap();
+    for entry in std::fs::read_dir(&real).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap();
+        if name == "discoveries.json" {
+            std::fs::write(out.path().join("torn").join(name), "{").unwrap();
+        } else {
+            symlink(&path, out.path().join("torn").join(name)).unwrap();
+        }
+    }
     publish(out.path(), "first");
 
     let state = Arc::new(HttpState::new(
@@ -38,7 +49,7 @@ async fn a_published_corpus_is_swapped_in_and_a_broken_one_changes_nothing() {
     let reloader = Reloader::new(
         &state,
         out.path().to_path_buf(),
-        Box::new(|dir: &Path| server::build(dir)),
+        Box::new(|dir: &Path| server::build_verified(dir)),
     );
     assert_eq!(reloader.check(&state, false), Reload::Unchanged);
 
@@ -79,6 +90,15 @@ async fn a_published_corpus_is_swapped_in_and_a_broken_one_changes_nothing() {
             .dir()
             .ends_with("second")
     );
+    // Refused once, not again at every poll; a torn artifact is refused too, naming it.
+    assert_eq!(reloader.check(&state, false), Reload::Unchanged);
+    publish(out.path(), "torn");
+    let Reload::Failed(error) = reloader.check(&state, false) else {
+        panic!("the torn corpus is refused");
+    };
+    assert!(error.contains("discoveries.json"), "{error}");
+    let serving = state.server();
+    assert!(serving.plugin().corpus().baked.dir().ends_with("second"));
     let (response, bytes) = send(&state, post(ping, &[])).await;
     assert_eq!(response.status(), 200);
     assert!(String::from_utf8(bytes).unwrap().contains("sp_dyn_le00_in"));
