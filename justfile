@@ -56,6 +56,10 @@ fuzz inputs="10000000":
     target/release/pipeline bake --quiet --out-dir target/fuzz-corpus > /dev/null
     target/release/examples/fuzz {{inputs}} target/fuzz-corpus
 
+# Scale: synthetic corpora (1x, 5x, 20x the WDI indicators, never published) for bake time and tool p99.
+scale:
+    bash bench/scale.sh
+
 # Format the code.
 fmt:
     cargo fmt --all

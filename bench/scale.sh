@@ -5,8 +5,9 @@
 #
 # A corpus of factor N holds the real sources plus N-1 synthetic copies of every WDI indicator (codes
 # `SYN<k>.<code>`, names marked "[synthetic k]", the same values: links to the real files), mapped by
-# a copy of the catalog. For each factor: release bake time and peak RSS, observations, and the p50/p99
-# of a mix of tool calls (bench/tools.jsonl, result cache off, wrk -t1 -c4 -d5s each).
+# a copy of the catalog. For each factor: release bake time and peak RSS and the observations; then,
+# per request of bench/tools.jsonl, the p99 latency of one client in a closed loop after one warm-up
+# call (result cache off, wrk -t1 -c1 -d3s), one column per factor.
 # Usage: bash bench/scale.sh [factors...]   (default: 1 5 20; from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -74,7 +75,7 @@ open(aggregation, "w", encoding="utf-8").write(text)
 PY
 }
 
-printf '%-8s %12s %10s %12s %10s %10s\n' factor observations "bake s" "bake MiB" "p50 ms" "p99 ms"
+printf '%-8s %12s %10s %12s\n' factor observations "bake s" "bake MiB"
 for factor in "${factors[@]}"; do
   synthesize "$factor"
   dir=$work/f$factor
@@ -86,11 +87,26 @@ for factor in "${factors[@]}"; do
   server_pid=$!
   until curl -sf 'http://127.0.0.1:18095/api/mcp?health=1' > /dev/null; do sleep 0.1; done
   observations=$(curl -s 'http://127.0.0.1:18095/api/mcp?health=1' | python3 -c 'import json, sys; print(json.load(sys.stdin)["observations"])')
-  wrk -t1 -c4 -d5s --latency -s bench/mix.lua http://127.0.0.1:18095/api/mcp > "$dir/wrk.txt" 2>&1
-  read -r p50 p99 < <(awk '
-    function ms(text) { if (text ~ /us$/) return text / 1000; if (text ~ /ms$/) return text + 0; if (text ~ /s$/) return text * 1000; return text }
-    $1 == "50%" { p50 = ms($2) } $1 == "99%" { p99 = ms($2) } END { printf "%.3f %.3f\n", p50, p99 }' "$dir/wrk.txt")
+  while IFS= read -r params; do
+    body="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":$params}"
+    # Warm: the first call of a tool reads the artifacts it needs (each once per process).
+    curl -s http://127.0.0.1:18095/api/mcp -H 'content-type: application/json' -d "$body" > /dev/null
+    BODY="$body" wrk -t1 -c1 -d3s --latency -s bench/tool.lua http://127.0.0.1:18095/api/mcp 2>&1 | awk '
+        function ms(text) { if (text ~ /us$/) return text / 1000; if (text ~ /ms$/) return text + 0; if (text ~ /s$/) return text * 1000; return text }
+        $1 == "99%" { printf "%.2f\n", ms($2) }'
+  done < bench/tools.jsonl > "$work/p99-$factor.txt"
   kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
-  printf '%-8s %12s %10s %12.0f %10s %10s\n' "${factor}x" "$observations" "$seconds" "$((kib / 1024))" "$p50" "$p99"
+  printf '%-8s %12s %10s %12.0f\n' "${factor}x" "$observations" "$seconds" "$((kib / 1024))"
   rm -rf "$dir"
 done
+echo
+printf '%-60s' "p99 ms, one client (tools/call, uncached)"
+for factor in "${factors[@]}"; do printf ' %8s' "${factor}x"; done
+echo
+line=0
+while IFS= read -r params; do
+  line=$((line + 1))
+  printf '%-60s' "$(printf '%s' "$params" | sed -E 's/"arguments"://; s/"name"://; s/[{}"]//g' | cut -c1-60)"
+  for factor in "${factors[@]}"; do printf ' %8s' "$(sed -n "${line}p" "$work/p99-$factor.txt")"; done
+  echo
+done < bench/tools.jsonl

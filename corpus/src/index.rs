@@ -145,9 +145,24 @@ pub fn build_index(dir: &Path, documents: &[IndexDocument]) -> Result<(), Corpus
     let (schema, fields) = schema();
     let index = Index::create_in_dir(dir, schema).map_err(index_error)?;
     register_analyzer(&index);
-    // One thread gives one segment; 15 MB is tantivy's minimum budget and ample for a few thousand docs.
+    // One thread and a memory budget that holds every document give one segment (deterministic bytes):
+    // tantivy's minimum of 15 MB is ample for the real corpus' few thousand documents; a larger corpus
+    // (bench/scale.sh's synthetic ones) gets some 64 bytes of budget per byte of text.
+    let text_bytes: usize = documents
+        .iter()
+        .map(|document| {
+            document.names.iter().map(String::len).sum::<usize>()
+                + document.synonyms.iter().map(String::len).sum::<usize>()
+                + document.title.len()
+                + document.description.len()
+                + document.context.len()
+                + document.code.len()
+                + document.id.len()
+        })
+        .sum();
+    let budget = (text_bytes.saturating_mul(64)).clamp(15_000_000, 2_000_000_000);
     let mut writer: IndexWriter = index
-        .writer_with_num_threads(1, 15_000_000)
+        .writer_with_num_threads(1, budget)
         .map_err(index_error)?;
     let mut content_hash = Sha256::new();
     for document in documents {
