@@ -203,32 +203,27 @@ fn handle(
         .iter()
         .filter(|metric| metric.pillar == pillar.id)
         .collect();
-    let mut indicators = Vec::new();
+    // Every indicator of the pillar is ranked by its latest row alone (headline first, newest, id);
+    // only the page's indicators read their tails and fit their trends.
+    let mut indicators: Vec<(&Metric, std::ops::Range<usize>, Observation<'_>)> = Vec::new();
     let mut missing = Vec::new();
     for metric in &metrics {
-        let rows: Vec<Observation<'_>> = table
-            .series(&metric.id, &country.iso3)
-            .map(|row_idx| table.row(row_idx))
-            .collect();
-        let Some(latest) = rows.last() else {
+        let series = table.series(&metric.id, &country.iso3);
+        if series.is_empty() {
             missing.push(metric.id.clone());
             continue;
-        };
-        let indicator = indicator_data(metric, &rows, latest, lang);
-        let tail = rows[rows.len().saturating_sub(TAIL)..].to_vec();
-        indicators.push((metric.headline, indicator, tail));
+        }
+        let latest = table.row(series.end - 1);
+        indicators.push((metric, series, latest));
     }
-    indicators.sort_by(|(left_headline, left, _), (right_headline, right, _)| {
-        right_headline
-            .cmp(left_headline)
-            .then(right.year.cmp(&left.year))
+    indicators.sort_by(|(left, _, left_latest), (right, _, right_latest)| {
+        right
+            .headline
+            .cmp(&left.headline)
+            .then(right_latest.year.cmp(&left_latest.year))
             .then(left.id.cmp(&right.id))
     });
-    let all: Vec<&IndicatorData> = indicators
-        .iter()
-        .map(|(_, indicator, _)| indicator)
-        .collect();
-    let governance = governance(corpus, &metrics, &all);
+    let governance = governance(&metrics, &indicators);
     if let Some(wanted) = &input.indicators {
         if wanted.is_empty() || wanted.len() > MAX_LIMIT {
             return Err(ToolError::Invalid(format!(
@@ -250,7 +245,7 @@ fn handle(
                 pillar.id
             )));
         }
-        indicators.retain(|(_, indicator, _)| wanted.contains(&indicator.id));
+        indicators.retain(|(metric, _, _)| wanted.contains(&metric.id));
     }
     let total = indicators.len();
     let limit = input.limit.map_or(DEFAULT_LIMIT, |limit| limit as usize);
@@ -260,8 +255,19 @@ fn handle(
         )));
     }
     let (offset, next_cursor) = common::page(input.cursor.as_deref(), limit, total)?;
-    let page: Vec<(bool, IndicatorData, Vec<Observation<'_>>)> =
-        indicators.into_iter().skip(offset).take(limit).collect();
+    let page: Vec<(bool, IndicatorData, Vec<Observation<'_>>)> = indicators
+        .into_iter()
+        .skip(offset)
+        .take(limit)
+        .map(|(metric, series, latest)| {
+            let rows: Vec<Observation<'_>> = (series.end.saturating_sub(TAIL).max(series.start)
+                ..series.end)
+                .map(|row_idx| table.row(row_idx))
+                .collect();
+            let indicator = indicator_data(metric, &rows, &latest, lang);
+            (metric.headline, indicator, rows)
+        })
+        .collect();
     // Every number of an indicator (latest value, tail) is of one series: its latest row carries the
     // series' records.
     let citations =
@@ -430,17 +436,19 @@ fn indicator_data(
     }
 }
 
-fn governance(corpus: &Corpus, metrics: &[&Metric], indicators: &[&IndicatorData]) -> Governance {
-    let mut years: Vec<i32> = indicators.iter().map(|indicator| indicator.year).collect();
+/// The pillar's coverage for the country, from each indicator's latest row.
+fn governance(
+    metrics: &[&Metric],
+    indicators: &[(&Metric, std::ops::Range<usize>, Observation<'_>)],
+) -> Governance {
+    let mut years: Vec<i32> = indicators
+        .iter()
+        .map(|(_, _, latest)| latest.year)
+        .collect();
     years.sort_unstable();
     let mut source_ids: Vec<String> = indicators
         .iter()
-        .filter_map(|indicator| {
-            corpus
-                .baked
-                .metric(&indicator.id)
-                .map(|metric| metric.source_id.clone())
-        })
+        .map(|(metric, _, _)| metric.source_id.clone())
         .collect();
     source_ids.sort();
     source_ids.dedup();
@@ -452,7 +460,7 @@ fn governance(corpus: &Corpus, metrics: &[&Metric], indicators: &[&IndicatorData
         source_ids,
         projections: indicators
             .iter()
-            .filter(|indicator| indicator.flags.is_some())
+            .filter(|(_, _, latest)| !latest.flags.is_empty())
             .count(),
     }
 }
