@@ -475,20 +475,7 @@ pub fn line_chart(title: &str, unit: &str, points: &[(String, i32, f64)]) -> Cha
             .entry(*year)
             .or_insert_with(|| vec![None; names.len()])[column] = Some(*value);
     }
-    let spec = serde_json::json!({
-        "$schema": VEGA_LITE_SCHEMA,
-        "title": title,
-        "transform": [
-            {"fold": names, "as": ["series", "value"]},
-            {"filter": {"field": "value", "valid": true}}
-        ],
-        "mark": {"type": "line", "point": true},
-        "encoding": {
-            "x": {"field": "year", "type": "quantitative", "axis": {"format": "d"}, "title": "year"},
-            "y": {"field": "value", "type": "quantitative", "title": unit},
-            "color": {"field": "series", "type": "nominal", "title": null}
-        }
-    });
+    let spec = wide_line_spec(title, unit, &names);
     let series: std::sync::Arc<[String]> = names.into();
     let values = years
         .into_iter()
@@ -512,10 +499,17 @@ pub fn table_data_name(table: usize) -> String {
 /// column per series (`series`, in order; a `null` cell is no point): its data is named
 /// [`table_data_name`], the rows are not repeated.
 pub fn table_line_chart(title: &str, unit: &str, table: usize, series: &[String]) -> Chart {
-    Chart::from_spec(serde_json::json!({
+    let mut spec = wide_line_spec(title, unit, series);
+    spec["data"] = serde_json::json!({"name": table_data_name(table)});
+    Chart::from_spec(spec)
+}
+
+/// The Vega-Lite specification (without data) of a line chart over wide rows: `year` and one column per
+/// series, folded back to long, one line per series.
+fn wide_line_spec(title: &str, unit: &str, series: &[String]) -> Value {
+    serde_json::json!({
         "$schema": VEGA_LITE_SCHEMA,
         "title": title,
-        "data": {"name": table_data_name(table)},
         "transform": [
             {"fold": series, "as": ["series", "value"]},
             {"filter": {"field": "value", "valid": true}}
@@ -526,7 +520,7 @@ pub fn table_line_chart(title: &str, unit: &str, table: usize, series: &[String]
             "y": {"field": "value", "type": "quantitative", "title": unit},
             "color": {"field": "series", "type": "nominal", "title": null}
         }
-    }))
+    })
 }
 
 /// A Vega-Lite horizontal bar chart of `(label, value)` items, in the given order.
