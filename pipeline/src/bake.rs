@@ -18,6 +18,7 @@ use crate::{
     derive::concordance::concordance,
     export::{
         datasets::{DatasetCounts, dataset_catalog},
+        files,
         tables::{ObservationColumns, write_concordance, write_observations},
     },
     govern::{SourceOutcome, govern_source},
@@ -406,6 +407,7 @@ fn write_artifacts(
         *country_counts.entry(country.clone()).or_default() += 1;
     }
     write_concordance(concordance_table, dir)?;
+    files::write_indicator_csvs(dir, &observations, &metrics, &sources, countries.entities())?;
     write_observations(observations, dir, "observations")?;
     progress.inc(1);
     write_observations(aggregates, dir, "aggregates")?;

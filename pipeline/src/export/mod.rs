@@ -2,4 +2,5 @@
 //! and Parquet) and the JSON registries and report (through `corpus`' writers).
 
 pub mod datasets;
+pub mod files;
 pub mod tables;

@@ -28,3 +28,6 @@ mod derived_rules;
 /// The governance rules of issue 10: placeholder zeros, fractions as percents, the values' text, names,
 /// link kinds, directions, modelled estimates, pillar coverage.
 mod governance_rules;
+
+/// The flat files for analysts.
+mod exports;
