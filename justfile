@@ -36,13 +36,15 @@ e2e: venv
 venv:
     test -n "${E2E_PYTHON:-}" || cmp -s tests/e2e/requirements.txt .venv/requirements.txt || (python3 -m venv .venv && .venv/bin/pip install --quiet --disable-pip-version-check -r tests/e2e/requirements.txt && cp tests/e2e/requirements.txt .venv/requirements.txt)
 
-# Benchmarks (release build): bake wall time and peak RSS; server cold start, RSS and get_series throughput;
-# get_series beside the Python SDK peer, cached, uncached and the ceiling in one run; per-tool latency
+# Benchmarks (release build): bake wall time, peak RSS and export sizes; server cold start, RSS and get_series throughput;
+# get_series beside the Python SDK peer, cached, uncached and the ceiling in one run; one indicator CSV
+# download beside the ceiling; per-tool latency
 # without the result cache.
 bench:
     bash bench/bake.sh
     bash bench/server.sh
     bash bench/compare.sh
+    bash bench/downloads.sh
     bash bench/tools.sh
     cargo bench -p server --bench tools
 

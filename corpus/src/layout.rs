@@ -5,7 +5,7 @@
 //! data/baked/                      output directory (git-ignored)
 //!   current -> 5f2c9a…            symlink to the published corpus, swapped atomically by each bake
 //!   5f2c9a…/                       one directory per corpus version (content hash), never modified
-//!     manifest.json  observations.arrow  observations.parquet  …
+//!     manifest.json  observations.arrow  …  exports/  (the analysts' files, see crate::exports)
 //! ```
 
 /// The symlink in the output directory that names the published corpus.
@@ -14,12 +14,12 @@ pub const CURRENT: &str = "current";
 pub const MANIFEST: &str = "manifest.json";
 /// Country observations, Arrow IPC (memory-mapped by the server).
 pub const OBSERVATIONS_ARROW: &str = "observations.arrow";
-/// Country observations, Parquet (for analysts).
-pub const OBSERVATIONS_PARQUET: &str = "observations.parquet";
+/// Country observations, Parquet (for analysts; beside `.csv.gz`).
+pub const OBSERVATIONS_PARQUET: &str = "exports/datasets/observations.parquet";
 /// Comparison-aggregate observations, Arrow IPC.
 pub const AGGREGATES_ARROW: &str = "aggregates.arrow";
 /// Comparison-aggregate observations, Parquet.
-pub const AGGREGATES_PARQUET: &str = "aggregates.parquet";
+pub const AGGREGATES_PARQUET: &str = "exports/datasets/aggregates.parquet";
 /// See [`crate::Metric`].
 pub const METRICS: &str = "metrics.json";
 /// See [`crate::SourceRecord`].
@@ -39,7 +39,7 @@ pub const INDEX_DIR: &str = "index";
 /// Concordance rows: both publishers' values for each declared pair, Arrow IPC.
 pub const CONCORDANCE_ARROW: &str = "concordance.arrow";
 /// Concordance rows, Parquet.
-pub const CONCORDANCE_PARQUET: &str = "concordance.parquet";
+pub const CONCORDANCE_PARQUET: &str = "exports/datasets/concordance.parquet";
 /// Precomputed per-series statistics, see [`crate::SeriesStats`].
 pub const SERIES_STATS: &str = "series_stats.json";
 /// Anomalies and source contradictions, see [`crate::Discoveries`].

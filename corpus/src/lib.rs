@@ -47,6 +47,7 @@ pub mod country;
 pub mod dataset;
 pub mod derived;
 pub mod error;
+pub mod exports;
 pub mod folding;
 pub mod health;
 pub mod index;

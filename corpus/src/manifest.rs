@@ -12,7 +12,9 @@ use crate::{CorpusError, layout, read_json, write_json};
 
 /// Version of this artifact contract. Bump it when a file's layout changes; readers refuse other versions.
 /// 6: concordance rows may cite a third cell (`right_times_*`: per capita × population).
-pub const FORMAT_VERSION: u32 = 6;
+/// 7: the analysts' files under `exports/` (per indicator and dataset, `exports/downloads.json`); the Parquet
+/// tables moved into `exports/datasets/`.
+pub const FORMAT_VERSION: u32 = 7;
 
 /// One artifact file and its checksum.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -17,8 +17,9 @@ use crate::{
     BakeError,
     derive::concordance::concordance,
     export::{
+        dataset_files::{json_records, records_frame, write_dataset_files, write_registry_xlsx},
         datasets::{DatasetCounts, dataset_catalog},
-        files,
+        downloads,
         tables::{ObservationColumns, write_concordance, write_observations},
     },
     govern::{SourceOutcome, govern_source},
@@ -78,6 +79,10 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
     )?;
     let countries = read_countries(&catalog, &options.sources_dir)?;
     let governed = ingest_and_govern(&catalog, &countries, &options.sources_dir, options.progress)?;
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "sources governed"
+    );
     let staging = Staging::create(&options.out_dir)?;
     let report = write_artifacts(
         staging.dir(),
@@ -87,6 +92,10 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
         &countries,
         options.progress,
     )?;
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "artifacts written"
+    );
     let (manifest, dir) = staging.publish()?;
     Ok(BakeSummary {
         manifest,
@@ -406,12 +415,31 @@ fn write_artifacts(
     for country in observations.country.iter().chain(&aggregates.country) {
         *country_counts.entry(country.clone()).or_default() += 1;
     }
-    write_concordance(concordance_table, dir)?;
-    files::write_indicator_csvs(dir, &observations, &metrics, &sources, countries.entities())?;
-    write_observations(observations, dir, "observations")?;
-    progress.inc(1);
-    write_observations(aggregates, dir, "aggregates")?;
-    progress.inc(1);
+    downloads::create_dirs(dir)?;
+    // The per-indicator files (two threads) and the tables with the derived datasets (polars' own threads)
+    // are independent: written side by side.
+    let (exported_metrics, tables) = rayon::join(
+        || {
+            downloads::write_indicator_exports(
+                dir,
+                &observations,
+                &metrics,
+                &sources,
+                countries.entities(),
+            )
+        },
+        || -> Result<(), BakeError> {
+            write_concordance(concordance_table, dir)?;
+            write_derived_exports(dir, &stats, &discoveries, &data_health)?;
+            write_observations(&observations, dir, "observations")?;
+            progress.inc(1);
+            write_observations(&aggregates, dir, "aggregates")?;
+            progress.inc(1);
+            Ok(())
+        },
+    );
+    let exported_metrics = exported_metrics?;
+    tables?;
     sources.sort_by(|left, right| left.id.cmp(&right.id));
     write_json(&dir.join(layout::METRICS), &metrics)?;
     write_json(&dir.join(layout::SOURCES), &sources)?;
@@ -420,6 +448,21 @@ fn write_artifacts(
         &countries_with_counts(countries, &country_counts),
     )?;
     write_json(&dir.join(layout::PILLARS), &catalog.settings.pillars)?;
+    write_registry_xlsx(
+        dir,
+        &[
+            ("metrics", json_records("metrics", &metrics)?),
+            ("sources", json_records("sources", &sources)?),
+            (
+                "countries",
+                json_records("countries", countries.entities())?,
+            ),
+            (
+                "pillars",
+                json_records("pillars", &catalog.settings.pillars)?,
+            ),
+        ],
+    )?;
     let counts = DatasetCounts {
         concordance: concordance_rows,
         series: series_rows,
@@ -429,6 +472,13 @@ fn write_artifacts(
     };
     let datasets = dataset_catalog(&metrics, &sources, counts);
     write_json(&dir.join(layout::DATASETS), &datasets)?;
+    downloads::write_downloads(
+        dir,
+        &metrics,
+        &exported_metrics,
+        &datasets,
+        &EXPORTED_DATASETS,
+    )?;
     let index_dir = dir.join(layout::INDEX_DIR);
     std::fs::create_dir(&index_dir).map_err(|error| BakeError::io(&index_dir, error))?;
     let mut documents = corpus::index::metric_documents(&metrics, &catalog.settings.pillars);
@@ -444,6 +494,59 @@ fn write_artifacts(
         .map_err(|error| BakeError::io(dir.join(layout::BAKE_REPORT_TEXT), error))?;
     progress.finish_and_clear();
     Ok(report)
+}
+
+/// The datasets of `datasets.json` with CSV and Parquet files in `exports/datasets/`.
+const EXPORTED_DATASETS: [&str; 6] = [
+    "observations",
+    "aggregates",
+    "concordance",
+    "series_stats",
+    "discoveries",
+    "data_health",
+];
+
+/// Writes the derived datasets stored as JSON as CSV and Parquet: series statistics, discoveries (anomalies
+/// and contradictions, told apart by `kind`) and the data health view's pillar × country entries.
+fn write_derived_exports(
+    dir: &Path,
+    stats: &[corpus::SeriesStats],
+    discoveries: &corpus::Discoveries,
+    data_health: &health::DataHealth,
+) -> Result<(), BakeError> {
+    write_dataset_files(
+        dir,
+        "series_stats",
+        &mut records_frame("series_stats", stats)?,
+    )?;
+    let mut discovery_rows = Vec::new();
+    for (kind, records) in [
+        (
+            "anomaly",
+            json_records("discoveries", &discoveries.anomalies)?,
+        ),
+        (
+            "contradiction",
+            json_records("discoveries", &discoveries.contradictions)?,
+        ),
+    ] {
+        for record in records {
+            let mut fields = serde_json::Map::new();
+            fields.insert("kind".into(), kind.into());
+            fields.extend(record);
+            discovery_rows.push(serde_json::Value::Object(fields));
+        }
+    }
+    write_dataset_files(
+        dir,
+        "discoveries",
+        &mut records_frame("discoveries", &discovery_rows)?,
+    )?;
+    write_dataset_files(
+        dir,
+        "data_health",
+        &mut records_frame("data_health", &data_health.pillar_countries)?,
+    )
 }
 
 /// Index documents for the dataset catalog, the countries and the pillars, so `search_corpus` finds them.

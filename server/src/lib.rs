@@ -3,11 +3,16 @@
 //! Data flow: [`load`] opens the published corpus (memory-mapped tables, registries, search index) →
 //! [`tools`] (the domain plugin: one file per tool, typed inputs and outputs, schemas derived from the
 //! types) → [`transport`] (the generic core: JSON-RPC, MCP lifecycle, Streamable HTTP, stdio, limits).
+//! Beside the tools, the analysts' files: [`load::downloads`] maps them, [`catalog`] lists and renders them
+//! (JSON catalog, HTML page), [`links`] builds their URLs from the configured public base URL, and
+//! `transport::downloads` / `transport::resources` serve them over HTTP and as MCP resources.
 //!
 //! The server never writes files and never calls out: every answer depends only on the baked artifacts
 //! and the request. [`build`] wires the three together; [`transport::http::router`] gives the axum
 //! router for tests and for `main`.
 
+pub mod catalog;
+pub mod links;
 pub mod load;
 pub mod tools;
 pub mod transport;

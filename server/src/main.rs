@@ -64,6 +64,11 @@ struct Cli {
     /// loaded and swapped in without dropping a request (SIGHUP reloads at once; 0: only on SIGHUP)
     #[arg(long, env = "MCP_RELOAD_POLL_SECS", default_value_t = 5)]
     reload_poll_secs: u64,
+    /// Base URL under which people and notebooks reach this server (download links, resource links,
+    /// the catalog page), e.g. https://corpus.example.org; default: http:// plus the listen address.
+    /// Never taken from request headers
+    #[arg(long, env = "MCP_PUBLIC_URL", value_parser = parse_public_url)]
+    public_url: Option<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -146,7 +151,27 @@ fn server_builder(
     }
 }
 
+/// Accepts an absolute http(s) URL without query or fragment.
+fn parse_public_url(text: &str) -> Result<String, String> {
+    let rest = text
+        .strip_prefix("https://")
+        .or_else(|| text.strip_prefix("http://"))
+        .ok_or("must start with http:// or https://")?;
+    if rest.is_empty() || rest.contains(['?', '#', ' ']) {
+        return Err(
+            "must be a base URL such as https://corpus.example.org (no query, fragment or spaces)"
+                .into(),
+        );
+    }
+    Ok(text.trim_end_matches('/').to_string())
+}
+
 fn serve_stdio(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
+    server::links::set_public_url(
+        cli.public_url
+            .as_deref()
+            .unwrap_or(&format!("http://{}", cli.addr)),
+    );
     let server = build_server(cli, corpus_dir)?;
     server::transport::stdio::serve(&server, std::io::stdin().lock(), std::io::stdout().lock())
         .map_err(|error| error.to_string())
@@ -205,8 +230,13 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
             .await
             .map_err(|error| format!("cannot listen on {}: {error}", cli.addr))?;
         let address = listener.local_addr().map_err(|error| error.to_string())?;
+        let public_url = server::links::set_public_url(
+            cli.public_url
+                .as_deref()
+                .unwrap_or(&format!("http://{address}")),
+        );
         println!(
-            "serving corpus {version} ({tools} tools) at http://{address}/api/mcp{}",
+            "serving corpus {version} ({tools} tools) at http://{address}/api/mcp{}; catalog page {public_url}/, downloads {public_url}/api/v1/catalog",
             if enabled {
                 ""
             } else {

@@ -245,7 +245,7 @@ fn columns(specs: &[(&str, &str, &str)]) -> Vec<DatasetColumn> {
 }
 
 /// The licence of content mixing these metrics: the single licence when all share one, else a list.
-fn combined_license(metrics: &[Metric]) -> String {
+pub(crate) fn combined_license(metrics: &[Metric]) -> String {
     let mut licenses: Vec<&str> = metrics
         .iter()
         .map(|metric| metric.license.as_str())

@@ -1,6 +1,10 @@
 //! Writing the baked artifacts into the staging directory: the observation tables (polars → Arrow IPC
-//! and Parquet) and the JSON registries and report (through `corpus`' writers).
+//! and Parquet), the JSON registries and report (through `corpus`' writers), and the analysts' files
+//! under `exports/` (per indicator and per dataset; see [`corpus::exports`]).
 
+pub mod dataset_files;
 pub mod datasets;
-pub mod files;
+pub mod downloads;
+pub mod indicators;
+pub mod sdmx;
 pub mod tables;

@@ -51,7 +51,7 @@ impl ObservationColumns {
 /// [`BakeError::Table`] if polars cannot build, sort or write the table; [`BakeError::Io`] if a file
 /// cannot be created.
 pub fn write_observations(
-    columns: ObservationColumns,
+    columns: &ObservationColumns,
     dir: &Path,
     stem: &str,
 ) -> Result<usize, BakeError> {
@@ -63,16 +63,16 @@ pub fn write_observations(
     let frame = DataFrame::new(
         height,
         vec![
-            Column::new("indicator".into(), columns.indicator),
-            Column::new("country".into(), columns.country),
-            Column::new("year".into(), columns.year),
-            Column::new("value".into(), columns.value),
-            Column::new("source".into(), columns.source),
-            Column::new("vintage".into(), columns.vintage),
-            Column::new("citation_id".into(), columns.citation_id),
-            Column::new("flags".into(), columns.flags),
-            Column::new("standard_error".into(), columns.standard_error),
-            Column::new("source_count".into(), columns.source_count),
+            Column::new("indicator".into(), &columns.indicator),
+            Column::new("country".into(), &columns.country),
+            Column::new("year".into(), &columns.year),
+            Column::new("value".into(), &columns.value),
+            Column::new("source".into(), &columns.source),
+            Column::new("vintage".into(), &columns.vintage),
+            Column::new("citation_id".into(), &columns.citation_id),
+            Column::new("flags".into(), &columns.flags),
+            Column::new("standard_error".into(), &columns.standard_error),
+            Column::new("source_count".into(), &columns.source_count),
         ],
     )
     .map_err(table_error)?;
@@ -138,7 +138,8 @@ pub fn write_concordance(columns: ConcordanceColumns, dir: &Path) -> Result<usiz
     Ok(height)
 }
 
-/// Writes `frame` as `{stem}.arrow` (uncompressed, LargeUtf8 strings) and `{stem}.parquet` (zstd).
+/// Writes `frame` as `{stem}.arrow` (uncompressed, LargeUtf8 strings) and, for analysts,
+/// `exports/datasets/{stem}.parquet` (zstd) and `.csv.gz`.
 fn write_frame(frame: &mut DataFrame, dir: &Path, stem: &str) -> Result<(), BakeError> {
     let table_error = |error: PolarsError| BakeError::Table {
         artifact: stem.to_string(),
@@ -154,13 +155,5 @@ fn write_frame(frame: &mut DataFrame, dir: &Path, stem: &str) -> Result<(), Bake
         .with_parallel(false)
         .finish(frame)
         .map_err(table_error)?;
-    let parquet_path = dir.join(format!("{stem}.parquet"));
-    let parquet_file =
-        File::create(&parquet_path).map_err(|error| BakeError::io(&parquet_path, error))?;
-    ParquetWriter::new(parquet_file)
-        .with_compression(ParquetCompression::Zstd(None))
-        .with_statistics(StatisticsOptions::full())
-        .finish(frame)
-        .map_err(table_error)?;
-    Ok(())
+    super::dataset_files::write_dataset_files(dir, stem, frame)
 }

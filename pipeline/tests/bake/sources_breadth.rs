@@ -238,7 +238,9 @@ fn concordance_pairs_both_publishers_values_with_citations() {
     assert!(growth.shared > 1000, "{growth:?}");
     let manifest = &bake.summary.manifest;
     assert!(
-        manifest.artifact("concordance.parquet").is_some()
+        manifest
+            .artifact(corpus::layout::CONCORDANCE_PARQUET)
+            .is_some()
             && manifest.artifact("concordance.arrow").is_some()
     );
 }

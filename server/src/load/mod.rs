@@ -1,6 +1,8 @@
 //! Loading the published corpus: resolve `current`, check the format version, memory-map the
 //! observation tables, read the registries and the dataset catalog, open the search index.
 
+pub mod downloads;
+
 use std::{path::Path, sync::OnceLock};
 
 use corpus::{
@@ -20,6 +22,8 @@ pub struct Corpus {
     pub datasets: Vec<Dataset>,
     /// The full-text index over indicators.
     pub index: MetricIndex,
+    /// The analysts' files (`exports/downloads.json`).
+    pub downloads: downloads::Downloads,
     /// Precomputed per-series statistics, read on first use (kept out of start-up time and memory).
     series_stats: OnceLock<Result<Vec<SeriesStats>, String>>,
     /// Precomputed anomalies and contradictions, read on first use.
@@ -216,10 +220,12 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
     }
     let datasets = read_json(&baked.dir().join(layout::DATASETS), "dataset catalog")?;
     let index = MetricIndex::open(&baked.dir().join(layout::INDEX_DIR))?;
+    let downloads = downloads::Downloads::read(baked.dir(), baked.manifest())?;
     Ok(Corpus {
         baked,
         datasets,
         index,
+        downloads,
         series_stats: OnceLock::new(),
         discoveries: OnceLock::new(),
         correlations: OnceLock::new(),

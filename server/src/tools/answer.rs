@@ -277,6 +277,7 @@ impl<O: Serialize> ToolAnswer<'_, O> {
         let internal = |error: serde_json::Error| {
             ToolError::Internal(format!("serializing the result: {error}"))
         };
+        let resource_links = resource_links(corpus, &self.citations);
         let citations = Citations::from_records(corpus, &self.citations)?;
         let user_message = self
             .display
@@ -305,8 +306,36 @@ impl<O: Serialize> ToolAnswer<'_, O> {
             payload,
             display,
             user_message,
+            resource_links,
         })
     }
+}
+
+/// The most `resource_link` items one answer carries (the first indicators it cites).
+pub const MAX_RESOURCE_LINKS: usize = 4;
+
+/// `resource_link` content items to the tidy CSV of each indicator `citations` cite, in order of first
+/// citation, at most [`MAX_RESOURCE_LINKS`]: a person (or a notebook) carries on from the whole series.
+fn resource_links(corpus: &Corpus, citations: &[CitationRecord<'_>]) -> Vec<String> {
+    let mut indicators: Vec<&str> = Vec::new();
+    for citation in citations {
+        if indicators.len() == MAX_RESOURCE_LINKS {
+            break;
+        }
+        if !indicators.contains(&citation.indicator.as_ref()) {
+            indicators.push(&citation.indicator);
+        }
+    }
+    indicators
+        .into_iter()
+        .filter_map(|indicator| {
+            corpus
+                .downloads
+                .of(corpus::exports::Subject::Indicator, indicator)
+                .next()
+        })
+        .map(|file| crate::links::resource_link(file).to_string())
+        .collect()
 }
 
 /// The person's short message about a display (seed 001's direct message): what it shows and whose

@@ -22,6 +22,34 @@ pub struct SourceLink {
     pub url: Option<String>,
 }
 
+/// One file of an indicator or dataset that a person or a notebook opens (the downloads API; the same
+/// file is the MCP resource `uri`).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct FileLink {
+    /// Format: `csv` (tidy), `wide_csv`, `xlsx`, `parquet`, `sdmx_ml`, `sdmx_csv`, `csv_gz`.
+    pub format: &'static str,
+    /// HTTP URL (GET; pandas, Excel and SDMX clients read it directly).
+    pub url: String,
+    /// MCP resource URI (`resources/read`).
+    pub uri: String,
+    /// Size in bytes.
+    pub bytes: u64,
+}
+
+/// The files of an indicator (`Subject::Indicator`, metric id) or dataset, in format order; empty if none.
+pub fn file_links(corpus: &Corpus, subject: corpus::exports::Subject, id: &str) -> Vec<FileLink> {
+    corpus
+        .downloads
+        .of(subject, id)
+        .map(|file| FileLink {
+            format: file.download.format.as_str(),
+            url: crate::links::download_url(&file.download),
+            uri: file.download.resource_uri(),
+            bytes: file.bytes,
+        })
+        .collect()
+}
+
 /// A display payload: tables (columns and rows), links and charts for a person, serialized into the
 /// result's `_meta` (never into `structuredContent`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

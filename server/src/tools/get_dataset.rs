@@ -11,7 +11,7 @@
 //! `total` says how many rows match. Every citation id a page holds is resolved in
 //! `citations`.
 
-use corpus::{Lang, Observation, ObservationTable};
+use corpus::{Lang, Observation, ObservationTable, exports::Subject};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -111,6 +111,10 @@ pub struct GetDatasetResult {
     pub next_offset: Option<usize>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
+    /// The whole dataset's files, and the indicator's when the page is filtered by one (`indicator`, or
+    /// `id` of `metrics`): CSV, XLSX, Parquet, SDMX, to carry on in a notebook or a spreadsheet.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<common::FileLink>,
 }
 
 /// Bytes one page holds at most (compact JSON of its rows, and of the citation records they bring:
@@ -391,7 +395,16 @@ fn handle(
     cited.sort_unstable();
     cited.dedup();
     let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
+    let mut files = common::file_links(corpus, Subject::Dataset, &input.dataset_id);
+    let indicator_id = match input.dataset_id.as_str() {
+        "metrics" => input.id.as_deref().or(input.indicator.as_deref()),
+        _ => input.indicator.as_deref(),
+    };
+    if let Some(Ok(metric)) = indicator_id.map(|id| common::metric(corpus, id)) {
+        files.extend(common::file_links(corpus, Subject::Indicator, &metric.id));
+    }
     let result = GetDatasetResult {
+        files,
         sources: vec![common::source_link(
             corpus,
             if input.dataset_id == "catalog" {

@@ -56,6 +56,8 @@ pub struct ToolOutput {
     /// A short message for the person (what the display shows and where it comes from), in the
     /// request's language, if the tool has a display.
     pub user_message: Option<String>,
+    /// `resource_link` content items (serialized JSON objects) for the indicators the answer cites.
+    pub resource_links: Vec<String>,
 }
 
 type Handler = dyn Fn(&Corpus, Value, Lang) -> Result<ToolOutput, ToolError> + Send + Sync;

@@ -4,7 +4,7 @@
 //! Reads the tantivy index the bake builds (`metrics`, `catalog`, `countries`, `pillars` documents);
 //! case-, accent- and stop-word-insensitive, es/en/pt. `limit` 1 to 50 (default 10).
 
-use corpus::Lang;
+use corpus::{Lang, exports::Subject};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -77,6 +77,11 @@ pub struct Hit {
     pub snippet: String,
     /// Relevance (higher is better), comparable within this answer only.
     pub score: f32,
+    /// For an indicator or a dataset: the URL of its tidy CSV (a dataset's is gzip). The indicator's other
+    /// formats are the same URL ending in `.wide.csv`, `.xlsx`, `.parquet`, `.sdmx.xml`, `.sdmx.csv` (a
+    /// dataset's: `.parquet`); get_dataset lists each with its size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub download: Option<String>,
 }
 
 fn handle(
@@ -170,7 +175,16 @@ fn handle(
             _ => None,
         };
         if let Some((title, description, keys)) = entry {
+            let download = match hit.dataset_id.as_str() {
+                "metrics" => common::file_links(corpus, Subject::Indicator, &hit.id),
+                "catalog" => common::file_links(corpus, Subject::Dataset, &hit.id),
+                _ => Vec::new(),
+            }
+            .into_iter()
+            .next()
+            .map(|file| file.url);
             hits.push(Hit {
+                download,
                 dataset_id: hit.dataset_id,
                 keys,
                 title,

@@ -145,7 +145,24 @@ pub fn router(state: Arc<HttpState>) -> Router {
     Router::new()
         .route("/api/mcp", post(post_mcp).get(get_mcp).options(preflight))
         .route("/api/mcp/", post(post_mcp).get(get_mcp).options(preflight))
+        .route("/", axum::routing::get(super::downloads::get_page))
         .route("/metrics", axum::routing::get(get_metrics))
+        .route(
+            "/api/v1/catalog",
+            axum::routing::get(super::downloads::get_catalog)
+                .fallback(super::downloads::method_not_allowed),
+        )
+        .route(
+            "/api/v1/",
+            axum::routing::get(super::downloads::get_catalog)
+                .fallback(super::downloads::method_not_allowed),
+        )
+        .route(
+            "/api/v1/{*path}",
+            axum::routing::get(super::downloads::get_file)
+                .fallback(super::downloads::method_not_allowed),
+        )
+        .fallback(super::downloads::unknown_path)
         .method_not_allowed_fallback(method_not_allowed)
         // Outermost (one layer, for speed): every response, errors included, carries its request id
         // and says which origin may read it.

@@ -51,6 +51,34 @@ pub mod codes {
     pub const RATE_LIMITED: i64 = -32000;
 }
 
+/// A JSON-RPC error: code, message and optional `data`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    /// One of [`codes`] or a method-specific code (`-32002`, resource not found).
+    pub code: i64,
+    /// What went wrong and what would be valid.
+    pub message: String,
+    /// Structured detail (`{"uri": …}`), when there is some.
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    /// An error without `data`.
+    pub fn new(code: i64, message: String) -> RpcError {
+        RpcError {
+            code,
+            message,
+            data: None,
+        }
+    }
+}
+
+impl From<(i64, String)> for RpcError {
+    fn from((code, message): (i64, String)) -> RpcError {
+        RpcError::new(code, message)
+    }
+}
+
 /// The server's identity in `initialize`.
 pub const SERVER_NAME: &str = "lac-corpus";
 /// Human title in `initialize`.
@@ -480,6 +508,7 @@ impl McpServer {
                     id,
                     code: codes::INVALID_REQUEST,
                     message: "invalid request: jsonrpc must be \"2.0\"".into(),
+                    data: None,
                 },
                 true,
             ));
@@ -490,6 +519,7 @@ impl McpServer {
                     id,
                     code: codes::INVALID_REQUEST,
                     message: "invalid request: method must be a string".into(),
+                    data: None,
                 },
                 true,
             ));
@@ -518,7 +548,12 @@ impl McpServer {
                     });
                     return None;
                 }
-                Err((code, message)) => Response::Error { id, code, message },
+                Err((code, message)) => Response::Error {
+                    id,
+                    code,
+                    message,
+                    data: None,
+                },
             };
             return Some((response, false));
         }
@@ -534,7 +569,16 @@ impl McpServer {
         );
         let response = match dispatched {
             Ok(result) => Response::Result { id, result },
-            Err((code, message)) => Response::Error { id, code, message },
+            Err(RpcError {
+                code,
+                message,
+                data,
+            }) => Response::Error {
+                id,
+                code,
+                message,
+                data,
+            },
         };
         Some((response, false))
     }
@@ -545,16 +589,21 @@ impl McpServer {
         method: &str,
         params: Option<&Value>,
         call_key: Option<String>,
-    ) -> Result<Bytes, (i64, String)> {
+    ) -> Result<Bytes, RpcError> {
+        let corpus = || self.plugin.corpus();
+        let serialized = |value: Value| Bytes::from(value.to_string());
         match method {
-            "initialize" => Ok(Bytes::from(self.initialize(params).to_string())),
+            "initialize" => Ok(serialized(self.initialize(params))),
             "ping" => Ok(Bytes::from_static(b"{}")),
             "tools/list" => Ok(self.tools_list.clone()),
-            "tools/call" => self.call_tool(params, call_key),
-            other => Err((
+            "tools/call" => self.call_tool(params, call_key).map_err(RpcError::from),
+            "resources/list" => super::resources::list(corpus(), params).map(serialized),
+            "resources/templates/list" => Ok(serialized(super::resources::templates())),
+            "resources/read" => super::resources::read(corpus(), params).map(serialized),
+            other => Err(RpcError::new(
                 codes::METHOD_NOT_FOUND,
                 format!(
-                    "method not found: `{}`; methods: initialize, ping, tools/list, tools/call",
+                    "method not found: `{}`; methods: initialize, ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read",
                     crate::tools::common::snippet(other)
                 ),
             )),
@@ -570,7 +619,7 @@ impl McpServer {
             .unwrap_or(SUPPORTED_VERSIONS[0]);
         json!({
             "protocolVersion": version,
-            "capabilities": {"tools": {"listChanged": false}},
+            "capabilities": {"tools": {"listChanged": false}, "resources": {"listChanged": false, "subscribe": false}},
             "serverInfo": {"name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION"), "title": SERVER_TITLE},
             "instructions": self.instructions,
         })
@@ -744,6 +793,7 @@ impl McpServer {
                     id: ticket.id,
                     code,
                     message,
+                    data: None,
                 }
                 .into_string(),
                 unreadable: false,
@@ -812,6 +862,7 @@ impl McpServer {
                     &output.payload,
                     output.display.as_deref(),
                     output.user_message.as_deref(),
+                    &output.resource_links,
                     false,
                 )
             }
@@ -825,7 +876,7 @@ impl McpServer {
                 super::metrics::record_call(name, "tool_error", Some(elapsed_us));
                 let payload = json!({"result": {"error": message}, "citations": {"sources": {}, "indicators": {}, "series": {}}})
                     .to_string();
-                call_result(&payload, None, None, true)
+                call_result(&payload, None, None, &[], true)
             }
             Ok(Err(ToolError::Internal(detail))) => {
                 tracing::error!(tool = name, elapsed_us, detail, "tools/call failed");
@@ -867,6 +918,7 @@ enum Response {
         id: String,
         code: i64,
         message: String,
+        data: Option<Value>,
     },
 }
 
@@ -874,8 +926,22 @@ impl Response {
     fn into_string(self) -> String {
         match self {
             Response::Value(value) => value.to_string(),
-            Response::Error { id, code, message } => format!(
+            Response::Error {
+                id,
+                code,
+                message,
+                data: None,
+            } => format!(
                 r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":{code},"message":{}}}}}"#,
+                Value::String(message)
+            ),
+            Response::Error {
+                id,
+                code,
+                message,
+                data: Some(data),
+            } => format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":{code},"message":{},"data":{data}}}}}"#,
                 Value::String(message)
             ),
             Response::Result { id, result } => {
@@ -898,12 +964,14 @@ fn utf8(serialized: &Bytes) -> &str {
 
 /// The serialized `tools/call` result: the payload `{"result", "citations"}` as the text block and as
 /// `structuredContent` (what hosts hand the model); the short message for the person, when there is one,
-/// as a second text block annotated `audience: ["user"]`; and the display object, when there is one,
+/// as a second text block annotated `audience: ["user"]`; a `resource_link` item per indicator file the
+/// answer rests on ([`crate::tools::ToolOutput::resource_links`]); and the display object, when there is one,
 /// under `_meta` ([`crate::tools::answer::DISPLAY_META_KEY`]), which hosts keep out of the model's context.
 fn call_result(
     payload: &str,
     display: Option<&str>,
     user_message: Option<&str>,
+    resource_links: &[String],
     is_error: bool,
 ) -> Bytes {
     // The text block is the payload as a JSON string: escaped straight into the buffer, sized for the
@@ -912,6 +980,10 @@ fn call_result(
         payload.len() * 23 / 10
             + display.map_or(0, str::len)
             + user_message.map_or(0, str::len)
+            + resource_links
+                .iter()
+                .map(|link| link.len() + 1)
+                .sum::<usize>()
             + 192,
     );
     result.extend_from_slice(br#"{"content":[{"type":"text","text":"#);
@@ -921,7 +993,12 @@ fn call_result(
         serde_json::to_writer(&mut result, message).expect("strings serialize");
         result.extend_from_slice(br#","annotations":{"audience":["user"]}"#);
     }
-    result.extend_from_slice(br#"}],"structuredContent":"#);
+    result.push(b'}');
+    for link in resource_links {
+        result.push(b',');
+        result.extend_from_slice(link.as_bytes());
+    }
+    result.extend_from_slice(br#"],"structuredContent":"#);
     result.extend_from_slice(payload.as_bytes());
     if let Some(display) = display {
         result.extend_from_slice(br#","_meta":{"#);

@@ -16,6 +16,7 @@
 //! - [`shared_limit`]: the cross-instance limiter on Redis (`REDIS_URL`), falling back to memory.
 //! - [`workers`]: the threads tool calls run on, so a call can be given up at its deadline.
 
+pub mod downloads;
 pub mod guard;
 pub mod http;
 pub mod jsonrpc;
@@ -23,6 +24,7 @@ pub mod listener;
 pub mod metrics;
 pub mod rate_limit;
 pub mod reload;
+pub mod resources;
 pub mod shared_limit;
 pub mod stdio;
 pub mod workers;

@@ -55,3 +55,6 @@ mod shared_limit;
 mod operations;
 /// Hot reload of a newly published corpus.
 mod reload;
+
+// The downloads API and MCP resources.
+mod downloads;

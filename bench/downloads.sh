@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Downloads benchmark (release build, loopback): one indicator's tidy CSV (GET /api/v1/indicators/
+# sp_dyn_le00_in.csv, memory-mapped, sent without a copy) beside the ceiling handler that returns the same
+# bytes from memory, under the same load (wrk -t2 -c16 -d10s); then a conditional GET (If-None-Match → 304).
+# Usage: bash bench/downloads.sh   (from the repository root)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
+cargo build --release --quiet -p pipeline -p server -p ceiling
+work=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null
+path=/api/v1/indicators/sp_dyn_le00_in.csv
+target/release/server --addr 127.0.0.1:18090 --corpus-dir "$work/corpus" > "$work/server.log" &
+pids+=($!)
+until curl -sf "http://127.0.0.1:18090$path" -o "$work/file.csv"; do sleep 0.05; done
+etag=$(curl -sI "http://127.0.0.1:18090$path" | tr -d '\r' | sed -n 's/^etag: //p')
+echo "file: $path, $(wc -c < "$work/file.csv") bytes, ETag $etag"
+target/release/ceiling 127.0.0.1:18091 "$work/file.csv" &
+pids+=($!)
+until curl -sf "http://127.0.0.1:18091$path" > /dev/null; do sleep 0.05; done
+for target in "server 18090" "ceiling 18091"; do
+  set -- $target
+  echo "== $1: wrk -t2 -c16 -d10s GET $path"
+  wrk -t2 -c16 -d10s --latency "http://127.0.0.1:$2$path" | grep -E "Requests/sec|Transfer/sec|^ +(50|99)%"
+done
+echo "== server: conditional GET (If-None-Match, 304)"
+wrk -t2 -c16 -d10s --latency -H "If-None-Match: $etag" "http://127.0.0.1:18090$path" | grep -E "Requests/sec|^ +(50|99)%"

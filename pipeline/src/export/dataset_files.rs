@@ -1,0 +1,195 @@
+//! Whole-dataset files for analysts (`exports/datasets/{dataset_id}.csv.gz` and `.parquet`), and the
+//! registry workbook (`exports/registry.xlsx`).
+//!
+//! The tables (observations, aggregates, concordance) are written from their polars frames; the derived
+//! datasets stored as JSON (series statistics, discoveries, data health) are flattened from their records:
+//! one column per field, typed by its values (integers → int64, numbers → float64, booleans, strings;
+//! lists and maps as JSON text), in the records' field order.
+
+use std::{fs::File, io::BufWriter, path::Path};
+
+use corpus::exports::{Format, Subject};
+use flate2::{Compression, write::GzEncoder};
+use polars::prelude::{Column, CsvWriter, DataFrame, NamedFrom, SerWriter, Series};
+use rust_xlsxwriter::{Format as CellFormat, XlsxError};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::indicators::{new_workbook, write_header, write_parquet_frame};
+use crate::BakeError;
+
+/// The directory of the dataset files, inside a corpus directory.
+pub const DATASET_DIR: &str = "exports/datasets";
+
+/// The path of dataset `id` in `format` inside `dir`.
+pub fn dataset_path(dir: &Path, id: &str, format: Format) -> std::path::PathBuf {
+    dir.join(corpus::exports::EXPORTS_DIR).join(format!(
+        "{}{id}{}",
+        Subject::Dataset.dir(),
+        format.suffix()
+    ))
+}
+
+/// Writes `frame` as `exports/datasets/{id}.csv.gz` (RFC 4180, header row, gzip level 6, no timestamp in
+/// the gzip header, so the bytes are deterministic) and `.parquet` (zstd) in `dir`.
+///
+/// # Errors
+/// [`BakeError::Io`] naming the file; [`BakeError::Table`] if polars cannot encode the frame.
+pub fn write_dataset_files(dir: &Path, id: &str, frame: &mut DataFrame) -> Result<(), BakeError> {
+    let csv_path = dataset_path(dir, id, Format::CsvGz);
+    let file = File::create(&csv_path).map_err(|error| BakeError::io(&csv_path, error))?;
+    let mut gzip = GzEncoder::new(BufWriter::with_capacity(1 << 16, file), Compression::new(6));
+    CsvWriter::new(&mut gzip)
+        .include_header(true)
+        .with_line_terminator("\r\n".into())
+        .finish(frame)
+        .map_err(|error| BakeError::Table {
+            artifact: csv_path.display().to_string(),
+            message: error.to_string(),
+        })?;
+    gzip.finish()
+        .and_then(|mut inner| std::io::Write::flush(&mut inner))
+        .map_err(|error| BakeError::io(&csv_path, error))?;
+    write_parquet_frame(&dataset_path(dir, id, Format::Parquet), frame)
+}
+
+/// Flattens serializable records into a frame: one column per top-level field of the first record (every
+/// record must serialize to a JSON object), typed by the values; nested values become JSON text.
+///
+/// # Errors
+/// [`BakeError::Table`] naming `artifact` if a record is not an object or polars rejects a column.
+pub fn records_frame<T: Serialize>(artifact: &str, records: &[T]) -> Result<DataFrame, BakeError> {
+    let table_error = |message: String| BakeError::Table {
+        artifact: artifact.to_string(),
+        message,
+    };
+    let rows = json_records(artifact, records)?;
+    let mut names: Vec<String> = Vec::new();
+    for row in &rows {
+        for name in row.keys() {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    let columns = names
+        .iter()
+        .map(|name| {
+            let cells: Vec<Option<&Value>> = rows
+                .iter()
+                .map(|row| row.get(name).filter(|value| !value.is_null()))
+                .collect();
+            Column::from(typed_series(name, &cells))
+        })
+        .collect();
+    DataFrame::new(rows.len(), columns).map_err(|error| table_error(error.to_string()))
+}
+
+/// One column of JSON cells, typed by what they hold.
+fn typed_series(name: &str, cells: &[Option<&Value>]) -> Series {
+    let present = || cells.iter().flatten();
+    if present().all(|value| value.is_i64()) {
+        let values: Vec<Option<i64>> = cells
+            .iter()
+            .map(|cell| cell.and_then(Value::as_i64))
+            .collect();
+        Series::new(name.into(), values)
+    } else if present().all(|value| value.is_number()) {
+        let values: Vec<Option<f64>> = cells
+            .iter()
+            .map(|cell| cell.and_then(Value::as_f64))
+            .collect();
+        Series::new(name.into(), values)
+    } else if present().all(|value| value.is_boolean()) {
+        let values: Vec<Option<bool>> = cells
+            .iter()
+            .map(|cell| cell.and_then(Value::as_bool))
+            .collect();
+        Series::new(name.into(), values)
+    } else {
+        let values: Vec<Option<String>> = cells
+            .iter()
+            .map(|cell| {
+                cell.map(|value| match value {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                })
+            })
+            .collect();
+        Series::new(name.into(), values)
+    }
+}
+
+/// Writes `exports/registry.xlsx` in `dir`: one sheet per registry (`metrics`, `sources`, `countries`,
+/// `pillars`), one row per record, the fields flattened as in [`records_frame`] (lists and maps as JSON
+/// text), the header row bold and frozen.
+///
+/// # Errors
+/// [`BakeError::Table`] if a record cannot be flattened or the workbook cannot be written.
+pub fn write_registry_xlsx(
+    dir: &Path,
+    sheets: &[(&str, Vec<serde_json::Map<String, Value>>)],
+) -> Result<(), BakeError> {
+    let path = dir
+        .join(corpus::exports::EXPORTS_DIR)
+        .join(format!("registry{}", Format::Xlsx.suffix()));
+    let xlsx_error = |error: XlsxError| BakeError::Table {
+        artifact: path.display().to_string(),
+        message: error.to_string(),
+    };
+    let mut workbook = new_workbook();
+    let bold = CellFormat::new().set_bold();
+    for (name, rows) in sheets {
+        let sheet = workbook
+            .add_worksheet()
+            .set_name(*name)
+            .map_err(xlsx_error)?;
+        let mut columns: Vec<&str> = Vec::new();
+        for row in rows {
+            for key in row.keys() {
+                if !columns.contains(&key.as_str()) {
+                    columns.push(key);
+                }
+            }
+        }
+        write_header(sheet, &columns, &bold).map_err(xlsx_error)?;
+        for (line, row) in rows.iter().enumerate() {
+            for (column, key) in columns.iter().enumerate() {
+                let (r, c) = (line as u32 + 1, column as u16);
+                match row.get(*key) {
+                    None | Some(Value::Null) => continue,
+                    Some(Value::Number(number)) => match number.as_f64() {
+                        Some(value) => sheet.write_number(r, c, value),
+                        None => sheet.write_string(r, c, number.to_string()),
+                    },
+                    Some(Value::Bool(flag)) => sheet.write_boolean(r, c, *flag),
+                    Some(Value::String(text)) => sheet.write_string(r, c, text),
+                    Some(other) => sheet.write_string(r, c, other.to_string()),
+                }
+                .map_err(xlsx_error)?;
+            }
+        }
+        sheet.set_freeze_panes(1, 0).map_err(xlsx_error)?;
+    }
+    workbook.save(&path).map_err(xlsx_error)
+}
+
+/// The records of `items` as JSON objects, for [`records_frame`] and [`write_registry_xlsx`].
+///
+/// # Errors
+/// [`BakeError::Table`] naming `artifact` if a record does not serialize to an object.
+pub fn json_records<T: Serialize>(
+    artifact: &str,
+    items: &[T],
+) -> Result<Vec<serde_json::Map<String, Value>>, BakeError> {
+    items
+        .iter()
+        .map(|item| match serde_json::to_value(item) {
+            Ok(Value::Object(fields)) => Ok(fields),
+            _ => Err(BakeError::Table {
+                artifact: artifact.to_string(),
+                message: "a record is not a JSON object".into(),
+            }),
+        })
+        .collect()
+}

@@ -1,0 +1,92 @@
+//! What a person or a notebook sees of the corpus' files: the downloads catalog (JSON, `/api/v1/catalog`)
+//! and the catalog page ([`page`], HTML). Both read the corpus' indicators, datasets and listed downloads;
+//! the HTTP side (headers, ranges, 404s) is `transport::downloads`.
+
+pub mod page;
+
+use corpus::exports::{Format, Subject};
+use serde_json::{Value, json};
+
+use crate::{
+    links,
+    load::{Corpus, downloads::DownloadFile},
+};
+
+/// The downloads catalog of `corpus` (what `/api/v1/catalog` answers): corpus and format versions, the
+/// base URL, the formats, every indicator (id, source code, title, pillar, unit, licence, source, coverage)
+/// and dataset (id, title, rows, licence) with its files ([`file_json`]), the registry and the SDMX structure.
+pub fn catalog_json(corpus: &Corpus) -> Value {
+    let baked = &corpus.baked;
+    let files_of = |subject: Subject, id: &str| -> Vec<Value> {
+        corpus.downloads.of(subject, id).map(file_json).collect()
+    };
+    let mut indicators = Vec::new();
+    for metric in baked.metrics() {
+        let files = files_of(Subject::Indicator, &metric.id);
+        if files.is_empty() {
+            continue;
+        }
+        indicators.push(json!({
+            "id": metric.id,
+            "source_code": metric.source_code,
+            "title": metric.names.en,
+            "pillar": metric.pillar,
+            "unit": metric.unit,
+            "license": metric.license,
+            "source": metric.source_id,
+            "countries": metric.coverage.countries,
+            "first_year": metric.coverage.first_year,
+            "last_year": metric.coverage.last_year,
+            "files": files,
+        }));
+    }
+    let datasets: Vec<Value> = corpus
+        .datasets
+        .iter()
+        .filter_map(|dataset| {
+            let files = files_of(Subject::Dataset, &dataset.dataset_id);
+            (!files.is_empty()).then(|| {
+                json!({
+                    "id": dataset.dataset_id,
+                    "title": dataset.title,
+                    "rows": dataset.rows,
+                    "license": dataset.license,
+                    "files": files,
+                })
+            })
+        })
+        .collect();
+    let single = |subject: Subject| -> Vec<Value> {
+        corpus
+            .downloads
+            .files()
+            .iter()
+            .filter(|file| file.download.subject == subject)
+            .map(file_json)
+            .collect()
+    };
+    json!({
+        "corpus_version": baked.manifest().corpus_version,
+        "format_version": baked.manifest().format_version,
+        "base_url": links::public_url(),
+        "formats": Format::ALL.iter().map(|format| json!({
+            "format": format.as_str(), "suffix": format.suffix(), "media_type": format.media_type(),
+        })).collect::<Vec<_>>(),
+        "indicators": indicators,
+        "datasets": datasets,
+        "registry": single(Subject::Registry),
+        "sdmx_structure": single(Subject::Structure),
+    })
+}
+
+/// One file as the catalog lists it.
+pub fn file_json(file: &DownloadFile) -> Value {
+    json!({
+        "format": file.download.format.as_str(),
+        "url": links::download_url(&file.download),
+        "uri": file.download.resource_uri(),
+        "media_type": file.download.format.media_type(),
+        "bytes": file.bytes,
+        "sha256": file.sha256,
+    })
+}

@@ -1,0 +1,314 @@
+//! The catalog page (served at `GET /`): server-rendered HTML (minijinja template `server/templates/catalog.html`,
+//! auto-escaped), no JavaScript. It lists the pillars and their indicators (names in the chosen language,
+//! coverage, latest year, licence, every download link), the datasets and the sources.
+//!
+//! Query parameters: `lang` (`es` default, `en`, `pt`) and `q`, a search over indicator names (every
+//! language), ids, source codes and descriptions, accent- and case-insensitive, at most [`MAX_QUERY_CHARS`]
+//! characters (longer queries are cut before any work).
+
+use std::{collections::HashMap, sync::LazyLock};
+
+use corpus::{
+    Lang, Metric,
+    exports::{Format, Subject},
+    folding::fold,
+};
+use minijinja::Environment;
+use serde::Serialize;
+
+use crate::{links, load::Corpus, load::downloads::DownloadFile};
+
+/// The longest search query read, in characters.
+pub const MAX_QUERY_CHARS: usize = 100;
+
+static TEMPLATES: LazyLock<Environment<'static>> = LazyLock::new(|| {
+    let mut environment = Environment::new();
+    environment
+        .add_template("catalog.html", include_str!("../../templates/catalog.html"))
+        .expect("the catalog template parses");
+    environment
+});
+
+#[derive(Serialize)]
+struct FileView {
+    label: &'static str,
+    url: String,
+    media_type: &'static str,
+    title: String,
+}
+
+#[derive(Serialize)]
+struct IndicatorView<'a> {
+    id: &'a str,
+    name: &'a str,
+    source_code: &'a str,
+    unit: &'a str,
+    countries: u32,
+    first_year: Option<i32>,
+    last_year: Option<i32>,
+    license: &'a str,
+    files: Vec<FileView>,
+}
+
+#[derive(Serialize)]
+struct DatasetView<'a> {
+    id: &'a str,
+    title: &'a str,
+    rows: u64,
+    license: &'a str,
+    files: Vec<FileView>,
+}
+
+#[derive(Serialize)]
+struct LanguageView {
+    code: &'static str,
+    name: &'static str,
+}
+
+/// Everything the template reads.
+#[derive(Serialize)]
+struct PageView<'a> {
+    lang: &'static str,
+    text: HashMap<&'static str, &'static str>,
+    languages: [LanguageView; 3],
+    corpus_version: &'a str,
+    published: Option<String>,
+    catalog_url: String,
+    mcp_url: String,
+    query: &'a str,
+    max_query: usize,
+    matches: usize,
+    pillars: Vec<PillarView<'a>>,
+    datasets: Vec<DatasetView<'a>>,
+    singles: Vec<FileView>,
+    sources: &'a [corpus::SourceRecord],
+}
+
+#[derive(Serialize)]
+struct PillarView<'a> {
+    id: &'a str,
+    name: &'a str,
+    indicators: Vec<IndicatorView<'a>>,
+}
+
+fn label(format: Format) -> &'static str {
+    match format {
+        Format::Csv => "CSV",
+        Format::WideCsv => "CSV (wide)",
+        Format::CsvGz => "CSV.gz",
+        Format::Xlsx => "XLSX",
+        Format::Parquet => "Parquet",
+        Format::SdmxMl => "SDMX-ML",
+        Format::SdmxCsv => "SDMX-CSV",
+    }
+}
+
+fn file_view(file: &DownloadFile) -> FileView {
+    FileView {
+        label: label(file.download.format),
+        url: links::download_url(&file.download),
+        media_type: file.download.format.media_type(),
+        title: file.download.title.clone(),
+    }
+}
+
+/// Whether `metric` matches the folded query words (every word somewhere in its text).
+fn matches(metric: &Metric, words: &[String]) -> bool {
+    if words.is_empty() {
+        return true;
+    }
+    let names = &metric.names;
+    let text = fold(&format!(
+        "{} {} {} {} {} {} {}",
+        metric.id,
+        metric.source_code,
+        names.en,
+        names.es.as_deref().unwrap_or(""),
+        names.pt.as_deref().unwrap_or(""),
+        metric.description,
+        metric.synonyms.join(" ")
+    ));
+    words.iter().all(|word| text.contains(word.as_str()))
+}
+
+/// The page for `lang` and the search `query` (empty: everything).
+///
+/// # Errors
+/// The template engine's error, if rendering fails.
+pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, minijinja::Error> {
+    let baked = &corpus.baked;
+    let words: Vec<String> = fold(query).split_whitespace().map(str::to_string).collect();
+    let mut matched = 0;
+    let pillars: Vec<PillarView<'_>> = baked
+        .pillars()
+        .pillars()
+        .iter()
+        .map(|pillar| PillarView {
+            id: &pillar.id,
+            name: pillar.names.get(lang),
+            indicators: baked
+                .metrics()
+                .iter()
+                .filter(|metric| metric.pillar == pillar.id && matches(metric, &words))
+                .filter_map(|metric| {
+                    let files: Vec<FileView> = corpus
+                        .downloads
+                        .of(Subject::Indicator, &metric.id)
+                        .map(file_view)
+                        .collect();
+                    (!files.is_empty()).then(|| IndicatorView {
+                        id: &metric.id,
+                        name: metric.names.get(lang),
+                        source_code: &metric.source_code,
+                        unit: &metric.unit,
+                        countries: metric.coverage.countries,
+                        first_year: metric.coverage.first_year,
+                        last_year: metric.coverage.last_year,
+                        license: &metric.license,
+                        files,
+                    })
+                })
+                .inspect(|_| matched += 1)
+                .collect(),
+        })
+        .filter(|pillar| !pillar.indicators.is_empty())
+        .collect();
+    let datasets: Vec<_> = corpus
+        .datasets
+        .iter()
+        .filter_map(|dataset| {
+            let files: Vec<FileView> = corpus
+                .downloads
+                .of(Subject::Dataset, &dataset.dataset_id)
+                .map(file_view)
+                .collect();
+            (!files.is_empty()).then(|| DatasetView {
+                id: &dataset.dataset_id,
+                title: &dataset.title,
+                rows: dataset.rows,
+                license: &dataset.license,
+                files,
+            })
+        })
+        .collect();
+    let singles: Vec<FileView> = corpus
+        .downloads
+        .files()
+        .iter()
+        .filter(|file| {
+            matches!(
+                file.download.subject,
+                Subject::Registry | Subject::Structure
+            )
+        })
+        .map(file_view)
+        .collect();
+    let published = corpus
+        .downloads
+        .published
+        .map(|time| httpdate::fmt_http_date(time));
+    let page = PageView {
+        lang: lang_code(lang),
+        text: texts(lang),
+        languages: [("es", "Español"), ("en", "English"), ("pt", "Português")]
+            .map(|(code, name)| LanguageView { code, name }),
+        corpus_version: &baked.manifest().corpus_version,
+        published,
+        catalog_url: links::catalog_url(),
+        mcp_url: format!("{}/api/mcp", links::public_url()),
+        query,
+        max_query: MAX_QUERY_CHARS,
+        matches: matched,
+        pillars,
+        datasets,
+        singles,
+        sources: baked.sources(),
+    };
+    TEMPLATES
+        .get_template("catalog.html")?
+        .render(minijinja::value::Serde(&page))
+}
+
+fn lang_code(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Es => "es",
+        Lang::En => "en",
+        Lang::Pt => "pt",
+    }
+}
+
+/// The page's words in `lang`.
+fn texts(lang: Lang) -> HashMap<&'static str, &'static str> {
+    let rows: [(&str, [&str; 3]); 25] = [
+        (
+            "title",
+            [
+                "Corpus de datos gobernados de América Latina y el Caribe",
+                "Latin America and the Caribbean governed-data corpus",
+                "Corpus de dados governados da América Latina e do Caribe",
+            ],
+        ),
+        (
+            "version",
+            ["Versión del corpus", "Corpus version", "Versão do corpus"],
+        ),
+        ("published", ["publicado", "published", "publicado"]),
+        (
+            "catalog_json",
+            ["catálogo JSON", "JSON catalog", "catálogo JSON"],
+        ),
+        (
+            "search",
+            [
+                "Buscar indicadores",
+                "Search indicators",
+                "Buscar indicadores",
+            ],
+        ),
+        ("search_button", ["Buscar", "Search", "Buscar"]),
+        (
+            "matches",
+            ["indicadores para", "indicators for", "indicadores para"],
+        ),
+        ("clear", ["ver todo", "show all", "ver tudo"]),
+        ("indicator", ["Indicador", "Indicator", "Indicador"]),
+        ("code", ["Código", "Code", "Código"]),
+        ("unit", ["Unidad", "Unit", "Unidade"]),
+        ("coverage", ["Cobertura", "Coverage", "Cobertura"]),
+        ("countries", ["países", "countries", "países"]),
+        ("latest", ["Último año", "Latest year", "Último ano"]),
+        ("licence", ["Licencia", "Licence", "Licença"]),
+        ("files", ["Descargas", "Downloads", "Downloads"]),
+        (
+            "datasets",
+            [
+                "Conjuntos de datos y registros",
+                "Datasets and registries",
+                "Conjuntos de dados e registros",
+            ],
+        ),
+        ("dataset", ["Conjunto", "Dataset", "Conjunto"]),
+        ("rows", ["Filas", "Rows", "Linhas"]),
+        ("sources", ["Fuentes", "Sources", "Fontes"]),
+        ("source", ["Fuente", "Source", "Fonte"]),
+        ("publisher", ["Editor", "Publisher", "Editor"]),
+        ("vintage", ["Edición", "Vintage", "Edição"]),
+        ("retrieved", ["Descargado", "Retrieved", "Obtido"]),
+        (
+            "footer",
+            [
+                "Cada valor lleva su citation_id; solo se publican series redistribuibles. Los mismos archivos son recursos MCP (corpus://…).",
+                "Every value carries its citation_id; only redistributable series are published. The same files are MCP resources (corpus://…).",
+                "Cada valor traz seu citation_id; só séries redistribuíveis são publicadas. Os mesmos arquivos são recursos MCP (corpus://…).",
+            ],
+        ),
+    ];
+    let column = match lang {
+        Lang::Es => 0,
+        Lang::En => 1,
+        Lang::Pt => 2,
+    };
+    rows.iter()
+        .map(|(key, words)| (*key, words[column]))
+        .collect()
+}

@@ -1,0 +1,65 @@
+//! Where a person or a notebook fetches the corpus' files: the server's public base URL (configuration,
+//! `MCP_PUBLIC_URL`, default the listen address; never read from request headers) and the URLs and MCP
+//! resource URIs built from it.
+
+use std::sync::OnceLock;
+
+use corpus::exports::Download;
+use serde_json::{Value, json};
+
+use crate::load::downloads::DownloadFile;
+
+/// The base URL used until [`set_public_url`] is called (the default listen address).
+pub const DEFAULT_PUBLIC_URL: &str = "http://127.0.0.1:8080";
+
+/// The path prefix of the downloads API.
+pub const API_PREFIX: &str = "/api/v1/";
+
+static PUBLIC_URL: OnceLock<String> = OnceLock::new();
+
+/// Sets the public base URL of this process (`https://corpus.example.org`, no trailing slash needed);
+/// the first call wins. Returns the URL in force.
+pub fn set_public_url(url: &str) -> &'static str {
+    PUBLIC_URL.get_or_init(|| url.trim_end_matches('/').to_string())
+}
+
+/// The public base URL in force (no trailing slash).
+pub fn public_url() -> &'static str {
+    PUBLIC_URL.get().map_or(DEFAULT_PUBLIC_URL, String::as_str)
+}
+
+/// The HTTP URL of a download (`{base}/api/v1/indicators/si_pov_gini.csv`).
+pub fn download_url(download: &Download) -> String {
+    format!("{}{API_PREFIX}{}", public_url(), download.path)
+}
+
+/// One file as an MCP resource (`resources/list` entries): uri, name, title, mimeType, size.
+pub fn resource(file: &DownloadFile) -> Value {
+    json!({
+        "uri": file.download.resource_uri(),
+        "name": file.download.file_name(),
+        "title": format!("{} ({})", file.download.title, file.download.format.as_str()),
+        "mimeType": file.download.format.media_type(),
+        "size": file.bytes,
+    })
+}
+
+/// One file as a `resource_link` content item of a tool result: the resource, plus its HTTP URL in the
+/// description (what an agent hands a person) and in `_meta.url`.
+pub fn resource_link(file: &DownloadFile) -> Value {
+    let url = download_url(&file.download);
+    let mut link = resource(file);
+    link["type"] = Value::from("resource_link");
+    link["description"] = Value::from(format!(
+        "every country and year of `{}`, cited per row; download: {url} (other formats: {})",
+        file.download.id,
+        catalog_url()
+    ));
+    link["_meta"] = json!({ "url": url });
+    link
+}
+
+/// The URL of the downloads catalog (`{base}/api/v1/catalog`).
+pub fn catalog_url() -> String {
+    format!("{}{API_PREFIX}catalog", public_url())
+}

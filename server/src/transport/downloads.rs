@@ -1,0 +1,370 @@
+//! The downloads API, `GET`/`HEAD /api/v1/…`, and the catalog page `GET /`: public files of the corpus served, outside the MCP gate, body
+//! cap and rate limit (they are static, cacheable files).
+//!
+//! - `/api/v1/catalog` (and `/api/v1/`): JSON, every indicator and dataset with its files (format, URL,
+//!   media type, bytes, sha256), licence, and the corpus version.
+//! - `/api/v1/{path}` for each listed path (`indicators/si_pov_gini.csv`, `datasets/observations.parquet`,
+//!   `registry.xlsx`, `sdmx/structure.sdmx.xml`): the file, memory-mapped once and sent without a copy,
+//!   with `Content-Type`, `Content-Disposition`, a strong `ETag` (its sha256), `Last-Modified` (when the
+//!   corpus was published), `Cache-Control: no-cache` (revalidate: the corpus may be swapped), `Accept-Ranges`.
+//!   `If-None-Match` (or, without it, `If-Modified-Since`) → 304; one `Range: bytes=…` → 206 (`If-Range`
+//!   honoured; several ranges → the whole file); a range past the end → 416 with `Content-Range: bytes */len`.
+//! - Anything else is 404 with a JSON body naming the catalog URL and, for a known id in another format, the
+//!   formats it has. Only listed paths resolve: no request input is ever joined to a file path.
+
+use std::{sync::Arc, time::SystemTime};
+
+use axum::{
+    body::Body,
+    extract::{Path as UrlPath, State},
+    http::{HeaderMap, HeaderValue, Method, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use std::collections::HashMap;
+
+use axum::extract::Query;
+use corpus::{Lang, exports::Subject};
+use serde_json::{Value, json};
+
+use super::http::HttpState;
+use crate::{catalog, links, load::Corpus};
+
+/// `GET`/`HEAD /api/v1/catalog` and `/api/v1/`.
+pub async fn get_catalog(State(state): State<Arc<HttpState>>, method: Method) -> Response {
+    let server = state.server();
+    let body = catalog::catalog_json(server.plugin().corpus()).to_string();
+    let mut response = if method == Method::HEAD {
+        let mut response = Response::new(Body::empty());
+        response
+            .headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+        response
+    } else {
+        Response::new(Body::from(body))
+    };
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// `GET /`: the catalog page ([`catalog::page`]) for `?lang=` and `?q=` (cut to
+/// [`catalog::page::MAX_QUERY_CHARS`] before any work).
+pub async fn get_page(
+    State(state): State<Arc<HttpState>>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let lang = query
+        .get("lang")
+        .map_or(Lang::Es, |text| Lang::parse_or_default(text));
+    let search: String = query
+        .get("q")
+        .map(|text| {
+            text.trim()
+                .chars()
+                .take(catalog::page::MAX_QUERY_CHARS)
+                .collect()
+        })
+        .unwrap_or_default();
+    let server = state.server();
+    match catalog::page::render(server.plugin().corpus(), lang, &search) {
+        Ok(html) => {
+            let mut response = Response::new(Body::from(html));
+            response.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            );
+            response
+        }
+        Err(error) => {
+            tracing::error!(%error, "the catalog page did not render");
+            let mut response = Response::new(Body::from("the catalog page cannot be rendered now"));
+            *response.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+            response
+        }
+    }
+}
+
+/// `GET`/`HEAD /api/v1/{*path}`: a listed file, or 404.
+pub async fn get_file(
+    State(state): State<Arc<HttpState>>,
+    UrlPath(path): UrlPath<String>,
+    method: Method,
+    headers: HeaderMap,
+) -> Response {
+    let server = state.server();
+    let corpus = server.plugin().corpus();
+    let Some(file) = corpus.downloads.by_path(&path) else {
+        return not_found(corpus, &path);
+    };
+    let content = match file.content() {
+        Ok(content) => content,
+        Err(message) => {
+            tracing::error!(%message, "a listed download cannot be read");
+            return problem(
+                StatusCode::SERVICE_UNAVAILABLE,
+                json!({"error": "unavailable", "message": "the file cannot be read now; try again"}),
+            );
+        }
+    };
+    let etag = format!("\"{}\"", file.sha256);
+    let published = corpus.downloads.published;
+    let mut response = if not_modified(&headers, &etag, published) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let total = content.len() as u64;
+        match requested_range(&headers, &etag, total) {
+            RangeRequest::Whole => {
+                let mut response = body_response(&method, content, total);
+                *response.status_mut() = StatusCode::OK;
+                response
+            }
+            RangeRequest::Part(start, end) => {
+                let part = content.slice(start as usize..=end as usize);
+                let mut response = body_response(&method, part, end - start + 1);
+                *response.status_mut() = StatusCode::PARTIAL_CONTENT;
+                insert(
+                    &mut response,
+                    header::CONTENT_RANGE,
+                    &format!("bytes {start}-{end}/{total}"),
+                );
+                response
+            }
+            RangeRequest::Unsatisfiable => {
+                let mut response = problem(
+                    StatusCode::RANGE_NOT_SATISFIABLE,
+                    json!({
+                        "error": "range_not_satisfiable",
+                        "message": format!("the file has {total} bytes: a range must start before byte {total}"),
+                        "bytes": total,
+                    }),
+                );
+                insert(
+                    &mut response,
+                    header::CONTENT_RANGE,
+                    &format!("bytes */{total}"),
+                );
+                return response;
+            }
+        }
+    };
+    insert(&mut response, header::ETAG, &etag);
+    if let Some(published) = published {
+        insert(
+            &mut response,
+            header::LAST_MODIFIED,
+            &httpdate::fmt_http_date(published),
+        );
+    }
+    insert(&mut response, header::CACHE_CONTROL, "no-cache");
+    insert(&mut response, header::ACCEPT_RANGES, "bytes");
+    if response.status() != StatusCode::NOT_MODIFIED {
+        insert(
+            &mut response,
+            header::CONTENT_TYPE,
+            file.download.format.media_type(),
+        );
+        insert(
+            &mut response,
+            header::CONTENT_DISPOSITION,
+            &format!("attachment; filename=\"{}\"", file.download.file_name()),
+        );
+    }
+    response
+}
+
+/// A response carrying `content` (or, for `HEAD`, only its length).
+fn body_response(method: &Method, content: bytes::Bytes, length: u64) -> Response {
+    let mut response = if method == Method::HEAD {
+        Response::new(Body::empty())
+    } else {
+        Response::new(Body::from(content))
+    };
+    response
+        .headers_mut()
+        .insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+    response
+}
+
+fn insert(response: &mut Response, name: header::HeaderName, value: &str) {
+    if let Ok(value) = HeaderValue::from_str(value) {
+        response.headers_mut().insert(name, value);
+    }
+}
+
+/// Whether the client's copy is current: `If-None-Match` lists this ETag (or `*`); without that header,
+/// `If-Modified-Since` is at or after the publication time.
+fn not_modified(headers: &HeaderMap, etag: &str, published: Option<SystemTime>) -> bool {
+    if let Some(value) = headers.get(header::IF_NONE_MATCH) {
+        let Ok(value) = value.to_str() else {
+            return false;
+        };
+        return value
+            .split(',')
+            .map(str::trim)
+            .any(|tag| tag == "*" || tag == etag || tag.strip_prefix("W/") == Some(etag));
+    }
+    let since = headers
+        .get(header::IF_MODIFIED_SINCE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| httpdate::parse_http_date(value).ok());
+    match (since, published) {
+        // HTTP dates have whole seconds: compare at that precision.
+        (Some(since), Some(published)) => httpdate::HttpDate::from(published) <= since.into(),
+        _ => false,
+    }
+}
+
+/// What a `Range` header asks of a file of `total` bytes.
+#[derive(Debug, PartialEq, Eq)]
+enum RangeRequest {
+    /// No range, an unparseable one, several ranges, or an `If-Range` that does not match: the whole file.
+    Whole,
+    /// Bytes `start..=end`.
+    Part(u64, u64),
+    /// A range that starts at or past the end.
+    Unsatisfiable,
+}
+
+/// Parses one `bytes=start-end`, `bytes=start-` or `bytes=-suffix` range (RFC 9110 §14).
+fn requested_range(headers: &HeaderMap, etag: &str, total: u64) -> RangeRequest {
+    let Some(range) = headers
+        .get(header::RANGE)
+        .and_then(|value| value.to_str().ok())
+    else {
+        return RangeRequest::Whole;
+    };
+    if let Some(if_range) = headers.get(header::IF_RANGE) {
+        if if_range.to_str().ok().map(str::trim) != Some(etag) {
+            return RangeRequest::Whole;
+        }
+    }
+    let Some(spec) = range.trim().strip_prefix("bytes=") else {
+        return RangeRequest::Whole;
+    };
+    if spec.contains(',') {
+        return RangeRequest::Whole;
+    }
+    let Some((first, last)) = spec.trim().split_once('-') else {
+        return RangeRequest::Whole;
+    };
+    let parse = |text: &str| text.trim().parse::<u64>().ok();
+    match (first.trim().is_empty(), parse(first), parse(last)) {
+        (true, _, Some(suffix)) if suffix > 0 => {
+            if total == 0 {
+                RangeRequest::Unsatisfiable
+            } else {
+                RangeRequest::Part(total.saturating_sub(suffix), total - 1)
+            }
+        }
+        (true, _, _) => RangeRequest::Unsatisfiable,
+        (false, Some(start), _) if start >= total => RangeRequest::Unsatisfiable,
+        (false, Some(start), None) if last.trim().is_empty() => {
+            RangeRequest::Part(start, total - 1)
+        }
+        (false, Some(start), Some(end)) if end >= start => {
+            RangeRequest::Part(start, end.min(total - 1))
+        }
+        _ => RangeRequest::Whole,
+    }
+}
+
+/// 404 for a path that is not listed: names the catalog and, when the id is known in other formats, those.
+fn not_found(corpus: &Corpus, path: &str) -> Response {
+    let shown: String = path.chars().take(120).collect();
+    let stem = shown.split('/').next_back().unwrap_or("");
+    let id = stem.split('.').next().unwrap_or("");
+    let available: Vec<String> = [Subject::Indicator, Subject::Dataset]
+        .into_iter()
+        .flat_map(|subject| corpus.downloads.of(subject, id))
+        .map(|file| links::download_url(&file.download))
+        .collect();
+    let message = if available.is_empty() {
+        format!(
+            "no file `{shown}`: the files are indicators/{{id}}{{.csv|.wide.csv|.xlsx|.parquet|.sdmx.xml|.sdmx.csv}}, datasets/{{id}}{{.csv.gz|.parquet}}, registry.xlsx and sdmx/structure.sdmx.xml; {} lists every one",
+            links::catalog_url()
+        )
+    } else {
+        format!("no file `{shown}`: `{id}` is available as the files listed in `available`")
+    };
+    problem(
+        StatusCode::NOT_FOUND,
+        json!({
+            "error": "not_found",
+            "message": message,
+            "catalog": links::catalog_url(),
+            "available": available,
+        }),
+    )
+}
+
+/// `405` for a method other than GET and HEAD on the downloads API.
+pub async fn method_not_allowed() -> Response {
+    let mut response = problem(
+        StatusCode::METHOD_NOT_ALLOWED,
+        json!({"error": "method_not_allowed", "message": "the downloads API is read-only: use GET or HEAD"}),
+    );
+    insert(&mut response, header::ALLOW, "GET, HEAD");
+    response
+}
+
+/// 404 for a path outside every route, naming what exists.
+pub async fn unknown_path() -> Response {
+    problem(
+        StatusCode::NOT_FOUND,
+        json!({
+            "error": "not_found",
+            "message": format!(
+                "no such path: the catalog page is /, the downloads API {} (catalog at {}), MCP at /api/mcp",
+                links::API_PREFIX, links::catalog_url()
+            ),
+        }),
+    )
+}
+
+fn problem(status: StatusCode, body: Value) -> Response {
+    let mut response = Response::new(Body::from(body.to_string()));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn range(value: &str, total: u64) -> RangeRequest {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::RANGE, HeaderValue::from_str(value).unwrap());
+        requested_range(&headers, "\"abc\"", total)
+    }
+
+    #[test]
+    fn ranges_follow_rfc_9110() {
+        assert_eq!(range("bytes=0-9", 100), RangeRequest::Part(0, 9));
+        assert_eq!(range("bytes=90-", 100), RangeRequest::Part(90, 99));
+        assert_eq!(range("bytes=-10", 100), RangeRequest::Part(90, 99));
+        assert_eq!(range("bytes=-500", 100), RangeRequest::Part(0, 99));
+        assert_eq!(range("bytes=50-5000", 100), RangeRequest::Part(50, 99));
+        assert_eq!(range("bytes=100-", 100), RangeRequest::Unsatisfiable);
+        assert_eq!(range("bytes=-0", 100), RangeRequest::Unsatisfiable);
+        assert_eq!(range("bytes=0-1,5-6", 100), RangeRequest::Whole);
+        assert_eq!(range("bytes=9-3", 100), RangeRequest::Whole);
+        assert_eq!(range("items=0-3", 100), RangeRequest::Whole);
+    }
+
+    #[test]
+    fn if_range_with_another_etag_asks_for_the_whole_file() {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::RANGE, HeaderValue::from_static("bytes=0-9"));
+        headers.insert(header::IF_RANGE, HeaderValue::from_static("\"other\""));
+        assert_eq!(
+            requested_range(&headers, "\"abc\"", 100),
+            RangeRequest::Whole
+        );
+    }
+}

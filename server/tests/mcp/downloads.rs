@@ -1,0 +1,291 @@
+//! The downloads API (`/api/v1/`) and MCP resources over the analysts' files of the real corpus.
+
+use axum::{body::Body, http::Request};
+use serde_json::{Value, json};
+use server::transport::jsonrpc::Reply;
+
+use crate::support::{http_state, send, server};
+
+fn get(path: &str, headers: &[(&str, &str)]) -> Request<Body> {
+    let mut builder = Request::get(path);
+    for (name, value) in headers {
+        builder = builder.header(*name, *value);
+    }
+    builder.body(Body::empty()).unwrap()
+}
+
+fn rpc(method: &str, params: Value) -> Value {
+    let request = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params});
+    match server().handle_body(&request) {
+        Reply::One { response, .. } => serde_json::from_str(&response).unwrap(),
+        other => panic!("expected one response, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn the_gini_csv_downloads_with_its_headers_even_when_mcp_is_disabled() {
+    // The MCP gate is closed (enabled = false): public files are served anyway.
+    let state = http_state(false, 60);
+    let (response, body) = send(&state, get("/api/v1/indicators/si_pov_gini.csv", &[])).await;
+    assert_eq!(response.status(), 200);
+    let headers = response.headers();
+    assert_eq!(headers["content-type"], "text/csv; charset=utf-8");
+    assert_eq!(
+        headers["content-disposition"],
+        "attachment; filename=\"si_pov_gini.csv\""
+    );
+    assert_eq!(headers["accept-ranges"], "bytes");
+    assert!(headers.contains_key("last-modified"));
+    let text = String::from_utf8(body.clone()).unwrap();
+    assert!(text.contains(
+        "si_pov_gini,URY,Uruguay,2024,40,index (0-100),,wb-si-pov-gini-ury-2024,https://data.worldbank.org/indicator/SI.POV.GINI?locations=UY\r\n"
+    ));
+    // The ETag is the content hash of the manifest.
+    let manifest = server().plugin().corpus().baked.manifest();
+    let entry = manifest
+        .artifact("exports/indicators/si_pov_gini.csv")
+        .unwrap();
+    assert_eq!(headers["etag"], format!("\"{}\"", entry.sha256).as_str());
+    assert_eq!(body.len() as u64, entry.bytes);
+
+    let etag = headers["etag"].to_str().unwrap().to_string();
+    let (response, body) = send(
+        &state,
+        get(
+            "/api/v1/indicators/si_pov_gini.csv",
+            &[("if-none-match", &etag)],
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), 304);
+    assert!(body.is_empty());
+
+    let (response, part) = send(
+        &state,
+        get(
+            "/api/v1/indicators/si_pov_gini.csv",
+            &[("range", "bytes=0-8")],
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), 206);
+    assert_eq!(part, b"indicator");
+    assert_eq!(
+        response.headers()["content-range"],
+        format!("bytes 0-8/{}", entry.bytes).as_str()
+    );
+
+    let beyond = format!("bytes={}-", entry.bytes);
+    let (response, body) = send(
+        &state,
+        get("/api/v1/indicators/si_pov_gini.csv", &[("range", &beyond)]),
+    )
+    .await;
+    assert_eq!(response.status(), 416);
+    assert_eq!(
+        response.headers()["content-range"],
+        format!("bytes */{}", entry.bytes).as_str()
+    );
+    let body: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(body["bytes"], entry.bytes);
+
+    let head = Request::head("/api/v1/indicators/si_pov_gini.csv")
+        .body(Body::empty())
+        .unwrap();
+    let (response, body) = send(&state, head).await;
+    assert_eq!(response.status(), 200);
+    assert!(body.is_empty());
+    assert_eq!(
+        response.headers()["content-length"],
+        entry.bytes.to_string().as_str()
+    );
+}
+
+#[tokio::test]
+async fn only_listed_paths_resolve_and_a_miss_says_what_is_valid() {
+    let state = http_state(true, 60);
+    for path in [
+        "/api/v1/indicators/../manifest.json",
+        "/api/v1/indicators/%2e%2e%2fmanifest.json",
+        "/api/v1/indicators/..%2F..%2Fetc%2Fpasswd",
+        "/api/v1/../../etc/passwd",
+        "/api/v1/manifest.json",
+        "/api/v1/indicators/not_an_indicator.csv",
+        "/api/v1/indicators/si_pov_gini.json",
+    ] {
+        let (response, body) = send(&state, get(path, &[])).await;
+        assert_eq!(response.status(), 404, "{path}");
+        let body: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(body["error"], "not_found", "{path}");
+        assert!(
+            body["catalog"]
+                .as_str()
+                .unwrap()
+                .ends_with("/api/v1/catalog")
+        );
+    }
+    // A known id in a format it lacks: the formats it has are named.
+    let (_, body) = send(&state, get("/api/v1/indicators/si_pov_gini.json", &[])).await;
+    let body: Value = serde_json::from_slice(&body).unwrap();
+    let available = body["available"].as_array().unwrap();
+    assert_eq!(available.len(), 6);
+    assert!(
+        available[0]
+            .as_str()
+            .unwrap()
+            .ends_with("/api/v1/indicators/si_pov_gini.csv")
+    );
+
+    let post = Request::post("/api/v1/indicators/si_pov_gini.csv")
+        .body(Body::empty())
+        .unwrap();
+    let (response, _) = send(&state, post).await;
+    assert_eq!(response.status(), 405);
+    assert_eq!(response.headers()["allow"], "GET, HEAD");
+
+    let (response, body) = send(&state, get("/no/such/page", &[])).await;
+    assert_eq!(response.status(), 404);
+    assert!(String::from_utf8(body).unwrap().contains("/api/v1/"));
+}
+
+#[tokio::test]
+async fn the_catalog_lists_every_indicator_with_its_files() {
+    let state = http_state(true, 60);
+    let (response, body) = send(&state, get("/api/v1/catalog", &[])).await;
+    assert_eq!(response.status(), 200);
+    let catalog: Value = serde_json::from_slice(&body).unwrap();
+    let corpus = server().plugin().corpus();
+    assert_eq!(
+        catalog["corpus_version"],
+        corpus.baked.manifest().corpus_version
+    );
+    let gini = catalog["indicators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|indicator| indicator["id"] == "si_pov_gini")
+        .expect("Gini is catalogued");
+    assert_eq!(gini["source_code"], "SI.POV.GINI");
+    assert_eq!(gini["license"], "CC-BY-4.0");
+    let formats: Vec<&str> = gini["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|file| file["format"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        formats,
+        ["csv", "wide_csv", "xlsx", "parquet", "sdmx_ml", "sdmx_csv"]
+    );
+    let csv = &gini["files"][0];
+    assert_eq!(csv["uri"], "corpus://indicator/si_pov_gini.csv");
+    assert_eq!(csv["sha256"].as_str().unwrap().len(), 64);
+    let datasets: Vec<&str> = catalog["datasets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|dataset| dataset["id"].as_str().unwrap())
+        .collect();
+    assert!(datasets.contains(&"observations") && datasets.contains(&"series_stats"));
+    assert_eq!(
+        catalog["registry"][0]["url"]
+            .as_str()
+            .map(|url| url.ends_with("/api/v1/registry.xlsx")),
+        Some(true)
+    );
+}
+
+#[test]
+fn resources_are_listed_in_pages_and_read_as_text_or_blob() {
+    let initialized = rpc(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    assert_eq!(
+        initialized["result"]["capabilities"]["resources"]["listChanged"],
+        false
+    );
+
+    let mut uris = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let params = cursor
+            .as_ref()
+            .map_or(json!({}), |cursor| json!({"cursor": cursor}));
+        let page = rpc("resources/list", params);
+        let result = &page["result"];
+        for resource in result["resources"].as_array().unwrap() {
+            uris.push(resource["uri"].as_str().unwrap().to_string());
+        }
+        pages += 1;
+        match result["nextCursor"].as_str() {
+            Some(next) => cursor = Some(next.to_string()),
+            None => break,
+        }
+    }
+    let files = server().plugin().corpus().downloads.files().len();
+    assert_eq!(uris.len(), files);
+    assert_eq!(
+        pages,
+        files.div_ceil(server::transport::resources::PAGE_SIZE)
+    );
+    assert!(uris.contains(&"corpus://indicator/si_pov_gini.csv".to_string()));
+
+    let templates = rpc("resources/templates/list", json!({}));
+    let templates: Vec<&str> = templates["result"]["resourceTemplates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|template| template["uriTemplate"].as_str().unwrap())
+        .collect();
+    assert!(templates.contains(&"corpus://indicator/{id}.csv"));
+    assert!(templates.contains(&"corpus://dataset/{id}.parquet"));
+
+    let read = rpc(
+        "resources/read",
+        json!({"uri": "corpus://indicator/si_pov_gini.csv"}),
+    );
+    let content = &read["result"]["contents"][0];
+    assert_eq!(content["mimeType"], "text/csv; charset=utf-8");
+    assert!(
+        content["text"]
+            .as_str()
+            .unwrap()
+            .contains(",URY,Uruguay,2024,40,")
+    );
+
+    let read = rpc(
+        "resources/read",
+        json!({"uri": "corpus://indicator/si_pov_gini.xlsx"}),
+    );
+    let blob = read["result"]["contents"][0]["blob"].as_str().unwrap();
+    // An XLSX is a zip: base64 of "PK\x03\x04".
+    assert!(blob.starts_with("UEsDB"));
+
+    let missing = rpc(
+        "resources/read",
+        json!({"uri": "corpus://indicator/nope.csv"}),
+    );
+    assert_eq!(missing["error"]["code"], -32002);
+    assert_eq!(
+        missing["error"]["data"]["uri"],
+        "corpus://indicator/nope.csv"
+    );
+
+    // The whole observations table is too large to inline: the error gives its URL.
+    let large = rpc(
+        "resources/read",
+        json!({"uri": "corpus://dataset/observations.csv.gz"}),
+    );
+    assert_eq!(large["error"]["code"], -32602);
+    assert!(
+        large["error"]["data"]["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/api/v1/datasets/observations.csv.gz")
+    );
+
+    let bad_cursor = rpc("resources/list", json!({"cursor": "not-a-cursor"}));
+    assert_eq!(bad_cursor["error"]["code"], -32602);
+}

@@ -1,0 +1,286 @@
+"""The analysts' exit, end to end as analysts use it: pandas, openpyxl, pyarrow and sdmx1 read the files
+from their URLs; the official MCP client lists and reads resources and follows a resource_link; headless
+Chromium renders the catalog page, whose links resolve.
+
+Run by `just e2e`, like the other end-to-end tests: CORPUS_OUT_DIR is the baked default corpus and
+SERVER_BIN the debug server. Values are checked against the raw WDI file in ../shared/data/sources.
+"""
+
+import asyncio
+import base64
+import csv
+import html.parser
+import io
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pandas
+import pyarrow.parquet
+import pytest
+import sdmx
+from mcp import Client
+
+SERVER_BIN = os.environ["SERVER_BIN"]
+CORPUS_OUT_DIR = os.environ["CORPUS_OUT_DIR"]
+REPO = pathlib.Path(__file__).resolve().parents[2]
+SOURCES = pathlib.Path(os.environ.get("CORPUS_SOURCES_DIR", REPO.parent / "shared" / "data" / "sources"))
+SCREENSHOT = REPO / "target" / "e2e-screenshots" / "catalog.png"
+
+
+@pytest.fixture(scope="module")
+def base_url():
+    """Starts the server on a free loopback port and yields its base URL (http://127.0.0.1:PORT)."""
+    process = subprocess.Popen(
+        [SERVER_BIN, "--addr", "127.0.0.1:0", "--corpus-dir", CORPUS_OUT_DIR],
+        env={**os.environ, "MCP_ENABLED": "true"},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    line = process.stdout.readline()
+    match = re.search(r"(http://[^/\s]+)/api/mcp", line)
+    assert match, f"the server prints its address, got {line!r}"
+    yield match.group(1)
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def raw_wdi(code, iso3, year):
+    """The value of the raw WDI extract for (indicator code, country, year)."""
+    path = SOURCES / "wdi" / "indicators" / code.lower() / "data.csv"
+    with open(path, newline="", encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            if row["Country Code"] == iso3 and row["Year"] == str(year):
+                return float(row["Value"])
+    raise AssertionError(f"{code} {iso3} {year} is not in {path}")
+
+
+def fetch(url, headers=None, method="GET"):
+    """(status, headers, body) of a request, errors included."""
+    request = urllib.request.Request(url, headers=headers or {}, method=method)
+    try:
+        with urllib.request.urlopen(request) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+def test_pandas_reads_the_gini_csv_from_its_url_with_the_raw_wdi_values(base_url):
+    frame = pandas.read_csv(f"{base_url}/api/v1/indicators/si_pov_gini.csv")
+    assert list(frame.columns) == [
+        "indicator", "country", "country_name", "year", "value", "unit", "flags", "citation_id", "url",
+    ]
+    uruguay = frame[(frame.country == "URY") & (frame.year == 2024)].iloc[0]
+    assert uruguay.value == raw_wdi("SI.POV.GINI", "URY", 2024) == 40.0
+    assert uruguay.citation_id == "wb-si-pov-gini-ury-2024"
+    assert uruguay.url == "https://data.worldbank.org/indicator/SI.POV.GINI?locations=UY"
+    # Every row of the raw file for a LAC country is there with the same value.
+    mexico = frame[frame.country == "MEX"].set_index("year").value
+    for year, value in mexico.items():
+        assert value == raw_wdi("SI.POV.GINI", "MEX", year)
+
+    wide = pandas.read_csv(f"{base_url}/api/v1/indicators/si_pov_gini.wide.csv", index_col="country")
+    assert wide.loc["URY", "2024"] == 40.0
+
+
+def test_excel_opens_the_workbook_with_its_metadata_and_citations(base_url):
+    sheets = pandas.read_excel(f"{base_url}/api/v1/indicators/si_pov_gini.xlsx", sheet_name=None, engine="openpyxl")
+    assert list(sheets) == ["data", "metadata", "citations"]
+    data = sheets["data"]
+    assert data[(data.country == "URY") & (data.year == 2024)].value.iloc[0] == 40.0
+    metadata = dict(zip(sheets["metadata"].field, sheets["metadata"].value))
+    assert metadata["source_code"] == "SI.POV.GINI"
+    assert metadata["licence"] == "CC-BY-4.0"
+    assert metadata["publisher"] == "The World Bank"
+    citations = sheets["citations"].set_index("citation_id")
+    assert citations.loc["wb-si-pov-gini-ury-2024", "url"] == "https://data.worldbank.org/indicator/SI.POV.GINI?locations=UY"
+
+    registry = pandas.read_excel(f"{base_url}/api/v1/registry.xlsx", sheet_name=None, engine="openpyxl")
+    assert list(registry) == ["metrics", "sources", "countries", "pillars"]
+    assert "si_pov_gini" in set(registry["metrics"].id)
+
+
+def test_parquet_reads_from_the_url_with_pyarrow_and_pandas(base_url):
+    status, _, body = fetch(f"{base_url}/api/v1/indicators/sp_dyn_le00_in.parquet")
+    assert status == 200
+    table = pyarrow.parquet.read_table(io.BytesIO(body))
+    assert str(table.schema.field("year").type) == "int32"
+    frame = table.to_pandas()
+    mexico_2010 = frame[(frame.country == "MEX") & (frame.year == 2010)].value.iloc[0]
+    assert mexico_2010 == raw_wdi("SP.DYN.LE00.IN", "MEX", 2010)
+
+    observations = pandas.read_parquet(f"{base_url}/api/v1/datasets/observations.parquet")
+    gini = observations[(observations.indicator == "si_pov_gini") & (observations.country == "URY") & (observations.year == 2024)]
+    assert gini.value.iloc[0] == 40.0
+    stats = pandas.read_csv(f"{base_url}/api/v1/datasets/series_stats.csv.gz", compression="gzip")
+    assert {"indicator", "country", "latest_value", "latest_citation_id"} <= set(stats.columns)
+
+
+def test_the_json_catalog_lists_every_file_with_its_hash(base_url):
+    status, headers, body = fetch(f"{base_url}/api/v1/catalog")
+    assert status == 200 and headers["Content-Type"] == "application/json"
+    catalog = json.loads(body)
+    gini = next(indicator for indicator in catalog["indicators"] if indicator["id"] == "si_pov_gini")
+    csv_file = next(file for file in gini["files"] if file["format"] == "csv")
+    status, headers, body = fetch(csv_file["url"])
+    assert status == 200 and len(body) == csv_file["bytes"]
+    assert headers["ETag"] == f'"{csv_file["sha256"]}"'
+    import hashlib
+
+    assert hashlib.sha256(body).hexdigest() == csv_file["sha256"]
+
+
+def test_bad_requests_get_the_right_4xx_with_a_body_that_says_what_is_valid(base_url):
+    for path in [
+        "/api/v1/indicators/not_an_indicator.csv",
+        "/api/v1/indicators/si_pov_gini.docx",
+        "/api/v1/indicators/..%2F..%2Fmanifest.json",
+        "/api/v1/%2e%2e/%2e%2e/etc/passwd",
+    ]:
+        status, headers, body = fetch(base_url + path)
+        assert status == 404, path
+        problem = json.loads(body)
+        assert problem["error"] == "not_found"
+        assert problem["catalog"] == f"{base_url}/api/v1/catalog"
+    status, _, body = fetch(base_url + "/api/v1/indicators/si_pov_gini.docx")
+    assert f"{base_url}/api/v1/indicators/si_pov_gini.xlsx" in json.loads(body)["available"]
+
+    status, headers, body = fetch(f"{base_url}/api/v1/indicators/si_pov_gini.csv", method="HEAD")
+    size = int(headers["Content-Length"])
+    status, headers, body = fetch(f"{base_url}/api/v1/indicators/si_pov_gini.csv", {"Range": f"bytes={size}-"})
+    assert status == 416 and headers["Content-Range"] == f"bytes */{size}"
+    assert json.loads(body)["bytes"] == size
+    status, headers, body = fetch(f"{base_url}/api/v1/indicators/si_pov_gini.csv", {"Range": "bytes=-6"})
+    assert status == 206 and len(body) == 6
+    etag = fetch(f"{base_url}/api/v1/indicators/si_pov_gini.csv", method="HEAD")[1]["ETag"]
+    status, _, body = fetch(f"{base_url}/api/v1/indicators/si_pov_gini.csv", {"If-None-Match": etag})
+    assert status == 304 and body == b""
+    status, _, _ = fetch(f"{base_url}/api/v1/indicators/si_pov_gini.csv", method="DELETE")
+    assert status == 405
+
+
+async def resources_session(base_url):
+    async with Client(f"{base_url}/api/mcp") as client:
+        listed = await client.list_resources()
+        assert listed.resources and listed.next_cursor
+        first = listed.resources[0]
+        assert first.uri.startswith("corpus://") and first.mime_type and first.size > 0
+        templates = await client.list_resource_templates()
+        assert "corpus://indicator/{id}.csv" in {template.uri_template for template in templates.resource_templates}
+
+        # A template URI filled in: the life expectancy CSV, as text.
+        read = await client.read_resource("corpus://indicator/sp_dyn_le00_in.csv")
+        text = read.contents[0].text
+        mexico = [row for row in csv.DictReader(io.StringIO(text)) if row["country"] == "MEX" and row["year"] == "2010"]
+        assert float(mexico[0]["value"]) == raw_wdi("SP.DYN.LE00.IN", "MEX", 2010)
+        # A workbook comes back as a base64 blob.
+        read = await client.read_resource("corpus://indicator/si_pov_gini.xlsx")
+        workbook = pandas.read_excel(io.BytesIO(base64.b64decode(read.contents[0].blob)), sheet_name="citations")
+        assert "wb-si-pov-gini-ury-2024" in set(workbook.citation_id)
+
+        # get_series answers with a resource_link to the indicator's file; following it gives the series.
+        series = await client.call_tool("get_series", {"indicator": "si_pov_gini", "countries": ["URY"]})
+        links = [item for item in series.content if item.type == "resource_link"]
+        assert links and str(links[0].uri) == "corpus://indicator/si_pov_gini.csv"
+        assert links[0].meta["url"] == f"{base_url}/api/v1/indicators/si_pov_gini.csv"
+        followed = await client.read_resource(links[0].uri)
+        assert ",URY,Uruguay,2024,40," in followed.contents[0].text
+
+
+def test_the_mcp_client_lists_reads_and_follows_resource_links(base_url):
+    asyncio.run(resources_session(base_url))
+
+
+class LinkCollector(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "a":
+            self.links.extend(value for name, value in attrs if name == "href")
+
+
+def chromium():
+    for name in ["chromium", "chromium-browser", "google-chrome"]:
+        if shutil.which(name):
+            return shutil.which(name)
+    pytest.fail("Chromium is not installed (.ci/run installs Debian's chromium)")
+
+
+def headless(*args):
+    profile = tempfile.mkdtemp(prefix="chromium-")
+    flags = [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={profile}",
+    ]
+    try:
+        return subprocess.run([chromium(), *flags, *args], capture_output=True, text=True, timeout=120)
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_chromium_renders_the_catalog_page_and_its_links_resolve(base_url):
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    if SCREENSHOT.exists():
+        SCREENSHOT.unlink()
+    shot = headless(f"--screenshot={SCREENSHOT}", "--window-size=1280,2000", f"{base_url}/?lang=en")
+    assert SCREENSHOT.exists() and SCREENSHOT.stat().st_size > 10_000, shot.stderr[-2000:]
+
+    # The DOM Chromium built (no JavaScript on the page): titles, names in the chosen language, links.
+    dom = headless("--dump-dom", f"{base_url}/?lang=es").stdout
+    assert "<h1>Corpus de datos gobernados de América Latina y el Caribe</h1>" in dom
+    assert "Esperanza de vida al nacer" in dom
+    assert "<script" not in dom
+    collector = LinkCollector()
+    collector.feed(dom)
+    downloads = sorted({link for link in collector.links if "/api/v1/" in link})
+    assert f"{base_url}/api/v1/indicators/si_pov_gini.csv" in downloads
+    assert f"{base_url}/api/v1/registry.xlsx" in downloads
+    for link in downloads:
+        status, _, _ = fetch(link, method="HEAD")
+        assert status == 200, link
+
+    # The search box works without JavaScript: a GET with ?q=.
+    searched = headless("--dump-dom", f"{base_url}/?lang=en&q=gini").stdout
+    collector = LinkCollector()
+    collector.feed(searched)
+    assert f"{base_url}/api/v1/indicators/si_pov_gini.csv" in collector.links
+    assert f"{base_url}/api/v1/indicators/sp_dyn_le00_in.csv" not in collector.links
+
+
+def test_sdmx1_reads_the_sdmx_ml_and_sdmx_csv_with_the_structure(base_url, tmp_path):
+    files = {}
+    for name, path in [
+        ("structure", "sdmx/structure.sdmx.xml"),
+        ("ml", "indicators/si_pov_gini.sdmx.xml"),
+        ("csv", "indicators/si_pov_gini.sdmx.csv"),
+    ]:
+        status, headers, body = fetch(f"{base_url}/api/v1/{path}")
+        assert status == 200, path
+        files[name] = tmp_path / path.replace("/", "_")
+        files[name].write_bytes(body)
+    assert b'dimensionAtObservation="TIME_PERIOD"' in files["ml"].read_bytes()
+    assert files["csv"].read_text(encoding="utf-8").startswith("STRUCTURE,STRUCTURE_ID,ACTION,")
+
+    structure = sdmx.read_sdmx(files["structure"])
+    dsd = structure.structure["DSD_LAC"]
+    flow = structure.dataflow["DF_LAC"]
+    assert "URY" in structure.codelist["CL_AREA"]
+    assert "si_pov_gini" in structure.codelist["CL_INDICATOR"]
+
+    ml = sdmx.to_pandas(sdmx.read_sdmx(files["ml"], structure=dsd))
+    from_csv = sdmx.to_pandas(sdmx.read_sdmx(files["csv"], structure=flow))
+    assert list(ml.index.names) == ["INDICATOR", "REF_AREA", "TIME_PERIOD"] == list(from_csv.index.names)
+    assert ml.loc[("si_pov_gini", "URY", "2024")] == raw_wdi("SI.POV.GINI", "URY", 2024) == 40.0
+    assert ml.sort_index().equals(from_csv.sort_index())
+    with_attributes = sdmx.to_pandas(sdmx.read_sdmx(files["ml"], structure=dsd), attributes="o")
+    assert with_attributes.loc[("si_pov_gini", "URY", "2024")]["CITATION_ID"] == "wb-si-pov-gini-ury-2024"
