@@ -60,6 +60,10 @@ struct Cli {
     /// Open HTTP connections at most; more get 503 with Retry-After (keep it below `ulimit -n`)
     #[arg(long, env = "MCP_MAX_CONNECTIONS", default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..))]
     max_connections: u64,
+    /// Open HTTP connections of one peer address at most (more get 503); behind a proxy every client
+    /// shares its address, so raise it there
+    #[arg(long, env = "MCP_MAX_CONNECTIONS_PER_CLIENT", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..))]
+    max_connections_per_client: u64,
     /// Seconds between checks of the corpus directory's `current` pointer; a newly published corpus is
     /// loaded and swapped in without dropping a request (SIGHUP reloads at once; 0: only on SIGHUP)
     #[arg(long, env = "MCP_RELOAD_POLL_SECS", default_value_t = 5)]
@@ -201,8 +205,11 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
                 .map_err(|error| format!("MCP_TRUSTED_PROXIES: {error}"))?,
         },
     );
-    let (header_timeout_secs, max_connections) =
-        (cli.header_timeout_secs, cli.max_connections as usize);
+    let (header_timeout_secs, max_connections, max_connections_per_client) = (
+        cli.header_timeout_secs,
+        cli.max_connections as usize,
+        cli.max_connections_per_client as usize,
+    );
     let runtime = tokio::runtime::Runtime::new().map_err(|error| error.to_string())?;
     runtime.block_on(async {
         let state = match cli.redis_url.as_deref().filter(|url| !url.is_empty()) {
@@ -246,6 +253,7 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
         let limits = ServeLimits {
             header_read_timeout: Duration::from_secs(header_timeout_secs),
             max_connections,
+            max_connections_per_client,
             ..ServeLimits::default()
         };
         listener::serve(listener, router(state), limits, shutdown_signal())

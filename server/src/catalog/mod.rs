@@ -4,6 +4,12 @@
 
 pub mod page;
 
+use std::{
+    collections::HashMap,
+    sync::{Mutex, PoisonError},
+};
+
+use bytes::Bytes;
 use corpus::exports::{Format, Subject};
 use serde_json::{Value, json};
 
@@ -11,6 +17,33 @@ use crate::{
     links,
     load::{Corpus, downloads::DownloadFile},
 };
+
+/// What was rendered for the corpus in force, by key; emptied when another corpus version asks.
+static RENDERED: Mutex<Option<(String, HashMap<String, Bytes>)>> = Mutex::new(None);
+
+/// The bytes `render` makes for `key` over `corpus`, rendered once per corpus version and shared after
+/// (the catalog JSON and the unfiltered pages are the same for every request until the corpus changes).
+///
+/// # Errors
+/// `render`'s error (nothing is kept then).
+pub fn rendered<E>(
+    corpus: &Corpus,
+    key: &str,
+    render: impl FnOnce() -> Result<Bytes, E>,
+) -> Result<Bytes, E> {
+    let version = &corpus.baked.manifest().corpus_version;
+    let mut cache = RENDERED.lock().unwrap_or_else(PoisonError::into_inner);
+    if cache.as_ref().is_none_or(|(cached, _)| cached != version) {
+        *cache = Some((version.clone(), HashMap::new()));
+    }
+    let (_, entries) = cache.as_mut().expect("set above");
+    if let Some(bytes) = entries.get(key) {
+        return Ok(bytes.clone());
+    }
+    let bytes = render()?;
+    entries.insert(key.to_string(), bytes.clone());
+    Ok(bytes)
+}
 
 /// The downloads catalog of `corpus` (what `/api/v1/catalog` answers): corpus and format versions, the
 /// base URL, the formats, every indicator (id, source code, title, pillar, unit, licence, source, coverage)

@@ -137,7 +137,13 @@ fn matches(metric: &Metric, words: &[String]) -> bool {
 /// The template engine's error, if rendering fails.
 pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, minijinja::Error> {
     let baked = &corpus.baked;
-    let words: Vec<String> = fold(query).split_whitespace().map(str::to_string).collect();
+    // Words are runs of letters and digits; a query without any (`---`) matches nothing.
+    let words: Vec<String> = fold(query)
+        .split(|character: char| !character.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_string)
+        .collect();
+    let searchable = query.is_empty() || !words.is_empty();
     let mut matched = 0;
     let pillars: Vec<PillarView<'_>> = baked
         .pillars()
@@ -149,7 +155,9 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
             indicators: baked
                 .metrics()
                 .iter()
-                .filter(|metric| metric.pillar == pillar.id && matches(metric, &words))
+                .filter(|metric| {
+                    searchable && metric.pillar == pillar.id && matches(metric, &words)
+                })
                 .filter_map(|metric| {
                     let files: Vec<FileView> = corpus
                         .downloads

@@ -12,47 +12,63 @@
 //! - Anything else is 404 with a JSON body naming the catalog URL and, for a known id in another format, the
 //!   formats it has. Only listed paths resolve: no request input is ever joined to a file path.
 
-use std::{sync::Arc, time::SystemTime};
+use std::{collections::HashMap, sync::Arc, time::SystemTime};
 
 use axum::{
     body::Body,
-    extract::{Path as UrlPath, State},
+    extract::{Query, Request, State},
     http::{HeaderMap, HeaderValue, Method, StatusCode, header},
     response::{IntoResponse, Response},
 };
-use std::collections::HashMap;
-
-use axum::extract::Query;
+use bytes::Bytes;
 use corpus::{Lang, exports::Subject};
 use serde_json::{Value, json};
 
 use super::http::HttpState;
 use crate::{catalog, links, load::Corpus};
 
-/// `GET`/`HEAD /api/v1/catalog` and `/api/v1/`.
-pub async fn get_catalog(State(state): State<Arc<HttpState>>, method: Method) -> Response {
+/// `GET`/`HEAD /api/v1/catalog`, `/api/v1/` and `/api/v1`: the JSON catalog, rendered once per corpus
+/// (off the async workers), with an `ETag` of the corpus version.
+pub async fn get_catalog(
+    State(state): State<Arc<HttpState>>,
+    method: Method,
+    headers: HeaderMap,
+) -> Response {
     let server = state.server();
-    let body = catalog::catalog_json(server.plugin().corpus()).to_string();
-    let mut response = if method == Method::HEAD {
-        let mut response = Response::new(Body::empty());
-        response
-            .headers_mut()
-            .insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
-        response
-    } else {
-        Response::new(Body::from(body))
+    let built = tokio::task::spawn_blocking(move || {
+        let corpus = server.plugin().corpus();
+        let bytes = catalog::rendered(corpus, "catalog.json", || {
+            Ok::<_, std::convert::Infallible>(Bytes::from(
+                catalog::catalog_json(corpus).to_string(),
+            ))
+        });
+        (
+            bytes,
+            corpus.baked.manifest().corpus_version.clone(),
+            corpus.downloads.published,
+        )
+    })
+    .await;
+    let Ok((Ok(bytes), version, published)) = built else {
+        return unavailable();
     };
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    response
+    rendered_response(
+        &method,
+        &headers,
+        bytes,
+        &format!("\"catalog-{version}\""),
+        published,
+        "application/json",
+    )
 }
 
-/// `GET /`: the catalog page ([`catalog::page`]) for `?lang=` and `?q=` (cut to
-/// [`catalog::page::MAX_QUERY_CHARS`] before any work).
+/// `GET`/`HEAD /`: the catalog page ([`catalog::page`]) for `?lang=` and `?q=` (cut to
+/// [`catalog::page::MAX_QUERY_CHARS`] before any work), rendered off the async workers; the unfiltered page
+/// of each language is rendered once per corpus and carries an `ETag`.
 pub async fn get_page(
     State(state): State<Arc<HttpState>>,
+    method: Method,
+    headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     let lang = query
@@ -68,44 +84,97 @@ pub async fn get_page(
         })
         .unwrap_or_default();
     let server = state.server();
-    match catalog::page::render(server.plugin().corpus(), lang, &search) {
-        Ok(html) => {
-            let mut response = Response::new(Body::from(html));
-            response.headers_mut().insert(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("text/html; charset=utf-8"),
-            );
-            response
-        }
-        Err(error) => {
+    let unfiltered = search.is_empty();
+    let built = tokio::task::spawn_blocking(move || {
+        let corpus = server.plugin().corpus();
+        let render = || catalog::page::render(corpus, lang, &search).map(Bytes::from);
+        let bytes = if unfiltered {
+            catalog::rendered(corpus, &format!("page-{lang:?}"), render)
+        } else {
+            render()
+        };
+        (
+            bytes,
+            corpus.baked.manifest().corpus_version.clone(),
+            corpus.downloads.published,
+        )
+    })
+    .await;
+    let (bytes, version, published) = match built {
+        Ok((Ok(bytes), version, published)) => (bytes, version, published),
+        Ok((Err(error), _, _)) => {
             tracing::error!(%error, "the catalog page did not render");
-            let mut response = Response::new(Body::from("the catalog page cannot be rendered now"));
-            *response.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
-            response
+            return unavailable();
+        }
+        Err(_) => return unavailable(),
+    };
+    let content_type = "text/html; charset=utf-8";
+    if !unfiltered {
+        return rendered_response(&method, &HeaderMap::new(), bytes, "", None, content_type);
+    }
+    let etag = format!("\"page-{lang:?}-{version}\"").to_lowercase();
+    rendered_response(&method, &headers, bytes, &etag, published, content_type)
+}
+
+/// A rendered body (catalog or page): 304 when the client's copy is current, else the bytes (none for
+/// `HEAD`), with `ETag` (when not empty), `Last-Modified` and `Cache-Control: no-cache`.
+fn rendered_response(
+    method: &Method,
+    headers: &HeaderMap,
+    bytes: Bytes,
+    etag: &str,
+    published: Option<SystemTime>,
+    content_type: &'static str,
+) -> Response {
+    let length = bytes.len() as u64;
+    let mut response = if !etag.is_empty() && not_modified(headers, etag, published) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let mut response = body_response(method, bytes, length);
+        insert(&mut response, header::CONTENT_TYPE, content_type);
+        response
+    };
+    if !etag.is_empty() {
+        insert(&mut response, header::ETAG, etag);
+        if let Some(published) = published {
+            insert(
+                &mut response,
+                header::LAST_MODIFIED,
+                &httpdate::fmt_http_date(published),
+            );
         }
     }
+    insert(&mut response, header::CACHE_CONTROL, "no-cache");
+    response
+}
+
+fn unavailable() -> Response {
+    problem(
+        StatusCode::SERVICE_UNAVAILABLE,
+        json!({"error": "unavailable", "message": "this cannot be rendered now; try again"}),
+    )
 }
 
 /// `GET`/`HEAD /api/v1/{*path}`: a listed file, or 404.
-pub async fn get_file(
-    State(state): State<Arc<HttpState>>,
-    UrlPath(path): UrlPath<String>,
-    method: Method,
-    headers: HeaderMap,
-) -> Response {
+pub async fn get_file(State(state): State<Arc<HttpState>>, request: Request) -> Response {
+    let (method, headers) = (request.method().clone(), request.headers().clone());
+    // The path as sent, not percent-decoded: listed paths are plain ASCII, so an encoded name
+    // (`indicators%2fx.csv`, `%2e%2e`) is simply not one of them, and each file has one URL.
+    let path = request
+        .uri()
+        .path()
+        .strip_prefix(links::API_PREFIX)
+        .unwrap_or_default();
     let server = state.server();
     let corpus = server.plugin().corpus();
-    let Some(file) = corpus.downloads.by_path(&path) else {
-        return not_found(corpus, &path);
+    let Some(file) = corpus.downloads.by_path(path) else {
+        return not_found(corpus, path);
     };
     let content = match file.content() {
         Ok(content) => content,
         Err(message) => {
             tracing::error!(%message, "a listed download cannot be read");
-            return problem(
-                StatusCode::SERVICE_UNAVAILABLE,
-                json!({"error": "unavailable", "message": "the file cannot be read now; try again"}),
-            );
+            return unavailable();
         }
     };
     let etag = format!("\"{}\"", file.sha256);
@@ -159,6 +228,11 @@ pub async fn get_file(
     }
     insert(&mut response, header::CACHE_CONTROL, "no-cache");
     insert(&mut response, header::ACCEPT_RANGES, "bytes");
+    insert(
+        &mut response,
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        EXPOSED_HEADERS,
+    );
     if response.status() != StatusCode::NOT_MODIFIED {
         insert(
             &mut response,
@@ -227,7 +301,10 @@ enum RangeRequest {
     Unsatisfiable,
 }
 
-/// Parses one `bytes=start-end`, `bytes=start-` or `bytes=-suffix` range (RFC 9110 §14).
+/// Parses one `bytes=start-end`, `bytes=start-` or `bytes=-suffix` range (RFC 9110 §14.1.2). Anything
+/// that is not exactly one such range (other units, several ranges, signs, stray characters, `end <
+/// start`) is ignored (the whole file), as the RFC allows; numbers too large for 64 bits are as large
+/// as can be (a start past any end, an end or suffix covering the whole file).
 fn requested_range(headers: &HeaderMap, etag: &str, total: u64) -> RangeRequest {
     let Some(range) = headers
         .get(header::RANGE)
@@ -235,37 +312,37 @@ fn requested_range(headers: &HeaderMap, etag: &str, total: u64) -> RangeRequest 
     else {
         return RangeRequest::Whole;
     };
-    if let Some(if_range) = headers.get(header::IF_RANGE) {
-        if if_range.to_str().ok().map(str::trim) != Some(etag) {
-            return RangeRequest::Whole;
-        }
+    if let Some(if_range) = headers.get(header::IF_RANGE)
+        && if_range.to_str().ok().map(str::trim) != Some(etag)
+    {
+        return RangeRequest::Whole;
     }
     let Some(spec) = range.trim().strip_prefix("bytes=") else {
         return RangeRequest::Whole;
     };
-    if spec.contains(',') {
-        return RangeRequest::Whole;
-    }
     let Some((first, last)) = spec.trim().split_once('-') else {
         return RangeRequest::Whole;
     };
-    let parse = |text: &str| text.trim().parse::<u64>().ok();
-    match (first.trim().is_empty(), parse(first), parse(last)) {
-        (true, _, Some(suffix)) if suffix > 0 => {
-            if total == 0 {
+    let (first, last) = (first.trim(), last.trim());
+    let number = |text: &str| -> Option<u64> {
+        (!text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit()))
+            .then(|| text.parse::<u64>().unwrap_or(u64::MAX))
+    };
+    match (number(first), number(last)) {
+        // `-suffix`: the last `suffix` bytes.
+        (None, Some(suffix)) if first.is_empty() => {
+            if suffix == 0 || total == 0 {
                 RangeRequest::Unsatisfiable
             } else {
                 RangeRequest::Part(total.saturating_sub(suffix), total - 1)
             }
         }
-        (true, _, _) => RangeRequest::Unsatisfiable,
-        (false, Some(start), _) if start >= total => RangeRequest::Unsatisfiable,
-        (false, Some(start), None) if last.trim().is_empty() => {
-            RangeRequest::Part(start, total - 1)
-        }
-        (false, Some(start), Some(end)) if end >= start => {
-            RangeRequest::Part(start, end.min(total - 1))
-        }
+        (Some(start), end) if last.is_empty() || end.is_some() => match end {
+            Some(end) if end < start => RangeRequest::Whole,
+            _ if start >= total => RangeRequest::Unsatisfiable,
+            Some(end) => RangeRequest::Part(start, end.min(total - 1)),
+            None => RangeRequest::Part(start, total - 1),
+        },
         _ => RangeRequest::Whole,
     }
 }
@@ -299,11 +376,34 @@ fn not_found(corpus: &Corpus, path: &str) -> Response {
     )
 }
 
-/// `405` for a method other than GET and HEAD on the downloads API.
+/// Headers a browser script may read from a download (CORS).
+const EXPOSED_HEADERS: &str =
+    "ETag, Last-Modified, Content-Range, Content-Disposition, Content-Length, Accept-Ranges";
+
+/// `OPTIONS` on the downloads API: the CORS preflight of a browser script's GET with conditional or
+/// range headers (the origin itself is answered by the router's CORS layer).
+pub async fn preflight() -> Response {
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    insert(&mut response, header::ALLOW, "GET, HEAD, OPTIONS");
+    insert(
+        &mut response,
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        "GET, HEAD",
+    );
+    insert(
+        &mut response,
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        "Range, If-None-Match, If-Modified-Since, If-Range",
+    );
+    insert(&mut response, header::ACCESS_CONTROL_MAX_AGE, "86400");
+    response
+}
+
+/// `405` for a method other than GET and HEAD on the downloads API, the catalog page and `/metrics`.
 pub async fn method_not_allowed() -> Response {
     let mut response = problem(
         StatusCode::METHOD_NOT_ALLOWED,
-        json!({"error": "method_not_allowed", "message": "the downloads API is read-only: use GET or HEAD"}),
+        json!({"error": "method_not_allowed", "message": "the catalog page, the downloads API and /metrics are read-only: use GET or HEAD"}),
     );
     insert(&mut response, header::ALLOW, "GET, HEAD");
     response
@@ -354,7 +454,32 @@ mod tests {
         assert_eq!(range("bytes=-0", 100), RangeRequest::Unsatisfiable);
         assert_eq!(range("bytes=0-1,5-6", 100), RangeRequest::Whole);
         assert_eq!(range("bytes=9-3", 100), RangeRequest::Whole);
+        assert_eq!(range("bytes=100000-5", 100), RangeRequest::Whole);
         assert_eq!(range("items=0-3", 100), RangeRequest::Whole);
+        // Malformed ranges are ignored, not refused.
+        for malformed in [
+            "bytes=-5-3",
+            "bytes=--5",
+            "bytes=-",
+            "bytes=+5-9",
+            "bytes=5",
+            "bytes=a-b",
+        ] {
+            assert_eq!(range(malformed, 100), RangeRequest::Whole, "{malformed}");
+        }
+        // Numbers past 64 bits are as large as can be.
+        assert_eq!(
+            range("bytes=-99999999999999999999", 100),
+            RangeRequest::Part(0, 99)
+        );
+        assert_eq!(
+            range("bytes=0-99999999999999999999", 100),
+            RangeRequest::Part(0, 99)
+        );
+        assert_eq!(
+            range("bytes=99999999999999999999-", 100),
+            RangeRequest::Unsatisfiable
+        );
     }
 
     #[test]

@@ -145,21 +145,22 @@ pub fn router(state: Arc<HttpState>) -> Router {
     Router::new()
         .route("/api/mcp", post(post_mcp).get(get_mcp).options(preflight))
         .route("/api/mcp/", post(post_mcp).get(get_mcp).options(preflight))
-        .route("/", axum::routing::get(super::downloads::get_page))
-        .route("/metrics", axum::routing::get(get_metrics))
         .route(
-            "/api/v1/catalog",
-            axum::routing::get(super::downloads::get_catalog)
+            "/",
+            axum::routing::get(super::downloads::get_page)
                 .fallback(super::downloads::method_not_allowed),
         )
         .route(
-            "/api/v1/",
-            axum::routing::get(super::downloads::get_catalog)
-                .fallback(super::downloads::method_not_allowed),
+            "/metrics",
+            axum::routing::get(get_metrics).fallback(super::downloads::method_not_allowed),
         )
+        .route("/api/v1", catalog_route())
+        .route("/api/v1/", catalog_route())
+        .route("/api/v1/catalog", catalog_route())
         .route(
             "/api/v1/{*path}",
             axum::routing::get(super::downloads::get_file)
+                .options(super::downloads::preflight)
                 .fallback(super::downloads::method_not_allowed),
         )
         .fallback(super::downloads::unknown_path)
@@ -171,6 +172,13 @@ pub fn router(state: Arc<HttpState>) -> Router {
             request_id_and_cors,
         ))
         .with_state(state)
+}
+
+/// The methods of the downloads catalog: GET (and HEAD), the CORS preflight, 405 otherwise.
+fn catalog_route() -> axum::routing::MethodRouter<Arc<HttpState>> {
+    axum::routing::get(super::downloads::get_catalog)
+        .options(super::downloads::preflight)
+        .fallback(super::downloads::method_not_allowed)
 }
 
 async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Response {

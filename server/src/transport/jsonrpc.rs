@@ -406,6 +406,9 @@ impl McpServer {
                         let raw = raw_messages
                             .as_ref()
                             .map(|raw_messages| raw_messages[at].get().as_bytes());
+                        if let Some(refusal) = refused_in_batch(message, raw) {
+                            return Some(refusal);
+                        }
                         self.handle_message(message, raw)
                             .map(|(response, _)| response)
                     })
@@ -955,6 +958,32 @@ impl Response {
             }
         }
     }
+}
+
+/// The answer to a `resources/read` inside a batch: refused (`-32600`), because one read inlines up to
+/// 2 MiB and a batch would multiply that by twenty for one message of the rate limit; `None` for any
+/// other message.
+fn refused_in_batch(message: &Value, raw: Option<&[u8]>) -> Option<String> {
+    if message.get("method").and_then(Value::as_str) != Some("resources/read") {
+        return None;
+    }
+    let id = message
+        .get("id")
+        .filter(|id| id.is_string() || id.is_number())?;
+    let id = raw
+        .and_then(|raw| RawMessage::read(raw, false).id.map(str::to_string))
+        .unwrap_or_else(|| id.to_string());
+    Some(
+        Response::Error {
+            id,
+            code: codes::INVALID_REQUEST,
+            message:
+                "resources/read must be sent alone, not in a batch (each read inlines up to 2 MiB)"
+                    .into(),
+            data: None,
+        }
+        .into_string(),
+    )
 }
 
 /// A serialized result as text (every one is built from text).

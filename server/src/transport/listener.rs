@@ -5,13 +5,22 @@
 //!   request's headers; hyper arms it whenever a connection waits for its next request, so it is also the
 //!   idle timeout of a keep-alive connection (a client sending one header line every few seconds is cut).
 //! - **Header size**: a connection buffers at most [`ServeLimits::max_header_bytes`] of request head.
-//! - **Connection cap** ([`ServeLimits::max_connections`]): past it, a new connection is answered at once
-//!   with `503 Service Unavailable` and `Retry-After`, then closed, before the process runs out of file
-//!   descriptors; `accept` errors (such as `EMFILE`) pause the loop briefly instead of ending it.
+//! - **Connection caps** ([`ServeLimits::max_connections`], and [`ServeLimits::max_connections_per_client`]
+//!   per peer address): past either, a new connection is answered at once with `503 Service Unavailable`
+//!   and `Retry-After`, then closed, before the process runs out of file descriptors and before one
+//!   client can hold every slot; `accept` errors (such as `EMFILE`) pause the loop briefly instead of ending it.
+//! - **Write-stall timeout** ([`ServeLimits::write_stall_timeout`]): a response write that makes no
+//!   progress for that long (a client that stops reading a download) ends the connection.
 //! - **Graceful shutdown**: on the shutdown signal the loop stops accepting and every open connection
 //!   finishes its request in flight, then closes.
 
-use std::{future::Future, sync::Arc, time::Duration};
+use std::{
+    collections::HashMap,
+    future::Future,
+    net::IpAddr,
+    sync::{Arc, Mutex, PoisonError},
+    time::Duration,
+};
 
 use axum::{Router, extract::ConnectInfo};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -28,6 +37,10 @@ pub struct ServeLimits {
     pub max_header_bytes: usize,
     /// Open connections at most; more are shed with 503.
     pub max_connections: usize,
+    /// Open connections of one peer address at most; more are shed with 503.
+    pub max_connections_per_client: usize,
+    /// How long a response write may make no progress before the connection is closed.
+    pub write_stall_timeout: Duration,
 }
 
 impl Default for ServeLimits {
@@ -37,13 +50,15 @@ impl Default for ServeLimits {
             max_header_bytes: 64 * 1024,
             // Below the usual 1,024 descriptors of `ulimit -n`, leaving room for the corpus' files.
             max_connections: 512,
+            max_connections_per_client: 128,
+            write_stall_timeout: Duration::from_secs(30),
         }
     }
 }
 
 /// What a shed connection reads: a 503 with `Retry-After` and a JSON-RPC error body, then the close.
 fn shed_response() -> Vec<u8> {
-    let body = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"server busy: too many open connections; retry after 1 s"}}"#;
+    let body = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"server busy: too many open connections (in all, or from this client); retry after 1 s"}}"#;
     format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
         body.len()
@@ -62,6 +77,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
     let permits = Arc::new(Semaphore::new(limits.max_connections));
+    let per_client = Arc::new(ClientConnections::default());
     let (draining, _) = tokio::sync::watch::channel(false);
     let draining = Arc::new(draining);
     tokio::pin!(shutdown);
@@ -79,7 +95,8 @@ pub async fn serve(
                 continue;
             }
         };
-        let Ok(permit) = permits.clone().try_acquire_owned() else {
+        let client = per_client.admit(peer.ip(), limits.max_connections_per_client);
+        let (Ok(permit), Some(client)) = (permits.clone().try_acquire_owned(), client) else {
             tracing::warn!(%peer, "connection shed: at the connection cap");
             super::metrics::record_shed();
             tokio::spawn(async move {
@@ -96,7 +113,7 @@ pub async fn serve(
         let app = app.clone();
         let mut drain = draining.subscribe();
         tokio::spawn(async move {
-            let _permit = permit;
+            let _permit = (permit, client);
             let service = hyper::service::service_fn(
                 move |mut request: hyper::Request<hyper::body::Incoming>| {
                     request.extensions_mut().insert(ConnectInfo(peer));
@@ -108,7 +125,9 @@ pub async fn serve(
                 .timer(TokioTimer::new())
                 .header_read_timeout(limits.header_read_timeout)
                 .max_buf_size(limits.max_header_bytes.max(8192));
-            let connection = builder.serve_connection(TokioIo::new(stream), service);
+            let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
+            stream.set_write_timeout(Some(limits.write_stall_timeout));
+            let connection = builder.serve_connection(TokioIo::new(Box::pin(stream)), service);
             tokio::pin!(connection);
             tokio::select! {
                 result = connection.as_mut() => {
@@ -129,4 +148,48 @@ pub async fn serve(
     // idle ones and the call deadline of busy ones).
     let _ = permits.acquire_many(limits.max_connections as u32).await;
     Ok(())
+}
+
+/// Open connections per peer address.
+#[derive(Debug, Default)]
+struct ClientConnections {
+    open: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One admitted connection of a client; gives its slot back when dropped.
+struct ClientSlot {
+    connections: Arc<ClientConnections>,
+    address: IpAddr,
+}
+
+impl ClientConnections {
+    /// A slot for a new connection from `address`, unless it already holds `cap`.
+    fn admit(self: &Arc<Self>, address: IpAddr, cap: usize) -> Option<ClientSlot> {
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = open.entry(address).or_default();
+        if *count >= cap {
+            return None;
+        }
+        *count += 1;
+        Some(ClientSlot {
+            connections: self.clone(),
+            address,
+        })
+    }
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        let mut open = self
+            .connections
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = open.get_mut(&self.address) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.address);
+            }
+        }
+    }
 }

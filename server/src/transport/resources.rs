@@ -33,9 +33,12 @@ pub fn list(corpus: &Corpus, params: Option<&Value>) -> Result<Value, RpcError> 
     let cursor = params.and_then(|params| params.get("cursor"));
     let offset = match cursor {
         None | Some(Value::Null) => 0,
-        Some(Value::String(text)) if text.len() <= MAX_URI_CHARS => {
-            text.parse::<usize>().map_err(|_| invalid_cursor(text))?
-        }
+        // Only the cursors this server issues: an offset in canonical decimal.
+        Some(Value::String(text)) => text
+            .parse::<usize>()
+            .ok()
+            .filter(|offset| text.len() <= 20 && offset.to_string() == *text)
+            .ok_or_else(|| invalid_cursor(text))?,
         Some(other) => return Err(invalid_cursor(&other.to_string())),
     };
     let files = corpus.downloads.files();

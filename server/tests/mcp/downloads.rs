@@ -289,3 +289,124 @@ fn resources_are_listed_in_pages_and_read_as_text_or_blob() {
     let bad_cursor = rpc("resources/list", json!({"cursor": "not-a-cursor"}));
     assert_eq!(bad_cursor["error"]["code"], -32602);
 }
+
+#[tokio::test]
+async fn the_catalog_and_the_page_are_conditional_and_read_only() {
+    let state = http_state(true, 60);
+    for path in ["/api/v1", "/api/v1/", "/api/v1/catalog"] {
+        let (response, body) = send(&state, get(path, &[])).await;
+        assert_eq!(response.status(), 200, "{path}");
+        assert!(serde_json::from_slice::<Value>(&body).unwrap()["indicators"].is_array());
+        let etag = response.headers()["etag"].to_str().unwrap().to_string();
+        let (response, body) = send(&state, get(path, &[("if-none-match", &etag)])).await;
+        assert_eq!(response.status(), 304, "{path}");
+        assert!(body.is_empty());
+    }
+    let (response, page) = send(&state, get("/?lang=en", &[])).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["content-type"],
+        "text/html; charset=utf-8"
+    );
+    let page = String::from_utf8(page).unwrap();
+    assert!(page.contains("Life expectancy at birth"));
+    assert!(page.contains("si_pov_gini.csv"));
+    let etag = response.headers()["etag"].to_str().unwrap().to_string();
+    let (response, _) = send(&state, get("/?lang=en", &[("if-none-match", &etag)])).await;
+    assert_eq!(response.status(), 304);
+    // The other languages are other pages.
+    let (_, spanish) = send(&state, get("/?lang=es", &[])).await;
+    assert!(
+        String::from_utf8(spanish)
+            .unwrap()
+            .contains("Esperanza de vida al nacer")
+    );
+
+    for path in ["/", "/metrics", "/api/v1/catalog"] {
+        let request = Request::put(path).body(Body::empty()).unwrap();
+        let (response, body) = send(&state, request).await;
+        assert_eq!(response.status(), 405, "{path}");
+        assert_eq!(response.headers()["allow"], "GET, HEAD", "{path}");
+        assert!(String::from_utf8(body).unwrap().contains("GET or HEAD"));
+    }
+}
+
+#[tokio::test]
+async fn a_search_is_escaped_and_a_query_without_words_matches_nothing() {
+    let state = http_state(true, 60);
+    let (_, page) = send(
+        &state,
+        get("/?lang=en&q=%3Cscript%3Ealert(1)%3C/script%3E", &[]),
+    )
+    .await;
+    let page = String::from_utf8(page).unwrap();
+    assert!(!page.contains("<script>"));
+    assert!(page.contains("&lt;script&gt;"));
+    let (_, page) = send(&state, get("/?lang=en&q=---", &[])).await;
+    assert!(
+        String::from_utf8(page)
+            .unwrap()
+            .contains(">0 indicators for")
+    );
+    let (_, page) = send(&state, get("/?lang=en&q=gini", &[])).await;
+    let page = String::from_utf8(page).unwrap();
+    assert!(page.contains("si_pov_gini.csv"));
+    assert!(!page.contains("sp_dyn_le00_in.csv"));
+}
+
+#[tokio::test]
+async fn an_encoded_path_is_not_a_second_url_and_browsers_may_preflight() {
+    let state = http_state(true, 60);
+    let (response, _) = send(&state, get("/api/v1/indicators%2fsi_pov_gini.csv", &[])).await;
+    assert_eq!(response.status(), 404);
+    let (response, _) = send(&state, get("/api/v1/%ff", &[])).await;
+    assert_eq!(response.status(), 404);
+    let preflight = Request::options("/api/v1/indicators/si_pov_gini.csv")
+        .header("origin", "http://localhost:3000")
+        .header("access-control-request-method", "GET")
+        .header("access-control-request-headers", "range")
+        .body(Body::empty())
+        .unwrap();
+    let (response, _) = send(&state, preflight).await;
+    assert_eq!(response.status(), 204);
+    assert!(
+        response.headers()["access-control-allow-headers"]
+            .to_str()
+            .unwrap()
+            .contains("Range")
+    );
+    assert_eq!(
+        response.headers()["access-control-allow-origin"],
+        "http://localhost:3000"
+    );
+    let (response, _) = send(&state, get("/api/v1/indicators/si_pov_gini.csv", &[])).await;
+    assert!(
+        response.headers()["access-control-expose-headers"]
+            .to_str()
+            .unwrap()
+            .contains("ETag")
+    );
+}
+
+#[test]
+fn a_batch_may_not_inline_files() {
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": "corpus://indicator/si_pov_gini.csv"}},
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+    ]);
+    match server().handle_body(&batch) {
+        Reply::Many(responses) => {
+            let first: Value = serde_json::from_str(&responses[0]).unwrap();
+            assert_eq!(first["error"]["code"], -32600);
+            assert!(
+                first["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("alone")
+            );
+            let second: Value = serde_json::from_str(&responses[1]).unwrap();
+            assert_eq!(second["result"], json!({}));
+        }
+        other => panic!("expected a batch answer, got {other:?}"),
+    }
+}

@@ -104,3 +104,53 @@ async fn past_the_connection_cap_a_new_connection_gets_503_with_retry_after() {
     let answer = ping_answer(address).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
+
+#[tokio::test]
+async fn one_client_cannot_hold_more_than_its_share_of_connections() {
+    let address = start(ServeLimits {
+        header_read_timeout: Duration::from_secs(2),
+        max_connections: 10,
+        max_connections_per_client: 2,
+        ..ServeLimits::default()
+    })
+    .await;
+    let _held: Vec<TcpStream> = vec![
+        TcpStream::connect(address).await.unwrap(),
+        TcpStream::connect(address).await.unwrap(),
+    ];
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut third = TcpStream::connect(address).await.unwrap();
+    let answer = read_all(&mut third).await;
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    // Its slots come back when its connections close.
+    drop(_held);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let answer = ping_answer(address).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
+
+#[tokio::test]
+async fn a_client_that_stops_reading_a_download_is_cut_at_the_write_stall_timeout() {
+    let address = start(ServeLimits {
+        max_connections_per_client: 1,
+        write_stall_timeout: Duration::from_millis(500),
+        ..ServeLimits::default()
+    })
+    .await;
+    // The whole observations table (megabytes) asked for and never read: the socket buffers fill, the
+    // write stalls, and the server closes the connection, which frees the client's only slot.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stalled = socket.connect(address).await.unwrap();
+    stalled
+        .write_all(
+            format!("GET /api/v1/datasets/observations.csv.gz HTTP/1.1\r\nhost: {address}\r\n\r\n")
+                .as_bytes(),
+        )
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    let answer = ping_answer(address).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    drop(stalled);
+}
