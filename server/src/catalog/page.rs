@@ -214,7 +214,7 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
     let published = corpus
         .downloads
         .published
-        .map(|time| httpdate::fmt_http_date(time));
+        .map(httpdate::fmt_http_date);
     let page = PageView {
         lang: lang_code(lang),
         text: texts(lang),
