@@ -150,6 +150,19 @@ impl Format {
     }
 }
 
+/// The formats every indicator is exported in, in catalog order.
+pub const INDICATOR_FORMATS: [Format; 6] = [
+    Format::Csv,
+    Format::WideCsv,
+    Format::Xlsx,
+    Format::Parquet,
+    Format::SdmxMl,
+    Format::SdmxCsv,
+];
+
+/// The formats every exported dataset has.
+pub const DATASET_FORMATS: [Format; 2] = [Format::CsvGz, Format::Parquet];
+
 /// One downloadable file of `exports/downloads.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Download {

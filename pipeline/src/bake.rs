@@ -443,20 +443,15 @@ fn write_artifacts(
     sources.sort_by(|left, right| left.id.cmp(&right.id));
     write_json(&dir.join(layout::METRICS), &metrics)?;
     write_json(&dir.join(layout::SOURCES), &sources)?;
-    write_json(
-        &dir.join(layout::COUNTRIES),
-        &countries_with_counts(countries, &country_counts),
-    )?;
+    let counted_countries = countries_with_counts(countries, &country_counts);
+    write_json(&dir.join(layout::COUNTRIES), &counted_countries)?;
     write_json(&dir.join(layout::PILLARS), &catalog.settings.pillars)?;
     write_registry_xlsx(
         dir,
         &[
             ("metrics", json_records("metrics", &metrics)?),
             ("sources", json_records("sources", &sources)?),
-            (
-                "countries",
-                json_records("countries", countries.entities())?,
-            ),
+            ("countries", json_records("countries", &counted_countries)?),
             (
                 "pillars",
                 json_records("pillars", &catalog.settings.pillars)?,

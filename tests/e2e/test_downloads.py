@@ -14,7 +14,6 @@ import io
 import json
 import os
 import pathlib
-import re
 import shutil
 import subprocess
 import tempfile
@@ -28,28 +27,9 @@ import pytest
 import sdmx
 from mcp import Client
 
-SERVER_BIN = os.environ["SERVER_BIN"]
-CORPUS_OUT_DIR = os.environ["CORPUS_OUT_DIR"]
 REPO = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = pathlib.Path(os.environ.get("CORPUS_SOURCES_DIR", REPO.parent / "shared" / "data" / "sources"))
 SCREENSHOT = REPO / "target" / "e2e-screenshots" / "catalog.png"
-
-
-@pytest.fixture(scope="module")
-def base_url():
-    """Starts the server on a free loopback port and yields its base URL (http://127.0.0.1:PORT)."""
-    process = subprocess.Popen(
-        [SERVER_BIN, "--addr", "127.0.0.1:0", "--corpus-dir", CORPUS_OUT_DIR],
-        env={**os.environ, "MCP_ENABLED": "true"},
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    line = process.stdout.readline()
-    match = re.search(r"(http://[^/\s]+)/api/mcp", line)
-    assert match, f"the server prints its address, got {line!r}"
-    yield match.group(1)
-    process.terminate()
-    process.wait(timeout=10)
 
 
 def raw_wdi(code, iso3, year):
@@ -105,6 +85,11 @@ def test_excel_opens_the_workbook_with_its_metadata_and_citations(base_url):
     registry = pandas.read_excel(f"{base_url}/api/v1/registry.xlsx", sheet_name=None, engine="openpyxl")
     assert list(registry) == ["metrics", "sources", "countries", "pillars"]
     assert "si_pov_gini" in set(registry["metrics"].id)
+    # The countries sheet counts each country's observations, as countries.json does.
+    countries_json = json.loads((pathlib.Path(os.environ["CORPUS_OUT_DIR"]) / "current" / "countries.json").read_text())
+    expected = next(country["observations"] for country in countries_json if country["iso3"] == "URY")
+    uruguay = registry["countries"].set_index("iso3").loc["URY", "observations"]
+    assert uruguay == expected > 10_000
 
 
 def test_parquet_reads_from_the_url_with_pyarrow_and_pandas(base_url):

@@ -7,31 +7,11 @@ SERVER_BIN at the debug `server` binary. Every check reads real values of the ba
 import asyncio
 import json
 import os
-import re
-import subprocess
 
-import pytest
 from mcp import Client, StdioServerParameters
 
 SERVER_BIN = os.environ["SERVER_BIN"]
 CORPUS_OUT_DIR = os.environ["CORPUS_OUT_DIR"]
-
-
-@pytest.fixture(scope="module")
-def http_url():
-    """Starts the server on a free loopback port and yields its MCP endpoint."""
-    process = subprocess.Popen(
-        [SERVER_BIN, "--addr", "127.0.0.1:0", "--corpus-dir", CORPUS_OUT_DIR],
-        env={**os.environ, "MCP_ENABLED": "true"},
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    line = process.stdout.readline()
-    match = re.search(r"http://\S+/api/mcp", line)
-    assert match, f"the server prints its address, got {line!r}"
-    yield match.group(0)
-    process.terminate()
-    process.wait(timeout=10)
 
 
 def stdio_parameters():

@@ -10,7 +10,9 @@ use std::path::Path;
 
 use corpus::{
     Country, Dataset, Metric, SourceRecord,
-    exports::{DOWNLOADS, Download, EXPORTS_DIR, Format, Subject},
+    exports::{
+        DATASET_FORMATS, DOWNLOADS, Download, EXPORTS_DIR, Format, INDICATOR_FORMATS, Subject,
+    },
     write_json,
 };
 use rayon::prelude::*;
@@ -23,19 +25,6 @@ use super::{
     tables::ObservationColumns,
 };
 use crate::BakeError;
-
-/// The per-indicator formats, in catalog order.
-pub const INDICATOR_FORMATS: [Format; 6] = [
-    Format::Csv,
-    Format::WideCsv,
-    Format::Xlsx,
-    Format::Parquet,
-    Format::SdmxMl,
-    Format::SdmxCsv,
-];
-
-/// The per-dataset formats.
-pub const DATASET_FORMATS: [Format; 2] = [Format::CsvGz, Format::Parquet];
 
 /// The ids of the structure message and the registry workbook in the downloads list.
 pub const STRUCTURE_ID: &str = "structure";

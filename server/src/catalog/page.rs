@@ -211,10 +211,7 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
         })
         .map(file_view)
         .collect();
-    let published = corpus
-        .downloads
-        .published
-        .map(httpdate::fmt_http_date);
+    let published = corpus.downloads.published.map(httpdate::fmt_http_date);
     let page = PageView {
         lang: lang_code(lang),
         text: texts(lang),

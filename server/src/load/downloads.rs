@@ -124,6 +124,29 @@ impl Downloads {
         self.by_uri.get(uri).map(|&index| &self.files[index])
     }
 
+    /// Up to `count` ids of `subject` closest to `text`, best first: the id `text` names when read
+    /// case-insensitively with `.` and `-` as `_` (`SI.POV.GINI` → `si_pov_gini`), then ids within a
+    /// Jaro-Winkler similarity of 0.85 (`si_pov_gin`).
+    pub fn closest_ids(&self, subject: Subject, text: &str, count: usize) -> Vec<&str> {
+        let wanted: String = text
+            .chars()
+            .take(128)
+            .map(|character| match character {
+                '.' | '-' => '_',
+                other => other.to_ascii_lowercase(),
+            })
+            .collect();
+        let mut scored: Vec<(f64, &str)> = self
+            .by_subject
+            .keys()
+            .filter(|(of, _)| *of == subject)
+            .map(|(_, id)| (strsim::jaro_winkler(&wanted, id), id.as_str()))
+            .filter(|(score, _)| *score >= 0.85)
+            .collect();
+        scored.sort_by(|left, right| right.0.total_cmp(&left.0).then(left.1.cmp(right.1)));
+        scored.into_iter().take(count).map(|(_, id)| id).collect()
+    }
+
     /// The files of one indicator or dataset, in format order (empty if none).
     pub fn of(&self, subject: Subject, id: &str) -> impl Iterator<Item = &DownloadFile> {
         self.by_subject

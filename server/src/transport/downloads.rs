@@ -21,7 +21,10 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use bytes::Bytes;
-use corpus::{Lang, exports::Subject};
+use corpus::{
+    Lang,
+    exports::{Format, Subject},
+};
 use serde_json::{Value, json};
 
 use super::http::HttpState;
@@ -135,17 +138,22 @@ fn rendered_response(
         response
     };
     if !etag.is_empty() {
-        insert(&mut response, header::ETAG, etag);
-        if let Some(published) = published {
-            insert(
-                &mut response,
-                header::LAST_MODIFIED,
-                &httpdate::fmt_http_date(published),
-            );
-        }
+        validators(&mut response, etag, published);
     }
     insert(&mut response, header::CACHE_CONTROL, "no-cache");
     response
+}
+
+/// The validators of a response: `ETag`, and `Last-Modified` when the publication time is known.
+fn validators(response: &mut Response, etag: &str, published: Option<SystemTime>) {
+    insert(response, header::ETAG, etag);
+    if let Some(published) = published {
+        insert(
+            response,
+            header::LAST_MODIFIED,
+            &httpdate::fmt_http_date(published),
+        );
+    }
 }
 
 fn unavailable() -> Response {
@@ -218,14 +226,7 @@ pub async fn get_file(State(state): State<Arc<HttpState>>, request: Request) -> 
             }
         }
     };
-    insert(&mut response, header::ETAG, &etag);
-    if let Some(published) = published {
-        insert(
-            &mut response,
-            header::LAST_MODIFIED,
-            &httpdate::fmt_http_date(published),
-        );
-    }
+    validators(&mut response, &etag, published);
     insert(&mut response, header::CACHE_CONTROL, "no-cache");
     insert(&mut response, header::ACCEPT_RANGES, "bytes");
     insert(
@@ -350,20 +351,42 @@ fn requested_range(headers: &HeaderMap, etag: &str, total: u64) -> RangeRequest 
 /// 404 for a path that is not listed: names the catalog and, when the id is known in other formats, those.
 fn not_found(corpus: &Corpus, path: &str) -> Response {
     let shown: String = path.chars().take(120).collect();
-    let stem = shown.split('/').next_back().unwrap_or("");
-    let id = stem.split('.').next().unwrap_or("");
-    let available: Vec<String> = [Subject::Indicator, Subject::Dataset]
+    let name = shown.split('/').next_back().unwrap_or("");
+    // The id is the name less a known suffix (`SI.POV.GINI.csv` → `SI.POV.GINI`), else up to the first dot.
+    let id = Format::ALL
+        .iter()
+        .filter_map(|format| name.strip_suffix(format.suffix()))
+        .min_by_key(|id| id.len())
+        .unwrap_or_else(|| name.split('.').next().unwrap_or(""));
+    let subjects = [Subject::Indicator, Subject::Dataset];
+    let available: Vec<String> = subjects
         .into_iter()
         .flat_map(|subject| corpus.downloads.of(subject, id))
         .map(|file| links::download_url(&file.download))
         .collect();
-    let message = if available.is_empty() {
+    let closest: Vec<&str> = if available.is_empty() {
+        subjects
+            .into_iter()
+            .flat_map(|subject| corpus.downloads.closest_ids(subject, id, 3))
+            .take(3)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let message = if !available.is_empty() {
+        format!("no file `{shown}`: `{id}` is available as the files listed in `available`")
+    } else if !closest.is_empty() {
+        format!(
+            "no file `{shown}`: no id `{id}`; closest ids: {} (e.g. indicators/{}.csv); {} lists every file",
+            closest.join(", "),
+            closest[0],
+            links::catalog_url()
+        )
+    } else {
         format!(
             "no file `{shown}`: the files are indicators/{{id}}{{.csv|.wide.csv|.xlsx|.parquet|.sdmx.xml|.sdmx.csv}}, datasets/{{id}}{{.csv.gz|.parquet}}, registry.xlsx and sdmx/structure.sdmx.xml; {} lists every one",
             links::catalog_url()
         )
-    } else {
-        format!("no file `{shown}`: `{id}` is available as the files listed in `available`")
     };
     problem(
         StatusCode::NOT_FOUND,
@@ -372,6 +395,7 @@ fn not_found(corpus: &Corpus, path: &str) -> Response {
             "message": message,
             "catalog": links::catalog_url(),
             "available": available,
+            "closest_ids": closest,
         }),
     )
 }

@@ -66,7 +66,7 @@ fn invalid_cursor(cursor: &str) -> RpcError {
 
 /// `resources/templates/list`: the URI templates of indicator and dataset files, one per format.
 pub fn templates() -> Value {
-    use corpus::exports::{Format, Subject};
+    use corpus::exports::{DATASET_FORMATS, Format, INDICATOR_FORMATS, Subject};
     let per = |subject: Subject, formats: &[Format], what: &str| -> Vec<Value> {
         formats
             .iter()
@@ -86,19 +86,12 @@ pub fn templates() -> Value {
     };
     let mut templates = per(
         Subject::Indicator,
-        &[
-            Format::Csv,
-            Format::WideCsv,
-            Format::Xlsx,
-            Format::Parquet,
-            Format::SdmxMl,
-            Format::SdmxCsv,
-        ],
+        &INDICATOR_FORMATS,
         "Indicator (metric id, e.g. si_pov_gini), all countries and years",
     );
     templates.extend(per(
         Subject::Dataset,
-        &[Format::CsvGz, Format::Parquet],
+        &DATASET_FORMATS,
         "Whole dataset (e.g. observations, series_stats)",
     ));
     json!({ "resourceTemplates": templates })

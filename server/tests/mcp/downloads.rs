@@ -136,6 +136,22 @@ async fn only_listed_paths_resolve_and_a_miss_says_what_is_valid() {
             .ends_with("/api/v1/indicators/si_pov_gini.csv")
     );
 
+    // A typo or the publisher's code: the closest ids are named.
+    for typo in [
+        "/api/v1/indicators/si_pov_gin.csv",
+        "/api/v1/indicators/SI.POV.GINI.csv",
+    ] {
+        let (_, body) = send(&state, get(typo, &[])).await;
+        let body: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(body["closest_ids"][0], "si_pov_gini", "{typo}: {body}");
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("closest ids: si_pov_gini")
+        );
+    }
+
     let post = Request::post("/api/v1/indicators/si_pov_gini.csv")
         .body(Body::empty())
         .unwrap();
