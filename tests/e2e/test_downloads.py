@@ -85,6 +85,7 @@ def test_excel_opens_the_workbook_with_its_metadata_and_citations(base_url):
     registry = pandas.read_excel(f"{base_url}/api/v1/registry.xlsx", sheet_name=None, engine="openpyxl")
     assert list(registry) == ["metrics", "sources", "countries", "pillars"]
     assert "si_pov_gini" in set(registry["metrics"].id)
+    assert list(registry["metrics"].columns[:1]) == ["id"] and list(registry["countries"].columns[:1]) == ["iso3"]
     # The countries sheet counts each country's observations, as countries.json does.
     countries_json = json.loads((pathlib.Path(os.environ["CORPUS_OUT_DIR"]) / "current" / "countries.json").read_text())
     expected = next(country["observations"] for country in countries_json if country["iso3"] == "URY")
@@ -106,6 +107,7 @@ def test_parquet_reads_from_the_url_with_pyarrow_and_pandas(base_url):
     assert gini.value.iloc[0] == 40.0
     stats = pandas.read_csv(f"{base_url}/api/v1/datasets/series_stats.csv.gz", compression="gzip")
     assert {"indicator", "country", "latest_value", "latest_citation_id"} <= set(stats.columns)
+    assert list(stats.columns[:2]) == ["indicator", "country"]
 
 
 def test_the_json_catalog_lists_every_file_with_its_hash(base_url):

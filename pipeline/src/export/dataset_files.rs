@@ -53,8 +53,9 @@ pub fn write_dataset_files(dir: &Path, id: &str, frame: &mut DataFrame) -> Resul
     write_parquet_frame(&dataset_path(dir, id, Format::Parquet), frame)
 }
 
-/// Flattens serializable records into a frame: one column per top-level field of the first record (every
-/// record must serialize to a JSON object), typed by the values; nested values become JSON text.
+/// Flattens serializable records into a frame: one column per top-level field of any record (every record
+/// must serialize to a JSON object; key columns such as `indicator`, `country`, `year` first), typed by
+/// the values; nested values become JSON text.
 ///
 /// # Errors
 /// [`BakeError::Table`] naming `artifact` if a record is not an object or polars rejects a column.
@@ -64,16 +65,8 @@ pub fn records_frame<T: Serialize>(artifact: &str, records: &[T]) -> Result<Data
         message,
     };
     let rows = json_records(artifact, records)?;
-    let mut names: Vec<String> = Vec::new();
-    for row in &rows {
-        for name in row.keys() {
-            if !names.contains(name) {
-                names.push(name.clone());
-            }
-        }
-    }
-    let columns = names
-        .iter()
+    let columns = column_names(&rows)
+        .into_iter()
         .map(|name| {
             let cells: Vec<Option<&Value>> = rows
                 .iter()
@@ -83,6 +76,37 @@ pub fn records_frame<T: Serialize>(artifact: &str, records: &[T]) -> Result<Data
         })
         .collect();
     DataFrame::new(rows.len(), columns).map_err(|error| table_error(error.to_string()))
+}
+
+/// Columns a reader looks for first, in this order, when a table has them; the other fields follow in
+/// name order.
+const KEY_COLUMNS: [&str; 9] = [
+    "kind",
+    "id",
+    "iso3",
+    "dataset_id",
+    "parameter",
+    "pillar",
+    "indicator",
+    "country",
+    "year",
+];
+
+/// Every field name of `rows`: the [`KEY_COLUMNS`] they have first, then the others in name order.
+fn column_names(rows: &[serde_json::Map<String, Value>]) -> Vec<&str> {
+    let mut names: Vec<&str> = rows
+        .iter()
+        .flat_map(|row| row.keys().map(String::as_str))
+        .collect::<std::collections::BTreeSet<&str>>()
+        .into_iter()
+        .collect();
+    names.sort_by_key(|name| {
+        KEY_COLUMNS
+            .iter()
+            .position(|key| key == name)
+            .unwrap_or(KEY_COLUMNS.len())
+    });
+    names
 }
 
 /// One column of JSON cells, typed by what they hold.
@@ -144,14 +168,7 @@ pub fn write_registry_xlsx(
             .add_worksheet()
             .set_name(*name)
             .map_err(xlsx_error)?;
-        let mut columns: Vec<&str> = Vec::new();
-        for row in rows {
-            for key in row.keys() {
-                if !columns.contains(&key.as_str()) {
-                    columns.push(key);
-                }
-            }
-        }
+        let columns = column_names(rows);
         write_header(sheet, &columns, &bold).map_err(xlsx_error)?;
         for (line, row) in rows.iter().enumerate() {
             for (column, key) in columns.iter().enumerate() {
