@@ -81,10 +81,10 @@ pub fn records_frame<T: Serialize>(artifact: &str, records: &[T]) -> Result<Data
 /// Columns a reader looks for first, in this order, when a table has them; the other fields follow in
 /// name order.
 const KEY_COLUMNS: [&str; 9] = [
-    "kind",
     "id",
     "iso3",
     "dataset_id",
+    "kind",
     "parameter",
     "pillar",
     "indicator",
