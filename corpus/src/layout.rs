@@ -32,6 +32,8 @@ pub const PILLARS: &str = "pillars.json";
 pub const BAKE_REPORT: &str = "bake_report.json";
 /// The bake report as a human summary.
 pub const BAKE_REPORT_TEXT: &str = "bake_report.txt";
+/// See [`crate::Project`].
+pub const PROJECTS: &str = "projects.json";
 /// See [`crate::Dataset`].
 pub const DATASETS: &str = "datasets.json";
 /// The full-text index directory, see [`crate::MetricIndex`].

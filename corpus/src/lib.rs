@@ -20,6 +20,7 @@
 //! | `discoveries.json` | the largest anomalies and source contradictions ([`Discoveries`]) | [`write_json`] | [`read_json`] |
 //! | `data_health.json` | per pillar and country: confidence score, coverage gaps, freshness; regional summary; refresh work-list ([`health::DataHealth`]) | [`write_json`] | [`read_json`] |
 //! | `concordance.arrow` / `.parquet` | both publishers' values per declared concordance pair, country and year | pipeline (polars) | [`concordance::read_concordance`]; analysts (Parquet) |
+//! | `projects.json` | curated development projects (World Bank Projects & Operations), validated, mapped to pillars ([`Project`]) | [`write_json`] | [`read_json`] |
 //! | `bake_report.json` / `.txt` | what the bake kept, dropped and excluded, and why ([`BakeReport`]) | [`write_json`] | [`read_json`] |
 //!
 //! [`BakedCorpus::open`] loads a published directory: it checks the format version, memory-maps the Arrow
@@ -58,6 +59,7 @@ pub mod metric;
 pub mod names;
 pub mod observation;
 pub mod pillar;
+pub mod project;
 pub mod report;
 pub mod source;
 
@@ -74,5 +76,9 @@ pub use metric::{Coverage, GoodDirection, Metric, ValidRange};
 pub use names::{Lang, Names};
 pub use observation::{Observation, ObservationTable, PROJECTION_FLAG, is_projection};
 pub use pillar::{Pillar, PillarRegistry};
-pub use report::{BakeReport, ConcordanceCount, DropReason, DroppedRow, ExcludedSeries};
+pub use project::Project;
+pub use report::{
+    BakeReport, ConcordanceCount, CuratedRefusal, CuratedReport, DropReason, DroppedRow,
+    ExcludedSeries,
+};
 pub use source::{LinkKind, SourceRecord};

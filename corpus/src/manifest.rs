@@ -14,7 +14,8 @@ use crate::{CorpusError, layout, read_json, write_json};
 /// 6: concordance rows may cite a third cell (`right_times_*`: per capita × population).
 /// 7: the analysts' files under `exports/` (per indicator and dataset, `exports/downloads.json`); the Parquet
 /// tables moved into `exports/datasets/`.
-pub const FORMAT_VERSION: u32 = 7;
+/// 8: the curated `projects` dataset (`projects.json`).
+pub const FORMAT_VERSION: u32 = 8;
 
 /// One artifact file and its checksum.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -114,6 +114,36 @@ pub struct SourceCounts {
     pub link_kind: String,
 }
 
+/// What the bake kept of one curated dataset (`projects`), and every record or field it refused.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CuratedReport {
+    /// Dataset id (`projects`).
+    pub dataset: String,
+    /// Source id (`wb_projects`).
+    pub source: String,
+    /// Records kept.
+    pub kept: u64,
+    /// Records kept that only the older export lists.
+    pub from_older_export: u64,
+    /// Records or fields refused: file, line, field, reason.
+    pub refused: Vec<CuratedRefusal>,
+    /// Sectors and themes of kept records that the reviewed mapping does not list (no pillar taken from them).
+    pub unmapped: Vec<String>,
+}
+
+/// One refused record or field of a curated source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CuratedRefusal {
+    /// Raw file, relative to the sources directory.
+    pub file: String,
+    /// 1-based line (the header is line 1).
+    pub line: u64,
+    /// The column at fault.
+    pub field: String,
+    /// What is wrong and what the field must be; `record dropped` or `field left empty` says which.
+    pub reason: String,
+}
+
 /// One indicator whose only series metadata is of an older release than its values, and differs from
 /// them (title, PPP base, poverty line, base year): its definition comes from the values' release and
 /// the older methodology note is not shown.
@@ -180,6 +210,9 @@ pub struct BakeReport {
     /// What the derived-figure rules (`data/aggregation.toml`) did to the derived views.
     #[serde(default)]
     pub derived_rules: crate::derived::DerivedRuleCounts,
+    /// What each curated dataset kept and dropped, and why.
+    #[serde(default)]
+    pub curated: Vec<CuratedReport>,
 }
 
 impl BakeReport {
@@ -271,6 +304,17 @@ impl BakeReport {
             ));
         }
         text.push_str(&self.derived_rules.summary());
+        for curated in &self.curated {
+            text.push_str(&format!(
+                "curated {} ({}): {} records kept ({} only in the older export), {} refusals, {} sectors/themes unmapped\n",
+                curated.dataset,
+                curated.source,
+                curated.kept,
+                curated.from_older_export,
+                curated.refused.len(),
+                curated.unmapped.len()
+            ));
+        }
         text.push_str(&format!(
             "series excluded for licence reasons: {}\n",
             self.excluded_series.len()

@@ -83,10 +83,12 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
         elapsed_ms = started.elapsed().as_millis() as u64,
         "sources governed"
     );
+    let (projects, curated) = curated_projects(options, &catalog, &countries)?;
     let staging = Staging::create(&options.out_dir)?;
     let report = write_artifacts(
         staging.dir(),
         governed,
+        Curated { projects, curated },
         &catalog,
         &aggregation,
         &countries,
@@ -304,6 +306,7 @@ fn add_source(
 fn write_artifacts(
     dir: &Path,
     governed: Governed,
+    Curated { projects, curated }: Curated,
     catalog: &Catalog,
     aggregation: &crate::sources::aggregation::AggregationRules,
     countries: &CountryRegistry,
@@ -317,6 +320,8 @@ fn write_artifacts(
         mut report,
     } = governed;
     let progress = progress_bar(show_progress, 3, "writing");
+    report.curated = curated;
+    write_json(&dir.join(layout::PROJECTS), &projects)?;
     report.observations = observations.len() as u64;
     report.aggregate_observations = aggregates.len() as u64;
     report.indicators = metrics
@@ -339,6 +344,7 @@ fn write_artifacts(
         series: 0,
         discoveries: 0,
         health: 0,
+        projects: projects.len() as u64,
     };
     report.dropped.sort_by(|left, right| {
         (&left.source, &left.file, left.line).cmp(&(&right.source, &right.file, right.line))
@@ -431,6 +437,7 @@ fn write_artifacts(
         || -> Result<(), BakeError> {
             write_concordance(concordance_table, dir)?;
             write_derived_exports(dir, &stats, &discoveries, &data_health)?;
+            write_dataset_files(dir, "projects", &mut records_frame("projects", &projects)?)?;
             write_observations(&observations, dir, "observations")?;
             progress.inc(1);
             write_observations(&aggregates, dir, "aggregates")?;
@@ -482,6 +489,7 @@ fn write_artifacts(
         countries,
         &catalog.settings.pillars,
     ));
+    documents.extend(project_documents(&projects));
     corpus::index::build_index(&index_dir, &documents)?;
     progress.inc(1);
     write_json(&dir.join(layout::BAKE_REPORT), &report)?;
@@ -491,14 +499,54 @@ fn write_artifacts(
     Ok(report)
 }
 
+/// The curated record-level datasets of a bake, with what their validation kept and refused.
+struct Curated {
+    /// The `projects` dataset, sorted by id (empty when the catalog declares no project source).
+    projects: Vec<corpus::Project>,
+    /// One report per curated source read.
+    curated: Vec<corpus::CuratedReport>,
+}
+
+/// Reads and validates the World Bank project list when the catalog declares it (`data/curated/`) and its
+/// licence is admitted; nothing otherwise.
+fn curated_projects(
+    options: &BakeOptions,
+    catalog: &Catalog,
+    countries: &CountryRegistry,
+) -> Result<(Vec<corpus::Project>, Vec<corpus::CuratedReport>), BakeError> {
+    let Some(source) =
+        crate::sources::curated::ProjectsSource::load(&options.catalog_dir, &catalog.settings)?
+    else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    if !catalog.settings.admits_license(&source.license) {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let pillar_ids: Vec<&str> = catalog
+        .settings
+        .pillars
+        .iter()
+        .map(|pillar| pillar.id.as_str())
+        .collect();
+    let (projects, report) = crate::govern::projects::projects(
+        &source,
+        &options.catalog_dir,
+        &options.sources_dir,
+        &pillar_ids,
+        countries,
+    )?;
+    Ok((projects, vec![report]))
+}
+
 /// The datasets of `datasets.json` with CSV and Parquet files in `exports/datasets/`.
-const EXPORTED_DATASETS: [&str; 6] = [
+const EXPORTED_DATASETS: [&str; 7] = [
     "observations",
     "aggregates",
     "concordance",
     "series_stats",
     "discoveries",
     "data_health",
+    "projects",
 ];
 
 /// Writes the derived datasets stored as JSON as CSV and Parquet: series statistics, discoveries (anomalies
@@ -542,6 +590,30 @@ fn write_derived_exports(
         "data_health",
         &mut records_frame("data_health", &data_health.pillar_countries)?,
     )
+}
+
+/// Index documents for the curated projects (`dataset_id` `projects`): title, objective, sectors and
+/// themes, the country or region label, so `search_corpus` finds a project by what it does and where.
+fn project_documents(projects: &[corpus::Project]) -> Vec<corpus::IndexDocument> {
+    projects
+        .iter()
+        .map(|project| corpus::IndexDocument {
+            dataset_id: "projects".into(),
+            id: project.id.clone(),
+            pillar: project.pillars.first().cloned(),
+            code: project.id.clone(),
+            title: project.title.clone(),
+            description: project.objective.clone(),
+            context: format!(
+                "{} {} {} {}",
+                project.location,
+                project.country.as_deref().unwrap_or(""),
+                project.sectors.join(" "),
+                project.themes.join(" ")
+            ),
+            ..Default::default()
+        })
+        .collect()
 }
 
 /// Index documents for the dataset catalog, the countries and the pillars, so `search_corpus` finds them.

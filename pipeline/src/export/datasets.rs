@@ -21,6 +21,8 @@ pub struct DatasetCounts {
     pub discoveries: u64,
     /// Pillar × country entries of the data health view.
     pub health: u64,
+    /// Curated projects.
+    pub projects: u64,
 }
 
 /// The catalog of every dataset the bake writes.
@@ -144,6 +146,27 @@ pub fn dataset_catalog(
             sources: source_ids.clone(),
             license: license.clone(),
             rows: counts.series,
+        },
+        Dataset {
+            dataset_id: "projects".into(),
+            title: "Curated: World Bank projects in Latin America and the Caribbean".into(),
+            description: "Development projects from the World Bank's Projects & Operations list (two exports: the newer decides status, dates and amounts; the older gives sectors and themes and the projects only it lists): P-code, title, country (ISO3; multi-country operations keep their region label and no country), status, approval and closing dates, cost, IBRD/IDA commitment and grant in current US$ (empty when not reported), financing type, lending instrument and family (IPF, DPF, PforR), implementing agency, borrower, environmental category and risk, sectors and themes with the pillars they map to (reviewed mapping), development objective, link and citation id.".into(),
+            artifacts: vec![layout::PROJECTS.into()],
+            keys: vec!["id".into()],
+            columns: columns(&[
+                ("id", "string", "the World Bank's P-code, e.g. P127837"),
+                ("country", "string", "ISO 3166-1 alpha-3; empty for a multi-country operation"),
+                ("status", "string", "Active, Pipeline, Closed or Dropped"),
+                ("approval_date", "date", "board approval, YYYY-MM-DD"),
+                ("commitment_usd", "float64", "IBRD plus IDA commitment, current US$"),
+                ("cost_usd", "float64", "total project cost, current US$"),
+                ("pillars", "array", "pillar ids its sectors and themes map to"),
+                ("citation_id", "string", "the record's citation id, e.g. wbproj-p127837"),
+                ("url", "string", "the project's page at projects.worldbank.org"),
+            ]),
+            sources: vec!["wb_projects".into()],
+            license: "CC-BY-4.0".into(),
+            rows: counts.projects,
         },
         Dataset {
             dataset_id: "discoveries".into(),

@@ -3,6 +3,8 @@
 //! - `data/corpus.toml` ([`CorpusSettings`]): licences, comparison aggregates, pillars.
 //! - `data/sources/*.toml` ([`SourceEntry`]): one file per source, with its connector.
 //! - `data/metrics/*.csv` ([`MetricMapping`]): per indicator, pillar, unit, direction, range, licence, names.
+//! - `data/curated/*.toml` ([`curated`]): record-level sources (the World Bank project list) and their
+//!   reviewed mappings.
 //! - `data/concordance.toml` ([`concordance::ConcordancePair`]): indicators of different publishers that
 //!   measure the same quantity.
 //!
@@ -12,6 +14,7 @@
 pub mod aggregation;
 pub mod catalog;
 pub mod concordance;
+pub mod curated;
 pub mod metric_map;
 pub mod settings;
 pub mod status;

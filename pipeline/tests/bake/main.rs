@@ -30,4 +30,5 @@ mod derived_rules;
 mod governance_rules;
 
 /// The flat files for analysts.
+mod curated;
 mod exports;

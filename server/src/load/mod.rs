@@ -36,6 +36,8 @@ pub struct Corpus {
     data_health: OnceLock<Result<DataHealth, String>>,
     /// The source concordance table, read on first use.
     concordance: OnceLock<Result<Vec<ConcordanceRow>, String>>,
+    /// The curated projects, read on first use.
+    projects: OnceLock<Result<Vec<corpus::Project>, String>>,
     /// The derived-figure rules of each metric, read on first use.
     derived_rules: OnceLock<Result<Vec<corpus::derived::MetricRule>, String>>,
 }
@@ -171,6 +173,20 @@ impl Corpus {
         Ok(corpus::derived::rule_for(rules, indicator))
     }
 
+    /// The curated projects (`projects.json`), sorted by id.
+    ///
+    /// # Errors
+    /// The message of the read error, if the artifact cannot be read.
+    pub fn projects(&self) -> Result<&[corpus::Project], String> {
+        read_once(
+            &self.projects,
+            self.baked.dir(),
+            layout::PROJECTS,
+            "projects",
+        )
+        .map(Vec::as_slice)
+    }
+
     /// The dataset with this id.
     pub fn dataset(&self, dataset_id: &str) -> Option<&Dataset> {
         self.datasets
@@ -193,7 +209,8 @@ fn read_once<'a, T: serde::de::DeserializeOwned>(
 }
 
 /// The artifacts the server reads on first use rather than at start-up.
-const LAZY_ARTIFACTS: [&str; 7] = [
+const LAZY_ARTIFACTS: [&str; 8] = [
+    layout::PROJECTS,
     layout::CONCORDANCE_ARROW,
     layout::SERIES_STATS,
     layout::DISCOVERIES,
@@ -232,6 +249,7 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         year_stats: OnceLock::new(),
         data_health: OnceLock::new(),
         concordance: OnceLock::new(),
+        projects: OnceLock::new(),
         derived_rules: OnceLock::new(),
     })
 }

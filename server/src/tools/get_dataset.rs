@@ -36,7 +36,8 @@ pub fn spec() -> ToolSpec {
          `sources`, `countries`, `pillars`, `citations` (by id), `series_stats` (latest value, change, CAGR 5/10 y and \
          trend per indicator and country), `discoveries` (anomalies and source contradictions; by indicator, country, \
          year), `concordance` (the same quantity from two publishers, both values cited; pair id as `id`, or by \
-         indicator, country, year) and `data_health` (per pillar and country). Rows are paged with limit (default 100, \
+         indicator, country, year), `data_health` (per pillar and country) and `projects` (World Bank projects: by `id` \
+         P-code, `country`, `pillar`; each row carries its citation_id and link). Rows are paged with limit (default 100, \
          at most 500) and offset; a page also stops at about 32 KB, and `total`, `truncated` and `next_offset` say what is left. \
          Every citation id in a page has its records in `citations`.",
         &[
@@ -51,6 +52,7 @@ pub fn spec() -> ToolSpec {
             "discoveries",
             "concordance",
             "data_health",
+            "projects",
         ],
         handle,
     )
@@ -249,6 +251,20 @@ fn handle(
                 .iter()
                 .filter(|candidate| entity.is_none_or(|entity| entity == candidate.iso3));
             Page::of(matching, offset, limit, |entity| plain(json!(entity)))
+        }
+        "projects" => {
+            let projects = corpus.projects().map_err(ToolError::Internal)?;
+            let country = common::optional_country(corpus, input.country.as_deref())?
+                .map(|country| country.iso3.as_str());
+            let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
+                .map(|pillar| pillar.id.as_str());
+            let id = input.id.as_deref().map(str::to_ascii_uppercase);
+            let matching = projects.iter().filter(|project| {
+                id.as_deref().is_none_or(|id| project.id == id)
+                    && country.is_none_or(|country| project.country.as_deref() == Some(country))
+                    && pillar.is_none_or(|pillar| project.pillars.iter().any(|of| of == pillar))
+            });
+            Page::of(matching, offset, limit, |project| plain(json!(project)))
         }
         "series_stats" => {
             let stats = corpus.series_stats().map_err(ToolError::Internal)?;

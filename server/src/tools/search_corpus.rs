@@ -16,18 +16,19 @@ use super::{
 use crate::load::Corpus;
 
 /// Datasets the index covers.
-pub const SEARCHABLE: [&str; 4] = ["metrics", "catalog", "countries", "pillars"];
+pub const SEARCHABLE: [&str; 5] = ["metrics", "catalog", "countries", "pillars", "projects"];
 
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "search_corpus",
         "Full-text search over the corpus",
-        "Searches indicators, datasets, countries and pillars by words in Spanish, English or Portuguese. Each hit \
+        "Searches indicators, datasets, countries, pillars and World Bank projects (title, objective, sectors, place) by \
+         words in Spanish, English or Portuguese. Each hit \
          names its dataset_id and the keys to pass to get_dataset (indicators can also go straight to get_series or \
          compute). Filter with datasets[], parameter (pillar) or country (indicators with data for it). Answer: `limit` hits \
          (default 10, at most 50), under 10 KB.",
-        &["metrics", "countries", "pillars"],
+        &["metrics", "countries", "pillars", "projects"],
         handle,
     )
 }
@@ -132,6 +133,7 @@ fn handle(
         )
         .map_err(|error| ToolError::Internal(error.to_string()))?;
     let baked = &corpus.baked;
+    let projects = corpus.projects().map_err(ToolError::Internal)?;
     let mut hits = Vec::new();
     for hit in found {
         let entry = match hit.dataset_id.as_str() {
@@ -165,6 +167,20 @@ fn handle(
                     json!({"dataset_id": "countries", "id": entity.iso3}),
                 )
             }),
+            "projects" => projects
+                .binary_search_by(|project| project.id.as_str().cmp(&hit.id))
+                .ok()
+                .map(|at| &projects[at])
+                .filter(|project| {
+                    country.is_none_or(|country| project.country.as_deref() == Some(&country.iso3))
+                })
+                .map(|project| {
+                    (
+                        project.title.clone(),
+                        project.objective.clone(),
+                        json!({"dataset_id": "projects", "id": project.id}),
+                    )
+                }),
             "pillars" => baked.pillars().get(&hit.id).map(|pillar| {
                 (
                     pillar.names.get(lang).to_string(),

@@ -58,3 +58,6 @@ mod reload;
 
 // The downloads API and MCP resources.
 mod downloads;
+
+// The curated projects.
+mod projects;

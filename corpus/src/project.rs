@@ -1,0 +1,62 @@
+//! The curated `projects` dataset (`projects.json`): one record per development project, read from the
+//! publisher's project records (World Bank Projects & Operations), validated and mapped to pillars by the
+//! bake. A record is its own citation: `citation_id` (`wbproj-p127837`) and `url` (the publisher's page).
+
+use serde::{Deserialize, Serialize};
+
+/// One project.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct Project {
+    /// The publisher's id (`P127837`).
+    pub id: String,
+    /// Source id of the catalog (`wb_projects`).
+    pub source: String,
+    /// Project name as published.
+    pub title: String,
+    /// ISO 3166-1 alpha-3 of the one country it is in; `None` for a multi-country operation.
+    pub country: Option<String>,
+    /// The publisher's country or region label (`Plurinational State of Bolivia`, `Central America`).
+    pub location: String,
+    /// Status as published: `Active`, `Pipeline`, `Closed`, `Dropped`.
+    pub status: String,
+    /// Board approval date, `YYYY-MM-DD`, when published.
+    pub approval_date: Option<String>,
+    /// Closing date, `YYYY-MM-DD`, when published.
+    pub closing_date: Option<String>,
+    /// Total project cost, current US$ (`None`: not reported).
+    pub cost_usd: Option<f64>,
+    /// IBRD plus IDA commitment, current US$ (`None`: not reported).
+    pub commitment_usd: Option<f64>,
+    /// Grant amount, current US$ (`None`: not reported).
+    pub grant_usd: Option<f64>,
+    /// Financing type (`IBRD`, `IDA`, `Grants`, `Other`), when published.
+    pub financing_type: Option<String>,
+    /// Lending instrument as published (`Investment Project Financing`).
+    pub lending_instrument: Option<String>,
+    /// Instrument family: `IPF`, `DPF` or `PforR` (`None`: unidentified).
+    pub instrument_family: Option<String>,
+    /// Implementing agency (free text; often several agencies), when published.
+    pub implementing_agency: Option<String>,
+    /// Borrower, when published.
+    pub borrower: Option<String>,
+    /// Environmental assessment category (`A`, `B`, `C`, `F`), when published.
+    pub environmental_category: Option<String>,
+    /// Environmental and social risk rating (`Low` … `High`), when published.
+    pub environmental_risk: Option<String>,
+    /// Sectors as published (from the export that has them).
+    pub sectors: Vec<String>,
+    /// Themes as published.
+    pub themes: Vec<String>,
+    /// Pillar ids the sectors and themes map to (reviewed mapping), sorted, unique.
+    pub pillars: Vec<String>,
+    /// Project development objective (the pitch), as published.
+    pub objective: String,
+    /// The publisher's page for the project.
+    pub url: String,
+    /// Citation id of the record (`wbproj-p127837`).
+    pub citation_id: String,
+    /// Which export the record was read from (`2025-03-31`), and for sectors and themes, the older one
+    /// when only it has them.
+    pub retrieved_at: String,
+}

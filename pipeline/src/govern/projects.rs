@@ -1,0 +1,429 @@
+//! The `projects` dataset: reads the two World Bank project exports declared in
+//! `data/curated/wb_projects.toml`, merges them and validates every record ([`corpus::Project`]).
+//!
+//! - **Merge**: the newer export decides every field it has; the older one gives sectors and themes (the
+//!   newer has none) and the projects only it lists (kept, `retrieved_at` the older date).
+//! - **Records refused** (listed in the bake report with file, line, field and reason): an id that is not
+//!   a P-code, a second row of the same id, no title, a status other than Active, Pipeline, Closed, Dropped.
+//! - **Text**: HTML entities of the publisher's export (`&rsquo;`, `&amp;`) decoded in titles and objectives.
+//! - **Dates**: `YYYY-MM-DD`, or the export's occasional `M/D/YYYY`, rewritten as `YYYY-MM-DD`.
+//! - **Fields left empty** (also listed): a date in neither form, an amount that is not a finite
+//!   number ≥ 0, an ISO3 that is not a LAC country of the registry. An amount of 0 is "not reported"
+//!   (the publisher's convention) and is left empty without a refusal.
+//! - **Countries**: a multi-country operation (`Caribbean`, `Central America`) keeps `country` empty and
+//!   its label in `location`; it is never assigned to one country.
+//! - **Pillars**: each sector and theme through the reviewed mapping (`data/curated/wb_sector_pillars.csv`);
+//!   names the mapping lacks are reported, never guessed.
+
+use std::{
+    collections::{BTreeMap, BTreeSet, HashMap},
+    path::Path,
+};
+
+use corpus::{CountryRegistry, CuratedRefusal, CuratedReport, EntityKind, Project};
+use serde::Deserialize;
+
+use crate::{
+    BakeError,
+    sources::curated::{ProjectsSource, is_iso_date},
+};
+
+/// The statuses the publisher uses.
+pub const STATUSES: [&str; 4] = ["Active", "Pipeline", "Closed", "Dropped"];
+
+/// One row of either export (the older has sectors and themes, the newer extra dates, unused here).
+#[derive(Debug, Clone, Deserialize)]
+struct RawProject {
+    project_id: String,
+    country: Option<String>,
+    iso3: Option<String>,
+    status: Option<String>,
+    project_name: Option<String>,
+    project_development_objective: Option<String>,
+    implementing_agency: Option<String>,
+    board_approval_date: Option<String>,
+    closing_date: Option<String>,
+    project_cost_usd: Option<String>,
+    total_ibrd_ida_commitment_usd: Option<String>,
+    grant_amount_usd: Option<String>,
+    borrower: Option<String>,
+    lending_instrument: Option<String>,
+    env_assessment_category: Option<String>,
+    env_social_risk_rating: Option<String>,
+    financing_type: Option<String>,
+    lending_instrument_family: Option<String>,
+    url: Option<String>,
+    #[serde(default)]
+    sector1: Option<String>,
+    #[serde(default)]
+    sector2: Option<String>,
+    #[serde(default)]
+    sector3: Option<String>,
+    #[serde(default)]
+    theme1: Option<String>,
+    #[serde(default)]
+    theme2: Option<String>,
+}
+
+/// The reviewed mapping: (`sector` or `theme`, name) → pillar id (`None`: reviewed, no pillar).
+type PillarMapping = HashMap<(String, String), Option<String>>;
+
+/// Reads, merges and validates the projects of `source`; the records sorted by id, and what was kept and
+/// refused.
+///
+/// # Errors
+/// [`BakeError::Io`] if an export or the mapping cannot be read; [`BakeError::Catalog`] for a mapping row
+/// naming an unknown pillar or kind, or an export without a required column.
+pub fn projects(
+    source: &ProjectsSource,
+    catalog_dir: &Path,
+    sources_dir: &Path,
+    pillar_ids: &[&str],
+    countries: &CountryRegistry,
+) -> Result<(Vec<Project>, CuratedReport), BakeError> {
+    let mapping = read_mapping(&catalog_dir.join(&source.sector_pillars), pillar_ids)?;
+    let mut report = CuratedReport {
+        dataset: "projects".into(),
+        source: source.id.clone(),
+        ..CuratedReport::default()
+    };
+    let newer_file = format!("{}/{}", source.raw_path, source.newer_file);
+    let older_file = format!("{}/{}", source.raw_path, source.older_file);
+    let newer = read_export(&source.newer_path(sources_dir), &newer_file, &mut report)?;
+    let older = read_export(&source.older_path(sources_dir), &older_file, &mut report)?;
+    let mut unmapped = BTreeSet::new();
+    let mut records = Vec::with_capacity(newer.len() + older.len());
+    for (id, (line, row)) in &newer {
+        let sectors_from = older.get(id).map_or(row, |(_, older_row)| older_row);
+        let record = build(
+            source,
+            row,
+            sectors_from,
+            (&newer_file, *line),
+            &source.newer_retrieved_at,
+            (&mapping, &mut unmapped),
+            countries,
+            &mut report,
+        );
+        records.push(record);
+    }
+    for (id, (line, row)) in &older {
+        if newer.contains_key(id) {
+            continue;
+        }
+        report.from_older_export += 1;
+        records.push(build(
+            source,
+            row,
+            row,
+            (&older_file, *line),
+            &source.older_retrieved_at,
+            (&mapping, &mut unmapped),
+            countries,
+            &mut report,
+        ));
+    }
+    records.sort_by(|left, right| left.id.cmp(&right.id));
+    report.refused.sort_by(|left, right| {
+        (&left.file, left.line, &left.field).cmp(&(&right.file, right.line, &right.field))
+    });
+    report.kept = records.len() as u64;
+    report.unmapped = unmapped.into_iter().collect();
+    Ok((records, report))
+}
+
+/// The valid rows of one export by id, each with its line; refused rows go to `report`.
+fn read_export(
+    path: &Path,
+    file: &str,
+    report: &mut CuratedReport,
+) -> Result<BTreeMap<String, (u64, RawProject)>, BakeError> {
+    let mut reader =
+        csv::Reader::from_path(path).map_err(|error| BakeError::io(path, error.into()))?;
+    let mut rows = BTreeMap::new();
+    for (index, row) in reader.deserialize::<RawProject>().enumerate() {
+        let line = index as u64 + 2;
+        let mut refuse = |field: &str, reason: String| {
+            report.refused.push(CuratedRefusal {
+                file: file.to_string(),
+                line,
+                field: field.to_string(),
+                reason,
+            });
+        };
+        let row = match row {
+            Ok(row) => row,
+            Err(error) => {
+                refuse("(row)", format!("record dropped: unreadable row: {error}"));
+                continue;
+            }
+        };
+        let id = row.project_id.trim();
+        if !is_p_code(id) {
+            refuse(
+                "project_id",
+                format!("record dropped: `{id}` is not a P-code (P and 6 digits)"),
+            );
+            continue;
+        }
+        if row
+            .project_name
+            .as_deref()
+            .is_none_or(|name| name.trim().is_empty())
+        {
+            refuse("project_name", "record dropped: no title".into());
+            continue;
+        }
+        match row.status.as_deref() {
+            Some(status) if STATUSES.contains(&status) => {}
+            other => {
+                refuse(
+                    "status",
+                    format!(
+                        "record dropped: status `{}`; valid: {}",
+                        other.unwrap_or(""),
+                        STATUSES.join(", ")
+                    ),
+                );
+                continue;
+            }
+        }
+        if rows.contains_key(id) {
+            refuse(
+                "project_id",
+                format!("record dropped: a second row of {id} (the first is kept)"),
+            );
+            continue;
+        }
+        rows.insert(id.to_string(), (line, row));
+    }
+    Ok(rows)
+}
+
+/// One record from `row` (sectors and themes from `sectors_from`), fields checked.
+#[allow(clippy::too_many_arguments)]
+fn build(
+    source: &ProjectsSource,
+    row: &RawProject,
+    sectors_from: &RawProject,
+    (file, line): (&str, u64),
+    retrieved_at: &str,
+    (mapping, unmapped): (&PillarMapping, &mut BTreeSet<String>),
+    countries: &CountryRegistry,
+    report: &mut CuratedReport,
+) -> Project {
+    let mut refusals: Vec<(&str, String)> = Vec::new();
+    let mut left_empty = |field: &'static str, reason: String| refusals.push((field, reason));
+    let approval_date = checked_date(&row.board_approval_date).unwrap_or_else(|reason| {
+        left_empty("board_approval_date", reason);
+        None
+    });
+    let closing_date = checked_date(&row.closing_date).unwrap_or_else(|reason| {
+        left_empty("closing_date", reason);
+        None
+    });
+    let cost_usd = checked_amount(&row.project_cost_usd).unwrap_or_else(|reason| {
+        left_empty("project_cost_usd", reason);
+        None
+    });
+    let commitment_usd =
+        checked_amount(&row.total_ibrd_ida_commitment_usd).unwrap_or_else(|reason| {
+            left_empty("total_ibrd_ida_commitment_usd", reason);
+            None
+        });
+    let grant_usd = checked_amount(&row.grant_amount_usd).unwrap_or_else(|reason| {
+        left_empty("grant_amount_usd", reason);
+        None
+    });
+    let country = text(&row.iso3).and_then(|iso3| match countries.get(&iso3) {
+        Some(entity) if entity.kind == EntityKind::Country => Some(entity.iso3.clone()),
+        _ => {
+            left_empty(
+                "iso3",
+                format!("`{iso3}` is not a LAC country of the registry"),
+            );
+            None
+        }
+    });
+    for (field, reason) in refusals {
+        report.refused.push(CuratedRefusal {
+            file: file.to_string(),
+            line,
+            field: field.to_string(),
+            reason: format!("field left empty: {reason}"),
+        });
+    }
+    let id = row.project_id.trim().to_string();
+    let canonical_url =
+        format!("https://projects.worldbank.org/en/projects-operations/project-detail/{id}");
+    let url = text(&row.url)
+        .filter(|url| url.starts_with("https://projects.worldbank.org/"))
+        .unwrap_or(canonical_url);
+    let named = |values: [&Option<String>; 3]| -> Vec<String> {
+        let mut names: Vec<String> = values.iter().filter_map(|value| text(value)).collect();
+        names.dedup();
+        names
+    };
+    let sectors = named([
+        &sectors_from.sector1,
+        &sectors_from.sector2,
+        &sectors_from.sector3,
+    ]);
+    let themes = named([&sectors_from.theme1, &sectors_from.theme2, &None]);
+    let mut pillars = BTreeSet::new();
+    for (kind, names) in [("sector", &sectors), ("theme", &themes)] {
+        for name in names {
+            match mapping.get(&(kind.to_string(), name.clone())) {
+                Some(Some(pillar)) => {
+                    pillars.insert(pillar.clone());
+                }
+                Some(None) => {}
+                None => {
+                    unmapped.insert(format!("{kind}: {name}"));
+                }
+            }
+        }
+    }
+    Project {
+        citation_id: format!("{}-{}", source.citation_prefix, id.to_lowercase()),
+        id,
+        source: source.id.clone(),
+        title: decoded(text(&row.project_name).unwrap_or_default()),
+        country,
+        location: text(&row.country).unwrap_or_default(),
+        status: text(&row.status).unwrap_or_default(),
+        approval_date,
+        closing_date,
+        cost_usd,
+        commitment_usd,
+        grant_usd,
+        financing_type: text(&row.financing_type),
+        lending_instrument: text(&row.lending_instrument),
+        instrument_family: text(&row.lending_instrument_family),
+        implementing_agency: text(&row.implementing_agency),
+        borrower: text(&row.borrower),
+        environmental_category: text(&row.env_assessment_category),
+        environmental_risk: text(&row.env_social_risk_rating),
+        sectors,
+        themes,
+        pillars: pillars.into_iter().collect(),
+        objective: decoded(text(&row.project_development_objective).unwrap_or_default()),
+        url,
+        retrieved_at: retrieved_at.to_string(),
+    }
+}
+
+/// A trimmed, non-empty cell.
+fn text(value: &Option<String>) -> Option<String> {
+    value
+        .as_deref()
+        .map(str::trim)
+        .filter(|value| !value.is_empty())
+        .map(str::to_string)
+}
+
+/// A date cell: empty, or `YYYY-MM-DD`; else the reason.
+fn checked_date(value: &Option<String>) -> Result<Option<String>, String> {
+    match text(value) {
+        None => Ok(None),
+        Some(date) if is_iso_date(&date) => Ok(Some(date)),
+        Some(other) => us_date(&other)
+            .map(Some)
+            .ok_or_else(|| format!("`{other}` is not a date YYYY-MM-DD (or M/D/YYYY)")),
+    }
+}
+
+/// `M/D/YYYY` (`10/1/2011`) as `YYYY-MM-DD`, if it is a calendar date.
+fn us_date(text: &str) -> Option<String> {
+    let mut parts = text.split('/');
+    let (month, day, year) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || year.len() != 4 {
+        return None;
+    }
+    let (month, day): (u32, u32) = (month.parse().ok()?, day.parse().ok()?);
+    let iso = format!("{year}-{month:02}-{day:02}");
+    is_iso_date(&iso).then_some(iso)
+}
+
+/// Text with the export's HTML entities decoded (`&rsquo;` → `’`); the text as is if it does not decode.
+fn decoded(text: String) -> String {
+    if text.contains('&') {
+        htmlescape::decode_html(&text).unwrap_or(text)
+    } else {
+        text
+    }
+}
+
+/// An amount cell in US$: empty or 0 (not reported) is `None`; else a finite number > 0, or the reason.
+fn checked_amount(value: &Option<String>) -> Result<Option<f64>, String> {
+    let Some(cell) = text(value) else {
+        return Ok(None);
+    };
+    match cell.parse::<f64>() {
+        Ok(0.0) => Ok(None),
+        Ok(number) if number.is_finite() && number > 0.0 => Ok(Some(number)),
+        _ => Err(format!("`{cell}` is not an amount in US$ (a number ≥ 0)")),
+    }
+}
+
+/// Whether `id` is a World Bank P-code (`P` and six digits).
+fn is_p_code(id: &str) -> bool {
+    id.len() == 7 && id.starts_with('P') && id[1..].bytes().all(|byte| byte.is_ascii_digit())
+}
+
+/// Reads the reviewed mapping (`kind,name,pillar`, `#` comments).
+fn read_mapping(path: &Path, pillar_ids: &[&str]) -> Result<PillarMapping, BakeError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_path(path)
+        .map_err(|error| BakeError::io(path, error.into()))?;
+    let mut mapping = PillarMapping::new();
+    for (index, row) in reader.records().enumerate() {
+        let row = row.map_err(|error| BakeError::catalog(path, error.to_string()))?;
+        let at =
+            |message: String| BakeError::catalog(path, format!("row {}: {message}", index + 1));
+        let (kind, name, pillar) = (
+            row.get(0).unwrap_or(""),
+            row.get(1).unwrap_or("").trim(),
+            row.get(2).unwrap_or("").trim(),
+        );
+        if kind != "sector" && kind != "theme" {
+            return Err(at(format!("kind `{kind}`; valid: sector, theme")));
+        }
+        if !pillar.is_empty() && !pillar_ids.contains(&pillar) {
+            return Err(at(format!(
+                "pillar `{pillar}` of `{name}`; valid: {} (or empty: no pillar)",
+                pillar_ids.join(", ")
+            )));
+        }
+        mapping.insert(
+            (kind.to_string(), name.to_string()),
+            (!pillar.is_empty()).then(|| pillar.to_string()),
+        );
+    }
+    Ok(mapping)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_p_code;
+
+    #[test]
+    fn us_dates_become_iso_dates_and_entities_are_decoded() {
+        assert_eq!(super::us_date("10/1/2011").as_deref(), Some("2011-10-01"));
+        assert_eq!(super::us_date("13/1/2011"), None);
+        assert_eq!(super::us_date("1/2011"), None);
+        assert_eq!(
+            super::decoded("Bolivia&rsquo;s &amp; Peru".into()),
+            "Bolivia’s & Peru"
+        );
+    }
+
+    #[test]
+    fn p_codes_are_p_and_six_digits() {
+        assert!(is_p_code("P127837"));
+        for bad in ["P12783", "p127837", "P12783X", "127837", ""] {
+            assert!(!is_p_code(bad), "{bad}");
+        }
+    }
+}

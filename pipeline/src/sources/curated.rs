@@ -1,0 +1,154 @@
+//! Declarations of the curated, record-level sources (`data/curated/*.toml`): where their raw files are,
+//! their publisher and licence, and the reviewed mapping files they need. Today: the World Bank's project
+//! list (`data/curated/wb_projects.toml`, the `projects` dataset).
+//!
+//! A catalog without `data/curated/` (the test fixtures) has no curated records; the datasets are then
+//! baked empty, so the corpus shape does not depend on which sources are declared.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::settings::{CorpusSettings, check_https, is_snake_id};
+use crate::BakeError;
+
+/// The directory of the curated declarations inside a catalog directory.
+pub const CURATED_DIR: &str = "curated";
+
+/// The file declaring the World Bank project list.
+pub const PROJECTS_FILE: &str = "curated/wb_projects.toml";
+
+/// `data/curated/wb_projects.toml`: two exports of the World Bank's Projects & Operations list.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectsSource {
+    /// Source id (`wb_projects`), snake case.
+    pub id: String,
+    /// Dataset name (`Projects & Operations`).
+    pub name: String,
+    /// Publisher (`The World Bank`).
+    pub publisher: String,
+    /// Licence id of `corpus.toml`.
+    pub license: String,
+    /// Licence page (https).
+    pub license_url: String,
+    /// Publisher's page of the list (https).
+    pub homepage: String,
+    /// How the publisher asks to be credited.
+    pub attribution: String,
+    /// Directory of the raw files, relative to the sources directory.
+    pub raw_path: String,
+    /// The newer export (decides status, dates, amounts), relative to `raw_path`.
+    pub newer_file: String,
+    /// When the newer export was retrieved, `YYYY-MM-DD`.
+    pub newer_retrieved_at: String,
+    /// The older export (alone has sectors and themes), relative to `raw_path`.
+    pub older_file: String,
+    /// When the older export was retrieved, `YYYY-MM-DD`.
+    pub older_retrieved_at: String,
+    /// Prefix of the records' citation ids (`wbproj` → `wbproj-p127837`).
+    pub citation_prefix: String,
+    /// The reviewed sector/theme → pillar mapping, relative to the catalog directory.
+    pub sector_pillars: String,
+}
+
+impl ProjectsSource {
+    /// Reads the declaration in `catalog_dir`, if there is one, and checks it against `settings`.
+    ///
+    /// # Errors
+    /// [`BakeError::Catalog`] naming the file and the field: unreadable or unknown keys, a licence
+    /// `corpus.toml` does not declare, a non-https link, a date that is not `YYYY-MM-DD`, an id that is
+    /// not snake case.
+    pub fn load(
+        catalog_dir: &Path,
+        settings: &CorpusSettings,
+    ) -> Result<Option<ProjectsSource>, BakeError> {
+        let path = catalog_dir.join(PROJECTS_FILE);
+        if !path.is_file() {
+            return Ok(None);
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|error| BakeError::catalog(&path, format!("cannot read: {error}")))?;
+        let source: ProjectsSource =
+            toml::from_str(&text).map_err(|error| BakeError::catalog(&path, error.to_string()))?;
+        let invalid = |message: String| BakeError::catalog(&path, message);
+        if !is_snake_id(&source.id) || !is_snake_id(&source.citation_prefix) {
+            return Err(invalid(format!(
+                "id `{}` and citation_prefix `{}` must be snake case ([a-z0-9_])",
+                source.id, source.citation_prefix
+            )));
+        }
+        if settings.license(&source.license).is_none() {
+            return Err(invalid(format!(
+                "license `{}` is not declared in corpus.toml; declared: {}",
+                source.license,
+                settings.license_ids()
+            )));
+        }
+        for (field, value) in [
+            ("license_url", &source.license_url),
+            ("homepage", &source.homepage),
+        ] {
+            check_https(field, value).map_err(invalid)?;
+        }
+        for (field, value) in [
+            ("newer_retrieved_at", &source.newer_retrieved_at),
+            ("older_retrieved_at", &source.older_retrieved_at),
+        ] {
+            if !is_iso_date(value) {
+                return Err(invalid(format!(
+                    "{field} `{value}` must be a date YYYY-MM-DD"
+                )));
+            }
+        }
+        Ok(Some(source))
+    }
+
+    /// The newer export's path under `sources_dir`.
+    pub fn newer_path(&self, sources_dir: &Path) -> PathBuf {
+        sources_dir.join(&self.raw_path).join(&self.newer_file)
+    }
+
+    /// The older export's path under `sources_dir`.
+    pub fn older_path(&self, sources_dir: &Path) -> PathBuf {
+        sources_dir.join(&self.raw_path).join(&self.older_file)
+    }
+}
+
+/// Whether `text` is a calendar date `YYYY-MM-DD` (month 1-12, day 1-31).
+pub fn is_iso_date(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let digits = |range: std::ops::Range<usize>| {
+        bytes[range.clone()]
+            .iter()
+            .all(u8::is_ascii_digit)
+            .then(|| text[range].parse::<u32>().ok())
+            .flatten()
+    };
+    bytes.len() == 10
+        && bytes[4] == b'-'
+        && bytes[7] == b'-'
+        && digits(0..4).is_some()
+        && digits(5..7).is_some_and(|month| (1..=12).contains(&month))
+        && digits(8..10).is_some_and(|day| (1..=31).contains(&day))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_iso_date;
+
+    #[test]
+    fn dates_are_calendar_dates() {
+        assert!(is_iso_date("2025-03-31"));
+        for bad in [
+            "2025-13-01",
+            "2025-3-31",
+            "31/03/2025",
+            "2025-03-00",
+            "",
+            "2025-03-31T00:00",
+        ] {
+            assert!(!is_iso_date(bad), "{bad}");
+        }
+    }
+}
