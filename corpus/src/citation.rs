@@ -164,3 +164,28 @@ mod tests {
         }
     }
 }
+
+/// The citation of a curated record (a project), which is its own source: where it comes from, its
+/// page, and how to credit it. Record citation ids carry the source's prefix (`wbproj-p127837`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct RecordCitation {
+    /// The record's citation id.
+    pub citation_id: String,
+    /// Curated dataset id (`projects`).
+    pub dataset: String,
+    /// Source id (`wb_projects`).
+    pub source: String,
+    /// Publisher (`The World Bank`).
+    pub publisher: String,
+    /// The record's title as published.
+    pub title: String,
+    /// The publisher's page for the record.
+    pub url: String,
+    /// Licence id (`CC-BY-4.0`).
+    pub license: String,
+    /// Attribution text the publisher asks for.
+    pub attribution: String,
+    /// When the record was retrieved (ISO 8601 date).
+    pub retrieved_at: String,
+}

@@ -64,7 +64,7 @@ pub mod report;
 pub mod source;
 
 pub use baked::BakedCorpus;
-pub use citation::{Citation, CitationId, UnresolvedCitation};
+pub use citation::{Citation, CitationId, RecordCitation, UnresolvedCitation};
 pub use country::{Country, CountryRegistry, EntityKind};
 pub use dataset::{Dataset, DatasetColumn};
 pub use derived::{Anomaly, Contradiction, Discoveries, PillarCorrelation, SeriesStats, YearStats};

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::citation::RecordCitation;
+
 /// One project.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -12,6 +14,12 @@ pub struct Project {
     pub id: String,
     /// Source id of the catalog (`wb_projects`).
     pub source: String,
+    /// Publisher (`The World Bank`).
+    pub publisher: String,
+    /// Licence id of the record (`CC-BY-4.0`).
+    pub license: String,
+    /// How the publisher asks to be credited.
+    pub attribution: String,
     /// Project name as published.
     pub title: String,
     /// ISO 3166-1 alpha-3 of the one country it is in; `None` for a multi-country operation.
@@ -59,4 +67,21 @@ pub struct Project {
     /// Which export the record was read from (`2025-03-31`), and for sectors and themes, the older one
     /// when only it has them.
     pub retrieved_at: String,
+}
+
+impl Project {
+    /// The record's citation: what `citations.records[citation_id]` of an answer holds.
+    pub fn citation(&self) -> RecordCitation {
+        RecordCitation {
+            citation_id: self.citation_id.clone(),
+            dataset: "projects".into(),
+            source: self.source.clone(),
+            publisher: self.publisher.clone(),
+            title: self.title.clone(),
+            url: self.url.clone(),
+            license: self.license.clone(),
+            attribution: self.attribution.clone(),
+            retrieved_at: self.retrieved_at.clone(),
+        }
+    }
 }

@@ -35,6 +35,8 @@ pub struct ToolAnswer<'a, O> {
     /// Tables, links and charts for a person, rendered by a gateway without passing through the model
     /// (the result's `_meta`, key [`DISPLAY_META_KEY`]).
     pub display: Option<Display>,
+    /// The citation of every curated record (project) `result` names by its `citation_id`.
+    pub records: Vec<corpus::RecordCitation>,
 }
 
 /// A resolved citation of one number (publisher, dataset, title, value, deep link, vintage, retrieval
@@ -62,7 +64,7 @@ fn citations_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     });
     schemars::json_schema!({
         "type": "object",
-        "properties": {"sources": records, "indicators": records, "series": records},
+        "properties": {"sources": records, "indicators": records, "series": records, "records": records},
         "required": ["sources", "indicators", "series"]
     })
 }
@@ -79,6 +81,10 @@ pub struct Citations {
     pub indicators: BTreeMap<String, IndicatorCitation>,
     /// Series records by series id: a citation id without its `-{year}` (`wb-sp-dyn-le00-in-mex`).
     pub series: BTreeMap<String, SeriesCitation>,
+    /// Curated records (projects) by their citation id (`wbproj-p127837`), each its own source; absent
+    /// when the answer cites none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub records: BTreeMap<String, corpus::RecordCitation>,
 }
 
 /// Where a source's numbers come from and how to credit them.
@@ -278,7 +284,12 @@ impl<O: Serialize> ToolAnswer<'_, O> {
             ToolError::Internal(format!("serializing the result: {error}"))
         };
         let resource_links = resource_links(corpus, &self.citations);
-        let citations = Citations::from_records(corpus, &self.citations)?;
+        let mut citations = Citations::from_records(corpus, &self.citations)?;
+        citations.records = self
+            .records
+            .into_iter()
+            .map(|record| (record.citation_id.clone(), record))
+            .collect();
         let user_message = self
             .display
             .as_ref()

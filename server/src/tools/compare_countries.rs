@@ -224,6 +224,7 @@ fn handle(
         result,
         citations,
         display: Some(display),
+        records: Vec::new(),
     })
 }
 

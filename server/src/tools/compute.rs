@@ -469,6 +469,7 @@ fn handle(
         result,
         citations,
         display,
+        records: Vec::new(),
     })
 }
 

@@ -197,6 +197,7 @@ fn handle(
                 result,
                 citations,
                 display: Some(display),
+                records: Vec::new(),
             })
         }
         (None, None) => {
@@ -212,6 +213,7 @@ fn handle(
                 result,
                 citations: Vec::new(),
                 display: Some(display),
+                records: Vec::new(),
             })
         }
         _ => Err(ToolError::Invalid(

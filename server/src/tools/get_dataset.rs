@@ -411,6 +411,17 @@ fn handle(
     cited.sort_unstable();
     cited.dedup();
     let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
+    // A page of projects cites each record it shows.
+    let records = if input.dataset_id == "projects" {
+        page.rows
+            .iter()
+            .filter_map(|row| row["citation_id"].as_str())
+            .filter_map(|id| corpus.project_by_citation(id))
+            .map(corpus::Project::citation)
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut files = common::file_links(corpus, Subject::Dataset, &input.dataset_id);
     let indicator_id = match input.dataset_id.as_str() {
         "metrics" => input.id.as_deref().or(input.indicator.as_deref()),
@@ -443,6 +454,7 @@ fn handle(
         result,
         citations,
         display: None,
+        records,
     })
 }
 

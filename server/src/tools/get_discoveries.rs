@@ -253,5 +253,6 @@ fn handle(
         result,
         citations,
         display: None,
+        records: Vec::new(),
     })
 }

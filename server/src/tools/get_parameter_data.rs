@@ -380,6 +380,7 @@ fn handle(
         result,
         citations,
         display: Some(display),
+        records: Vec::new(),
     })
 }
 

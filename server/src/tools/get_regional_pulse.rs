@@ -442,6 +442,7 @@ fn handle(
         result,
         citations,
         display: Some(display),
+        records: Vec::new(),
     })
 }
 

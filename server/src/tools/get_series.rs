@@ -217,6 +217,7 @@ fn handle(
         result,
         citations,
         display: Some(display),
+        records: Vec::new(),
     })
 }
 

@@ -24,9 +24,10 @@ pub fn spec() -> ToolSpec {
         "Resolve stored citation ids",
         "Resolves 1 to 50 stored citation_ids (e.g. wb-sp-dyn-le00-in-mex-2024) to their source: publisher, dataset, \
          indicator title, value, year, deep link, vintage, retrieved_at and licence (values under `result.resolved`, one \
-         record per source, indicator and series under `citations`). Ids the corpus does not store, \
-         including per-response ids such as pulse-… or calc-… whose record travels inline in the response that minted \
-         them, come back under `unresolved` with the reason.",
+         record per source, indicator and series under `citations`). Project record ids (wbproj-p127837) come back \
+         under `result.records`, each record (title, page, publisher, licence) in `citations.records`. Ids the corpus \
+         does not store, including per-response ids such as pulse-… or calc-… whose record travels inline in the \
+         response that minted them, come back under `unresolved` with the reason.",
         &["citations"],
         handle,
     )
@@ -48,6 +49,9 @@ pub struct ResolveCitationsResult {
     /// are in `citations`.
     pub resolved: Vec<Resolved>,
     /// Ids that did not, with the reason.
+    /// Ids resolved to curated records (projects: `wbproj-p127837`); each record is under
+    /// `citations.records`.
+    pub records: Vec<String>,
     pub unresolved: Vec<Unresolved>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
@@ -90,9 +94,15 @@ fn handle(
     let mut resolved = Vec::new();
     let mut unresolved = Vec::new();
     let mut citations: Vec<CitationRecord> = Vec::new();
+    let (mut records, mut resolved_records) = (Vec::new(), Vec::new());
     let mut seen = std::collections::HashSet::new();
     // Each id once, in request order.
     for id in input.ids.iter().filter(|id| seen.insert(id.as_str())) {
+        if let Some(project) = corpus.project_by_citation(id) {
+            records.push(project.citation());
+            resolved_records.push(id.clone());
+            continue;
+        }
         match corpus.baked.resolve_citation(id) {
             Ok(citation) => {
                 resolved.push(Resolved {
@@ -111,6 +121,7 @@ fn handle(
     }
     let result = ResolveCitationsResult {
         resolved,
+        records: resolved_records,
         unresolved,
         sources: vec![common::source_link(corpus, "citations", None)],
     };
@@ -118,5 +129,6 @@ fn handle(
         result,
         citations,
         display: None,
+        records,
     })
 }

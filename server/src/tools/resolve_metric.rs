@@ -222,5 +222,6 @@ fn handle(
         result,
         citations: Vec::new(),
         display: None,
+        records: Vec::new(),
     })
 }

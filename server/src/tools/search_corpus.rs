@@ -227,6 +227,7 @@ fn handle(
         result,
         citations: Vec::new(),
         display: None,
+        records: Vec::new(),
     })
 }
 

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::support::{call_tool, payload};
+use crate::support::{call_tool, cited_ids, payload};
 
 #[test]
 fn get_dataset_reads_a_countrys_energy_projects_with_their_citation() {
@@ -35,6 +35,16 @@ fn get_dataset_reads_a_countrys_energy_projects_with_their_citation() {
         .map(|file| file["format"].as_str().unwrap())
         .collect();
     assert_eq!(formats, ["csv_gz", "parquet"]);
+    // Every record shown is cited: its record (title, page, publisher, licence) is in citations.records.
+    let cited = cited_ids(&body);
+    assert!(cited.contains(&json!("wbproj-p102479")));
+    let record = &body["citations"]["records"]["wbproj-p102479"];
+    assert_eq!(record["publisher"], "The World Bank");
+    assert_eq!(record["license"], "CC-BY-4.0");
+    assert_eq!(
+        record["url"],
+        "https://projects.worldbank.org/en/projects-operations/project-detail/P102479"
+    );
 
     let one = payload(&call_tool(
         "get_dataset",
@@ -66,5 +76,23 @@ fn search_corpus_finds_a_project_by_what_it_does_and_where() {
             .unwrap()
             .iter()
             .all(|hit| hit["dataset_id"] == "projects")
+    );
+}
+
+#[test]
+fn resolve_citations_resolves_a_project_record() {
+    let body = payload(&call_tool(
+        "resolve_citations",
+        json!({"ids": ["wbproj-p127837", "wb-si-pov-gini-ury-2024", "wbproj-p000000"]}),
+    ));
+    assert_eq!(body["result"]["records"], json!(["wbproj-p127837"]));
+    assert_eq!(
+        body["citations"]["records"]["wbproj-p127837"]["title"],
+        "Access and Renewable Energy Project"
+    );
+    assert_eq!(body["result"]["resolved"][0]["value"], 40.0);
+    assert_eq!(
+        body["result"]["unresolved"][0]["citation_id"],
+        "wbproj-p000000"
     );
 }
