@@ -271,3 +271,26 @@ def test_sdmx1_reads_the_sdmx_ml_and_sdmx_csv_with_the_structure(base_url, tmp_p
     assert ml.sort_index().equals(from_csv.sort_index())
     with_attributes = sdmx.to_pandas(sdmx.read_sdmx(files["ml"], structure=dsd), attributes="o")
     assert with_attributes.loc[("si_pov_gini", "URY", "2024")]["CITATION_ID"] == "wb-si-pov-gini-ury-2024"
+
+
+async def pilots_session(http_url):
+    async with Client(http_url) as client:
+        names = {tool.name for tool in (await client.list_tools()).tools}
+        assert "find_pilots" in names
+        answer = await client.call_tool("find_pilots", {"country": "Bolivia", "parameter": "energia", "query": "electricity"})
+        assert not answer.is_error
+        result = answer.structured_content["result"]
+        pilot = next(pilot for pilot in result["pilots"] if pilot["slug"] == "p102479")
+        assert pilot["title"] == "Bolivia Decentralized Electricity for Universal Access"
+        # The pilot's record resolves through resolve_citations, and its page is the World Bank's.
+        resolved = await client.call_tool("resolve_citations", {"ids": [pilot["citation_id"]]})
+        record = resolved.structured_content["citations"]["records"][pilot["citation_id"]]
+        assert record["url"] == "https://projects.worldbank.org/en/projects-operations/project-detail/P102479"
+        # Its impact base is cited: each latest value resolves to the stored observation.
+        impact = result["impact_base"][pilot["impact"]][0]
+        again = await client.call_tool("resolve_citations", {"ids": [impact["citation_id"]]})
+        assert again.structured_content["result"]["resolved"][0]["value"] == impact["value"]
+
+
+def test_find_pilots_over_the_mcp_client(http_url):
+    asyncio.run(pilots_session(http_url))

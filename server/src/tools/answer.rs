@@ -54,7 +54,8 @@ pub struct StructuredContent<O> {
     pub citations: Citations,
 }
 
-/// The schema of [`Citations`] in `tools/list`: three maps of records whose every field is a string.
+/// The schema of [`Citations`] in `tools/list`: maps of records whose every field is a string (`records`
+/// only when the answer cites curated records).
 /// One shape, so each tool's `outputSchema` stays small; the fields are those of [`SourceCitation`],
 /// [`IndicatorCitation`] and [`SeriesCitation`] (the server instructions name them).
 fn citations_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {

@@ -9,6 +9,7 @@ pub mod answer;
 pub mod common;
 pub mod compare_countries;
 pub mod compute;
+pub mod find_pilots;
 pub mod get_data_health;
 pub mod get_dataset;
 pub mod get_discoveries;
@@ -173,6 +174,7 @@ pub fn all() -> Vec<ToolSpec> {
         compute::spec(),
         get_data_health::spec(),
         get_discoveries::spec(),
+        find_pilots::spec(),
         search_corpus::spec(),
         get_dataset::spec(),
         resolve_citations::spec(),

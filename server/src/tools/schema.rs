@@ -4,7 +4,7 @@
 //! Inspector `--strict` and Claude Code reject both), optional arguments typed by their value alone so
 //! that clients coerce them (an optional argument is omitted, not sent as null), and output schemas
 //! without field prose or nested `required` lists (the Rust docs and the tool description carry them;
-//! every property and type stays, and `tools/list` stays under 48 KB).
+//! every property and type stays, and `tools/list` stays under 64 KB, its model-facing part under 28 KB).
 
 use serde_json::{Map, Value, json};
 

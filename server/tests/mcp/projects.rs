@@ -96,3 +96,58 @@ fn resolve_citations_resolves_a_project_record() {
         "wbproj-p000000"
     );
 }
+
+#[test]
+fn find_pilots_ranks_a_countrys_projects_with_their_cited_impact_base() {
+    let answer = call_tool(
+        "find_pilots",
+        json!({"country": "Bolivia", "parameter": "energia", "query": "electricity access"}),
+    );
+    assert_eq!(answer["isError"], false, "{answer}");
+    let size = serde_json::to_string(&answer["structuredContent"])
+        .unwrap()
+        .len();
+    assert!(size <= 24 * 1024, "{size} B");
+    let body = payload(&answer);
+    let pilots = body["result"]["pilots"].as_array().unwrap();
+    let decentralized = pilots
+        .iter()
+        .find(|pilot| pilot["slug"] == "p102479")
+        .expect("P102479 is a Bolivian energy pilot");
+    assert_eq!(
+        decentralized["title"],
+        "Bolivia Decentralized Electricity for Universal Access"
+    );
+    assert_eq!(decentralized["maturity"], "closed");
+    assert_eq!(decentralized["commitment_usd"], 5_175_000.0);
+    assert_eq!(decentralized["impact"], "BOL:energia");
+    assert!(pilots.iter().all(|pilot| pilot["country"] == "BOL"));
+    // The impact base cites each latest value; every pilot's record is cited too.
+    let impact = body["result"]["impact_base"]["BOL:energia"]
+        .as_array()
+        .unwrap();
+    assert!(!impact.is_empty());
+    let cited = cited_ids(&body);
+    assert!(cited.contains(&json!("wbproj-p102479")));
+    assert!(cited.contains(&impact[0]["citation_id"]));
+}
+
+#[test]
+fn find_pilots_without_a_query_puts_active_projects_first_and_says_when_nothing_matches() {
+    let body = payload(&call_tool("find_pilots", json!({"country": "PER"})));
+    let pilots = body["result"]["pilots"].as_array().unwrap();
+    assert_eq!(pilots.len(), 10);
+    assert!(
+        pilots.iter().all(|pilot| pilot["maturity"] == "active"),
+        "{pilots:?}"
+    );
+    assert!(body["result"]["total"].as_u64().unwrap() > 10);
+
+    let none = payload(&call_tool(
+        "find_pilots",
+        json!({"country": "URY", "query": "zzzqqq"}),
+    ));
+    assert_eq!(none["result"]["total"], 0);
+    let note = none["result"]["note"].as_str().unwrap();
+    assert!(note.contains("projects are in URY"), "{note}");
+}

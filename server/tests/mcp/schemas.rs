@@ -70,6 +70,10 @@ fn successful_calls() -> Vec<(&'static str, Value)> {
             json!({"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "PER"}),
         ),
         (
+            "find_pilots",
+            json!({"country": "BOL", "parameter": "energia", "query": "electricity"}),
+        ),
+        (
             "compute",
             json!({"op": "correlation", "parameter": "salud", "indicator": "sp_dyn_le00_in", "indicator_b": "sh_dyn_mort"}),
         ),

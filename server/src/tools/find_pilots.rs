@@ -1,0 +1,365 @@
+//! `find_pilots`: the portfolio of projects that could serve as pilots, from the curated `projects` dataset
+//! (World Bank Projects & Operations records), ranked for relevance, each with the pillar indicators it bears
+//! on in its country (latest values, cited).
+//!
+//! Ranking: with `query`, the search index's relevance over titles, objectives, sectors and places; without,
+//! maturity (active, then pipeline, then closed), then cost, then the newest approval. Dropped projects are
+//! never pilots. A project that is no country's (a multi-country operation) matches no `country`.
+
+use std::collections::BTreeMap;
+
+use corpus::{Lang, Project};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    ToolAnswer, ToolError, ToolSpec,
+    common::{self, SourceLink},
+};
+use crate::load::Corpus;
+
+/// The most pilots one answer lists.
+pub const MAX_LIMIT: u32 = 25;
+
+/// Characters of a pilot's pitch (its development objective, cut at a word).
+pub const PITCH_CHARS: usize = 220;
+
+/// Headline indicators of a pillar shown in an impact base.
+pub const IMPACT_INDICATORS: usize = 3;
+
+/// The tool's contract.
+pub fn spec() -> ToolSpec {
+    ToolSpec::new(
+        "find_pilots",
+        "Find projects that could serve as pilots",
+        "Projects that could serve as pilots, from World Bank project records (Projects & Operations; no GEF yet), \
+         ranked by `query` (what it does, es/en/pt) or else active, pipeline, closed, then cost. Filters: `country` \
+         (multi-country operations match none), `parameter` (pillar). Each pilot: slug, pitch, country, maturity, \
+         capex and commitment (US$), approval date, pillars, link, citation_id; `impact_base`: per country and \
+         pillar, its headline indicators' latest values, cited. `limit` default 10, at most 25; under 24 KB.",
+        &["projects", "series_stats", "metrics"],
+        handle,
+    )
+}
+
+/// Arguments of `find_pilots`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindPilotsInput {
+    /// Country the projects are in (ISO3 or name).
+    #[serde(default)]
+    pub country: Option<String>,
+    /// Pillar the projects act on (id or name in es/en/pt).
+    #[serde(default)]
+    pub parameter: Option<String>,
+    /// Words of what the project does (es/en/pt), e.g. "energía renovable".
+    #[serde(default)]
+    pub query: Option<String>,
+    /// Pilots to return, 1 to 25. Default 10.
+    #[serde(default, deserialize_with = "common::whole_number")]
+    #[schemars(range(min = 1, max = 25), extend("default" = 10))]
+    pub limit: Option<u32>,
+}
+
+/// The portfolio.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FindPilotsResult {
+    /// Projects matching the filters (not dropped).
+    pub total: usize,
+    /// The best `limit` of them, best first.
+    pub pilots: Vec<Pilot>,
+    /// Per `{ISO3}:{pillar}` of the pilots: the pillar's headline indicators in that country, latest values.
+    pub impact_base: BTreeMap<String, Vec<ImpactIndicator>>,
+    /// When nothing matches: what the corpus does hold nearby.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Datasets read.
+    pub sources: Vec<SourceLink>,
+}
+
+/// One pilot candidate.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Pilot {
+    /// Stable id for get_pilot: the P-code in lower case (`p127837`).
+    pub slug: String,
+    /// Project name.
+    pub title: String,
+    /// Its development objective, cut at a word.
+    pub pitch: String,
+    /// ISO3, or `None` for a multi-country operation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// `pipeline`, `active` or `closed`.
+    pub maturity: &'static str,
+    /// Total project cost, current US$, when reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capex_usd: Option<f64>,
+    /// IBRD plus IDA commitment, current US$, when reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commitment_usd: Option<f64>,
+    /// Board approval date.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval_date: Option<String>,
+    /// Pillars its sectors and themes map to.
+    pub pillars: Vec<String>,
+    /// Key of its `impact_base` entry, when it has a country and a pillar.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impact: Option<String>,
+    /// The project's page.
+    pub url: String,
+    /// The record's citation id (its record is in `citations.records`).
+    pub citation_id: String,
+}
+
+/// A headline indicator's latest value in a country.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ImpactIndicator {
+    /// Metric id.
+    pub indicator: String,
+    /// Its name in the requested language.
+    pub name: String,
+    /// Unit.
+    pub unit: String,
+    /// Latest year.
+    pub year: i32,
+    /// Latest value.
+    pub value: f64,
+    /// Citation of the value.
+    pub citation_id: String,
+}
+
+fn maturity(status: &str) -> Option<&'static str> {
+    match status {
+        "Active" => Some("active"),
+        "Pipeline" => Some("pipeline"),
+        "Closed" => Some("closed"),
+        _ => None,
+    }
+}
+
+fn maturity_rank(status: &str) -> u8 {
+    match status {
+        "Active" => 0,
+        "Pipeline" => 1,
+        _ => 2,
+    }
+}
+
+/// The pitch: the objective cut at a word near [`PITCH_CHARS`].
+fn pitch(objective: &str) -> String {
+    if objective.chars().count() <= PITCH_CHARS {
+        return objective.to_string();
+    }
+    let head: String = objective.chars().take(PITCH_CHARS).collect();
+    let cut = head.rfind(' ').unwrap_or(head.len());
+    format!("{}…", head[..cut].trim_end_matches([',', ';', ' ']))
+}
+
+fn handle(
+    corpus: &Corpus,
+    input: FindPilotsInput,
+    lang: Lang,
+) -> Result<ToolAnswer<'_, FindPilotsResult>, ToolError> {
+    let limit = input.limit.unwrap_or(10);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ToolError::Invalid(format!(
+            "limit {limit}: give 1 to {MAX_LIMIT}"
+        )));
+    }
+    let country = common::optional_country(corpus, input.country.as_deref())?;
+    let pillar = common::optional_pillar(corpus, input.parameter.as_deref())?;
+    let (iso3, pillar_id) = (
+        country.map(|country| country.iso3.as_str()),
+        pillar.map(|pillar| pillar.id.as_str()),
+    );
+    let projects = corpus.projects().map_err(ToolError::Internal)?;
+    let keep = |project: &&Project| {
+        maturity(&project.status).is_some()
+            && iso3.is_none_or(|iso3| project.country.as_deref() == Some(iso3))
+            && pillar_id.is_none_or(|pillar| project.pillars.iter().any(|of| of == pillar))
+    };
+    let query = input
+        .query
+        .as_deref()
+        .map(str::trim)
+        .filter(|query| !query.is_empty());
+    let ranked: Vec<&Project> = match query {
+        Some(query) => corpus
+            .index
+            .search_datasets(query, &["projects"], None, projects.len())
+            .map_err(|error| ToolError::Internal(error.to_string()))?
+            .into_iter()
+            .filter_map(|hit| {
+                projects
+                    .binary_search_by(|project| project.id.as_str().cmp(&hit.id))
+                    .ok()
+                    .map(|at| &projects[at])
+            })
+            .filter(keep)
+            .collect(),
+        None => {
+            let mut matching: Vec<&Project> = projects.iter().filter(keep).collect();
+            matching.sort_by(|left, right| {
+                maturity_rank(&left.status)
+                    .cmp(&maturity_rank(&right.status))
+                    .then(
+                        right
+                            .cost_usd
+                            .unwrap_or(-1.0)
+                            .total_cmp(&left.cost_usd.unwrap_or(-1.0)),
+                    )
+                    .then(right.approval_date.cmp(&left.approval_date))
+                    .then(left.id.cmp(&right.id))
+            });
+            matching
+        }
+    };
+    let total = ranked.len();
+    let shown: Vec<&Project> = ranked.into_iter().take(limit as usize).collect();
+    let mut impact_base: BTreeMap<String, Vec<ImpactIndicator>> = BTreeMap::new();
+    let mut cited: Vec<String> = Vec::new();
+    let pilots: Vec<Pilot> = shown
+        .iter()
+        .map(|project| {
+            let impact_pillar = pillar_id
+                .filter(|pillar| project.pillars.iter().any(|of| of == pillar))
+                .or_else(|| project.pillars.first().map(String::as_str));
+            let impact = match (project.country.as_deref(), impact_pillar) {
+                (Some(iso3), Some(pillar)) => {
+                    let key = format!("{iso3}:{pillar}");
+                    if !impact_base.contains_key(&key) {
+                        let indicators = impact_indicators(corpus, iso3, pillar, lang)?;
+                        cited.extend(
+                            indicators
+                                .iter()
+                                .map(|indicator| indicator.citation_id.clone()),
+                        );
+                        impact_base.insert(key.clone(), indicators);
+                    }
+                    Some(key)
+                }
+                _ => None,
+            };
+            Ok(Pilot {
+                slug: project.id.to_ascii_lowercase(),
+                title: project.title.clone(),
+                pitch: pitch(&project.objective),
+                country: project.country.clone(),
+                maturity: maturity(&project.status).unwrap_or("closed"),
+                capex_usd: project.cost_usd,
+                commitment_usd: project.commitment_usd,
+                approval_date: project.approval_date.clone(),
+                pillars: project.pillars.clone(),
+                impact,
+                url: project.url.clone(),
+                citation_id: project.citation_id.clone(),
+            })
+        })
+        .collect::<Result<_, ToolError>>()?;
+    let note = pilots
+        .is_empty()
+        .then(|| nearby(projects, iso3, pillar_id, query));
+    let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
+    let records = shown.iter().map(|project| project.citation()).collect();
+    Ok(ToolAnswer {
+        result: FindPilotsResult {
+            total,
+            pilots,
+            impact_base,
+            note,
+            sources: vec![
+                common::source_link(corpus, "projects", None),
+                common::source_link(corpus, "series_stats", None),
+            ],
+        },
+        citations,
+        display: None,
+        records,
+    })
+}
+
+/// The pillar's headline indicators with data in `iso3`, latest values (at most [`IMPACT_INDICATORS`]).
+fn impact_indicators(
+    corpus: &Corpus,
+    iso3: &str,
+    pillar: &str,
+    lang: Lang,
+) -> Result<Vec<ImpactIndicator>, ToolError> {
+    let stats = corpus.series_stats().map_err(ToolError::Internal)?;
+    Ok(corpus
+        .baked
+        .metrics()
+        .iter()
+        .filter(|metric| metric.pillar == pillar && metric.headline)
+        .filter_map(|metric| {
+            let at = stats
+                .binary_search_by(|row| {
+                    (row.indicator.as_str(), row.country.as_str()).cmp(&(metric.id.as_str(), iso3))
+                })
+                .ok()?;
+            let row = &stats[at];
+            Some(ImpactIndicator {
+                indicator: metric.id.clone(),
+                name: metric.names.get(lang).to_string(),
+                unit: metric.unit.clone(),
+                year: row.latest_year,
+                value: row.latest_value,
+                citation_id: row.latest_citation_id.clone(),
+            })
+        })
+        .take(IMPACT_INDICATORS)
+        .collect())
+}
+
+/// What the corpus holds near an empty query: the country's projects in any pillar, the pillar's projects
+/// elsewhere in the region.
+fn nearby(
+    projects: &[Project],
+    iso3: Option<&str>,
+    pillar: Option<&str>,
+    query: Option<&str>,
+) -> String {
+    let live = |project: &&Project| maturity(&project.status).is_some();
+    let in_country = iso3.map(|iso3| {
+        projects
+            .iter()
+            .filter(live)
+            .filter(|project| project.country.as_deref() == Some(iso3))
+            .count()
+    });
+    let in_pillar = pillar.map(|pillar| {
+        projects
+            .iter()
+            .filter(live)
+            .filter(|project| project.pillars.iter().any(|of| of == pillar))
+            .count()
+    });
+    let mut parts = vec![format!(
+        "no World Bank project in the corpus matches{}",
+        query.map_or_else(String::new, |query| format!(
+            " `{}`",
+            common::snippet(query)
+        ))
+    )];
+    if let (Some(iso3), Some(count)) = (iso3, in_country) {
+        parts.push(format!("{count} projects are in {iso3} in all pillars"));
+    }
+    if let (Some(pillar), Some(count)) = (pillar, in_pillar) {
+        parts.push(format!("{count} act on {pillar} across the region"));
+    }
+    parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pitch;
+
+    #[test]
+    fn a_pitch_is_cut_at_a_word() {
+        let long = "word ".repeat(100);
+        let cut = pitch(&long);
+        assert!(cut.ends_with("word…"), "{cut}");
+        assert!(cut.chars().count() <= super::PITCH_CHARS + 1);
+        assert_eq!(pitch("short objective"), "short objective");
+    }
+}
