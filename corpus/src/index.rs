@@ -445,7 +445,7 @@ fn register_analyzer(index: &Index) {
 
 /// Characters of tantivy's query syntax, escaped so free text is searched as words.
 fn escape(query: &str) -> String {
-    query
+    let plain: String = query
         .chars()
         .map(|character| {
             if "+-&|!(){}[]^\"~*?:\\/'".contains(character) {
@@ -454,7 +454,17 @@ fn escape(query: &str) -> String {
                 character
             }
         })
-        .collect()
+        .collect();
+    // The parser reads upper-case AND, OR, NOT as operators (`NOT water` would match everything without
+    // water): words are words, so they are lower-cased.
+    plain
+        .split_whitespace()
+        .map(|word| match word {
+            "AND" | "OR" | "NOT" => word.to_ascii_lowercase(),
+            other => other.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Renames the index's single segment to `segment_name` and rewrites `meta.json` and `.managed.json`.

@@ -187,16 +187,17 @@ impl Corpus {
         .map(Vec::as_slice)
     }
 
-    /// The project whose record citation id is `citation_id` (`wbproj-p127837`), if the corpus holds it.
+    /// The project whose record citation id is exactly `citation_id` (`wbproj-p127837`), if the corpus
+    /// holds it.
     pub fn project_by_citation(&self, citation_id: &str) -> Option<&corpus::Project> {
         let projects = self.projects().ok()?;
-        let (prefix, code) = citation_id.split_once('-')?;
+        let (_, code) = citation_id.split_once('-')?;
         let id = code.to_ascii_uppercase();
         projects
             .binary_search_by(|project| project.id.as_str().cmp(&id))
             .ok()
             .map(|at| &projects[at])
-            .filter(|project| project.citation_id.starts_with(prefix))
+            .filter(|project| project.citation_id == citation_id)
     }
 
     /// The dataset with this id.

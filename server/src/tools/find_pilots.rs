@@ -27,6 +27,16 @@ pub const PITCH_CHARS: usize = 220;
 /// Headline indicators of a pillar shown in an impact base.
 pub const IMPACT_INDICATORS: usize = 3;
 
+/// Bytes of `structuredContent` an answer stays under: pilots stop being added before it (the first
+/// always fits), and `truncated` says so.
+pub const ANSWER_BYTES: usize = 22 * 1024;
+
+/// Bytes one cited value adds to `citations` (its series and indicator records), as estimated.
+const CITED_VALUE_BYTES: usize = 600;
+
+/// Search hits read for a query before the filters (the best ones; a broader query is not read further).
+pub const MAX_QUERY_HITS: usize = 500;
+
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
     ToolSpec::new(
@@ -66,6 +76,8 @@ pub struct FindPilotsInput {
 pub struct FindPilotsResult {
     /// Projects matching the filters (not dropped).
     pub total: usize,
+    /// Whether fewer than `limit` pilots are shown to keep the answer under 24 KB.
+    pub truncated: bool,
     /// The best `limit` of them, best first.
     pub pilots: Vec<Pilot>,
     /// Per `{ISO3}:{pillar}` of the pilots: the pillar's headline indicators in that country, latest values.
@@ -147,8 +159,10 @@ fn maturity_rank(status: &str) -> u8 {
 
 /// The pitch: the objective cut at a word near [`PITCH_CHARS`].
 fn pitch(objective: &str) -> String {
+    // The export's line breaks and tabs become single spaces.
+    let objective = objective.split_whitespace().collect::<Vec<_>>().join(" ");
     if objective.chars().count() <= PITCH_CHARS {
-        return objective.to_string();
+        return objective;
     }
     let head: String = objective.chars().take(PITCH_CHARS).collect();
     let cut = head.rfind(' ').unwrap_or(head.len());
@@ -186,7 +200,7 @@ fn handle(
     let ranked: Vec<&Project> = match query {
         Some(query) => corpus
             .index
-            .search_datasets(query, &["projects"], None, projects.len())
+            .search_datasets(query, &["projects"], None, MAX_QUERY_HITS)
             .map_err(|error| ToolError::Internal(error.to_string()))?
             .into_iter()
             .filter_map(|hit| {
@@ -215,47 +229,48 @@ fn handle(
         }
     };
     let total = ranked.len();
-    let shown: Vec<&Project> = ranked.into_iter().take(limit as usize).collect();
     let mut impact_base: BTreeMap<String, Vec<ImpactIndicator>> = BTreeMap::new();
     let mut cited: Vec<String> = Vec::new();
-    let pilots: Vec<Pilot> = shown
-        .iter()
-        .map(|project| {
-            let impact_pillar = pillar_id
-                .filter(|pillar| project.pillars.iter().any(|of| of == pillar))
-                .or_else(|| project.pillars.first().map(String::as_str));
-            let impact = match (project.country.as_deref(), impact_pillar) {
-                (Some(iso3), Some(pillar)) => {
-                    let key = format!("{iso3}:{pillar}");
-                    if !impact_base.contains_key(&key) {
-                        let indicators = impact_indicators(corpus, iso3, pillar, lang)?;
-                        cited.extend(
-                            indicators
-                                .iter()
-                                .map(|indicator| indicator.citation_id.clone()),
-                        );
-                        impact_base.insert(key.clone(), indicators);
-                    }
-                    Some(key)
-                }
-                _ => None,
-            };
-            Ok(Pilot {
-                slug: project.id.to_ascii_lowercase(),
-                title: project.title.clone(),
-                pitch: pitch(&project.objective),
-                country: project.country.clone(),
-                maturity: maturity(&project.status).unwrap_or("closed"),
-                capex_usd: project.cost_usd,
-                commitment_usd: project.commitment_usd,
-                approval_date: project.approval_date.clone(),
-                pillars: project.pillars.clone(),
-                impact,
-                url: project.url.clone(),
-                citation_id: project.citation_id.clone(),
-            })
-        })
-        .collect::<Result<_, ToolError>>()?;
+    let (mut pilots, mut shown, mut bytes) = (Vec::new(), Vec::new(), 0);
+    for project in ranked.iter().take(limit as usize) {
+        let before = (impact_base.len(), cited.len());
+        let pilot = pilot(
+            corpus,
+            project,
+            pillar_id,
+            lang,
+            &mut impact_base,
+            &mut cited,
+        )?;
+        let mut size = serde_json::to_string(&pilot).map_or(0, |text| text.len())
+            + serde_json::to_string(&project.citation()).map_or(0, |text| text.len())
+            + (cited.len() - before.1) * CITED_VALUE_BYTES;
+        if impact_base.len() > before.0 {
+            size += pilot
+                .impact
+                .as_ref()
+                .and_then(|key| impact_base.get(key))
+                .map_or(0, |entry| {
+                    serde_json::to_string(entry).map_or(0, |text| text.len())
+                });
+        }
+        if !pilots.is_empty() && bytes + size > ANSWER_BYTES {
+            // Undo what this pilot added and stop: the answer is full.
+            cited.truncate(before.1);
+            if let Some(key) = pilot
+                .impact
+                .as_ref()
+                .filter(|_| impact_base.len() > before.0)
+            {
+                impact_base.remove(key);
+            }
+            break;
+        }
+        bytes += size;
+        pilots.push(pilot);
+        shown.push(*project);
+    }
+    let truncated = pilots.len() < (limit as usize).min(total);
     let note = pilots
         .is_empty()
         .then(|| nearby(projects, iso3, pillar_id, query));
@@ -264,6 +279,7 @@ fn handle(
     Ok(ToolAnswer {
         result: FindPilotsResult {
             total,
+            truncated,
             pilots,
             impact_base,
             note,
@@ -275,6 +291,52 @@ fn handle(
         citations,
         display: None,
         records,
+    })
+}
+
+/// One pilot, adding its impact base (and the citation ids of its values) when new.
+fn pilot(
+    corpus: &Corpus,
+    project: &Project,
+    pillar_id: Option<&str>,
+    lang: Lang,
+    impact_base: &mut BTreeMap<String, Vec<ImpactIndicator>>,
+    cited: &mut Vec<String>,
+) -> Result<Pilot, ToolError> {
+    let impact_pillar = pillar_id
+        .filter(|pillar| project.pillars.iter().any(|of| of == pillar))
+        .or_else(|| project.pillars.first().map(String::as_str));
+    let impact = match (project.country.as_deref(), impact_pillar) {
+        (Some(iso3), Some(pillar)) => {
+            let key = format!("{iso3}:{pillar}");
+            if !impact_base.contains_key(&key) {
+                let indicators = impact_indicators(corpus, iso3, pillar, lang)?;
+                if !indicators.is_empty() {
+                    cited.extend(
+                        indicators
+                            .iter()
+                            .map(|indicator| indicator.citation_id.clone()),
+                    );
+                    impact_base.insert(key.clone(), indicators);
+                }
+            }
+            impact_base.contains_key(&key).then_some(key)
+        }
+        _ => None,
+    };
+    Ok(Pilot {
+        slug: project.id.to_ascii_lowercase(),
+        title: project.title.clone(),
+        pitch: pitch(&project.objective),
+        country: project.country.clone(),
+        maturity: maturity(&project.status).unwrap_or("closed"),
+        capex_usd: project.cost_usd,
+        commitment_usd: project.commitment_usd,
+        approval_date: project.approval_date.clone(),
+        pillars: project.pillars.clone(),
+        impact,
+        url: project.url.clone(),
+        citation_id: project.citation_id.clone(),
     })
 }
 

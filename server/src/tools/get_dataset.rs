@@ -63,7 +63,7 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct GetDatasetInput {
     /// Dataset id: catalog, observations, aggregates, metrics, sources, countries, pillars, citations,
-    /// series_stats, discoveries, concordance or data_health.
+    /// series_stats, discoveries, concordance, data_health or projects.
     pub dataset_id: String,
     /// Indicator id (observations, aggregates, series_stats, discoveries, concordance) or metric id (metrics).
     #[serde(default)]
@@ -146,6 +146,20 @@ impl Page {
         limit: usize,
         to_row: impl Fn(T) -> (Value, Vec<String>),
     ) -> Page {
+        Page::weighted(matching, offset, limit, |item| {
+            let (row, cited) = to_row(item);
+            (row, cited, 0)
+        })
+    }
+
+    /// As [`Page::of`], with `to_row` also giving the bytes its row adds to `citations` beyond its
+    /// series and indicator records (a curated record's citation).
+    fn weighted<T>(
+        matching: impl Iterator<Item = T>,
+        offset: usize,
+        limit: usize,
+        to_row: impl Fn(T) -> (Value, Vec<String>, usize),
+    ) -> Page {
         let mut page = Page {
             total: 0,
             rows: Vec::new(),
@@ -157,8 +171,8 @@ impl Page {
         let mut indicators = std::collections::HashSet::new();
         for item in matching {
             if page.total >= offset && page.rows.len() < limit && !full {
-                let (row, cited) = to_row(item);
-                let mut size = row.to_string().len();
+                let (row, cited, extra) = to_row(item);
+                let mut size = row.to_string().len() + extra;
                 for id in &cited {
                     let series_id = crate::tools::answer::series_id(id);
                     if !series.contains(series_id) {
@@ -264,7 +278,11 @@ fn handle(
                     && country.is_none_or(|country| project.country.as_deref() == Some(country))
                     && pillar.is_none_or(|pillar| project.pillars.iter().any(|of| of == pillar))
             });
-            Page::of(matching, offset, limit, |project| plain(json!(project)))
+            Page::weighted(matching, offset, limit, |project| {
+                let record =
+                    serde_json::to_string(&project.citation()).map_or(0, |text| text.len());
+                (json!(project), Vec::new(), record)
+            })
         }
         "series_stats" => {
             let stats = corpus.series_stats().map_err(ToolError::Internal)?;

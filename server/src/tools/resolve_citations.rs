@@ -17,6 +17,9 @@ use crate::load::Corpus;
 /// The most ids one call resolves.
 pub const MAX_IDS: usize = 50;
 
+/// The prefix of project record citation ids.
+pub const PROJECT_PREFIX: &str = "wbproj-";
+
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
     ToolSpec::new(
@@ -101,6 +104,16 @@ fn handle(
         if let Some(project) = corpus.project_by_citation(id) {
             records.push(project.citation());
             resolved_records.push(id.clone());
+            continue;
+        }
+        if id.starts_with(PROJECT_PREFIX) {
+            unresolved.push(Unresolved {
+                citation_id: id.clone(),
+                reason: format!(
+                    "no project record `{}` in the corpus: project ids are {PROJECT_PREFIX} and a P-code in lower case, e.g. wbproj-p127837",
+                    common::snippet(id)
+                ),
+            });
             continue;
         }
         match corpus.baked.resolve_citation(id) {

@@ -39,7 +39,7 @@ pub fn spec() -> ToolSpec {
 pub struct SearchCorpusInput {
     /// Words to search for, in es/en/pt.
     pub query: String,
-    /// Restrict to these datasets: metrics, catalog, countries, pillars. Default all.
+    /// Restrict to these datasets: metrics, catalog, countries, pillars, projects. Default all.
     #[serde(default)]
     pub datasets: Option<Vec<String>>,
     /// Only indicators with data for this country (ISO3 or name).
@@ -117,11 +117,13 @@ fn handle(
     };
     let pillar = common::optional_pillar(corpus, input.parameter.as_deref())?;
     let country = common::optional_country(corpus, input.country.as_deref())?;
-    // Ask for more than `limit` when a country filter will drop indicators without data.
-    let fetch = if country.is_some() {
-        limit as usize * 8
-    } else {
-        limit as usize
+    // Ask for more than `limit` when a country filter will drop hits: indicators without data for it and,
+    // above all, the projects of every other country.
+    let projects_searched = datasets.is_empty() || datasets.contains(&"projects");
+    let fetch = match (country.is_some(), projects_searched) {
+        (true, true) => (limit as usize * 8).max(500),
+        (true, false) => limit as usize * 8,
+        (false, _) => limit as usize,
     };
     let found = corpus
         .index

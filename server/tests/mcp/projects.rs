@@ -151,3 +151,46 @@ fn find_pilots_without_a_query_puts_active_projects_first_and_says_when_nothing_
     let note = none["result"]["note"].as_str().unwrap();
     assert!(note.contains("projects are in URY"), "{note}");
 }
+
+#[test]
+fn a_full_portfolio_stays_under_its_budget_and_queries_are_words() {
+    for arguments in [
+        json!({"limit": 25}),
+        json!({"parameter": "medio_ambiente", "limit": 25}),
+        json!({"country": "ARG", "limit": 25}),
+    ] {
+        let answer = call_tool("find_pilots", arguments.clone());
+        let size = serde_json::to_string(&answer["structuredContent"])
+            .unwrap()
+            .len();
+        assert!(size <= 24 * 1024, "{arguments}: {size} B");
+        let body = payload(&answer);
+        assert_eq!(body["result"]["truncated"], true, "{arguments}");
+        cited_ids(&body);
+    }
+    // NOT is a word, not an operator that would match every project without the next word.
+    let not = payload(&call_tool("find_pilots", json!({"query": "NOT water"})));
+    let water = payload(&call_tool("find_pilots", json!({"query": "water"})));
+    assert!(not["result"]["total"].as_u64() <= water["result"]["total"].as_u64());
+    // A page of projects counts its records against the page budget.
+    let page = call_tool(
+        "get_dataset",
+        json!({"dataset_id": "projects", "limit": 500}),
+    );
+    let size = serde_json::to_string(&page["structuredContent"])
+        .unwrap()
+        .len();
+    assert!(size <= 40 * 1024, "{size} B");
+    // Only the canonical record id resolves.
+    let body = payload(&call_tool(
+        "resolve_citations",
+        json!({"ids": ["wb-p127837", "wbproj-p000000"]}),
+    ));
+    assert_eq!(body["result"]["records"], json!([]));
+    assert!(
+        body["result"]["unresolved"][1]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("no project record")
+    );
+}
