@@ -398,12 +398,7 @@ fn write_artifacts(
                 Some((key, Latest::of_series(years_and_flags)?))
             })
             .collect();
-    let pillar_ids: Vec<&str> = catalog
-        .settings
-        .pillars
-        .iter()
-        .map(|pillar| pillar.id.as_str())
-        .collect();
+    let pillar_ids = catalog.settings.pillar_id_list();
     let country_codes: Vec<&str> = countries
         .countries()
         .map(|country| country.iso3.as_str())
@@ -522,12 +517,7 @@ fn curated_projects(
     if !catalog.settings.admits_license(&source.license) {
         return Ok((Vec::new(), Vec::new()));
     }
-    let pillar_ids: Vec<&str> = catalog
-        .settings
-        .pillars
-        .iter()
-        .map(|pillar| pillar.id.as_str())
-        .collect();
+    let pillar_ids = catalog.settings.pillar_id_list();
     let (projects, report) = crate::govern::projects::projects(
         &source,
         &options.catalog_dir,

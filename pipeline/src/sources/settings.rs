@@ -91,6 +91,11 @@ impl CorpusSettings {
             .join(", ")
     }
 
+    /// The pillar ids, in catalog order.
+    pub fn pillar_id_list(&self) -> Vec<&str> {
+        self.pillars.iter().map(|pillar| pillar.id.as_str()).collect()
+    }
+
     /// Valid pillar ids, for error messages.
     pub fn pillar_ids(&self) -> String {
         self.pillars
