@@ -290,6 +290,13 @@ async def pilots_session(http_url):
         impact = result["impact_base"][pilot["impact"]][0]
         again = await client.call_tool("resolve_citations", {"ids": [impact["citation_id"]]})
         assert again.structured_content["result"]["resolved"][0]["value"] == impact["value"]
+        # The pilot's full sheet, by its slug.
+        sheet = await client.call_tool("get_pilot", {"slug": pilot["slug"]})
+        assert not sheet.is_error
+        body = sheet.structured_content["result"]
+        assert body["project"]["citation_id"] == pilot["citation_id"]
+        assert body["economics"]["commitment_usd"] == pilot["commitment_usd"]
+        assert all(other["slug"] != pilot["slug"] for other in body["bankability"]["similar"])
 
 
 def test_find_pilots_over_the_mcp_client(http_url):

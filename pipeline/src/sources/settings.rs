@@ -93,7 +93,10 @@ impl CorpusSettings {
 
     /// The pillar ids, in catalog order.
     pub fn pillar_id_list(&self) -> Vec<&str> {
-        self.pillars.iter().map(|pillar| pillar.id.as_str()).collect()
+        self.pillars
+            .iter()
+            .map(|pillar| pillar.id.as_str())
+            .collect()
     }
 
     /// Valid pillar ids, for error messages.

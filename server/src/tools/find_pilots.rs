@@ -140,7 +140,8 @@ pub struct ImpactIndicator {
     pub citation_id: String,
 }
 
-fn maturity(status: &str) -> Option<&'static str> {
+/// The maturity of a status: `active`, `pipeline`, `closed`; `None` for a dropped project (never a pilot).
+pub(crate) fn maturity(status: &str) -> Option<&'static str> {
     match status {
         "Active" => Some("active"),
         "Pipeline" => Some("pipeline"),

@@ -14,6 +14,7 @@ pub mod get_data_health;
 pub mod get_dataset;
 pub mod get_discoveries;
 pub mod get_parameter_data;
+pub mod get_pilot;
 pub mod get_regional_pulse;
 pub mod get_series;
 pub mod limits;
@@ -175,6 +176,7 @@ pub fn all() -> Vec<ToolSpec> {
         get_data_health::spec(),
         get_discoveries::spec(),
         find_pilots::spec(),
+        get_pilot::spec(),
         search_corpus::spec(),
         get_dataset::spec(),
         resolve_citations::spec(),

@@ -69,6 +69,7 @@ fn successful_calls() -> Vec<(&'static str, Value)> {
             "compute",
             json!({"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "PER"}),
         ),
+        ("get_pilot", json!({"slug": "p102479"})),
         (
             "find_pilots",
             json!({"country": "BOL", "parameter": "energia", "query": "electricity"}),

@@ -1,0 +1,420 @@
+//! `get_pilot`: the full sheet of one project of the curated `projects` dataset (a `find_pilots` slug):
+//! economics, evidence of bankability, risks, financing and decision makers, each part from the records
+//! or from the corpus' cited indicators, never invented.
+//!
+//! - **Economics**: cost, IBRD/IDA commitment, grant, and the other financing the record implies (cost less
+//!   the World Bank's share, only when the cost exceeds it).
+//! - **Bankability**: status, approval and closing dates, and up to [`SIMILAR`] similar projects (same
+//!   country, a shared pillar; closed first: their status is the outcome the records state).
+//! - **Risks**: environmental category and risk rating; the country's data health in the project's pillar;
+//!   up to [`WORSENING`] of its indicators whose 10-year trend runs against their good direction.
+//! - **Financing**: the instrument, and the OECD CRS flows to the country in the pillar (latest, cited).
+//! - **Decision makers**: implementing agency and borrower as published (institutions, never people).
+
+use corpus::{GoodDirection, Lang, Project};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    ToolAnswer, ToolError, ToolSpec,
+    common::{self, SourceLink},
+    find_pilots::maturity,
+};
+use crate::load::Corpus;
+
+/// Similar projects listed.
+pub const SIMILAR: usize = 5;
+
+/// Worsening indicators listed.
+pub const WORSENING: usize = 3;
+
+/// The tool's contract.
+pub fn spec() -> ToolSpec {
+    ToolSpec::new(
+        "get_pilot",
+        "The full sheet of one pilot project",
+        "One project of find_pilots by `slug` (its P-code, e.g. p102479): economics (cost, commitment, grant, other \
+         financing), bankability (status, dates, similar projects in the country and their status), risks \
+         (environmental category and rating, the country's data health in the pillar, indicators worsening against \
+         their good direction), financing (instrument, OECD CRS flows to the country in the pillar) and decision makers \
+         (implementing agency, borrower). Every number is cited; under 16 KB.",
+        &["projects", "series_stats", "data_health", "metrics"],
+        handle,
+    )
+}
+
+/// Arguments of `get_pilot`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GetPilotInput {
+    /// The pilot's slug from find_pilots: its P-code, any case (`p102479`).
+    pub slug: String,
+}
+
+/// The sheet.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct GetPilotResult {
+    /// Slug, title, country, pillars, objective, link and citation_id of the project.
+    pub project: ProjectSummary,
+    /// What it costs and who pays.
+    pub economics: Economics,
+    /// What the records say of its standing.
+    pub bankability: Bankability,
+    /// What could go wrong.
+    pub risks: Risks,
+    /// How it is financed.
+    pub financing: Financing,
+    /// Who decides and implements (institutions as published).
+    pub decision_makers: DecisionMakers,
+    /// Datasets read.
+    pub sources: Vec<SourceLink>,
+}
+
+/// The project itself.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ProjectSummary {
+    /// P-code in lower case.
+    pub slug: String,
+    /// Name.
+    pub title: String,
+    /// ISO3, or `None` for a multi-country operation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// The publisher's country or region label.
+    pub location: String,
+    /// Pillars its sectors and themes map to.
+    pub pillars: Vec<String>,
+    /// Sectors as published.
+    pub sectors: Vec<String>,
+    /// Development objective, whole.
+    pub objective: String,
+    /// The project's page.
+    pub url: String,
+    /// The record's citation id.
+    pub citation_id: String,
+}
+
+/// Amounts in current US$, from the record (`None`: not reported).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Economics {
+    /// Total project cost.
+    pub cost_usd: Option<f64>,
+    /// IBRD plus IDA commitment.
+    pub commitment_usd: Option<f64>,
+    /// Grant amount.
+    pub grant_usd: Option<f64>,
+    /// Cost less the World Bank's share (the commitment, or the grant when no commitment is reported;
+    /// the export often repeats a grant in both), when the cost exceeds it: financing from others
+    /// (co-financing, the borrower's own), as the record implies.
+    pub other_financing_usd: Option<f64>,
+}
+
+/// Standing.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Bankability {
+    /// Status as published.
+    pub status: String,
+    /// `active`, `pipeline`, `closed`, or `dropped`.
+    pub maturity: &'static str,
+    /// Board approval date.
+    pub approval_date: Option<String>,
+    /// Closing date.
+    pub closing_date: Option<String>,
+    /// Other projects in the same country sharing a pillar, closed first, then newest.
+    pub similar: Vec<SimilarProject>,
+}
+
+/// A similar project.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SimilarProject {
+    /// Its slug.
+    pub slug: String,
+    /// Name.
+    pub title: String,
+    /// Status as published (for a closed or dropped project, the outcome the records state).
+    pub status: String,
+    /// Board approval date.
+    pub approval_date: Option<String>,
+    /// The record's citation id.
+    pub citation_id: String,
+}
+
+/// Risks.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Risks {
+    /// Environmental assessment category (A highest).
+    pub environmental_category: Option<String>,
+    /// Environmental and social risk rating.
+    pub environmental_risk: Option<String>,
+    /// The country's data confidence score (0-100) in the project's first pillar, when the corpus has it.
+    pub data_confidence: Option<f64>,
+    /// Indicators of that pillar in the country whose 10-year trend runs against their good direction.
+    pub worsening: Vec<IndicatorValue>,
+}
+
+/// Financing.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Financing {
+    /// `IBRD`, `IDA`, `Grants`, `Other`.
+    pub financing_type: Option<String>,
+    /// Lending instrument as published.
+    pub lending_instrument: Option<String>,
+    /// `IPF`, `DPF`, `PforR`.
+    pub instrument_family: Option<String>,
+    /// OECD CRS flows to the country in the pillar (US$ million), latest values.
+    pub crs_flows: Vec<IndicatorValue>,
+}
+
+/// Decision makers.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DecisionMakers {
+    /// Implementing agency as published.
+    pub implementing_agency: Option<String>,
+    /// Borrower as published.
+    pub borrower: Option<String>,
+}
+
+/// A cited latest value of an indicator in the project's country.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct IndicatorValue {
+    /// Metric id.
+    pub indicator: String,
+    /// Name in the requested language.
+    pub name: String,
+    /// Unit.
+    pub unit: String,
+    /// Latest year.
+    pub year: i32,
+    /// Latest value.
+    pub value: f64,
+    /// 10-year least-squares slope per year, when the indicator has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trend_slope: Option<f64>,
+    /// Citation of the value.
+    pub citation_id: String,
+}
+
+fn handle(
+    corpus: &Corpus,
+    input: GetPilotInput,
+    lang: Lang,
+) -> Result<ToolAnswer<'_, GetPilotResult>, ToolError> {
+    let projects = corpus.projects().map_err(ToolError::Internal)?;
+    let id = input.slug.trim().to_ascii_uppercase();
+    let project = projects
+        .binary_search_by(|project| project.id.as_str().cmp(&id))
+        .ok()
+        .map(|at| &projects[at])
+        .ok_or_else(|| {
+            ToolError::Invalid(format!(
+                "slug `{}`: no project with this P-code in the corpus; find_pilots lists slugs (e.g. p102479)",
+                common::snippet(&input.slug)
+            ))
+        })?;
+    let pillar = project.pillars.first().map(String::as_str);
+    let similar: Vec<&Project> = similar(projects, project);
+    let (worsening, crs_flows, data_confidence) = match (project.country.as_deref(), pillar) {
+        (Some(iso3), Some(pillar)) => (
+            worsening(corpus, iso3, pillar, lang)?,
+            crs_flows(corpus, iso3, pillar, lang)?,
+            corpus
+                .pillar_health(pillar, iso3)
+                .map_err(ToolError::Internal)?
+                .map(|health| health.confidence_score),
+        ),
+        _ => (Vec::new(), Vec::new(), None),
+    };
+    let cited: Vec<String> = worsening
+        .iter()
+        .chain(&crs_flows)
+        .map(|value| value.citation_id.clone())
+        .collect();
+    let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
+    let records = std::iter::once(project)
+        .chain(similar.iter().copied())
+        .map(Project::citation)
+        .collect();
+    // The export often reports a grant in both the commitment and the grant column: the World Bank's share
+    // is the commitment, or the grant when no commitment is reported, never their sum.
+    let world_bank = project.commitment_usd.or(project.grant_usd);
+    let other_financing_usd = project
+        .cost_usd
+        .zip(world_bank)
+        .and_then(|(cost, world_bank)| (cost > world_bank).then_some(cost - world_bank));
+    Ok(ToolAnswer {
+        result: GetPilotResult {
+            project: ProjectSummary {
+                slug: project.id.to_ascii_lowercase(),
+                title: project.title.clone(),
+                country: project.country.clone(),
+                location: project.location.clone(),
+                pillars: project.pillars.clone(),
+                sectors: project.sectors.clone(),
+                objective: project
+                    .objective
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                url: project.url.clone(),
+                citation_id: project.citation_id.clone(),
+            },
+            economics: Economics {
+                cost_usd: project.cost_usd,
+                commitment_usd: project.commitment_usd,
+                grant_usd: project.grant_usd,
+                other_financing_usd,
+            },
+            bankability: Bankability {
+                status: project.status.clone(),
+                maturity: maturity(&project.status).unwrap_or("dropped"),
+                approval_date: project.approval_date.clone(),
+                closing_date: project.closing_date.clone(),
+                similar: similar
+                    .iter()
+                    .map(|other| SimilarProject {
+                        slug: other.id.to_ascii_lowercase(),
+                        title: other.title.clone(),
+                        status: other.status.clone(),
+                        approval_date: other.approval_date.clone(),
+                        citation_id: other.citation_id.clone(),
+                    })
+                    .collect(),
+            },
+            risks: Risks {
+                environmental_category: project.environmental_category.clone(),
+                environmental_risk: project.environmental_risk.clone(),
+                data_confidence,
+                worsening,
+            },
+            financing: Financing {
+                financing_type: project.financing_type.clone(),
+                lending_instrument: project.lending_instrument.clone(),
+                instrument_family: project.instrument_family.clone(),
+                crs_flows,
+            },
+            decision_makers: DecisionMakers {
+                implementing_agency: project.implementing_agency.clone(),
+                borrower: project.borrower.clone(),
+            },
+            sources: vec![
+                common::source_link(corpus, "projects", None),
+                common::source_link(corpus, "series_stats", None),
+                common::source_link(corpus, "data_health", None),
+            ],
+        },
+        citations,
+        display: None,
+        records,
+    })
+}
+
+/// Other projects in the same country sharing a pillar: closed first (their outcome is on record), then
+/// the newest approval.
+fn similar<'a>(projects: &'a [Project], project: &Project) -> Vec<&'a Project> {
+    let Some(country) = project.country.as_deref() else {
+        return Vec::new();
+    };
+    let mut similar: Vec<&Project> = projects
+        .iter()
+        .filter(|other| {
+            other.id != project.id
+                && other.country.as_deref() == Some(country)
+                && other
+                    .pillars
+                    .iter()
+                    .any(|pillar| project.pillars.contains(pillar))
+        })
+        .collect();
+    similar.sort_by(|left, right| {
+        (left.status != "Closed")
+            .cmp(&(right.status != "Closed"))
+            .then(right.approval_date.cmp(&left.approval_date))
+            .then(left.id.cmp(&right.id))
+    });
+    similar.truncate(SIMILAR);
+    similar
+}
+
+/// The latest value of `metric` in `iso3`, from the series statistics.
+fn latest(
+    corpus: &Corpus,
+    metric: &corpus::Metric,
+    iso3: &str,
+    lang: Lang,
+) -> Result<Option<IndicatorValue>, ToolError> {
+    let stats = corpus.series_stats().map_err(ToolError::Internal)?;
+    Ok(stats
+        .binary_search_by(|row| {
+            (row.indicator.as_str(), row.country.as_str()).cmp(&(metric.id.as_str(), iso3))
+        })
+        .ok()
+        .map(|at| {
+            let row = &stats[at];
+            IndicatorValue {
+                indicator: metric.id.clone(),
+                name: metric.names.get(lang).to_string(),
+                unit: metric.unit.clone(),
+                year: row.latest_year,
+                value: row.latest_value,
+                trend_slope: row.trend_slope,
+                citation_id: row.latest_citation_id.clone(),
+            }
+        }))
+}
+
+/// The pillar's indicators in `iso3` whose trend runs against their good direction, the steepest
+/// (relative to the latest value) first.
+fn worsening(
+    corpus: &Corpus,
+    iso3: &str,
+    pillar: &str,
+    lang: Lang,
+) -> Result<Vec<IndicatorValue>, ToolError> {
+    let mut found = Vec::new();
+    for metric in corpus
+        .baked
+        .metrics()
+        .iter()
+        .filter(|metric| metric.pillar == pillar)
+    {
+        let Some(value) = latest(corpus, metric, iso3, lang)? else {
+            continue;
+        };
+        let against = match (metric.good_direction, value.trend_slope) {
+            (GoodDirection::Up, Some(slope)) => slope < 0.0,
+            (GoodDirection::Down, Some(slope)) => slope > 0.0,
+            _ => false,
+        };
+        if against {
+            found.push(value);
+        }
+    }
+    let steepness = |value: &IndicatorValue| {
+        value.trend_slope.unwrap_or(0.0).abs() / value.value.abs().max(f64::MIN_POSITIVE)
+    };
+    found.sort_by(|left, right| {
+        steepness(right)
+            .total_cmp(&steepness(left))
+            .then(left.indicator.cmp(&right.indicator))
+    });
+    found.truncate(WORSENING);
+    Ok(found)
+}
+
+/// The OECD CRS flow indicators of the pillar (and the country's total), latest values in `iso3`.
+fn crs_flows(
+    corpus: &Corpus,
+    iso3: &str,
+    pillar: &str,
+    lang: Lang,
+) -> Result<Vec<IndicatorValue>, ToolError> {
+    let mut flows = Vec::new();
+    for metric in corpus.baked.metrics().iter().filter(|metric| {
+        metric.id.starts_with("crs_") && (metric.pillar == pillar || metric.id == "crs_all_total")
+    }) {
+        if let Some(value) = latest(corpus, metric, iso3, lang)? {
+            flows.push(value);
+        }
+    }
+    Ok(flows)
+}
