@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::{
     ToolAnswer, ToolError, ToolSpec,
     common::{self, SourceLink},
+    get_pilot::{IndicatorValue, latest_value},
 };
 use crate::load::Corpus;
 
@@ -81,7 +82,7 @@ pub struct FindPilotsResult {
     /// The best `limit` of them, best first.
     pub pilots: Vec<Pilot>,
     /// Per `{ISO3}:{pillar}` of the pilots: the pillar's headline indicators in that country, latest values.
-    pub impact_base: BTreeMap<String, Vec<ImpactIndicator>>,
+    pub impact_base: BTreeMap<String, Vec<IndicatorValue>>,
     /// When nothing matches: what the corpus does hold nearby.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -120,23 +121,6 @@ pub struct Pilot {
     /// The project's page.
     pub url: String,
     /// The record's citation id (its record is in `citations.records`).
-    pub citation_id: String,
-}
-
-/// A headline indicator's latest value in a country.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ImpactIndicator {
-    /// Metric id.
-    pub indicator: String,
-    /// Its name in the requested language.
-    pub name: String,
-    /// Unit.
-    pub unit: String,
-    /// Latest year.
-    pub year: i32,
-    /// Latest value.
-    pub value: f64,
-    /// Citation of the value.
     pub citation_id: String,
 }
 
@@ -230,7 +214,7 @@ fn handle(
         }
     };
     let total = ranked.len();
-    let mut impact_base: BTreeMap<String, Vec<ImpactIndicator>> = BTreeMap::new();
+    let mut impact_base: BTreeMap<String, Vec<IndicatorValue>> = BTreeMap::new();
     let mut cited: Vec<String> = Vec::new();
     let (mut pilots, mut shown, mut bytes) = (Vec::new(), Vec::new(), 0);
     for project in ranked.iter().take(limit as usize) {
@@ -301,7 +285,7 @@ fn pilot(
     project: &Project,
     pillar_id: Option<&str>,
     lang: Lang,
-    impact_base: &mut BTreeMap<String, Vec<ImpactIndicator>>,
+    impact_base: &mut BTreeMap<String, Vec<IndicatorValue>>,
     cited: &mut Vec<String>,
 ) -> Result<Pilot, ToolError> {
     let impact_pillar = pillar_id
@@ -347,31 +331,22 @@ fn impact_indicators(
     iso3: &str,
     pillar: &str,
     lang: Lang,
-) -> Result<Vec<ImpactIndicator>, ToolError> {
-    let stats = corpus.series_stats().map_err(ToolError::Internal)?;
-    Ok(corpus
+) -> Result<Vec<IndicatorValue>, ToolError> {
+    let mut values = Vec::new();
+    for metric in corpus
         .baked
         .metrics()
         .iter()
         .filter(|metric| metric.pillar == pillar && metric.headline)
-        .filter_map(|metric| {
-            let at = stats
-                .binary_search_by(|row| {
-                    (row.indicator.as_str(), row.country.as_str()).cmp(&(metric.id.as_str(), iso3))
-                })
-                .ok()?;
-            let row = &stats[at];
-            Some(ImpactIndicator {
-                indicator: metric.id.clone(),
-                name: metric.names.get(lang).to_string(),
-                unit: metric.unit.clone(),
-                year: row.latest_year,
-                value: row.latest_value,
-                citation_id: row.latest_citation_id.clone(),
-            })
-        })
-        .take(IMPACT_INDICATORS)
-        .collect())
+    {
+        if values.len() == IMPACT_INDICATORS {
+            break;
+        }
+        if let Some(value) = latest_value(corpus, metric, iso3, lang)? {
+            values.push(value);
+        }
+    }
+    Ok(values)
 }
 
 /// What the corpus holds near an empty query: the country's projects in any pillar, the pillar's projects

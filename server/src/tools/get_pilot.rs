@@ -174,7 +174,7 @@ pub struct DecisionMakers {
     pub borrower: Option<String>,
 }
 
-/// A cited latest value of an indicator in the project's country.
+/// A cited latest value of an indicator in a country (`get_pilot`'s risks and flows, `find_pilots`' impact base).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct IndicatorValue {
     /// Metric id.
@@ -335,8 +335,12 @@ fn similar<'a>(projects: &'a [Project], project: &Project) -> Vec<&'a Project> {
     similar
 }
 
-/// The latest value of `metric` in `iso3`, from the series statistics.
-fn latest(
+/// The latest value of `metric` in `iso3` (with its 10-year trend), from the series statistics; `None`
+/// when the corpus has no series for them.
+///
+/// # Errors
+/// [`ToolError::Internal`] if the series statistics cannot be read.
+pub(crate) fn latest_value(
     corpus: &Corpus,
     metric: &corpus::Metric,
     iso3: &str,
@@ -377,7 +381,7 @@ fn worsening(
         .iter()
         .filter(|metric| metric.pillar == pillar)
     {
-        let Some(value) = latest(corpus, metric, iso3, lang)? else {
+        let Some(value) = latest_value(corpus, metric, iso3, lang)? else {
             continue;
         };
         let against = match (metric.good_direction, value.trend_slope) {
@@ -412,7 +416,7 @@ fn crs_flows(
     for metric in corpus.baked.metrics().iter().filter(|metric| {
         metric.id.starts_with("crs_") && (metric.pillar == pillar || metric.id == "crs_all_total")
     }) {
-        if let Some(value) = latest(corpus, metric, iso3, lang)? {
+        if let Some(value) = latest_value(corpus, metric, iso3, lang)? {
             flows.push(value);
         }
     }
