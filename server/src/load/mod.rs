@@ -190,14 +190,18 @@ impl Corpus {
     /// The project whose record citation id is exactly `citation_id` (`wbproj-p127837`), if the corpus
     /// holds it.
     pub fn project_by_citation(&self, citation_id: &str) -> Option<&corpus::Project> {
-        let projects = self.projects().ok()?;
         let (_, code) = citation_id.split_once('-')?;
-        let id = code.to_ascii_uppercase();
+        self.project(&code.to_ascii_uppercase())
+            .filter(|project| project.citation_id == citation_id)
+    }
+
+    /// The project with P-code `id` (`P127837`, as stored), if the corpus holds it (and its projects read).
+    pub fn project(&self, id: &str) -> Option<&corpus::Project> {
+        let projects = self.projects().ok()?;
         projects
-            .binary_search_by(|project| project.id.as_str().cmp(&id))
+            .binary_search_by(|project| project.id.as_str().cmp(id))
             .ok()
             .map(|at| &projects[at])
-            .filter(|project| project.citation_id == citation_id)
     }
 
     /// The dataset with this id.

@@ -188,12 +188,7 @@ fn handle(
             .search_datasets(query, &["projects"], None, MAX_QUERY_HITS)
             .map_err(|error| ToolError::Internal(error.to_string()))?
             .into_iter()
-            .filter_map(|hit| {
-                projects
-                    .binary_search_by(|project| project.id.as_str().cmp(&hit.id))
-                    .ok()
-                    .map(|at| &projects[at])
-            })
+            .filter_map(|hit| corpus.project(&hit.id))
             .filter(keep)
             .collect(),
         None => {

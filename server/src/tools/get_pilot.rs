@@ -200,11 +200,8 @@ fn handle(
     lang: Lang,
 ) -> Result<ToolAnswer<'_, GetPilotResult>, ToolError> {
     let projects = corpus.projects().map_err(ToolError::Internal)?;
-    let id = input.slug.trim().to_ascii_uppercase();
-    let project = projects
-        .binary_search_by(|project| project.id.as_str().cmp(&id))
-        .ok()
-        .map(|at| &projects[at])
+    let project = corpus
+        .project(&input.slug.trim().to_ascii_uppercase())
         .ok_or_else(|| {
             ToolError::Invalid(format!(
                 "slug `{}`: no project with this P-code in the corpus; find_pilots lists slugs (e.g. p102479)",

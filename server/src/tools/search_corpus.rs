@@ -135,7 +135,8 @@ fn handle(
         )
         .map_err(|error| ToolError::Internal(error.to_string()))?;
     let baked = &corpus.baked;
-    let projects = corpus.projects().map_err(ToolError::Internal)?;
+    // An unreadable projects artifact is a fault, not "no hits".
+    corpus.projects().map_err(ToolError::Internal)?;
     let mut hits = Vec::new();
     for hit in found {
         let entry = match hit.dataset_id.as_str() {
@@ -169,10 +170,8 @@ fn handle(
                     json!({"dataset_id": "countries", "id": entity.iso3}),
                 )
             }),
-            "projects" => projects
-                .binary_search_by(|project| project.id.as_str().cmp(&hit.id))
-                .ok()
-                .map(|at| &projects[at])
+            "projects" => corpus
+                .project(&hit.id)
                 .filter(|project| {
                     country.is_none_or(|country| project.country.as_deref() == Some(&country.iso3))
                 })
