@@ -165,6 +165,16 @@ mod tests {
     }
 }
 
+/// A curated record that is its own citation (a project, law, institution, financing record or event).
+pub trait CitedRecord {
+    /// The curated dataset it belongs to (`projects`).
+    const DATASET: &'static str;
+    /// The record's citation id (`wbproj-p127837`).
+    fn citation_id(&self) -> &str;
+    /// What `citations.records[citation_id]` of an answer holds.
+    fn citation(&self) -> RecordCitation;
+}
+
 /// The citation of a curated record (a project), which is its own source: where it comes from, its
 /// page, and how to credit it. Record citation ids carry the source's prefix (`wbproj-p127837`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -34,6 +34,14 @@ pub const BAKE_REPORT: &str = "bake_report.json";
 pub const BAKE_REPORT_TEXT: &str = "bake_report.txt";
 /// See [`crate::Project`].
 pub const PROJECTS: &str = "projects.json";
+/// See [`crate::Law`].
+pub const REGULATION: &str = "regulation.json";
+/// See [`crate::Institution`].
+pub const INSTITUTIONS: &str = "institutions.json";
+/// See [`crate::FinancingRecord`].
+pub const FINANCING: &str = "financing.json";
+/// See [`crate::Event`].
+pub const EVENTS: &str = "events.json";
 /// See [`crate::Dataset`].
 pub const DATASETS: &str = "datasets.json";
 /// The full-text index directory, see [`crate::MetricIndex`].

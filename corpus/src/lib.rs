@@ -48,10 +48,13 @@ pub mod country;
 pub mod dataset;
 pub mod derived;
 pub mod error;
+pub mod event;
 pub mod exports;
+pub mod financing;
 pub mod folding;
 pub mod health;
 pub mod index;
+pub mod institution;
 pub mod json;
 pub mod layout;
 pub mod manifest;
@@ -60,16 +63,20 @@ pub mod names;
 pub mod observation;
 pub mod pillar;
 pub mod project;
+pub mod regulation;
 pub mod report;
 pub mod source;
 
 pub use baked::BakedCorpus;
-pub use citation::{Citation, CitationId, RecordCitation, UnresolvedCitation};
+pub use citation::{Citation, CitationId, CitedRecord, RecordCitation, UnresolvedCitation};
 pub use country::{Country, CountryRegistry, EntityKind};
 pub use dataset::{Dataset, DatasetColumn};
 pub use derived::{Anomaly, Contradiction, Discoveries, PillarCorrelation, SeriesStats, YearStats};
 pub use error::CorpusError;
+pub use event::Event;
+pub use financing::FinancingRecord;
 pub use index::{IndexDocument, MetricHit, MetricIndex};
+pub use institution::Institution;
 pub use json::{read_json, write_json};
 pub use manifest::{ArtifactEntry, FORMAT_VERSION, Manifest};
 pub use metric::{Coverage, GoodDirection, Metric, ValidRange};
@@ -77,6 +84,7 @@ pub use names::{Lang, Names};
 pub use observation::{Observation, ObservationTable, PROJECTION_FLAG, is_projection};
 pub use pillar::{Pillar, PillarRegistry};
 pub use project::Project;
+pub use regulation::{Law, LawEvent};
 pub use report::{
     BakeReport, ConcordanceCount, CuratedRefusal, CuratedReport, DropReason, DroppedRow,
     ExcludedSeries,

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::citation::RecordCitation;
+use crate::citation::{CitedRecord, RecordCitation};
 
 /// One project.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -69,12 +69,17 @@ pub struct Project {
     pub retrieved_at: String,
 }
 
-impl Project {
-    /// The record's citation: what `citations.records[citation_id]` of an answer holds.
-    pub fn citation(&self) -> RecordCitation {
+impl CitedRecord for Project {
+    const DATASET: &'static str = "projects";
+
+    fn citation_id(&self) -> &str {
+        &self.citation_id
+    }
+
+    fn citation(&self) -> RecordCitation {
         RecordCitation {
             citation_id: self.citation_id.clone(),
-            dataset: "projects".into(),
+            dataset: Self::DATASET.into(),
             source: self.source.clone(),
             publisher: self.publisher.clone(),
             title: self.title.clone(),

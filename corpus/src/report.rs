@@ -125,6 +125,9 @@ pub struct CuratedReport {
     pub kept: u64,
     /// Records kept that only the older export lists.
     pub from_older_export: u64,
+    /// Records the steward's override file (`data/curated/overrides/`) replaced or added.
+    #[serde(default)]
+    pub overrides: u64,
     /// Records or fields refused: file, line, field, reason.
     pub refused: Vec<CuratedRefusal>,
     /// Sectors and themes of kept records that the reviewed mapping does not list (no pillar taken from them).
@@ -306,11 +309,12 @@ impl BakeReport {
         text.push_str(&self.derived_rules.summary());
         for curated in &self.curated {
             text.push_str(&format!(
-                "curated {} ({}): {} records kept ({} only in the older export), {} refusals, {} sectors/themes unmapped\n",
+                "curated {} ({}): {} records kept ({} only in the older export, {} from the steward's overrides), {} refusals, {} names unmapped\n",
                 curated.dataset,
                 curated.source,
                 curated.kept,
                 curated.from_older_export,
+                curated.overrides,
                 curated.refused.len(),
                 curated.unmapped.len()
             ));

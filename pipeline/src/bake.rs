@@ -83,12 +83,20 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
         elapsed_ms = started.elapsed().as_millis() as u64,
         "sources governed"
     );
-    let (projects, curated) = curated_projects(options, &catalog, &countries)?;
+    let curated = crate::govern::records::read_all(&crate::govern::records::Inputs {
+        catalog_dir: &options.catalog_dir,
+        sources_dir: &options.sources_dir,
+        settings: &catalog.settings,
+        countries: &countries,
+        metrics: &governed.metrics,
+        sources: &governed.sources,
+        source_countries: &source_countries(&governed.observations),
+    })?;
     let staging = Staging::create(&options.out_dir)?;
     let report = write_artifacts(
         staging.dir(),
         governed,
-        Curated { projects, curated },
+        curated,
         &catalog,
         &aggregation,
         &countries,
@@ -105,6 +113,25 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
         report,
         elapsed: started.elapsed(),
     })
+}
+
+/// The countries each source has observations of, by source id.
+fn source_countries(
+    observations: &ObservationColumns,
+) -> std::collections::BTreeMap<String, BTreeSet<String>> {
+    let mut countries: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    for (source, country) in observations.source.iter().zip(&observations.country) {
+        if !countries
+            .get(source)
+            .is_some_and(|known| known.contains(country))
+        {
+            countries
+                .entry(source.clone())
+                .or_default()
+                .insert(country.clone());
+        }
+    }
+    countries
 }
 
 /// Reads the country list of the catalog's `country_names` source, plus the declared aggregates.
@@ -306,7 +333,7 @@ fn add_source(
 fn write_artifacts(
     dir: &Path,
     governed: Governed,
-    Curated { projects, curated }: Curated,
+    curated: Curated,
     catalog: &Catalog,
     aggregation: &crate::sources::aggregation::AggregationRules,
     countries: &CountryRegistry,
@@ -320,8 +347,20 @@ fn write_artifacts(
         mut report,
     } = governed;
     let progress = progress_bar(show_progress, 3, "writing");
-    report.curated = curated;
+    let Curated {
+        projects,
+        laws,
+        institutions,
+        financing,
+        events,
+        reports,
+    } = curated;
+    report.curated = reports;
     write_json(&dir.join(layout::PROJECTS), &projects)?;
+    write_json(&dir.join(layout::REGULATION), &laws)?;
+    write_json(&dir.join(layout::INSTITUTIONS), &institutions)?;
+    write_json(&dir.join(layout::FINANCING), &financing)?;
+    write_json(&dir.join(layout::EVENTS), &events)?;
     report.observations = observations.len() as u64;
     report.aggregate_observations = aggregates.len() as u64;
     report.indicators = metrics
@@ -345,6 +384,10 @@ fn write_artifacts(
         discoveries: 0,
         health: 0,
         projects: projects.len() as u64,
+        regulation: laws.len() as u64,
+        institutions: institutions.len() as u64,
+        financing: financing.len() as u64,
+        events: events.len() as u64,
     };
     report.dropped.sort_by(|left, right| {
         (&left.source, &left.file, left.line).cmp(&(&right.source, &right.file, right.line))
@@ -433,6 +476,18 @@ fn write_artifacts(
             write_concordance(concordance_table, dir)?;
             write_derived_exports(dir, &stats, &discoveries, &data_health)?;
             write_dataset_files(dir, "projects", &mut records_frame("projects", &projects)?)?;
+            write_dataset_files(dir, "regulation", &mut records_frame("regulation", &laws)?)?;
+            write_dataset_files(
+                dir,
+                "institutions",
+                &mut records_frame("institutions", &institutions)?,
+            )?;
+            write_dataset_files(
+                dir,
+                "financing",
+                &mut records_frame("financing", &financing)?,
+            )?;
+            write_dataset_files(dir, "events", &mut records_frame("events", &events)?)?;
             write_observations(&observations, dir, "observations")?;
             progress.inc(1);
             write_observations(&aggregates, dir, "aggregates")?;
@@ -494,42 +549,10 @@ fn write_artifacts(
     Ok(report)
 }
 
-/// The curated record-level datasets of a bake, with what their validation kept and refused.
-struct Curated {
-    /// The `projects` dataset, sorted by id (empty when the catalog declares no project source).
-    projects: Vec<corpus::Project>,
-    /// One report per curated source read.
-    curated: Vec<corpus::CuratedReport>,
-}
-
-/// Reads and validates the World Bank project list when the catalog declares it (`data/curated/`) and its
-/// licence is admitted; nothing otherwise.
-fn curated_projects(
-    options: &BakeOptions,
-    catalog: &Catalog,
-    countries: &CountryRegistry,
-) -> Result<(Vec<corpus::Project>, Vec<corpus::CuratedReport>), BakeError> {
-    let Some(source) =
-        crate::sources::curated::ProjectsSource::load(&options.catalog_dir, &catalog.settings)?
-    else {
-        return Ok((Vec::new(), Vec::new()));
-    };
-    if !catalog.settings.admits_license(&source.license) {
-        return Ok((Vec::new(), Vec::new()));
-    }
-    let pillar_ids = catalog.settings.pillar_id_list();
-    let (projects, report) = crate::govern::projects::projects(
-        &source,
-        &options.catalog_dir,
-        &options.sources_dir,
-        &pillar_ids,
-        countries,
-    )?;
-    Ok((projects, vec![report]))
-}
+use crate::govern::records::Curated;
 
 /// The datasets of `datasets.json` with CSV and Parquet files in `exports/datasets/`.
-const EXPORTED_DATASETS: [&str; 7] = [
+const EXPORTED_DATASETS: [&str; 11] = [
     "observations",
     "aggregates",
     "concordance",
@@ -537,6 +560,10 @@ const EXPORTED_DATASETS: [&str; 7] = [
     "discoveries",
     "data_health",
     "projects",
+    "regulation",
+    "institutions",
+    "financing",
+    "events",
 ];
 
 /// Writes the derived datasets stored as JSON as CSV and Parquet: series statistics, discoveries (anomalies

@@ -9,7 +9,7 @@
 //! ([`text`]). Nothing is dropped without a [`DroppedRow`] in the report; every flag is counted.
 
 pub mod placeholder;
-pub mod projects;
+pub mod records;
 pub mod scale;
 pub mod text;
 

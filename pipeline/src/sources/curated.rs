@@ -1,6 +1,7 @@
 //! Declarations of the curated, record-level sources (`data/curated/*.toml`): where their raw files are,
-//! their publisher and licence, and the reviewed mapping files they need. Today: the World Bank's project
-//! list (`data/curated/wb_projects.toml`, the `projects` dataset).
+//! their publisher and licence, and the reviewed mapping files they need: the World Bank's project list
+//! (`data/curated/wb_projects.toml`, the `projects` dataset, [`ProjectsSource`]), and one file per other
+//! record table ([`RecordSource`], [`RECORD_SOURCES`]).
 //!
 //! A catalog without `data/curated/` (the test fixtures) has no curated records; the datasets are then
 //! baked empty, so the corpus shape does not depend on which sources are declared.
@@ -17,6 +18,121 @@ pub const CURATED_DIR: &str = "curated";
 
 /// The file declaring the World Bank project list.
 pub const PROJECTS_FILE: &str = "curated/wb_projects.toml";
+
+/// The declarations of the other record tables, by file, and the dataset each feeds.
+pub const RECORD_SOURCES: [(&str, &str); 6] = [
+    ("curated/cclw_laws.toml", "regulation"),
+    ("curated/gov_nso_registry.toml", "institutions"),
+    ("curated/govdirectory.toml", "institutions"),
+    ("curated/wb_implementing_agencies.toml", "institutions"),
+    ("curated/oecd_crs_flows.toml", "financing"),
+    ("curated/ncei_earthquakes.toml", "events"),
+];
+
+/// `data/curated/<source>.toml`: one raw table of records (laws, institutions, flows, earthquakes).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordSource {
+    /// Source id (`cclw_laws`), snake case.
+    pub id: String,
+    /// Dataset name as the publisher gives it.
+    pub name: String,
+    /// Publisher.
+    pub publisher: String,
+    /// Licence id of `corpus.toml`.
+    pub license: String,
+    /// Licence page (https).
+    pub license_url: String,
+    /// Publisher's page of the data (https).
+    pub homepage: String,
+    /// How the publisher asks to be credited.
+    pub attribution: String,
+    /// Directory of the raw file, relative to the sources directory.
+    pub raw_path: String,
+    /// The raw file, relative to `raw_path`.
+    pub file: String,
+    /// When the file was retrieved or exported, `YYYY-MM-DD`.
+    pub retrieved_at: String,
+    /// Prefix of the records' citation ids (`cclw`), snake case.
+    pub citation_prefix: String,
+    /// A reviewed mapping to pillars, relative to the catalog directory, when the table needs one.
+    #[serde(default)]
+    pub pillar_mapping: Option<String>,
+}
+
+impl RecordSource {
+    /// Reads the declaration `file` (one of [`RECORD_SOURCES`]) in `catalog_dir`, if there is one.
+    ///
+    /// # Errors
+    /// [`BakeError::Catalog`] naming the file and the field, as [`ProjectsSource::load`].
+    pub fn load(
+        catalog_dir: &Path,
+        file: &str,
+        settings: &CorpusSettings,
+    ) -> Result<Option<RecordSource>, BakeError> {
+        let path = catalog_dir.join(file);
+        if !path.is_file() {
+            return Ok(None);
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|error| BakeError::catalog(&path, format!("cannot read: {error}")))?;
+        let source: RecordSource =
+            toml::from_str(&text).map_err(|error| BakeError::catalog(&path, error.to_string()))?;
+        check_common(
+            &path,
+            settings,
+            [&source.id, &source.citation_prefix],
+            &source.license,
+            [&source.license_url, &source.homepage],
+            [("retrieved_at", &source.retrieved_at)],
+        )?;
+        Ok(Some(source))
+    }
+
+    /// The raw file's path under `sources_dir`.
+    pub fn path(&self, sources_dir: &Path) -> PathBuf {
+        sources_dir.join(&self.raw_path).join(&self.file)
+    }
+
+    /// The raw file as the bake report names it (`cclw_climate_laws/cclw_laws_policies_lac_2021-01-30.csv`).
+    pub fn file_label(&self) -> String {
+        format!("{}/{}", self.raw_path, self.file)
+    }
+}
+
+/// The checks every curated declaration passes: snake-case ids, a declared licence, https links, ISO dates.
+fn check_common<const DATES: usize>(
+    path: &Path,
+    settings: &CorpusSettings,
+    [id, citation_prefix]: [&String; 2],
+    license: &str,
+    [license_url, homepage]: [&String; 2],
+    dates: [(&str, &String); DATES],
+) -> Result<(), BakeError> {
+    let invalid = |message: String| BakeError::catalog(path, message);
+    if !is_snake_id(id) || !is_snake_id(citation_prefix) {
+        return Err(invalid(format!(
+            "id `{id}` and citation_prefix `{citation_prefix}` must be snake case ([a-z0-9_])"
+        )));
+    }
+    if settings.license(license).is_none() {
+        return Err(invalid(format!(
+            "license `{license}` is not declared in corpus.toml; declared: {}",
+            settings.license_ids()
+        )));
+    }
+    for (field, value) in [("license_url", license_url), ("homepage", homepage)] {
+        check_https(field, value).map_err(invalid)?;
+    }
+    for (field, value) in dates {
+        if !is_iso_date(value) {
+            return Err(invalid(format!(
+                "{field} `{value}` must be a date YYYY-MM-DD"
+            )));
+        }
+    }
+    Ok(())
+}
 
 /// `data/curated/wb_projects.toml`: two exports of the World Bank's Projects & Operations list.
 #[derive(Debug, Clone, Deserialize)]
@@ -71,36 +187,17 @@ impl ProjectsSource {
             .map_err(|error| BakeError::catalog(&path, format!("cannot read: {error}")))?;
         let source: ProjectsSource =
             toml::from_str(&text).map_err(|error| BakeError::catalog(&path, error.to_string()))?;
-        let invalid = |message: String| BakeError::catalog(&path, message);
-        if !is_snake_id(&source.id) || !is_snake_id(&source.citation_prefix) {
-            return Err(invalid(format!(
-                "id `{}` and citation_prefix `{}` must be snake case ([a-z0-9_])",
-                source.id, source.citation_prefix
-            )));
-        }
-        if settings.license(&source.license).is_none() {
-            return Err(invalid(format!(
-                "license `{}` is not declared in corpus.toml; declared: {}",
-                source.license,
-                settings.license_ids()
-            )));
-        }
-        for (field, value) in [
-            ("license_url", &source.license_url),
-            ("homepage", &source.homepage),
-        ] {
-            check_https(field, value).map_err(invalid)?;
-        }
-        for (field, value) in [
-            ("newer_retrieved_at", &source.newer_retrieved_at),
-            ("older_retrieved_at", &source.older_retrieved_at),
-        ] {
-            if !is_iso_date(value) {
-                return Err(invalid(format!(
-                    "{field} `{value}` must be a date YYYY-MM-DD"
-                )));
-            }
-        }
+        check_common(
+            &path,
+            settings,
+            [&source.id, &source.citation_prefix],
+            &source.license,
+            [&source.license_url, &source.homepage],
+            [
+                ("newer_retrieved_at", &source.newer_retrieved_at),
+                ("older_retrieved_at", &source.older_retrieved_at),
+            ],
+        )?;
         Ok(Some(source))
     }
 

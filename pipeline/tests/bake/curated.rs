@@ -1,8 +1,14 @@
-//! The curated `projects` dataset on the real World Bank exports: merged, validated, mapped to pillars.
+//! The curated datasets on the real raw files: projects (World Bank exports merged), regulation (Climate
+//! Change Laws of the World), institutions, financing (OECD CRS) and events (earthquakes, approvals, laws);
+//! validated, mapped to pillars, and a steward's override file read the same way.
 
-use corpus::Project;
+use corpus::{Event, FinancingRecord, Institution, Law, Project};
 
-use crate::support::real;
+use crate::support::{project_catalog, real, real_sources};
+
+fn read<T: serde::de::DeserializeOwned>(name: &'static str) -> Vec<T> {
+    corpus::read_json(&real().corpus.dir().join(name), name).unwrap()
+}
 
 fn projects() -> Vec<Project> {
     corpus::read_json(
@@ -111,4 +117,262 @@ fn projects_are_catalogued_and_exported() {
             .join("exports/datasets/projects.csv.gz")
             .is_file()
     );
+}
+
+#[test]
+fn laws_hold_the_cclw_export_values() {
+    let laws: Vec<Law> = read(corpus::layout::REGULATION);
+    assert_eq!(laws.len(), 366);
+    // cclw_laws_policies_lac_2021-01-30.csv, line 8.
+    let law = laws
+        .iter()
+        .find(|law| {
+            law.title
+                .starts_with("Law 26.190 Regime for the National Promotion")
+        })
+        .expect("Law 26.190 is kept");
+    assert_eq!(law.country, "ARG");
+    assert_eq!(law.kind, "legislative");
+    assert_eq!(law.date.as_deref(), Some("2007-01-02"));
+    assert_eq!(law.last_event_date.as_deref(), Some("2015-10-15"));
+    assert_eq!(law.events.len(), 2);
+    assert_eq!(law.events[1].label, "Amended by law 27191");
+    assert_eq!(law.pillars, ["energia"]);
+    assert_eq!(
+        law.citation_id,
+        "cclw-arg-law-26-190-regime-for-the-national-promotion"
+    );
+    let ids: std::collections::BTreeSet<&str> =
+        laws.iter().map(|law| law.citation_id.as_str()).collect();
+    assert_eq!(ids.len(), laws.len(), "citation ids are unique");
+}
+
+#[test]
+fn earthquakes_become_dated_cited_events() {
+    let events: Vec<Event> = read(corpus::layout::EVENTS);
+    // ncei_significant_earthquakes_lac_to2023-06.csv: 2016-04-16, Ecuador, M7.8, 663 deaths, US$3,300 million.
+    let ecuador = events
+        .iter()
+        .find(|event| event.citation_id == "ncei_eq-2016-04-16-ecu")
+        .expect("the 2016 Ecuador earthquake is an event");
+    assert_eq!(ecuador.kind, "earthquake");
+    assert_eq!(ecuador.date, "2016-04-16");
+    assert_eq!(ecuador.magnitude, Some(7.8));
+    assert_eq!(ecuador.deaths, Some(663.0));
+    assert_eq!(ecuador.damage_usd_mn, Some(3300.0));
+    assert_eq!(ecuador.houses_destroyed, Some(6998.0));
+    assert_eq!(
+        ecuador.pillars,
+        ["infraestructura", "medio_ambiente", "salud"]
+    );
+    assert!(ecuador.why.contains("663 deaths"), "{}", ecuador.why);
+    // 2010-02-27: Chile's M8.8 and a M6.3 in Salta (Argentina) the same day are two events.
+    let chile = events
+        .iter()
+        .find(|event| event.citation_id == "ncei_eq-2010-02-27-chl")
+        .expect("Maule 2010");
+    assert_eq!(chile.magnitude, Some(8.8));
+    assert_eq!(chile.deaths, Some(558.0));
+    assert!(
+        events
+            .iter()
+            .any(|event| event.citation_id == "ncei_eq-2010-02-27-arg")
+    );
+    assert_eq!(
+        events
+            .iter()
+            .filter(|event| event.kind == "earthquake")
+            .count(),
+        799
+    );
+    // Newest first, ids unique, every one linked.
+    assert!(events.windows(2).all(|pair| pair[0].date >= pair[1].date));
+    let ids: std::collections::BTreeSet<&str> = events
+        .iter()
+        .map(|event| event.citation_id.as_str())
+        .collect();
+    assert_eq!(ids.len(), events.len());
+    assert!(events.iter().all(|event| event.url.starts_with("https://")));
+}
+
+#[test]
+fn projects_and_laws_become_events_naming_their_record() {
+    let events: Vec<Event> = read(corpus::layout::EVENTS);
+    let approved = events
+        .iter()
+        .find(|event| event.citation_id == "event-wbproj-p127837-approved")
+        .expect("P127837's approval is an event");
+    assert_eq!(approved.date, "2014-05-27");
+    assert_eq!(approved.countries, ["BOL"]);
+    assert_eq!(approved.record_id.as_deref(), Some("wbproj-p127837"));
+    assert_eq!(approved.amount_usd, Some(50_000_000.0));
+    let passed = events
+        .iter()
+        .find(|event| {
+            event.record_id.as_deref()
+                == Some("cclw-arg-law-26-190-regime-for-the-national-promotion")
+                && event.kind == "law_passed"
+        })
+        .expect("Law 26.190 passed is an event");
+    assert_eq!(passed.date, "2007-01-02");
+    // A release concerns the countries its source has observations of.
+    let wdi = events
+        .iter()
+        .find(|event| event.kind == "data_release" && event.source == "wdi")
+        .expect("the WDI release is an event");
+    assert!(wdi.countries.contains(&"MEX".to_string()));
+}
+
+#[test]
+fn crs_flows_sum_the_raw_rows_at_constant_prices() {
+    let financing: Vec<FinancingRecord> = read(corpus::layout::FINANCING);
+    let germany = financing
+        .iter()
+        .find(|record| record.citation_id == "crsflow-bol-germany-oda-grants-energy")
+        .expect("Germany's ODA grants for energy in Bolivia");
+    // oecd_crs_climate_related_disbursements_lac.csv: 2003 is 0 (not counted), 2008-2023 summed.
+    let constant = [
+        0.096246, 0.10843, 0.050355, 0.011638, 0.073099, 0.01355, 0.744962, 1.682539, 2.743474,
+        2.411674, 2.340363, 3.502862, 2.39689, 2.416097,
+    ];
+    let total: f64 = constant.iter().sum();
+    assert!((germany.total_constant_usd_mn.unwrap() - total).abs() < 1e-9);
+    assert_eq!(
+        (germany.first_year, germany.last_year),
+        (Some(2008), Some(2023))
+    );
+    assert_eq!(germany.latest_usd_mn, Some(2.416097));
+    assert_eq!(germany.pillars, ["energia"]);
+    // The World Bank instruments Bolivia's projects used, with those projects.
+    let ipf = financing
+        .iter()
+        .find(|record| record.citation_id == "wbinstrument-bol-ipf")
+        .expect("IPF in Bolivia");
+    assert!(ipf.projects.contains(&"P127837".to_string()));
+}
+
+#[test]
+fn institutions_are_bodies_with_roles_and_pillars() {
+    let institutions: Vec<Institution> = read(corpus::layout::INSTITUTIONS);
+    let indec = institutions
+        .iter()
+        .find(|body| body.citation_id == "nso-ar-nso-indec")
+        .expect("INDEC");
+    assert_eq!(indec.name, "National Institute of Statistics and Censuses");
+    assert_eq!(indec.role, "national_statistical_office");
+    assert_eq!(indec.website.as_deref(), Some("https://www.indec.gob.ar/"));
+    assert_eq!(indec.url, "https://www.wikidata.org/wiki/Q1665219");
+    assert_eq!(
+        indec.pillars.len(),
+        12,
+        "a statistics office measures every pillar"
+    );
+    let environment = institutions
+        .iter()
+        .find(|body| body.name == "Ministry for the Environment (Chile)")
+        .expect("Chile's environment ministry");
+    assert_eq!(environment.pillars, ["medio_ambiente"]);
+    assert!(
+        environment
+            .url
+            .starts_with("https://www.govdirectory.org/chile/")
+    );
+    let health = institutions
+        .iter()
+        .find(|body| {
+            body.role == "implementing_agency" && body.name == "National Ministry of Health"
+        })
+        .expect("Argentina's implementing agency");
+    assert_eq!(health.country, "ARG");
+    assert_eq!(health.projects, ["P106735", "P163345", "P179595"]);
+    assert!(health.pillars.contains(&"salud".to_string()));
+    // Institutions only: no field names a person.
+    let report = &real().summary.report.curated;
+    let registry = report
+        .iter()
+        .find(|report| report.source == "gov_nso_registry")
+        .unwrap();
+    assert_eq!(registry.refused.len(), 1, "{:?}", registry.refused);
+    assert_eq!(registry.refused[0].field, "name_en");
+}
+
+#[test]
+fn a_stewards_override_file_replaces_and_adds_records_validated_the_same_way() {
+    let scratch = tempfile::tempdir().unwrap();
+    let catalog = scratch.path().join("data");
+    copy_dir(&project_catalog(), &catalog);
+    let overrides = catalog.join("curated/overrides");
+    std::fs::create_dir_all(&overrides).unwrap();
+    let header = "iso3,geography,title,type,document_types,first_event_date,first_event_year,last_event_date,events_parsed,frameworks,responses,instruments,sectors,keywords,natural_hazards,parent_legislation,description,documents_raw,events_raw";
+    std::fs::write(
+        overrides.join("cclw_laws.csv"),
+        format!(
+            "{header}\n\
+             ARG,Argentina,Law 27191 on Renewable Energy,legislative,Law,2015-10-16,2015,2015-10-16,2015-10-16 Law passed,,,,Energy,,,,Corrected date.,,\n\
+             BOL,Bolivia,Ley 1 de prueba,executive,Decree,2020-01-01,2020,2020-01-01,2020-01-01 Approved,,,,Energy,,,,A steward's record.,,\n\
+             XXX,Nowhere,Ley 2,executive,Decree,2020-01-01,2020,,,,,,Energy,,,,,,\n\
+             BOL,Bolivia,Ley 3,judicial,Decree,2020-13-01,2020,,,,,,Energy,,,,,,\n"
+        ),
+    )
+    .unwrap();
+    let settings =
+        pipeline::sources::settings::CorpusSettings::load(&catalog.join("corpus.toml")).unwrap();
+    let source = pipeline::sources::curated::RecordSource::load(
+        &catalog,
+        "curated/cclw_laws.toml",
+        &settings,
+    )
+    .unwrap()
+    .unwrap();
+    let countries: Vec<corpus::Country> = corpus::read_json(
+        &real().corpus.dir().join(corpus::layout::COUNTRIES),
+        "countries",
+    )
+    .unwrap();
+    let registry = corpus::CountryRegistry::new(countries);
+    let (laws, report) = pipeline::govern::records::regulation::laws(
+        &source,
+        &catalog,
+        &real_sources(),
+        &settings.pillar_id_list(),
+        &registry,
+    )
+    .unwrap();
+    assert_eq!(laws.len(), 367, "one replaced, one added");
+    assert_eq!(report.overrides, 2);
+    let corrected = laws
+        .iter()
+        .find(|law| law.title == "Law 27191 on Renewable Energy")
+        .unwrap();
+    assert_eq!(corrected.date.as_deref(), Some("2015-10-16"));
+    let refused: Vec<(&str, u64, &str)> = report
+        .refused
+        .iter()
+        .map(|refusal| (refusal.file.as_str(), refusal.line, refusal.field.as_str()))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            ("curated/overrides/cclw_laws.csv", 4, "iso3"),
+            ("curated/overrides/cclw_laws.csv", 5, "type"),
+        ]
+    );
+    assert!(
+        report.refused[1]
+            .reason
+            .contains("valid: legislative, executive")
+    );
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
 }

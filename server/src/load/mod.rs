@@ -2,6 +2,7 @@
 //! observation tables, read the registries and the dataset catalog, open the search index.
 
 pub mod downloads;
+pub mod records;
 
 use std::{path::Path, sync::OnceLock};
 
@@ -38,6 +39,14 @@ pub struct Corpus {
     concordance: OnceLock<Result<Vec<ConcordanceRow>, String>>,
     /// The curated projects, read on first use.
     projects: OnceLock<Result<Vec<corpus::Project>, String>>,
+    /// The curated laws and policies, read on first use.
+    laws: records::LazyTable<corpus::Law>,
+    /// The curated public bodies, read on first use.
+    institutions: records::LazyTable<corpus::Institution>,
+    /// The curated financing records, read on first use.
+    financing: records::LazyTable<corpus::FinancingRecord>,
+    /// The curated events, newest first, read on first use.
+    events: records::LazyTable<corpus::Event>,
     /// The derived-figure rules of each metric, read on first use.
     derived_rules: OnceLock<Result<Vec<corpus::derived::MetricRule>, String>>,
 }
@@ -190,8 +199,12 @@ impl Corpus {
     /// The project whose record citation id is exactly `citation_id` (`wbproj-p127837`), if the corpus
     /// holds it.
     pub fn project_by_citation(&self, citation_id: &str) -> Option<&corpus::Project> {
-        let (_, code) = citation_id.split_once('-')?;
-        self.project(&code.to_ascii_uppercase())
+        // World Bank ids are stored as P-codes (`P127837`), GEF ids with their prefix (`GEF-10450`).
+        let id = match citation_id.split_once('-')? {
+            ("gef", _) => citation_id.to_ascii_uppercase(),
+            (_, code) => code.to_ascii_uppercase(),
+        };
+        self.project(&id)
             .filter(|project| project.citation_id == citation_id)
     }
 
@@ -202,6 +215,72 @@ impl Corpus {
             .binary_search_by(|project| project.id.as_str().cmp(id))
             .ok()
             .map(|at| &projects[at])
+    }
+
+    /// The curated laws and policies (`regulation.json`), by country, date and title.
+    ///
+    /// # Errors
+    /// The message of the read error, if the artifact cannot be read.
+    pub fn laws(&self) -> Result<&records::RecordTable<corpus::Law>, String> {
+        self.laws.get(self.baked.dir(), layout::REGULATION)
+    }
+
+    /// The curated public bodies (`institutions.json`), by country and name.
+    ///
+    /// # Errors
+    /// The message of the read error, if the artifact cannot be read.
+    pub fn institutions(&self) -> Result<&records::RecordTable<corpus::Institution>, String> {
+        self.institutions
+            .get(self.baked.dir(), layout::INSTITUTIONS)
+    }
+
+    /// The curated financing records (`financing.json`), by citation id.
+    ///
+    /// # Errors
+    /// The message of the read error, if the artifact cannot be read.
+    pub fn financing(&self) -> Result<&records::RecordTable<corpus::FinancingRecord>, String> {
+        self.financing.get(self.baked.dir(), layout::FINANCING)
+    }
+
+    /// The curated events (`events.json`), newest first.
+    ///
+    /// # Errors
+    /// The message of the read error, if the artifact cannot be read.
+    pub fn events(&self) -> Result<&records::RecordTable<corpus::Event>, String> {
+        self.events.get(self.baked.dir(), layout::EVENTS)
+    }
+
+    /// The citation of the curated record whose citation id is exactly `citation_id` (a project, law,
+    /// institution, financing record or event), if the corpus holds it. Only the table its prefix names is
+    /// read.
+    pub fn record_citation(&self, citation_id: &str) -> Option<corpus::RecordCitation> {
+        use corpus::CitedRecord;
+        let (_, dataset, _) = records::record_prefix(citation_id)?;
+        match dataset {
+            "projects" => self
+                .project_by_citation(citation_id)
+                .map(CitedRecord::citation),
+            "regulation" => self
+                .laws()
+                .ok()?
+                .get(citation_id)
+                .map(CitedRecord::citation),
+            "institutions" => self
+                .institutions()
+                .ok()?
+                .get(citation_id)
+                .map(CitedRecord::citation),
+            "financing" => self
+                .financing()
+                .ok()?
+                .get(citation_id)
+                .map(CitedRecord::citation),
+            _ => self
+                .events()
+                .ok()?
+                .get(citation_id)
+                .map(CitedRecord::citation),
+        }
     }
 
     /// The dataset with this id.
@@ -226,8 +305,12 @@ fn read_once<'a, T: serde::de::DeserializeOwned>(
 }
 
 /// The artifacts the server reads on first use rather than at start-up.
-const LAZY_ARTIFACTS: [&str; 8] = [
+const LAZY_ARTIFACTS: [&str; 12] = [
     layout::PROJECTS,
+    layout::REGULATION,
+    layout::INSTITUTIONS,
+    layout::FINANCING,
+    layout::EVENTS,
     layout::CONCORDANCE_ARROW,
     layout::SERIES_STATS,
     layout::DISCOVERIES,
@@ -267,6 +350,10 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         data_health: OnceLock::new(),
         concordance: OnceLock::new(),
         projects: OnceLock::new(),
+        laws: Default::default(),
+        institutions: Default::default(),
+        financing: Default::default(),
+        events: Default::default(),
         derived_rules: OnceLock::new(),
     })
 }

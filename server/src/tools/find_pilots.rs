@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use corpus::CitedRecord;
 use corpus::{Lang, Project};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -11,6 +11,7 @@
 //! `total` says how many rows match. Every citation id a page holds is resolved in
 //! `citations`.
 
+use corpus::CitedRecord;
 use corpus::{Lang, Observation, ObservationTable, exports::Subject};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -36,8 +37,10 @@ pub fn spec() -> ToolSpec {
          `sources`, `countries`, `pillars`, `citations` (by id), `series_stats` (latest value, change, CAGR 5/10 y and \
          trend per indicator and country), `discoveries` (anomalies and source contradictions; by indicator, country, \
          year), `concordance` (the same quantity from two publishers, both values cited; pair id as `id`, or by \
-         indicator, country, year), `data_health` (per pillar and country) and `projects` (World Bank projects: by `id` \
-         P-code, `country`, `pillar`; each row carries its citation_id and link). Rows are paged with limit (default 100, \
+         indicator, country, year), `data_health` (per pillar and country), and the curated records, each row with its citation_id and link: \
+         `projects` (World Bank projects: by `id` P-code, `country`, `pillar`), `regulation` (climate laws and policies), \
+         `institutions` (public bodies and roles), `financing` (OECD CRS flows, World Bank instruments) and `events` \
+         (dated events), by `id` citation id, `country`, `pillar`. Rows are paged with limit (default 100, \
          at most 500) and offset; a page also stops at about 32 KB, and `total`, `truncated` and `next_offset` say what is left. \
          Every citation id in a page has its records in `citations`.",
         &[
@@ -53,9 +56,50 @@ pub fn spec() -> ToolSpec {
             "concordance",
             "data_health",
             "projects",
+            "regulation",
+            "institutions",
+            "financing",
+            "events",
         ],
         handle,
     )
+}
+
+/// The curated record datasets: each row is a record cited by its `citation_id`.
+const CURATED: [&str; 5] = [
+    "projects",
+    "regulation",
+    "institutions",
+    "financing",
+    "events",
+];
+
+/// The filters of a curated record dataset: its citation id, a country among its countries, a pillar
+/// among its pillars.
+struct RecordFilter {
+    id: Option<String>,
+    country: Option<String>,
+    pillar: Option<String>,
+}
+
+impl RecordFilter {
+    fn keeps(&self, citation_id: &str, countries: &[String], pillars: &[String]) -> bool {
+        self.id.as_deref().is_none_or(|id| id == citation_id)
+            && self
+                .country
+                .as_ref()
+                .is_none_or(|country| countries.contains(country))
+            && self
+                .pillar
+                .as_ref()
+                .is_none_or(|pillar| pillars.contains(pillar))
+    }
+}
+
+/// A curated record as a row, weighed with its citation record (which the page's `citations` carries).
+fn weighted_record<T: Serialize + CitedRecord>(record: &T) -> (Value, Vec<String>, usize) {
+    let citation = serde_json::to_string(&record.citation()).map_or(0, |text| text.len());
+    (json!(record), Vec::new(), citation)
 }
 
 /// Arguments of `get_dataset`.
@@ -63,7 +107,8 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct GetDatasetInput {
     /// Dataset id: catalog, observations, aggregates, metrics, sources, countries, pillars, citations,
-    /// series_stats, discoveries, concordance, data_health or projects.
+    /// series_stats, discoveries, concordance, data_health, projects, regulation, institutions, financing or
+    /// events.
     pub dataset_id: String,
     /// Indicator id (observations, aggregates, series_stats, discoveries, concordance) or metric id (metrics).
     #[serde(default)]
@@ -284,6 +329,59 @@ fn handle(
                 (json!(project), Vec::new(), record)
             })
         }
+        "regulation" | "institutions" | "financing" | "events" => {
+            let country = common::optional_country(corpus, input.country.as_deref())?
+                .map(|country| country.iso3.clone());
+            let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
+                .map(|pillar| pillar.id.clone());
+            let filter = RecordFilter {
+                id: input.id.clone(),
+                country,
+                pillar,
+            };
+            match input.dataset_id.as_str() {
+                "regulation" => {
+                    let table = corpus.laws().map_err(ToolError::Internal)?;
+                    let matching = table.records.iter().filter(|law| {
+                        filter.keeps(
+                            &law.citation_id,
+                            std::slice::from_ref(&law.country),
+                            &law.pillars,
+                        )
+                    });
+                    Page::weighted(matching, offset, limit, weighted_record)
+                }
+                "institutions" => {
+                    let table = corpus.institutions().map_err(ToolError::Internal)?;
+                    let matching = table.records.iter().filter(|body| {
+                        filter.keeps(
+                            &body.citation_id,
+                            std::slice::from_ref(&body.country),
+                            &body.pillars,
+                        )
+                    });
+                    Page::weighted(matching, offset, limit, weighted_record)
+                }
+                "financing" => {
+                    let table = corpus.financing().map_err(ToolError::Internal)?;
+                    let matching = table.records.iter().filter(|record| {
+                        filter.keeps(
+                            &record.citation_id,
+                            std::slice::from_ref(&record.country),
+                            &record.pillars,
+                        )
+                    });
+                    Page::weighted(matching, offset, limit, weighted_record)
+                }
+                _ => {
+                    let table = corpus.events().map_err(ToolError::Internal)?;
+                    let matching = table.records.iter().filter(|event| {
+                        filter.keeps(&event.citation_id, &event.countries, &event.pillars)
+                    });
+                    Page::weighted(matching, offset, limit, weighted_record)
+                }
+            }
+        }
         "series_stats" => {
             let stats = corpus.series_stats().map_err(ToolError::Internal)?;
             let indicator = common::optional_metric(corpus, input.indicator.as_deref())?
@@ -429,13 +527,12 @@ fn handle(
     cited.sort_unstable();
     cited.dedup();
     let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
-    // A page of projects cites each record it shows.
-    let records = if input.dataset_id == "projects" {
+    // A page of curated records cites each record it shows.
+    let records = if CURATED.contains(&input.dataset_id.as_str()) {
         page.rows
             .iter()
             .filter_map(|row| row["citation_id"].as_str())
-            .filter_map(|id| corpus.project_by_citation(id))
-            .map(corpus::Project::citation)
+            .filter_map(|id| corpus.record_citation(id))
             .collect()
     } else {
         Vec::new()

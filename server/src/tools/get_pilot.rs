@@ -11,6 +11,7 @@
 //! - **Financing**: the instrument, and the OECD CRS flows to the country in the pillar (latest, cited).
 //! - **Decision makers**: implementing agency and borrower as published (institutions, never people).
 
+use corpus::CitedRecord;
 use corpus::{GoodDirection, Lang, Project};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

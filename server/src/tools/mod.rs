@@ -13,11 +13,13 @@ pub mod find_pilots;
 pub mod get_data_health;
 pub mod get_dataset;
 pub mod get_discoveries;
+pub mod get_news;
 pub mod get_parameter_data;
 pub mod get_pilot;
 pub mod get_regional_pulse;
 pub mod get_series;
 pub mod limits;
+pub mod recommend_action;
 pub mod resolve_citations;
 pub mod resolve_metric;
 pub mod schema;
@@ -177,6 +179,8 @@ pub fn all() -> Vec<ToolSpec> {
         get_discoveries::spec(),
         find_pilots::spec(),
         get_pilot::spec(),
+        recommend_action::spec(),
+        get_news::spec(),
         search_corpus::spec(),
         get_dataset::spec(),
         resolve_citations::spec(),

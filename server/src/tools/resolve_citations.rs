@@ -17,9 +17,6 @@ use crate::load::Corpus;
 /// The most ids one call resolves.
 pub const MAX_IDS: usize = 50;
 
-/// The prefix of project record citation ids.
-pub const PROJECT_PREFIX: &str = "wbproj-";
-
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
     ToolSpec::new(
@@ -27,7 +24,8 @@ pub fn spec() -> ToolSpec {
         "Resolve stored citation ids",
         "Resolves 1 to 50 stored citation_ids (e.g. wb-sp-dyn-le00-in-mex-2024) to their source: publisher, dataset, \
          indicator title, value, year, deep link, vintage, retrieved_at and licence (values under `result.resolved`, one \
-         record per source, indicator and series under `citations`). Project record ids (wbproj-p127837) come back \
+         record per source, indicator and series under `citations`). Curated record ids (projects wbproj-p127837, laws cclw-…, \
+         institutions nso-/govdir-/wbagency-…, financing crsflow-/wbinstrument-…, events event-…/ncei_eq-…) come back \
          under `result.records`, each record (title, page, publisher, licence) in `citations.records`. Ids the corpus \
          does not store, including per-response ids such as pulse-… or calc-… whose record travels inline in the \
          response that minted them, come back under `unresolved` with the reason.",
@@ -101,16 +99,16 @@ fn handle(
     let mut seen = std::collections::HashSet::new();
     // Each id once, in request order.
     for id in input.ids.iter().filter(|id| seen.insert(id.as_str())) {
-        if let Some(project) = corpus.project_by_citation(id) {
-            records.push(project.citation());
+        if let Some(citation) = corpus.record_citation(id) {
+            records.push(citation);
             resolved_records.push(id.clone());
             continue;
         }
-        if id.starts_with(PROJECT_PREFIX) {
+        if let Some((prefix, dataset, example)) = crate::load::records::record_prefix(id) {
             unresolved.push(Unresolved {
                 citation_id: id.clone(),
                 reason: format!(
-                    "no project record `{}` in the corpus: project ids are {PROJECT_PREFIX} and a P-code in lower case, e.g. wbproj-p127837",
+                    "no {dataset} record `{}` in the corpus: its ids start {prefix}, e.g. {example} (exactly as an answer gives them)",
                     common::snippet(id)
                 ),
             });

@@ -61,3 +61,6 @@ mod downloads;
 
 // The curated projects.
 mod projects;
+
+// recommend_action and get_news over the curated laws, institutions, financing and events.
+mod curated;

@@ -191,7 +191,7 @@ fn a_full_portfolio_stays_under_its_budget_and_queries_are_words() {
         body["result"]["unresolved"][1]["reason"]
             .as_str()
             .unwrap()
-            .contains("no project record")
+            .contains("no projects record `wbproj-p000000`")
     );
 }
 

@@ -71,6 +71,14 @@ fn successful_calls() -> Vec<(&'static str, Value)> {
         ),
         ("get_pilot", json!({"slug": "p102479"})),
         (
+            "recommend_action",
+            json!({"country": "MEX", "pillar": "salud"}),
+        ),
+        (
+            "get_news",
+            json!({"parameter": "medio_ambiente", "country": "ECU", "limit": 20}),
+        ),
+        (
             "find_pilots",
             json!({"country": "BOL", "parameter": "energia", "query": "electricity"}),
         ),

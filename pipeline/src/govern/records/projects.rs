@@ -14,15 +14,18 @@
 //!   its label in `location`; it is never assigned to one country.
 //! - **Pillars**: each sector and theme through the reviewed mapping (`data/curated/wb_sector_pillars.csv`);
 //!   names the mapping lacks are reported, never guessed.
+//! - **Steward's rows** (`data/curated/overrides/wb_projects.csv`, the exports' columns): a row replaces
+//!   the project of its P-code in both exports, or adds one, validated the same way.
 
 use std::{
-    collections::{BTreeMap, BTreeSet, HashMap},
+    collections::{BTreeMap, BTreeSet},
     path::Path,
 };
 
 use corpus::{CountryRegistry, CuratedRefusal, CuratedReport, EntityKind, Project};
 use serde::Deserialize;
 
+use super::{PillarMapping, decoded, read_mapping, text};
 use crate::{
     BakeError,
     sources::curated::{ProjectsSource, is_iso_date},
@@ -65,9 +68,6 @@ struct RawProject {
     theme2: Option<String>,
 }
 
-/// The reviewed mapping: (`sector` or `theme`, name) → pillar id (`None`: reviewed, no pillar).
-type PillarMapping = HashMap<(String, String), Option<String>>;
-
 /// Reads, merges and validates the projects of `source`; the records sorted by id, and what was kept and
 /// refused.
 ///
@@ -81,7 +81,11 @@ pub fn projects(
     pillar_ids: &[&str],
     countries: &CountryRegistry,
 ) -> Result<(Vec<Project>, CuratedReport), BakeError> {
-    let mapping = read_mapping(&catalog_dir.join(&source.sector_pillars), pillar_ids)?;
+    let mapping = read_mapping(
+        &catalog_dir.join(&source.sector_pillars),
+        &["sector", "theme"],
+        pillar_ids,
+    )?;
     let mut report = CuratedReport {
         dataset: "projects".into(),
         source: source.id.clone(),
@@ -91,9 +95,43 @@ pub fn projects(
     let older_file = format!("{}/{}", source.raw_path, source.older_file);
     let newer = read_export(&source.newer_path(sources_dir), &newer_file, &mut report)?;
     let older = read_export(&source.older_path(sources_dir), &older_file, &mut report)?;
+    let overrides = match super::overrides::path(catalog_dir, &source.id) {
+        Some((path, label)) => {
+            let rows = read_export(&path, &label, &mut report)?;
+            Some((label, rows))
+        }
+        None => None,
+    };
+    let overridden = |id: &String| {
+        overrides
+            .as_ref()
+            .is_some_and(|(_, rows)| rows.contains_key(id))
+    };
     let mut unmapped = BTreeSet::new();
     let mut records = Vec::with_capacity(newer.len() + older.len());
-    for (id, (line, row)) in &newer {
+    if let Some((label, rows)) = &overrides {
+        // The steward's row decides every field it has; sectors and themes come from it, else from the
+        // older export.
+        for (id, (line, row)) in rows {
+            let sectors_from = if row.sector1.is_some() {
+                row
+            } else {
+                older.get(id).map_or(row, |(_, older_row)| older_row)
+            };
+            report.overrides += 1;
+            records.push(build(
+                source,
+                row,
+                sectors_from,
+                (label, *line),
+                &source.newer_retrieved_at,
+                (&mapping, &mut unmapped),
+                countries,
+                &mut report,
+            ));
+        }
+    }
+    for (id, (line, row)) in newer.iter().filter(|(id, _)| !overridden(id)) {
         let sectors_from = older.get(id).map_or(row, |(_, older_row)| older_row);
         let record = build(
             source,
@@ -108,7 +146,7 @@ pub fn projects(
         records.push(record);
     }
     for (id, (line, row)) in &older {
-        if newer.contains_key(id) {
+        if newer.contains_key(id) || overridden(id) {
             continue;
         }
         report.from_older_export += 1;
@@ -316,16 +354,7 @@ fn build(
     }
 }
 
-/// A trimmed, non-empty cell.
-fn text(value: &Option<String>) -> Option<String> {
-    value
-        .as_deref()
-        .map(str::trim)
-        .filter(|value| !value.is_empty())
-        .map(str::to_string)
-}
-
-/// A date cell: empty, or `YYYY-MM-DD`; else the reason.
+/// A date cell: empty, or `YYYY-MM-DD` (or `M/D/YYYY`, rewritten); else the reason.
 fn checked_date(value: &Option<String>) -> Result<Option<String>, String> {
     match text(value) {
         None => Ok(None),
@@ -348,15 +377,6 @@ fn us_date(text: &str) -> Option<String> {
     is_iso_date(&iso).then_some(iso)
 }
 
-/// Text with the export's HTML entities decoded (`&rsquo;` → `’`); the text as is if it does not decode.
-fn decoded(text: String) -> String {
-    if text.contains('&') {
-        htmlescape::decode_html(&text).unwrap_or(text)
-    } else {
-        text
-    }
-}
-
 /// An amount cell in US$: empty or 0 (not reported) is `None`; else a finite number > 0, or the reason.
 fn checked_amount(value: &Option<String>) -> Result<Option<f64>, String> {
     let Some(cell) = text(value) else {
@@ -374,39 +394,6 @@ fn is_p_code(id: &str) -> bool {
     id.len() == 7 && id.starts_with('P') && id[1..].bytes().all(|byte| byte.is_ascii_digit())
 }
 
-/// Reads the reviewed mapping (`kind,name,pillar`, `#` comments).
-fn read_mapping(path: &Path, pillar_ids: &[&str]) -> Result<PillarMapping, BakeError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .comment(Some(b'#'))
-        .from_path(path)
-        .map_err(|error| BakeError::io(path, error.into()))?;
-    let mut mapping = PillarMapping::new();
-    for (index, row) in reader.records().enumerate() {
-        let row = row.map_err(|error| BakeError::catalog(path, error.to_string()))?;
-        let at =
-            |message: String| BakeError::catalog(path, format!("row {}: {message}", index + 1));
-        let (kind, name, pillar) = (
-            row.get(0).unwrap_or(""),
-            row.get(1).unwrap_or("").trim(),
-            row.get(2).unwrap_or("").trim(),
-        );
-        if kind != "sector" && kind != "theme" {
-            return Err(at(format!("kind `{kind}`; valid: sector, theme")));
-        }
-        if !pillar.is_empty() && !pillar_ids.contains(&pillar) {
-            return Err(at(format!(
-                "pillar `{pillar}` of `{name}`; valid: {} (or empty: no pillar)",
-                pillar_ids.join(", ")
-            )));
-        }
-        mapping.insert(
-            (kind.to_string(), name.to_string()),
-            (!pillar.is_empty()).then(|| pillar.to_string()),
-        );
-    }
-    Ok(mapping)
-}
-
 #[cfg(test)]
 mod tests {
     use super::is_p_code;
@@ -417,7 +404,7 @@ mod tests {
         assert_eq!(super::us_date("13/1/2011"), None);
         assert_eq!(super::us_date("1/2011"), None);
         assert_eq!(
-            super::decoded("Bolivia&rsquo;s &amp; Peru".into()),
+            super::super::decoded("Bolivia&rsquo;s &amp; Peru".into()),
             "Bolivia’s & Peru"
         );
     }

@@ -1,0 +1,84 @@
+//! The curated `events` dataset (`events.json`, what `get_news` serves): dated items made from the corpus'
+//! own records, never press news.
+//!
+//! - `project_approved`, `project_closed`: a project's board approval or closing date (`projects`).
+//! - `law_passed`, `policy_adopted`: the first event of a law or policy, and `law_amended` for its later
+//!   events (`regulation`).
+//! - `earthquake`: a significant earthquake of the NOAA NCEI/WDS database (deaths, damage ≥ ~US$1 million,
+//!   M ≥ 7.5, MMI ≥ X or a tsunami).
+//! - `data_release`: a source's vintage entering the corpus.
+//!
+//! Each event is its own citation (`citation_id`); `record_id` names the record it was made from.
+
+use serde::{Deserialize, Serialize};
+
+use crate::citation::{CitedRecord, RecordCitation};
+
+/// One dated event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct Event {
+    /// Citation id: `event-` with the record id and what happened (`event-wbproj-p127837-approved`), or for
+    /// an earthquake `ncei-eq-` with date and country (`ncei-eq-2016-04-16-ecu`).
+    pub citation_id: String,
+    /// `YYYY-MM-DD`, or `YYYY-MM` / `YYYY` when the source gives no day.
+    pub date: String,
+    /// ISO 3166-1 alpha-3 of the countries it happened in, sorted: one for a project or a law, one or more
+    /// for an earthquake, the countries a released source has observations of, none for a multi-country
+    /// project.
+    pub countries: Vec<String>,
+    /// What happened (see the module list).
+    pub kind: String,
+    /// One sentence from the record (`The World Bank approved P127837, …`).
+    pub title: String,
+    /// Why it matters to its pillars, from the record's own fields (sectors, deaths, damage).
+    pub why: String,
+    /// Pillar ids it bears on, sorted.
+    pub pillars: Vec<String>,
+    /// Citation id of the record it was made from (`wbproj-p127837`, a law's id), when there is one.
+    pub record_id: Option<String>,
+    /// Magnitude of an earthquake.
+    pub magnitude: Option<f64>,
+    /// Deaths, including secondary effects (tsunami, landslides), as NCEI compiled them.
+    pub deaths: Option<f64>,
+    /// Damage including secondary effects, US$ million of the event's time, when estimated.
+    pub damage_usd_mn: Option<f64>,
+    /// Houses destroyed, including secondary effects.
+    pub houses_destroyed: Option<f64>,
+    /// A project's commitment (or grant), current US$.
+    pub amount_usd: Option<f64>,
+    /// Source id of the catalog.
+    pub source: String,
+    /// Publisher.
+    pub publisher: String,
+    /// Licence id.
+    pub license: String,
+    /// How the publisher asks to be credited.
+    pub attribution: String,
+    /// The record's page.
+    pub url: String,
+    /// When the source was retrieved.
+    pub retrieved_at: String,
+}
+
+impl CitedRecord for Event {
+    const DATASET: &'static str = "events";
+
+    fn citation_id(&self) -> &str {
+        &self.citation_id
+    }
+
+    fn citation(&self) -> RecordCitation {
+        RecordCitation {
+            citation_id: self.citation_id.clone(),
+            dataset: Self::DATASET.into(),
+            source: self.source.clone(),
+            publisher: self.publisher.clone(),
+            title: self.title.clone(),
+            url: self.url.clone(),
+            license: self.license.clone(),
+            attribution: self.attribution.clone(),
+            retrieved_at: self.retrieved_at.clone(),
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! The curated `financing` dataset (`financing.json`): the financing behind the LAC projects and flows.
+//!
+//! - `crs_flow`: OECD CRS climate-related disbursements (Rio markers significant or principal; an upper
+//!   bound, the full disbursement counted) by donor × flow type × sector group per recipient, 1995-2023.
+//! - `lending_instrument`: the World Bank instrument families (IPF, DPF, PforR) used in a country, with the
+//!   projects that used them (read from the `projects` dataset, which cites each).
+//! - `trust_fund`: the GEF trust funds (GEF Trust Fund, SCCF, LDCF, CBIT, Nagoya Protocol fund) used in a
+//!   country, with their projects (only in a bake that admits the GEF's terms).
+
+use serde::{Deserialize, Serialize};
+
+use crate::citation::{CitedRecord, RecordCitation};
+
+/// One financier's instrument for one recipient (and, for a CRS flow, one sector group).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct FinancingRecord {
+    /// Citation id: `crsflow-` with recipient, donor, flow and sector (`crsflow-bol-germany-oda-grants-energy`),
+    /// `wbinstrument-` with country and family (`wbinstrument-bol-ipf`), `geffund-` with country and fund.
+    pub citation_id: String,
+    /// `crs_flow`, `lending_instrument` or `trust_fund`.
+    pub kind: String,
+    /// Who finances: the CRS donor (`Germany`, `Green Climate Fund`), `World Bank` or `GEF`.
+    pub financier: String,
+    /// The instrument: CRS flow type (`ODA Grants`, `ODA Loans`), World Bank family (`IPF`, `DPF`,
+    /// `PforR`) or GEF fund (`Special Climate Change Fund`).
+    pub instrument: String,
+    /// ISO 3166-1 alpha-3 of the recipient.
+    pub country: String,
+    /// CRS sector group (`Energy`), for a CRS flow.
+    pub sector: Option<String>,
+    /// Pillar ids it finances, sorted: the sector group's pillar (reviewed mapping), or the pillars of the
+    /// projects.
+    pub pillars: Vec<String>,
+    /// First and last year with a disbursement (CRS) or an approval (projects).
+    pub first_year: Option<i32>,
+    /// See `first_year`.
+    pub last_year: Option<i32>,
+    /// CRS: disbursements of the last year, US$ million at current prices.
+    pub latest_usd_mn: Option<f64>,
+    /// CRS: disbursements summed over every year, US$ million at constant prices (CRS base year), so years
+    /// add up without inflation.
+    pub total_constant_usd_mn: Option<f64>,
+    /// Projects: their commitments (World Bank IBRD/IDA) or grants (GEF) summed, current US$ (nominal).
+    pub committed_usd: Option<f64>,
+    /// Projects: their ids (P-codes, GEF ids), newest approval first.
+    pub projects: Vec<String>,
+    /// A title: `Germany → Bolivia: ODA Grants, Energy (OECD CRS, climate-related)`.
+    pub title: String,
+    /// Source id of the catalog.
+    pub source: String,
+    /// Publisher.
+    pub publisher: String,
+    /// Licence id.
+    pub license: String,
+    /// How the publisher asks to be credited.
+    pub attribution: String,
+    /// The publisher's page for the data.
+    pub url: String,
+    /// When the data were retrieved.
+    pub retrieved_at: String,
+}
+
+impl CitedRecord for FinancingRecord {
+    const DATASET: &'static str = "financing";
+
+    fn citation_id(&self) -> &str {
+        &self.citation_id
+    }
+
+    fn citation(&self) -> RecordCitation {
+        RecordCitation {
+            citation_id: self.citation_id.clone(),
+            dataset: Self::DATASET.into(),
+            source: self.source.clone(),
+            publisher: self.publisher.clone(),
+            title: self.title.clone(),
+            url: self.url.clone(),
+            license: self.license.clone(),
+            attribution: self.attribution.clone(),
+            retrieved_at: self.retrieved_at.clone(),
+        }
+    }
+}

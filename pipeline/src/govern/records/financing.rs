@@ -1,0 +1,274 @@
+//! The `financing` dataset ([`corpus::FinancingRecord`]): who finances what, per recipient.
+//!
+//! - **CRS flows** (`data/curated/oecd_crs_flows.toml`): the yearly rows summed per recipient × donor ×
+//!   flow type × sector group. The total is in constant prices, so years add up without inflation; the
+//!   latest year is given at current prices. A group whose every year is 0 is not a flow and makes no
+//!   record. Rows refused: a recipient that is not a LAC country, a year outside 1950-2100, an amount that
+//!   is not a finite number, a second row of the same group and year.
+//! - **Instruments** of the `projects` dataset: per country and World Bank instrument family (IPF, DPF,
+//!   PforR) or GEF trust fund, the projects that used it (newest approval first), their pillars and their
+//!   commitments (or GEF grants) summed, current US$ (a nominal sum over approval years).
+
+use std::{
+    collections::{BTreeMap, BTreeSet, HashSet},
+    path::Path,
+};
+
+use corpus::{CountryRegistry, CuratedReport, EntityKind, FinancingRecord, Project};
+use serde::Deserialize;
+
+use super::{finish, read_rows, refuse, report, slug, source_mapping, text};
+use crate::{BakeError, sources::curated::RecordSource};
+
+/// One yearly row of the CRS extract.
+#[derive(Debug, Clone, Deserialize)]
+struct RawFlow {
+    iso3: String,
+    country: Option<String>,
+    donor_name: Option<String>,
+    flow_name: Option<String>,
+    sector_group: Option<String>,
+    year: String,
+    usd_disbursement_mn_current: String,
+    usd_disbursement_mn_constant: String,
+}
+
+/// The yearly amounts of one group: year → (current, constant), US$ million.
+#[derive(Debug, Default)]
+struct Flow {
+    recipient: String,
+    years: BTreeMap<i32, (f64, f64)>,
+}
+
+/// Reads the CRS flows of `source`, sorted by citation id.
+///
+/// # Errors
+/// [`BakeError::Io`] if the table or the mapping cannot be read; [`BakeError::Catalog`] for a bad mapping.
+pub fn crs_flows(
+    source: &RecordSource,
+    catalog_dir: &Path,
+    sources_dir: &Path,
+    pillar_ids: &[&str],
+    countries: &CountryRegistry,
+) -> Result<(Vec<FinancingRecord>, CuratedReport), BakeError> {
+    let mapping = source_mapping(source, catalog_dir, &["sector"], pillar_ids)?;
+    let mut report = report("financing", &source.id);
+    let mut flows: BTreeMap<(String, String, String, String), Flow> = BTreeMap::new();
+    let mut seen = HashSet::new();
+    for (file, line, row) in read_rows::<RawFlow>(source, catalog_dir, sources_dir, &mut report)? {
+        let iso3 = row.iso3.trim().to_string();
+        let mut drop = |field: &str, reason: String| {
+            refuse(
+                &mut report,
+                &file,
+                line,
+                field,
+                format!("record dropped: {reason}"),
+            );
+        };
+        if !countries
+            .get(&iso3)
+            .is_some_and(|entity| entity.kind == EntityKind::Country)
+        {
+            drop(
+                "iso3",
+                format!("`{iso3}` is not a LAC country of the registry"),
+            );
+            continue;
+        }
+        let (Some(donor), Some(flow), Some(sector)) = (
+            text(&row.donor_name),
+            text(&row.flow_name),
+            text(&row.sector_group),
+        ) else {
+            drop(
+                "donor_name",
+                "a donor, flow_name and sector_group are required".into(),
+            );
+            continue;
+        };
+        let Some(year) = row
+            .year
+            .trim()
+            .parse::<i32>()
+            .ok()
+            .filter(|year| (1950..=2100).contains(year))
+        else {
+            drop("year", format!("`{}` is not a year 1950-2100", row.year));
+            continue;
+        };
+        let amount = |cell: &str| {
+            cell.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|value| value.is_finite())
+        };
+        let (Some(current), Some(constant)) = (
+            amount(&row.usd_disbursement_mn_current),
+            amount(&row.usd_disbursement_mn_constant),
+        ) else {
+            drop(
+                "usd_disbursement_mn_current",
+                "the amounts must be numbers (US$ million)".into(),
+            );
+            continue;
+        };
+        let key = (iso3.clone(), donor, flow, sector);
+        if !seen.insert((key.clone(), year)) {
+            drop(
+                "year",
+                format!(
+                    "a second row of {} {} {} {} {year}",
+                    key.0, key.1, key.2, key.3
+                ),
+            );
+            continue;
+        }
+        let entry = flows.entry(key).or_default();
+        entry.recipient = text(&row.country).unwrap_or(iso3);
+        entry.years.insert(year, (current, constant));
+    }
+    let mut unmapped = BTreeSet::new();
+    let mut records = Vec::new();
+    for ((iso3, donor, flow, sector), Flow { recipient, years }) in flows {
+        let active: Vec<(&i32, &(f64, f64))> = years
+            .iter()
+            .filter(|(_, (current, constant))| *current != 0.0 || *constant != 0.0)
+            .collect();
+        let (Some(first), Some(last)) = (active.first(), active.last()) else {
+            continue;
+        };
+        let pillars = super::pillars_of(
+            &mapping,
+            "sector",
+            std::slice::from_ref(&sector),
+            &mut unmapped,
+        );
+        records.push(FinancingRecord {
+            citation_id: format!(
+                "{}-{}-{}-{}-{}",
+                source.citation_prefix,
+                iso3.to_lowercase(),
+                slug(&donor, 8),
+                slug(&flow, 6),
+                slug(&sector, 6)
+            ),
+            kind: "crs_flow".into(),
+            title: format!("{donor} → {recipient}: {flow}, {sector} (OECD CRS, climate-related)"),
+            financier: donor,
+            instrument: flow,
+            country: iso3,
+            sector: Some(sector),
+            pillars: pillars.into_iter().collect(),
+            first_year: Some(*first.0),
+            last_year: Some(*last.0),
+            latest_usd_mn: Some(last.1.0),
+            total_constant_usd_mn: Some(active.iter().map(|(_, (_, constant))| constant).sum()),
+            committed_usd: None,
+            projects: Vec::new(),
+            source: source.id.clone(),
+            publisher: source.publisher.clone(),
+            license: source.license.clone(),
+            attribution: source.attribution.clone(),
+            url: source.homepage.clone(),
+            retrieved_at: source.retrieved_at.clone(),
+        });
+    }
+    records.sort_by(|left, right| left.citation_id.cmp(&right.citation_id));
+    finish(&mut report, records.len(), unmapped);
+    Ok((records, report))
+}
+
+/// The instruments the projects used, per country: World Bank families and GEF trust funds, sorted by
+/// citation id. `homepage` is each source's list page (by source id).
+pub fn project_instruments(
+    projects: &[Project],
+    homepages: &BTreeMap<String, String>,
+) -> Vec<FinancingRecord> {
+    let mut groups: BTreeMap<(String, String, String), Vec<&Project>> = BTreeMap::new();
+    for project in projects {
+        let Some(country) = &project.country else {
+            continue;
+        };
+        let (kind, instrument) = if project.source == "gef_projects" {
+            ("trust_fund", project.financing_type.clone())
+        } else {
+            ("lending_instrument", project.instrument_family.clone())
+        };
+        if let Some(instrument) = instrument {
+            groups
+                .entry((country.clone(), kind.to_string(), instrument))
+                .or_default()
+                .push(project);
+        }
+    }
+    let mut records: Vec<FinancingRecord> = groups
+        .into_iter()
+        .map(|((country, kind, instrument), mut members)| {
+            members.sort_by(|left, right| {
+                right
+                    .approval_date
+                    .cmp(&left.approval_date)
+                    .then(left.id.cmp(&right.id))
+            });
+            let first = members[0];
+            let (prefix, financier) = if kind == "trust_fund" {
+                ("geffund", "GEF")
+            } else {
+                ("wbinstrument", "World Bank")
+            };
+            let years: Vec<i32> = members
+                .iter()
+                .filter_map(|project| project.approval_date.as_deref()?.get(..4)?.parse().ok())
+                .collect();
+            let amounts: Vec<f64> = members
+                .iter()
+                .filter_map(|project| project.commitment_usd.or(project.grant_usd))
+                .collect();
+            FinancingRecord {
+                citation_id: format!(
+                    "{prefix}-{}-{}",
+                    country.to_lowercase(),
+                    slug(&instrument, 8)
+                ),
+                title: format!(
+                    "{financier} {instrument} in {country}: {} projects",
+                    members.len()
+                ),
+                financier: financier.into(),
+                instrument,
+                country,
+                sector: None,
+                pillars: members
+                    .iter()
+                    .flat_map(|project| project.pillars.iter().cloned())
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect(),
+                first_year: years.iter().min().copied(),
+                last_year: years.iter().max().copied(),
+                latest_usd_mn: None,
+                total_constant_usd_mn: None,
+                committed_usd: (!amounts.is_empty()).then(|| amounts.iter().sum()),
+                projects: members.iter().map(|project| project.id.clone()).collect(),
+                kind,
+                source: first.source.clone(),
+                publisher: first.publisher.clone(),
+                license: first.license.clone(),
+                attribution: first.attribution.clone(),
+                url: homepages
+                    .get(&first.source)
+                    .cloned()
+                    .unwrap_or_else(|| first.url.clone()),
+                retrieved_at: members
+                    .iter()
+                    .map(|project| project.retrieved_at.as_str())
+                    .max()
+                    .unwrap_or("")
+                    .to_string(),
+            }
+        })
+        .collect();
+    records.sort_by(|left, right| left.citation_id.cmp(&right.citation_id));
+    records
+}

@@ -1,0 +1,363 @@
+//! The `institutions` dataset: public bodies and their roles, from the three tables of
+//! `gov_institutions/` ([`corpus::Institution`]).
+//!
+//! - `gov_nso_registry`: national statistics offices (every pillar: they measure them all) and open-data
+//!   portals (`gobernanza`).
+//! - `govdirectory`: ministries, undersecretariats, provinces, embassies; pillars from the reviewed name
+//!   keywords (`data/curated/institution_pillars.csv`); a body matching none has none.
+//! - `wb_implementing_agencies`: the bodies implementing World Bank projects; pillars, activity and the
+//!   link from their projects in the `projects` dataset.
+//!
+//! Records refused: a country that is not a LAC country of the registry, no name, a repeated id (the
+//! steward's override file may replace a record by its id).
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    path::Path,
+};
+
+use corpus::{CountryRegistry, CuratedReport, EntityKind, Institution, Project};
+use serde::Deserialize;
+
+use super::{PillarMapping, UniqueIds, finish, list, read_rows, refuse, report, slug, text};
+use crate::{BakeError, sources::curated::RecordSource};
+
+/// The roles of the agency registry.
+pub const REGISTRY_ROLES: [&str; 2] = ["national_statistical_office", "open_data_portal"];
+
+/// One row of any of the three tables (each has a subset of the columns).
+#[derive(Debug, Clone, Deserialize)]
+struct RawInstitution {
+    iso3: String,
+    #[serde(default)]
+    registry_id: Option<String>,
+    #[serde(default)]
+    institution_role: Option<String>,
+    #[serde(default)]
+    name_en: Option<String>,
+    #[serde(default)]
+    name_es: Option<String>,
+    #[serde(default)]
+    name_pt: Option<String>,
+    #[serde(default)]
+    wikidata_qid: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    org_type: Option<String>,
+    #[serde(default)]
+    official_website: Option<String>,
+    #[serde(default)]
+    govdirectory_url: Option<String>,
+    #[serde(default)]
+    implementing_agency: Option<String>,
+    #[serde(default)]
+    project_ids: Option<String>,
+    #[serde(default)]
+    total_ibrd_ida_commitment_usd: Option<String>,
+}
+
+/// What the institutions are read against.
+pub struct Context<'a> {
+    /// The LAC registry.
+    pub countries: &'a CountryRegistry,
+    /// Every pillar id.
+    pub pillar_ids: &'a [&'a str],
+    /// The `projects` dataset, sorted by id.
+    pub projects: &'a [Project],
+}
+
+/// Reads the institutions of one `source` (one of the three tables), sorted by country and name.
+///
+/// # Errors
+/// [`BakeError::Io`] if a table or the mapping cannot be read; [`BakeError::Catalog`] for a bad mapping or
+/// an unknown source id.
+pub fn institutions(
+    source: &RecordSource,
+    catalog_dir: &Path,
+    sources_dir: &Path,
+    context: &Context,
+) -> Result<(Vec<Institution>, CuratedReport), BakeError> {
+    let keywords = match source.id.as_str() {
+        "govdirectory" => Some(super::source_mapping(
+            source,
+            catalog_dir,
+            &["keyword"],
+            context.pillar_ids,
+        )?),
+        "gov_nso_registry" | "wb_implementing_agencies" => None,
+        other => {
+            return Err(BakeError::catalog(
+                catalog_dir.join(format!("curated/{other}.toml")),
+                format!(
+                    "id `{other}`: institutions are read from gov_nso_registry, govdirectory or wb_implementing_agencies"
+                ),
+            ));
+        }
+    };
+    let mut report = report("institutions", &source.id);
+    let raw_label = source.file_label();
+    let mut agency_ids = UniqueIds::default();
+    let mut by_id: BTreeMap<String, Institution> = BTreeMap::new();
+    for (file, line, row) in
+        read_rows::<RawInstitution>(source, catalog_dir, sources_dir, &mut report)?
+    {
+        let iso3 = row.iso3.trim().to_string();
+        if !context
+            .countries
+            .get(&iso3)
+            .is_some_and(|entity| entity.kind == EntityKind::Country)
+        {
+            refuse(
+                &mut report,
+                &file,
+                line,
+                "iso3",
+                format!("record dropped: `{iso3}` is not a LAC country of the registry"),
+            );
+            continue;
+        }
+        let built = match source.id.as_str() {
+            "gov_nso_registry" => registry_body(source, &row, context.pillar_ids),
+            "govdirectory" => directory_body(source, &row, keywords.as_ref().expect("read above")),
+            _ => agency(source, &row, context.projects, &mut agency_ids),
+        };
+        let mut institution = match built {
+            Ok(institution) => institution,
+            Err((field, reason)) => {
+                refuse(
+                    &mut report,
+                    &file,
+                    line,
+                    field,
+                    format!("record dropped: {reason}"),
+                );
+                continue;
+            }
+        };
+        institution.country = iso3;
+        if by_id.contains_key(&institution.citation_id) && file == raw_label {
+            refuse(
+                &mut report,
+                &file,
+                line,
+                "(id)",
+                format!(
+                    "record dropped: a second row of {} (the first is kept)",
+                    institution.citation_id
+                ),
+            );
+            continue;
+        }
+        if file != raw_label {
+            report.overrides += 1;
+        }
+        by_id.insert(institution.citation_id.clone(), institution);
+    }
+    let mut records: Vec<Institution> = by_id.into_values().collect();
+    records.sort_by(|left, right| (&left.country, &left.name).cmp(&(&right.country, &right.name)));
+    finish(&mut report, records.len(), BTreeSet::new());
+    Ok((records, report))
+}
+
+/// A record of `source` with what every table shares, the rest empty.
+fn record(
+    source: &RecordSource,
+    citation_id: String,
+    name: String,
+    role: &str,
+    url: String,
+) -> Institution {
+    Institution {
+        citation_id,
+        source: source.id.clone(),
+        publisher: source.publisher.clone(),
+        license: source.license.clone(),
+        attribution: source.attribution.clone(),
+        name,
+        name_es: None,
+        name_pt: None,
+        country: String::new(),
+        role: role.into(),
+        kind: None,
+        website: None,
+        pillars: Vec::new(),
+        projects: Vec::new(),
+        active_projects: 0,
+        commitment_usd: None,
+        url,
+        retrieved_at: source.retrieved_at.clone(),
+    }
+}
+
+type Refusal = (&'static str, String);
+
+/// A statistics office or open-data portal of the agency registry.
+fn registry_body(
+    source: &RecordSource,
+    row: &RawInstitution,
+    pillar_ids: &[&str],
+) -> Result<Institution, Refusal> {
+    let registry_id =
+        text(&row.registry_id).ok_or(("registry_id", "no registry id".to_string()))?;
+    let name = text(&row.name_en).ok_or(("name_en", "no English name".to_string()))?;
+    let role = text(&row.institution_role).unwrap_or_default();
+    if !REGISTRY_ROLES.contains(&role.as_str()) {
+        return Err((
+            "institution_role",
+            format!("role `{role}`; valid: {}", REGISTRY_ROLES.join(", ")),
+        ));
+    }
+    let url = wikidata_url(&row.wikidata_qid).unwrap_or_else(|| source.homepage.clone());
+    let mut body = record(
+        source,
+        format!("{}-{}", source.citation_prefix, slug(&registry_id, 12)),
+        name,
+        &role,
+        url,
+    );
+    body.name_es = text(&row.name_es);
+    body.name_pt = text(&row.name_pt);
+    body.website = first_https_or_http(&row.official_website);
+    body.pillars = if role == "national_statistical_office" {
+        let mut all: Vec<String> = pillar_ids.iter().map(|id| id.to_string()).collect();
+        all.sort();
+        all
+    } else {
+        vec!["gobernanza".into()]
+    };
+    Ok(body)
+}
+
+/// A public body of Govdirectory.
+fn directory_body(
+    source: &RecordSource,
+    row: &RawInstitution,
+    keywords: &PillarMapping,
+) -> Result<Institution, Refusal> {
+    let qid = text(&row.wikidata_qid)
+        .filter(|qid| {
+            qid.starts_with('Q')
+                && qid[1..].bytes().all(|byte| byte.is_ascii_digit())
+                && qid.len() > 1
+        })
+        .ok_or(("wikidata_qid", "no Wikidata id (Q and digits)".to_string()))?;
+    let name = text(&row.name).ok_or(("name", "no name".to_string()))?;
+    let url = text(&row.govdirectory_url)
+        .filter(|url| url.starts_with("https://www.govdirectory.org/"))
+        .unwrap_or_else(|| source.homepage.clone());
+    let mut body = record(
+        source,
+        format!("{}-{}", source.citation_prefix, qid.to_lowercase()),
+        name,
+        "public_body",
+        url,
+    );
+    body.kind = text(&row.org_type);
+    body.website = first_https_or_http(&row.official_website);
+    body.pillars = keyword_pillars(&body.name, keywords).into_iter().collect();
+    Ok(body)
+}
+
+/// An implementing agency of World Bank projects, with its projects' pillars and activity.
+fn agency(
+    source: &RecordSource,
+    row: &RawInstitution,
+    projects: &[Project],
+    ids: &mut UniqueIds,
+) -> Result<Institution, Refusal> {
+    let name =
+        text(&row.implementing_agency).ok_or(("implementing_agency", "no agency".to_string()))?;
+    let codes = list(&row.project_ids, '|');
+    let known: Vec<&Project> = codes
+        .iter()
+        .filter_map(|code| {
+            projects
+                .binary_search_by(|project| project.id.as_str().cmp(code))
+                .ok()
+                .map(|at| &projects[at])
+        })
+        .collect();
+    let latest = known
+        .iter()
+        .max_by(|left, right| left.approval_date.cmp(&right.approval_date));
+    let url = latest.map_or_else(|| source.homepage.clone(), |project| project.url.clone());
+    let iso3 = row.iso3.trim().to_lowercase();
+    let id = ids.next(format!(
+        "{}-{iso3}-{}",
+        source.citation_prefix,
+        slug(&name, 6)
+    ));
+    let mut body = record(source, id, name, "implementing_agency", url);
+    body.pillars = known
+        .iter()
+        .flat_map(|project| project.pillars.iter().cloned())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    body.active_projects = known
+        .iter()
+        .filter(|project| project.status == "Active")
+        .count() as u32;
+    body.commitment_usd = text(&row.total_ibrd_ida_commitment_usd)
+        .and_then(|cell| cell.parse::<f64>().ok())
+        .filter(|amount| amount.is_finite() && *amount > 0.0);
+    body.projects = codes;
+    Ok(body)
+}
+
+/// The Wikidata page of a `Q…` id.
+fn wikidata_url(qid: &Option<String>) -> Option<String> {
+    text(qid)
+        .filter(|qid| qid.starts_with('Q'))
+        .map(|qid| format!("https://www.wikidata.org/wiki/{qid}"))
+}
+
+/// The first web address of a `|`-joined cell.
+fn first_https_or_http(cell: &Option<String>) -> Option<String> {
+    list(cell, '|')
+        .into_iter()
+        .find(|url| url.starts_with("https://") || url.starts_with("http://"))
+}
+
+/// The pillars whose keywords occur as whole words in `name` (case and accents aside).
+fn keyword_pillars(name: &str, keywords: &PillarMapping) -> BTreeSet<String> {
+    let folded = format!(" {} ", corpus::folding::fold(name));
+    keywords
+        .iter()
+        .filter(|((_, keyword), _)| folded.contains(&format!(" {keyword} ")))
+        .filter_map(|(_, pillar)| pillar.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PillarMapping, keyword_pillars};
+
+    #[test]
+    fn keywords_match_whole_folded_words() {
+        let mut keywords = PillarMapping::new();
+        keywords.insert(
+            ("keyword".into(), "vivienda".into()),
+            Some("infraestructura".into()),
+        );
+        keywords.insert(
+            ("keyword".into(), "medio ambiente".into()),
+            Some("medio_ambiente".into()),
+        );
+        keywords.insert(("keyword".into(), "labor".into()), Some("empleo".into()));
+        assert_eq!(
+            keyword_pillars("Subsecretaría de Vivienda de Chile", &keywords)
+                .into_iter()
+                .collect::<Vec<_>>(),
+            ["infraestructura"]
+        );
+        assert_eq!(
+            keyword_pillars("Subsecretaría del Medio Ambiente", &keywords)
+                .into_iter()
+                .collect::<Vec<_>>(),
+            ["medio_ambiente"]
+        );
+        assert!(keyword_pillars("Laboratory of Chile", &keywords).is_empty());
+    }
+}

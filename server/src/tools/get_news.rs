@@ -1,0 +1,280 @@
+//! `get_news`: the recent events of a pillar in a country, newest first, from the curated `events`
+//! dataset: World Bank project approvals and closings, laws passed and policies adopted or amended (Climate
+//! Change Laws of the World), significant earthquakes (NOAA NCEI) and source releases. Dated items made from
+//! the corpus' own records, never press news; each item's `id` is its citation id, which
+//! `resolve_citations` resolves.
+//!
+//! An event matches when it bears on the pillar and happened in the country; a data release matches the
+//! countries its source has observations of. A multi-country project matches no country. When nothing matches, the answer says so and names
+//! what the corpus holds nearby: the country's events in other pillars, and the pillar's in other countries.
+
+use std::collections::BTreeMap;
+
+use corpus::{CitedRecord, Event, Lang};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    ToolAnswer, ToolError, ToolSpec,
+    common::{self, SourceLink},
+};
+use crate::load::Corpus;
+
+/// The most items one answer lists.
+pub const MAX_LIMIT: u32 = 20;
+
+/// Nearby alternatives named when nothing matches, per kind.
+const NEARBY: usize = 4;
+
+/// The event kinds, for the `kind` filter.
+pub const KINDS: [&str; 7] = [
+    "project_approved",
+    "project_closed",
+    "law_passed",
+    "policy_adopted",
+    "law_amended",
+    "earthquake",
+    "data_release",
+];
+
+/// The tool's contract.
+pub fn spec() -> ToolSpec {
+    ToolSpec::new(
+        "get_news",
+        "Recent events of a pillar in a country",
+        "Dated events of a pillar (`parameter`) in a `country`, newest first, made from the corpus' own records (not \
+         press news): World Bank project approvals and closings, climate laws and policies passed or amended (Climate \
+         Change Laws of the World, to 2020), significant earthquakes (NOAA NCEI, to June 2023, with deaths and damage) \
+         and data releases. Each item: id (its citation id, resolvable), date, kind, title, why it matters, the \
+         record it comes from, link. Optional `kind` filter. `limit` default 10, at most 20. Nothing found: says so \
+         and names nearby events.",
+        &["events"],
+        handle,
+    )
+}
+
+/// Arguments of `get_news`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GetNewsInput {
+    /// Pillar (id or name in es/en/pt), e.g. `energia`.
+    pub parameter: String,
+    /// Country (ISO3 or name), e.g. `BOL`.
+    pub country: String,
+    /// Only this kind: project_approved, project_closed, law_passed, policy_adopted, law_amended, earthquake,
+    /// data_release.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// Items to return, 1 to 20. Default 10.
+    #[serde(default, deserialize_with = "common::whole_number")]
+    #[schemars(range(min = 1, max = 20), extend("default" = 10))]
+    pub limit: Option<u32>,
+}
+
+/// The events.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct GetNewsResult {
+    /// ISO3 of the country.
+    pub country: String,
+    /// Pillar id.
+    pub pillar: String,
+    /// Events matching, beyond the page too.
+    pub total: usize,
+    /// The newest `limit` of them.
+    pub items: Vec<NewsItem>,
+    /// What the items are (and are not), and when nothing matched, why.
+    pub note: String,
+    /// When nothing matched: the country's events in other pillars and the pillar's in other countries,
+    /// with counts and the newest date.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nearby: Vec<Nearby>,
+    /// Datasets read.
+    pub sources: Vec<SourceLink>,
+}
+
+/// One event.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct NewsItem {
+    /// The event's citation id (`event-wbproj-p127837-approved`), resolvable by `resolve_citations`.
+    pub id: String,
+    /// `YYYY-MM-DD` (`YYYY-MM` or `YYYY` when the source has no day).
+    pub date: String,
+    /// What happened.
+    pub kind: String,
+    /// One sentence from the record.
+    pub title: String,
+    /// Why it matters to its pillars, from the record's fields.
+    pub why: String,
+    /// The record it was made from (a project's or law's citation id).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record_id: Option<String>,
+    /// Magnitude of an earthquake.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub magnitude: Option<f64>,
+    /// Deaths of an earthquake (NCEI totals).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deaths: Option<f64>,
+    /// A project's commitment or grant, current US$.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount_usd: Option<f64>,
+    /// The record's page.
+    pub url: String,
+}
+
+/// Events the corpus holds near an empty query.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Nearby {
+    /// ISO3.
+    pub country: String,
+    /// Pillar id.
+    pub pillar: String,
+    /// Events of that country and pillar.
+    pub events: usize,
+    /// The newest one's date.
+    pub newest: String,
+}
+
+/// Whether `event` happened in `iso3` (a data release: whether the source has observations of it).
+fn in_country(event: &Event, iso3: &str) -> bool {
+    event.countries.iter().any(|code| code == iso3)
+}
+
+fn handle(
+    corpus: &Corpus,
+    input: GetNewsInput,
+    _lang: Lang,
+) -> Result<ToolAnswer<'_, GetNewsResult>, ToolError> {
+    let limit = input.limit.unwrap_or(10);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ToolError::Invalid(format!(
+            "limit {limit}: give 1 to {MAX_LIMIT}"
+        )));
+    }
+    let pillar = common::pillar(corpus, &input.parameter)?;
+    let country = common::optional_country(corpus, Some(&input.country))?
+        .expect("a given country resolves or errs");
+    let kind = match input.kind.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(kind) if KINDS.contains(&kind) => Some(kind),
+        Some(other) => {
+            return Err(ToolError::Invalid(format!(
+                "kind `{}`: give one of {}",
+                common::snippet(other),
+                KINDS.join(", ")
+            )));
+        }
+    };
+    let events = &corpus.events().map_err(ToolError::Internal)?.records;
+    let (iso3, pillar_id) = (country.iso3.as_str(), pillar.id.as_str());
+    let matching: Vec<&Event> = events
+        .iter()
+        .filter(|event| {
+            in_country(event, iso3)
+                && event.pillars.iter().any(|of| of == pillar_id)
+                && kind.is_none_or(|kind| event.kind == kind)
+        })
+        .collect();
+    let shown: Vec<&Event> = matching.iter().take(limit as usize).copied().collect();
+    let nearby = if matching.is_empty() {
+        nearby(events, iso3, pillar_id)
+    } else {
+        Vec::new()
+    };
+    let what = "Dated items made from the corpus' records (project approvals and closings, laws and policies, \
+                significant earthquakes, data releases), not press news";
+    let note = match (matching.first(), kind) {
+        (Some(newest), _) => format!(
+            "{what}. The newest is of {}; laws run to 2020 and earthquakes to June 2023 (the sources' last exports).",
+            newest.date
+        ),
+        (None, Some(kind)) => format!(
+            "The corpus holds no {kind} event of the pillar {pillar_id} in {iso3}. {what}; `nearby` lists what it holds."
+        ),
+        (None, None) => format!(
+            "The corpus holds no event of the pillar {pillar_id} in {iso3}. {what}; `nearby` lists what it holds."
+        ),
+    };
+    let items = shown
+        .iter()
+        .map(|event| NewsItem {
+            id: event.citation_id.clone(),
+            date: event.date.clone(),
+            kind: event.kind.clone(),
+            title: event.title.clone(),
+            why: event.why.clone(),
+            record_id: event.record_id.clone(),
+            magnitude: event.magnitude,
+            deaths: event.deaths,
+            amount_usd: event.amount_usd,
+            url: event.url.clone(),
+        })
+        .collect();
+    Ok(ToolAnswer {
+        result: GetNewsResult {
+            country: iso3.to_string(),
+            pillar: pillar_id.to_string(),
+            total: matching.len(),
+            items,
+            note,
+            nearby,
+            sources: vec![common::source_link(corpus, "events", None)],
+        },
+        citations: Vec::new(),
+        display: None,
+        records: shown.iter().map(|event| event.citation()).collect(),
+    })
+}
+
+/// The country's events in other pillars and the pillar's events in other countries, the most first.
+fn nearby(events: &[Event], iso3: &str, pillar: &str) -> Vec<Nearby> {
+    let mut counts: BTreeMap<(String, String), (usize, String)> = BTreeMap::new();
+    for event in events.iter().filter(|event| event.kind != "data_release") {
+        let here = event.countries.iter().any(|code| code == iso3);
+        for of in &event.pillars {
+            let keys: Vec<(String, String)> = if here && of != pillar {
+                vec![(iso3.to_string(), of.clone())]
+            } else if !here && of == pillar {
+                event
+                    .countries
+                    .iter()
+                    .map(|code| (code.clone(), of.clone()))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            for key in keys {
+                let entry = counts.entry(key).or_insert((0, String::new()));
+                entry.0 += 1;
+                if event.date > entry.1 {
+                    entry.1 = event.date.clone();
+                }
+            }
+        }
+    }
+    let mut in_country: Vec<Nearby> = Vec::new();
+    let mut in_pillar: Vec<Nearby> = Vec::new();
+    for ((country, of), (events, newest)) in counts {
+        let item = Nearby {
+            country: country.clone(),
+            pillar: of,
+            events,
+            newest,
+        };
+        if country == iso3 {
+            in_country.push(item);
+        } else {
+            in_pillar.push(item);
+        }
+    }
+    for list in [&mut in_country, &mut in_pillar] {
+        list.sort_by(|left, right| {
+            right
+                .events
+                .cmp(&left.events)
+                .then(left.country.cmp(&right.country))
+        });
+        list.truncate(NEARBY);
+    }
+    in_country.extend(in_pillar);
+    in_country
+}

@@ -1,0 +1,649 @@
+//! `recommend_action`: the seed's action chain for a country and a pillar, deterministic and cited at each
+//! link. No model call and no invented fact: every sentence is assembled from cited values and records.
+//!
+//! 1. **Gaps**: the pillar's indicators with a good direction that compare across countries, at the
+//!    country's latest observed (not projected) year, against the regional frontier (the best LAC country
+//!    that year, by the good direction), when at least 10 countries report that year. Ranked: worsening ones
+//!    first (10-year trend against the good direction), then by the country's position among the countries
+//!    reporting that year (competition ranking: ties share a rank; last = weakest). Both cells cited. The
+//!    asks are written in English with the indicators' English names.
+//! 2. **Projects**: active, then pipeline projects in the country acting on the pillar, newest approval first;
+//!    when there are none, comparable ones elsewhere in the region (same pillar, active or closed), marked
+//!    `elsewhere`.
+//! 3. **Financing**: the instruments that funded the pillar's projects in the country (World Bank IPF, DPF,
+//!    PforR; GEF funds), with the projects' count and commitments summed (current US$, nominal), and the
+//!    largest OECD CRS climate-related flows to the country in the pillar's sectors (constant US$ million,
+//!    summed over years; an upper bound). Each cited by its record.
+//! 4. **Institutions**: the implementing agencies of the pillar's projects in the country (most of those
+//!    projects first), then public bodies acting on the pillar, then the national statistics office; each
+//!    with an ask written from the data above.
+
+use std::collections::BTreeMap;
+
+use corpus::{CitedRecord, GoodDirection, Institution, Lang, Metric, Project, is_projection};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::{
+    ToolAnswer, ToolError, ToolSpec,
+    answer::significant,
+    common::{self, SourceLink},
+};
+use crate::load::Corpus;
+
+/// Indicator gaps shown.
+pub const GAPS: usize = 3;
+/// Projects shown.
+pub const PROJECTS: usize = 3;
+/// Instruments and CRS flows shown, each.
+pub const FINANCING: usize = 3;
+/// Institutions shown.
+pub const INSTITUTIONS: usize = 4;
+
+/// The tool's contract.
+pub fn spec() -> ToolSpec {
+    ToolSpec::new(
+        "recommend_action",
+        "Action chain for a country and pillar, cited",
+        "The action chain for a `country` and a `pillar`, deterministic and cited at each link: the pillar's weakest \
+         or worsening indicators there (value vs the regional frontier country, rank, 10-year trend) → the best-fit \
+         World Bank projects (active or pipeline there; else comparable ones elsewhere in the region) → the \
+         financing instruments that funded such work there (IPF/DPF/PforR, OECD CRS climate-related flows) → ranked \
+         institutions (implementing agencies, public bodies, the statistics office), each with an ask written from \
+         those numbers. No model call, no invented facts.",
+        &[
+            "observations",
+            "projects",
+            "financing",
+            "institutions",
+            "series_stats",
+        ],
+        handle,
+    )
+}
+
+/// Arguments of `recommend_action`.
+#[derive(Debug, Clone, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecommendActionInput {
+    /// Country (ISO3 or name), e.g. `BOL`.
+    pub country: String,
+    /// Pillar (id or name in es/en/pt), e.g. `energia`.
+    pub pillar: String,
+}
+
+/// The chain.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RecommendActionResult {
+    /// ISO3.
+    pub country: String,
+    /// Pillar id.
+    pub pillar: String,
+    /// 1. The weakest or worsening indicators, weakest first.
+    pub gaps: Vec<IndicatorGap>,
+    /// 2. The best-fit projects.
+    pub projects: Vec<ProjectFit>,
+    /// 3. The instruments and flows that funded such work there.
+    pub financing: Vec<FinancingItem>,
+    /// 4. The institutions to approach, ranked, each with its ask.
+    pub institutions: Vec<InstitutionAsk>,
+    /// What is missing from the chain and why (no indicator, no project, no institution in the corpus).
+    pub notes: Vec<String>,
+    /// Datasets read.
+    pub sources: Vec<SourceLink>,
+}
+
+/// An indicator of the pillar against the regional frontier.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct IndicatorGap {
+    /// Metric id.
+    pub indicator: String,
+    /// Name in the requested language.
+    pub name: String,
+    /// English name, for the asks (written in English).
+    #[serde(skip)]
+    pub name_en: String,
+    /// Unit.
+    pub unit: String,
+    /// `up` or `down`: which way is better.
+    pub good_direction: &'static str,
+    /// The country's latest observed year.
+    pub year: i32,
+    /// The country's value that year.
+    pub value: f64,
+    /// The best LAC country that year.
+    pub frontier_country: String,
+    /// Its value.
+    pub frontier_value: f64,
+    /// The country's position that year, 1 = the frontier.
+    pub rank: usize,
+    /// Countries reporting that year.
+    pub of: usize,
+    /// 10-year least-squares slope per year, when the series has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trend_slope: Option<f64>,
+    /// Whether that trend runs against the good direction.
+    pub worsening: bool,
+    /// Citations of the country's and the frontier's values.
+    pub citation_ids: [String; 2],
+}
+
+/// A project that addresses the pillar.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ProjectFit {
+    /// Slug for `get_pilot`.
+    pub slug: String,
+    /// Name.
+    pub title: String,
+    /// ISO3 (another country's when `elsewhere`).
+    pub country: String,
+    /// Status as published.
+    pub status: String,
+    /// Board approval date.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval_date: Option<String>,
+    /// IBRD/IDA commitment or grant, current US$.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commitment_usd: Option<f64>,
+    /// Whether it is in another country of the region (none in the country).
+    pub elsewhere: bool,
+    /// The record's citation id.
+    pub citation_id: String,
+}
+
+/// An instrument or a flow.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FinancingItem {
+    /// `lending_instrument`, `trust_fund` or `crs_flow`.
+    pub kind: String,
+    /// World Bank, GEF or the CRS donor.
+    pub financier: String,
+    /// IPF, DPF, PforR; a GEF fund; a CRS flow type.
+    pub instrument: String,
+    /// CRS sector group.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sector: Option<String>,
+    /// Projects of the pillar in the country that used it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub projects: Vec<String>,
+    /// Their commitments summed, current US$ (nominal).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub committed_usd: Option<f64>,
+    /// CRS: disbursements summed over `years`, US$ million, constant prices (an upper bound).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_constant_usd_mn: Option<f64>,
+    /// CRS: first and last year with disbursements.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub years: Option<(i32, i32)>,
+    /// The record's citation id (for an instrument, the country's instrument record).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub citation_id: Option<String>,
+}
+
+/// An institution and what to ask of it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct InstitutionAsk {
+    /// Name as published.
+    pub name: String,
+    /// `implementing_agency`, `public_body`, `national_statistical_office`, `open_data_portal`.
+    pub role: String,
+    /// Projects of the pillar in the country it implements.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub projects: Vec<String>,
+    /// The ask, written from the cited numbers and records above.
+    pub ask: String,
+    /// The record's citation id.
+    pub citation_id: String,
+}
+
+fn handle(
+    corpus: &Corpus,
+    input: RecommendActionInput,
+    lang: Lang,
+) -> Result<ToolAnswer<'_, RecommendActionResult>, ToolError> {
+    let pillar = common::pillar(corpus, &input.pillar)?;
+    let country = common::optional_country(corpus, Some(&input.country))?
+        .expect("a given country resolves or errs");
+    let (iso3, pillar_id) = (country.iso3.as_str(), pillar.id.as_str());
+    let mut notes = Vec::new();
+
+    let (gaps, cells) = gaps(corpus, iso3, pillar_id, lang)?;
+    if gaps.is_empty() {
+        notes.push(format!(
+            "No indicator of {pillar_id} that compares across countries has a value for {iso3} below the frontier \
+             or worsening; get_parameter_data lists the pillar's values."
+        ));
+    }
+
+    let projects = corpus.projects().map_err(ToolError::Internal)?;
+    let of_pillar = |project: &&Project| project.pillars.iter().any(|of| of == pillar_id);
+    let here: Vec<&Project> = projects
+        .iter()
+        .filter(|project| project.country.as_deref() == Some(iso3))
+        .filter(of_pillar)
+        .collect();
+    let mut fits: Vec<&Project> = here
+        .iter()
+        .copied()
+        .filter(|project| matches!(project.status.as_str(), "Active" | "Pipeline"))
+        .collect();
+    let elsewhere = fits.is_empty();
+    if elsewhere {
+        fits = projects
+            .iter()
+            .filter(|project| project.country.is_some() && project.country.as_deref() != Some(iso3))
+            .filter(of_pillar)
+            .filter(|project| matches!(project.status.as_str(), "Active" | "Closed"))
+            .collect();
+        notes.push(format!(
+            "No active or pipeline project of {pillar_id} in {iso3} in the corpus: the projects shown are comparable \
+             ones elsewhere in the region (active first)."
+        ));
+    }
+    fits.sort_by(|left, right| {
+        (left.status != "Active")
+            .cmp(&(right.status != "Active"))
+            .then(right.approval_date.cmp(&left.approval_date))
+            .then(left.id.cmp(&right.id))
+    });
+    fits.truncate(PROJECTS);
+
+    let financing_table = corpus.financing().map_err(ToolError::Internal)?;
+    let mut financing_records = Vec::new();
+    let mut financing = instruments(&here, iso3, financing_table, &mut financing_records);
+    let mut flows: Vec<&corpus::FinancingRecord> = financing_table
+        .records
+        .iter()
+        .filter(|record| {
+            record.kind == "crs_flow"
+                && record.country == iso3
+                && record.pillars.iter().any(|of| of == pillar_id)
+        })
+        .collect();
+    flows.sort_by(|left, right| {
+        right
+            .total_constant_usd_mn
+            .unwrap_or(0.0)
+            .total_cmp(&left.total_constant_usd_mn.unwrap_or(0.0))
+            .then(left.citation_id.cmp(&right.citation_id))
+    });
+    for flow in flows.iter().take(FINANCING) {
+        financing_records.push(flow.citation());
+        financing.push(FinancingItem {
+            kind: flow.kind.clone(),
+            financier: flow.financier.clone(),
+            instrument: flow.instrument.clone(),
+            sector: flow.sector.clone(),
+            projects: Vec::new(),
+            committed_usd: None,
+            total_constant_usd_mn: flow
+                .total_constant_usd_mn
+                .map(|value| significant(value, 4)),
+            years: flow.first_year.zip(flow.last_year),
+            citation_id: Some(flow.citation_id.clone()),
+        });
+    }
+    if financing.is_empty() {
+        notes.push(format!(
+            "The corpus records no instrument or OECD CRS climate-related flow of {pillar_id} in {iso3}."
+        ));
+    }
+
+    let institutions = corpus.institutions().map_err(ToolError::Internal)?;
+    let asks = institution_asks(
+        &institutions.records,
+        &here,
+        &fits,
+        &gaps,
+        iso3,
+        pillar_id,
+        elsewhere,
+    );
+    if asks.is_empty() {
+        notes.push(format!(
+            "The corpus names no institution of {iso3} acting on {pillar_id}."
+        ));
+    }
+
+    let citations = common::citation_records(corpus, cells.iter().map(String::as_str))?;
+    let mut records: Vec<corpus::RecordCitation> =
+        fits.iter().map(|project| project.citation()).collect();
+    records.extend(financing_records);
+    records.extend(
+        asks.iter()
+            .filter_map(|ask| institutions.get(&ask.citation_id))
+            .map(Institution::citation),
+    );
+    Ok(ToolAnswer {
+        result: RecommendActionResult {
+            country: iso3.to_string(),
+            pillar: pillar_id.to_string(),
+            gaps,
+            projects: fits
+                .iter()
+                .map(|project| ProjectFit {
+                    slug: project.id.to_ascii_lowercase(),
+                    title: project.title.clone(),
+                    country: project.country.clone().unwrap_or_default(),
+                    status: project.status.clone(),
+                    approval_date: project.approval_date.clone(),
+                    commitment_usd: project.commitment_usd.or(project.grant_usd),
+                    elsewhere,
+                    citation_id: project.citation_id.clone(),
+                })
+                .collect(),
+            financing,
+            institutions: asks,
+            notes,
+            sources: vec![
+                common::source_link(corpus, "observations", None),
+                common::source_link(corpus, "projects", None),
+                common::source_link(corpus, "financing", None),
+                common::source_link(corpus, "institutions", None),
+            ],
+        },
+        citations,
+        display: None,
+        records,
+    })
+}
+
+/// The pillar's comparable indicators with a good direction, against the frontier, weakest first; and the
+/// citation ids of their cells.
+fn gaps(
+    corpus: &Corpus,
+    iso3: &str,
+    pillar: &str,
+    lang: Lang,
+) -> Result<(Vec<IndicatorGap>, Vec<String>), ToolError> {
+    let observations = corpus.baked.observations();
+    let stats = corpus.series_stats().map_err(ToolError::Internal)?;
+    let mut found = Vec::new();
+    for metric in corpus
+        .baked
+        .metrics()
+        .iter()
+        .filter(|metric| metric.pillar == pillar)
+    {
+        let up = match metric.good_direction {
+            GoodDirection::Up => true,
+            GoodDirection::Down => false,
+            _ => continue,
+        };
+        let comparable = corpus
+            .metric_rule(&metric.id)
+            .map_err(ToolError::Internal)?
+            .is_some_and(|rule| rule.comparable);
+        if !comparable {
+            continue;
+        }
+        let range = observations.series(&metric.id, iso3);
+        let Some(own) = range
+            .rev()
+            .map(|row| observations.row(row))
+            .find(|row| !is_projection(row.flags))
+        else {
+            continue;
+        };
+        let mut section: Vec<_> = observations
+            .cross_section(&metric.id, own.year)
+            .into_iter()
+            .filter(|row| !is_projection(row.flags))
+            .collect();
+        section.sort_by(|left, right| {
+            let by_value = right.value.total_cmp(&left.value);
+            (if up { by_value } else { by_value.reverse() }).then(left.country.cmp(right.country))
+        });
+        if section.len() < corpus::derived::MIN_YEAR_COUNTRIES {
+            continue;
+        }
+        let Some(frontier) = section.first() else {
+            continue;
+        };
+        // Competition ranking: 1 + the countries strictly better, so ties share a rank.
+        let better = |row: &corpus::Observation| {
+            if up {
+                row.value > own.value
+            } else {
+                row.value < own.value
+            }
+        };
+        let rank = section.iter().filter(|row| better(row)).count();
+        let trend_slope = stats
+            .binary_search_by(|row| {
+                (row.indicator.as_str(), row.country.as_str()).cmp(&(metric.id.as_str(), iso3))
+            })
+            .ok()
+            .and_then(|at| stats[at].trend_slope);
+        let worsening = trend_slope.is_some_and(|slope| if up { slope < 0.0 } else { slope > 0.0 });
+        if rank == 0 && !worsening {
+            continue;
+        }
+        found.push(IndicatorGap {
+            indicator: metric.id.clone(),
+            name: metric.names.get(lang).to_string(),
+            name_en: metric.names.get(Lang::En).to_string(),
+            unit: metric.unit.clone(),
+            good_direction: if up { "up" } else { "down" },
+            year: own.year,
+            value: own.value,
+            frontier_country: frontier.country.to_string(),
+            frontier_value: frontier.value,
+            rank: rank + 1,
+            of: section.len(),
+            trend_slope: trend_slope.map(|slope| significant(slope, 4)),
+            worsening,
+            citation_ids: [
+                own.citation_id.to_string(),
+                frontier.citation_id.to_string(),
+            ],
+        });
+    }
+    // Worsening first, then the weakest position (rank among those reporting), then a headline first.
+    let headline = |id: &str| {
+        corpus
+            .baked
+            .metric(id)
+            .is_some_and(|metric: &Metric| metric.headline)
+    };
+    found.sort_by(|left, right| {
+        right
+            .worsening
+            .cmp(&left.worsening)
+            .then(
+                (right.rank as f64 / right.of as f64)
+                    .total_cmp(&(left.rank as f64 / left.of as f64)),
+            )
+            .then(headline(&right.indicator).cmp(&headline(&left.indicator)))
+            .then(left.indicator.cmp(&right.indicator))
+    });
+    found.truncate(GAPS);
+    let cells = found
+        .iter()
+        .flat_map(|gap| gap.citation_ids.iter().cloned())
+        .collect();
+    Ok((found, cells))
+}
+
+/// The instruments the pillar's projects in the country used, most projects first, each with the
+/// country's instrument record when the corpus has it.
+fn instruments(
+    here: &[&Project],
+    iso3: &str,
+    table: &crate::load::records::RecordTable<corpus::FinancingRecord>,
+    records: &mut Vec<corpus::RecordCitation>,
+) -> Vec<FinancingItem> {
+    let mut by_instrument: BTreeMap<(String, String), Vec<&Project>> = BTreeMap::new();
+    for project in here.iter().filter(|project| project.status != "Dropped") {
+        let (kind, instrument) = if project.source == "gef_projects" {
+            ("trust_fund", project.financing_type.clone())
+        } else {
+            ("lending_instrument", project.instrument_family.clone())
+        };
+        if let Some(instrument) = instrument {
+            by_instrument
+                .entry((kind.to_string(), instrument))
+                .or_default()
+                .push(project);
+        }
+    }
+    let mut items: Vec<(usize, FinancingItem)> = by_instrument
+        .into_iter()
+        .map(|((kind, instrument), mut members)| {
+            members.sort_by(|left, right| {
+                right
+                    .approval_date
+                    .cmp(&left.approval_date)
+                    .then(left.id.cmp(&right.id))
+            });
+            let financier = if kind == "trust_fund" {
+                "GEF"
+            } else {
+                "World Bank"
+            };
+            let record = table.records.iter().find(|record| {
+                record.kind == kind && record.country == iso3 && record.instrument == instrument
+            });
+            if let Some(record) = record {
+                records.push(record.citation());
+            }
+            let amounts: Vec<f64> = members
+                .iter()
+                .filter_map(|project| project.commitment_usd.or(project.grant_usd))
+                .collect();
+            (
+                members.len(),
+                FinancingItem {
+                    kind,
+                    financier: financier.into(),
+                    instrument,
+                    sector: None,
+                    projects: members
+                        .iter()
+                        .take(5)
+                        .map(|project| project.id.clone())
+                        .collect(),
+                    committed_usd: (!amounts.is_empty()).then(|| amounts.iter().sum()),
+                    total_constant_usd_mn: None,
+                    years: None,
+                    citation_id: record.map(|record| record.citation_id.clone()),
+                },
+            )
+        })
+        .collect();
+    items.sort_by(|left, right| {
+        right
+            .0
+            .cmp(&left.0)
+            .then(left.1.instrument.cmp(&right.1.instrument))
+    });
+    items
+        .into_iter()
+        .take(FINANCING)
+        .map(|(_, item)| item)
+        .collect()
+}
+
+/// The institutions to approach, ranked, each with its ask.
+fn institution_asks(
+    institutions: &[Institution],
+    here: &[&Project],
+    fits: &[&Project],
+    gaps: &[IndicatorGap],
+    iso3: &str,
+    pillar: &str,
+    elsewhere: bool,
+) -> Vec<InstitutionAsk> {
+    let gap_sentence = gaps.first().map(|gap| {
+        format!(
+            "{} in {iso3} is {} {} ({}), rank {} of {}, vs the regional frontier {} ({}){}",
+            gap.name_en,
+            significant(gap.value, 4),
+            gap.unit,
+            gap.year,
+            gap.rank,
+            gap.of,
+            significant(gap.frontier_value, 4),
+            gap.frontier_country,
+            if gap.worsening { " and worsening" } else { "" }
+        )
+    });
+    let here_codes: Vec<&str> = here.iter().map(|project| project.id.as_str()).collect();
+    let mut ranked: Vec<(u8, usize, &Institution, Vec<String>)> = institutions
+        .iter()
+        .filter(|institution| institution.country == iso3)
+        .filter_map(|institution| {
+            let of_pillar: Vec<String> = institution
+                .projects
+                .iter()
+                .filter(|code| here_codes.contains(&code.as_str()))
+                .cloned()
+                .collect();
+            let tier = match institution.role.as_str() {
+                "implementing_agency" if !of_pillar.is_empty() => 0,
+                "public_body" if institution.pillars.iter().any(|of| of == pillar) => 1,
+                "national_statistical_office" => 2,
+                _ => return None,
+            };
+            Some((tier, of_pillar.len(), institution, of_pillar))
+        })
+        .collect();
+    ranked.sort_by(|left, right| {
+        left.0
+            .cmp(&right.0)
+            .then(right.1.cmp(&left.1))
+            .then(right.2.active_projects.cmp(&left.2.active_projects))
+            .then(left.2.name.cmp(&right.2.name))
+    });
+    // One statistics office at most: it comes last, for the measurement.
+    let mut asks = Vec::new();
+    let mut offices = 0;
+    for (tier, _, institution, projects) in ranked {
+        if asks.len() == INSTITUTIONS {
+            break;
+        }
+        if tier == 2 {
+            offices += 1;
+            if offices > 1 {
+                continue;
+            }
+        }
+        let project = projects
+            .first()
+            .and_then(|code| here.iter().find(|project| &project.id == code))
+            .or_else(|| fits.first().filter(|_| !elsewhere));
+        let addressed = project
+            .map(|project| format!("{} ({}) addresses the pillar", project.id, project.title));
+        let ask = match (tier, &gap_sentence, addressed) {
+            (0, Some(gap), Some(addressed)) => {
+                format!("{gap}; as implementer of {addressed}: target that gap and report on it.")
+            }
+            (0, None, Some(addressed)) => format!(
+                "As implementer of {addressed}: state its results in the pillar's indicators."
+            ),
+            (2, Some(gap), _) => format!(
+                "{gap}: publish newer and more complete figures for the pillar, so progress can be measured."
+            ),
+            (2, None, _) => format!(
+                "Publish the pillar's indicators for {iso3}: the corpus holds too little to compare it."
+            ),
+            (_, Some(gap), Some(addressed)) => {
+                format!("{gap}; {addressed}: take part in it or in a like one.")
+            }
+            (_, Some(gap), None) => {
+                format!("{gap}: no project of the pillar is active there; propose one.")
+            }
+            (_, None, _) => format!(
+                "Act on {pillar} in {iso3}, where the corpus finds no comparable indicator gap."
+            ),
+        };
+        asks.push(InstitutionAsk {
+            name: institution.name.clone(),
+            role: institution.role.clone(),
+            projects,
+            ask,
+            citation_id: institution.citation_id.clone(),
+        });
+    }
+    asks
+}
