@@ -15,7 +15,9 @@ use crate::{CorpusError, layout, read_json, write_json};
 /// 7: the analysts' files under `exports/` (per indicator and dataset, `exports/downloads.json`); the Parquet
 /// tables moved into `exports/datasets/`.
 /// 8: the curated `projects` dataset (`projects.json`).
-pub const FORMAT_VERSION: u32 = 8;
+/// 9: the curated `regulation`, `institutions`, `financing` and `events` datasets; projects carry a stage and
+/// co-financing (GEF).
+pub const FORMAT_VERSION: u32 = 9;
 
 /// One artifact file and its checksum.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

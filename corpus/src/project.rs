@@ -1,6 +1,7 @@
 //! The curated `projects` dataset (`projects.json`): one record per development project, read from the
-//! publisher's project records (World Bank Projects & Operations), validated and mapped to pillars by the
-//! bake. A record is its own citation: `citation_id` (`wbproj-p127837`) and `url` (the publisher's page).
+//! publishers' project records (World Bank Projects & Operations; the GEF project database in a bake that
+//! admits the GEF's terms), validated and mapped to pillars by the bake. A record is its own citation:
+//! `citation_id` (`wbproj-p127837`, `gef-10450`) and `url` (the publisher's page).
 
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +11,7 @@ use crate::citation::{CitedRecord, RecordCitation};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Project {
-    /// The publisher's id (`P127837`).
+    /// The publisher's id (`P127837`; `GEF-10450` for a GEF project).
     pub id: String,
     /// Source id of the catalog (`wb_projects`).
     pub source: String,
@@ -26,8 +27,14 @@ pub struct Project {
     pub country: Option<String>,
     /// The publisher's country or region label (`Plurinational State of Bolivia`, `Central America`).
     pub location: String,
-    /// Status as published: `Active`, `Pipeline`, `Closed`, `Dropped`.
+    /// Status: `Active`, `Pipeline`, `Closed`, `Dropped` (the World Bank's, or a GEF stage mapped to them:
+    /// Project Approved → Active, Completed → Closed, Concept Approved or Proposed and Received by the GEF
+    /// Secretariat → Pipeline, Cancelled → Dropped).
     pub status: String,
+    /// The publisher's own stage when it has one (GEF: `Concept Approved`, with the replenishment period,
+    /// `GEF - 7`).
+    #[serde(default)]
+    pub stage: Option<String>,
     /// Board approval date, `YYYY-MM-DD`, when published.
     pub approval_date: Option<String>,
     /// Closing date, `YYYY-MM-DD`, when published.
@@ -36,8 +43,11 @@ pub struct Project {
     pub cost_usd: Option<f64>,
     /// IBRD plus IDA commitment, current US$ (`None`: not reported).
     pub commitment_usd: Option<f64>,
-    /// Grant amount, current US$ (`None`: not reported).
+    /// Grant amount, current US$ (`None`: not reported); for a GEF project the GEF grant.
     pub grant_usd: Option<f64>,
+    /// Co-financing pledged by others, current US$ (GEF projects; `None`: not reported).
+    #[serde(default)]
+    pub cofinancing_usd: Option<f64>,
     /// Financing type (`IBRD`, `IDA`, `Grants`, `Other`), when published.
     pub financing_type: Option<String>,
     /// Lending instrument as published (`Investment Project Financing`).

@@ -540,6 +540,7 @@ fn write_artifacts(
         &catalog.settings.pillars,
     ));
     documents.extend(project_documents(&projects));
+    documents.extend(record_documents(&laws, &institutions, &financing));
     corpus::index::build_index(&index_dir, &documents)?;
     progress.inc(1);
     write_json(&dir.join(layout::BAKE_REPORT), &report)?;
@@ -631,6 +632,64 @@ fn project_documents(projects: &[corpus::Project]) -> Vec<corpus::IndexDocument>
             ..Default::default()
         })
         .collect()
+}
+
+/// Index documents for the curated laws (title, summary, sectors), institutions (names in en/es/pt, kind,
+/// role) and CRS flows (donor, flow type, sector), each by its citation id, so `search_corpus` finds them.
+fn record_documents(
+    laws: &[corpus::Law],
+    institutions: &[corpus::Institution],
+    financing: &[corpus::FinancingRecord],
+) -> Vec<corpus::IndexDocument> {
+    let laws = laws.iter().map(|law| corpus::IndexDocument {
+        dataset_id: "regulation".into(),
+        id: law.citation_id.clone(),
+        pillar: law.pillars.first().cloned(),
+        code: law.citation_id.clone(),
+        title: law.title.clone(),
+        description: law.description.clone(),
+        context: format!(
+            "{} {} {} {}",
+            law.country,
+            law.document_types.join(" "),
+            law.sectors.join(" "),
+            law.responses.join(" ")
+        ),
+        ..Default::default()
+    });
+    let institutions = institutions.iter().map(|body| corpus::IndexDocument {
+        dataset_id: "institutions".into(),
+        id: body.citation_id.clone(),
+        pillar: body.pillars.first().cloned(),
+        code: body.citation_id.clone(),
+        title: body.name.clone(),
+        description: format!(
+            "{} {}",
+            body.name_es.as_deref().unwrap_or(""),
+            body.name_pt.as_deref().unwrap_or("")
+        ),
+        context: format!(
+            "{} {} {}",
+            body.country,
+            body.kind.as_deref().unwrap_or(""),
+            body.role.replace('_', " ")
+        ),
+        ..Default::default()
+    });
+    let flows = financing
+        .iter()
+        .filter(|record| record.kind == "crs_flow")
+        .map(|record| corpus::IndexDocument {
+            dataset_id: "financing".into(),
+            id: record.citation_id.clone(),
+            pillar: record.pillars.first().cloned(),
+            code: record.citation_id.clone(),
+            title: record.title.clone(),
+            description: String::new(),
+            context: record.country.clone(),
+            ..Default::default()
+        });
+    laws.chain(institutions).chain(flows).collect()
 }
 
 /// Index documents for the dataset catalog, the countries and the pillars, so `search_corpus` finds them.

@@ -20,7 +20,8 @@ pub const CURATED_DIR: &str = "curated";
 pub const PROJECTS_FILE: &str = "curated/wb_projects.toml";
 
 /// The declarations of the other record tables, by file, and the dataset each feeds.
-pub const RECORD_SOURCES: [(&str, &str); 6] = [
+pub const RECORD_SOURCES: [(&str, &str); 7] = [
+    ("curated/gef_projects.toml", "projects"),
     ("curated/cclw_laws.toml", "regulation"),
     ("curated/gov_nso_registry.toml", "institutions"),
     ("curated/govdirectory.toml", "institutions"),

@@ -376,3 +376,74 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+#[test]
+fn gef_projects_are_read_but_stay_out_of_the_default_corpus() {
+    // No open licence (GEF-terms is not redistributable): the default bake holds no GEF record.
+    let projects: Vec<Project> = read(corpus::layout::PROJECTS);
+    assert!(
+        projects
+            .iter()
+            .all(|project| project.source == "wb_projects")
+    );
+    // Read directly, as a private bake (include_restricted_licenses = true) would.
+    let catalog = project_catalog();
+    let settings =
+        pipeline::sources::settings::CorpusSettings::load(&catalog.join("corpus.toml")).unwrap();
+    assert!(!settings.admits_license("GEF-terms"));
+    let source = pipeline::sources::curated::RecordSource::load(
+        &catalog,
+        "curated/gef_projects.toml",
+        &settings,
+    )
+    .unwrap()
+    .unwrap();
+    let countries: Vec<corpus::Country> = corpus::read_json(
+        &real().corpus.dir().join(corpus::layout::COUNTRIES),
+        "countries",
+    )
+    .unwrap();
+    let (gef, report) = pipeline::govern::records::gef::projects(
+        &source,
+        &catalog,
+        &real_sources(),
+        &settings.pillar_id_list(),
+        &corpus::CountryRegistry::new(countries),
+    )
+    .unwrap();
+    // 1,117 rows; three have no status (lines 594, 596, 782) and are refused, naming the field.
+    assert_eq!(gef.len(), 1_114, "{:?}", report.refused);
+    let refused: Vec<(u64, &str)> = report
+        .refused
+        .iter()
+        .map(|refusal| (refusal.line, refusal.field.as_str()))
+        .collect();
+    assert_eq!(refused, [(594, "status"), (596, "status"), (782, "status")]);
+    assert!(report.unmapped.is_empty(), "{:?}", report.unmapped);
+    // gef_projects_lac_2020-03-08.csv, line 2.
+    let nicaragua = gef
+        .iter()
+        .find(|project| project.id == "GEF-10450")
+        .unwrap();
+    assert_eq!(nicaragua.country.as_deref(), Some("NIC"));
+    assert_eq!(nicaragua.status, "Active");
+    assert_eq!(
+        nicaragua.stage.as_deref(),
+        Some("Project Approved (GEF - 7)")
+    );
+    assert_eq!(nicaragua.grant_usd, Some(852_000.0));
+    assert_eq!(nicaragua.cofinancing_usd, Some(443_400.0));
+    assert_eq!(nicaragua.cost_usd, Some(1_295_400.0));
+    assert_eq!(nicaragua.financing_type.as_deref(), Some("GEF Trust Fund"));
+    assert_eq!(nicaragua.citation_id, "gef-10450");
+    assert_eq!(
+        nicaragua.url,
+        "https://www.thegef.org/projects-operations/projects/10450"
+    );
+    assert_eq!(nicaragua.pillars, ["medio_ambiente"]);
+    // A project naming several countries stays regional.
+    assert!(
+        gef.iter()
+            .any(|project| project.country.is_none() && project.location.contains(','))
+    );
+}

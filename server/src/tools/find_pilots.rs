@@ -1,6 +1,6 @@
 //! `find_pilots`: the portfolio of projects that could serve as pilots, from the curated `projects` dataset
-//! (World Bank Projects & Operations records), ranked for relevance, each with the pillar indicators it bears
-//! on in its country (latest values, cited).
+//! (World Bank Projects & Operations records, and the GEF's in a bake that admits its terms), ranked for
+//! relevance, each with the pillar indicators it bears on in its country (latest values, cited).
 //!
 //! Ranking: with `query`, the search index's relevance over titles, objectives, sectors and places; without,
 //! maturity (active, then pipeline, then closed), then cost, then the newest approval. Dropped projects are
@@ -44,7 +44,8 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "find_pilots",
         "Find projects that could serve as pilots",
-        "Projects that could serve as pilots, from World Bank project records (Projects & Operations; no GEF yet), \
+        "Projects that could serve as pilots, from World Bank project records (Projects & Operations) and GEF \
+         project records (only in a private bake: the GEF grants no open licence), \
          ranked by `query` (what it does, es/en/pt) or else active, pipeline, closed, then cost. Filters: `country` \
          (multi-country operations match none), `parameter` (pillar). Each pilot: slug, pitch, country, maturity, \
          capex and commitment (US$), approval date, pillars, link, citation_id; `impact_base`: per country and \

@@ -2,14 +2,19 @@
 //! economics, evidence of bankability, risks, financing and decision makers, each part from the records
 //! or from the corpus' cited indicators, never invented.
 //!
-//! - **Economics**: cost, IBRD/IDA commitment, grant, and the other financing the record implies (cost less
-//!   the World Bank's share, only when the cost exceeds it).
+//! - **Economics**: cost, IBRD/IDA commitment, grant (a GEF project: the GEF grant and the co-financing),
+//!   and the other financing the record implies (cost less the World Bank's or the GEF's share, only when
+//!   the cost exceeds it).
 //! - **Bankability**: status, approval and closing dates, and up to [`SIMILAR`] similar projects (same
 //!   country, a shared pillar; closed first: their status is the outcome the records state).
 //! - **Risks**: environmental category and risk rating; the country's data health in the project's pillar;
 //!   up to [`WORSENING`] of its indicators whose 10-year trend runs against their good direction.
-//! - **Financing**: the instrument, and the OECD CRS flows to the country in the pillar (latest, cited).
-//! - **Decision makers**: implementing agency and borrower as published (institutions, never people).
+//! - **Financing**: the instrument, the OECD CRS flows to the country in the pillar (latest, cited) and up
+//!   to [`FINANCIERS`] of their largest donors (the `financing` records).
+//! - **Decision makers**: implementing agency and borrower as published, and up to [`INSTITUTIONS`]
+//!   institutions of the pillar in the country (the `institutions` records: this project's implementers,
+//!   other implementing agencies of the pillar, public bodies acting on it, the statistics office);
+//!   institutions, never people.
 
 use corpus::CitedRecord;
 use corpus::{GoodDirection, Lang, Project};
@@ -29,6 +34,12 @@ pub const SIMILAR: usize = 5;
 /// Worsening indicators listed.
 pub const WORSENING: usize = 3;
 
+/// CRS financiers shown.
+pub const FINANCIERS: usize = 3;
+
+/// Institutions of the pillar shown.
+pub const INSTITUTIONS: usize = 4;
+
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
     ToolSpec::new(
@@ -37,9 +48,17 @@ pub fn spec() -> ToolSpec {
         "One project of find_pilots by `slug` (its P-code, e.g. p102479): economics (cost, commitment, grant, other \
          financing), bankability (status, dates, similar projects in the country and their status), risks \
          (environmental category and rating, the country's data health in the pillar, indicators worsening against \
-         their good direction), financing (instrument, OECD CRS flows to the country in the pillar) and decision makers \
-         (implementing agency, borrower). Every number is cited; under 16 KB.",
-        &["projects", "series_stats", "data_health", "metrics"],
+         their good direction), financing (instrument, OECD CRS flows to the country in the pillar and their largest \
+         donors) and decision makers (implementing agency, borrower, the pillar's institutions there). Every number \
+         and record is cited; under 16 KB.",
+        &[
+            "projects",
+            "series_stats",
+            "data_health",
+            "metrics",
+            "financing",
+            "institutions",
+        ],
         handle,
     )
 }
@@ -102,8 +121,11 @@ pub struct Economics {
     pub cost_usd: Option<f64>,
     /// IBRD plus IDA commitment.
     pub commitment_usd: Option<f64>,
-    /// Grant amount.
+    /// Grant amount (for a GEF project, the GEF grant).
     pub grant_usd: Option<f64>,
+    /// Co-financing pledged by others, when the record reports it (GEF).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cofinancing_usd: Option<f64>,
     /// Cost less the World Bank's share (the commitment, or the grant when no commitment is reported;
     /// the export often repeats a grant in both), when the cost exceeds it: financing from others
     /// (co-financing, the borrower's own), as the record implies.
@@ -117,6 +139,9 @@ pub struct Bankability {
     pub status: String,
     /// `active`, `pipeline`, `closed`, or `dropped`.
     pub maturity: &'static str,
+    /// The publisher's own stage, when it has one (GEF: `Concept Approved (GEF - 7)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stage: Option<String>,
     /// Board approval date.
     pub approval_date: Option<String>,
     /// Closing date.
@@ -164,6 +189,39 @@ pub struct Financing {
     pub instrument_family: Option<String>,
     /// OECD CRS flows to the country in the pillar (US$ million), latest values.
     pub crs_flows: Vec<IndicatorValue>,
+    /// The largest financiers of those flows (OECD CRS climate-related, donor × flow type × sector group),
+    /// cited by their `financing` records.
+    pub financiers: Vec<Financier>,
+}
+
+/// One donor's climate-related flow to the country in a sector of the pillar.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Financier {
+    /// CRS donor.
+    pub donor: String,
+    /// CRS flow type (`ODA Grants`).
+    pub flow: String,
+    /// CRS sector group.
+    pub sector: String,
+    /// Disbursements summed over `years`, US$ million at constant prices (an upper bound).
+    pub total_constant_usd_mn: f64,
+    /// First and last year with disbursements.
+    pub years: (i32, i32),
+    /// The `financing` record.
+    pub citation_id: String,
+}
+
+/// An institution acting on the project's pillar in its country.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PillarInstitution {
+    /// Name as published.
+    pub name: String,
+    /// `implementing_agency`, `public_body`, `national_statistical_office`.
+    pub role: String,
+    /// Whether it implements this project (by the World Bank's list of its projects).
+    pub implements_this: bool,
+    /// The `institutions` record.
+    pub citation_id: String,
 }
 
 /// Decision makers.
@@ -173,6 +231,9 @@ pub struct DecisionMakers {
     pub implementing_agency: Option<String>,
     /// Borrower as published.
     pub borrower: Option<String>,
+    /// The institutions of the pillar in the country: this project's implementers first, then the other
+    /// implementing agencies of the pillar's projects, public bodies acting on it, the statistics office.
+    pub institutions: Vec<PillarInstitution>,
 }
 
 /// A cited latest value of an indicator in a country (`get_pilot`'s risks and flows, `find_pilots`' impact base).
@@ -222,16 +283,26 @@ fn handle(
         ),
         _ => (Vec::new(), Vec::new(), None),
     };
+    let (financiers, financier_records) = match (project.country.as_deref(), pillar) {
+        (Some(iso3), Some(pillar)) => financiers(corpus, iso3, pillar)?,
+        _ => (Vec::new(), Vec::new()),
+    };
+    let (institutions, institution_records) = match (project.country.as_deref(), pillar) {
+        (Some(iso3), Some(pillar)) => pillar_institutions(corpus, projects, project, iso3, pillar)?,
+        _ => (Vec::new(), Vec::new()),
+    };
     let cited: Vec<String> = worsening
         .iter()
         .chain(&crs_flows)
         .map(|value| value.citation_id.clone())
         .collect();
     let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
-    let records = std::iter::once(project)
+    let mut records: Vec<corpus::RecordCitation> = std::iter::once(project)
         .chain(similar.iter().copied())
         .map(Project::citation)
         .collect();
+    records.extend(financier_records);
+    records.extend(institution_records);
     // The export often reports a grant in both the commitment and the grant column: the World Bank's share
     // is the commitment, or the grant when no commitment is reported, never their sum.
     let world_bank = project.commitment_usd.or(project.grant_usd);
@@ -260,11 +331,13 @@ fn handle(
                 cost_usd: project.cost_usd,
                 commitment_usd: project.commitment_usd,
                 grant_usd: project.grant_usd,
+                cofinancing_usd: project.cofinancing_usd,
                 other_financing_usd,
             },
             bankability: Bankability {
                 status: project.status.clone(),
                 maturity: maturity(&project.status).unwrap_or("dropped"),
+                stage: project.stage.clone(),
                 approval_date: project.approval_date.clone(),
                 closing_date: project.closing_date.clone(),
                 similar: similar
@@ -289,10 +362,12 @@ fn handle(
                 lending_instrument: project.lending_instrument.clone(),
                 instrument_family: project.instrument_family.clone(),
                 crs_flows,
+                financiers,
             },
             decision_makers: DecisionMakers {
                 implementing_agency: project.implementing_agency.clone(),
                 borrower: project.borrower.clone(),
+                institutions,
             },
             sources: vec![
                 common::source_link(corpus, "projects", None),
@@ -419,4 +494,102 @@ fn crs_flows(
         }
     }
     Ok(flows)
+}
+
+/// The largest OECD CRS climate-related flows to `iso3` in the pillar's sectors, and their records.
+fn financiers(
+    corpus: &Corpus,
+    iso3: &str,
+    pillar: &str,
+) -> Result<(Vec<Financier>, Vec<corpus::RecordCitation>), ToolError> {
+    let table = corpus.financing().map_err(ToolError::Internal)?;
+    let mut flows: Vec<&corpus::FinancingRecord> = table
+        .records
+        .iter()
+        .filter(|record| {
+            record.kind == "crs_flow"
+                && record.country == iso3
+                && record.pillars.iter().any(|of| of == pillar)
+        })
+        .collect();
+    flows.sort_by(|left, right| {
+        right
+            .total_constant_usd_mn
+            .unwrap_or(0.0)
+            .total_cmp(&left.total_constant_usd_mn.unwrap_or(0.0))
+            .then(left.citation_id.cmp(&right.citation_id))
+    });
+    flows.truncate(FINANCIERS);
+    let items = flows
+        .iter()
+        .map(|flow| Financier {
+            donor: flow.financier.clone(),
+            flow: flow.instrument.clone(),
+            sector: flow.sector.clone().unwrap_or_default(),
+            total_constant_usd_mn: super::answer::significant(
+                flow.total_constant_usd_mn.unwrap_or(0.0),
+                4,
+            ),
+            years: (
+                flow.first_year.unwrap_or_default(),
+                flow.last_year.unwrap_or_default(),
+            ),
+            citation_id: flow.citation_id.clone(),
+        })
+        .collect();
+    Ok((items, flows.iter().map(|flow| flow.citation()).collect()))
+}
+
+/// The institutions of the pillar in `iso3`, ranked, and their records.
+fn pillar_institutions(
+    corpus: &Corpus,
+    projects: &[Project],
+    project: &Project,
+    iso3: &str,
+    pillar: &str,
+) -> Result<(Vec<PillarInstitution>, Vec<corpus::RecordCitation>), ToolError> {
+    let table = corpus.institutions().map_err(ToolError::Internal)?;
+    let of_pillar = |code: &String| {
+        *code == project.id
+            || projects
+                .binary_search_by(|other| other.id.as_str().cmp(code))
+                .ok()
+                .is_some_and(|at| projects[at].pillars.iter().any(|of| of == pillar))
+    };
+    let mut ranked: Vec<(u8, usize, &corpus::Institution)> = table
+        .records
+        .iter()
+        .filter(|body| body.country == iso3)
+        .filter_map(|body| {
+            let implemented = body.projects.iter().filter(|code| of_pillar(code)).count();
+            let tier = match body.role.as_str() {
+                "implementing_agency" if body.projects.contains(&project.id) => 0,
+                "implementing_agency" if implemented > 0 => 1,
+                "public_body" if body.pillars.iter().any(|of| of == pillar) => 2,
+                "national_statistical_office" => 3,
+                _ => return None,
+            };
+            Some((tier, implemented, body))
+        })
+        .collect();
+    ranked.sort_by(|left, right| {
+        left.0
+            .cmp(&right.0)
+            .then(right.1.cmp(&left.1))
+            .then(left.2.name.cmp(&right.2.name))
+    });
+    ranked.truncate(INSTITUTIONS);
+    let items = ranked
+        .iter()
+        .map(|(tier, _, body)| PillarInstitution {
+            name: body.name.clone(),
+            role: body.role.clone(),
+            implements_this: *tier == 0,
+            citation_id: body.citation_id.clone(),
+        })
+        .collect();
+    Ok((
+        items,
+        ranked.iter().map(|(_, _, body)| body.citation()).collect(),
+    ))
 }

@@ -16,19 +16,40 @@ use super::{
 use crate::load::Corpus;
 
 /// Datasets the index covers.
-pub const SEARCHABLE: [&str; 5] = ["metrics", "catalog", "countries", "pillars", "projects"];
+pub const SEARCHABLE: [&str; 8] = [
+    "metrics",
+    "catalog",
+    "countries",
+    "pillars",
+    "projects",
+    "regulation",
+    "institutions",
+    "financing",
+];
+
+/// The curated record datasets of the index: a country filter keeps a record of that country only.
+const RECORDS: [&str; 4] = ["projects", "regulation", "institutions", "financing"];
 
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "search_corpus",
         "Full-text search over the corpus",
-        "Searches indicators, datasets, countries, pillars and World Bank projects (title, objective, sectors, place) by \
-         words in Spanish, English or Portuguese. Each hit \
+        "Searches indicators, datasets, countries, pillars, World Bank projects (title, objective, sectors, place), \
+         climate laws and policies (`regulation`), public bodies (`institutions`) and OECD CRS flows (`financing`) by \
+         words in Spanish, English or Portuguese (events: get_news). Each hit \
          names its dataset_id and the keys to pass to get_dataset (indicators can also go straight to get_series or \
          compute). Filter with datasets[], parameter (pillar) or country (indicators with data for it). Answer: `limit` hits \
          (default 10, at most 50), under 10 KB.",
-        &["metrics", "countries", "pillars", "projects"],
+        &[
+            "metrics",
+            "countries",
+            "pillars",
+            "projects",
+            "regulation",
+            "institutions",
+            "financing",
+        ],
         handle,
     )
 }
@@ -39,7 +60,8 @@ pub fn spec() -> ToolSpec {
 pub struct SearchCorpusInput {
     /// Words to search for, in es/en/pt.
     pub query: String,
-    /// Restrict to these datasets: metrics, catalog, countries, pillars, projects. Default all.
+    /// Restrict to these datasets: metrics, catalog, countries, pillars, projects, regulation,
+    /// institutions, financing. Default all.
     #[serde(default)]
     pub datasets: Option<Vec<String>>,
     /// Only indicators with data for this country (ISO3 or name).
@@ -119,7 +141,8 @@ fn handle(
     let country = common::optional_country(corpus, input.country.as_deref())?;
     // Ask for more than `limit` when a country filter will drop hits: indicators without data for it and,
     // above all, the projects of every other country.
-    let projects_searched = datasets.is_empty() || datasets.contains(&"projects");
+    let projects_searched =
+        datasets.is_empty() || datasets.iter().any(|dataset| RECORDS.contains(dataset));
     let fetch = match (country.is_some(), projects_searched) {
         (true, true) => (limit as usize * 8).max(500),
         (true, false) => limit as usize * 8,
@@ -182,6 +205,12 @@ fn handle(
                         json!({"dataset_id": "projects", "id": project.id}),
                     )
                 }),
+            "regulation" | "institutions" | "financing" => record_hit(
+                corpus,
+                &hit.dataset_id,
+                &hit.id,
+                country.map(|country| country.iso3.as_str()),
+            )?,
             "pillars" => baked.pillars().get(&hit.id).map(|pillar| {
                 (
                     pillar.names.get(lang).to_string(),
@@ -229,6 +258,54 @@ fn handle(
         citations: Vec::new(),
         display: None,
         records: Vec::new(),
+    })
+}
+
+/// A hit on a law, institution or CRS flow (title, description, keys), unless `country` filters it out.
+///
+/// # Errors
+/// [`ToolError::Internal`] if the record table cannot be read.
+fn record_hit(
+    corpus: &Corpus,
+    dataset_id: &str,
+    id: &str,
+    country: Option<&str>,
+) -> Result<Option<(String, String, serde_json::Value)>, ToolError> {
+    let keep = |of: &str| country.is_none_or(|country| country == of);
+    let keys = json!({"dataset_id": dataset_id, "id": id});
+    Ok(match dataset_id {
+        "regulation" => corpus
+            .laws()
+            .map_err(ToolError::Internal)?
+            .get(id)
+            .filter(|law| keep(&law.country))
+            .map(|law| (law.title.clone(), law.description.clone(), keys)),
+        "institutions" => corpus
+            .institutions()
+            .map_err(ToolError::Internal)?
+            .get(id)
+            .filter(|body| keep(&body.country))
+            .map(|body| {
+                let role = body.role.replace('_', " ");
+                (body.name.clone(), format!("{role}, {}", body.country), keys)
+            }),
+        _ => corpus
+            .financing()
+            .map_err(ToolError::Internal)?
+            .get(id)
+            .filter(|record| keep(&record.country))
+            .map(|record| {
+                let total = record.total_constant_usd_mn.unwrap_or(0.0);
+                let years = record
+                    .first_year
+                    .zip(record.last_year)
+                    .map_or_else(String::new, |(first, last)| format!(", {first}-{last}"));
+                (
+                    record.title.clone(),
+                    format!("US${total:.2} million at constant prices{years}"),
+                    keys,
+                )
+            }),
     })
 }
 

@@ -266,3 +266,41 @@ fn get_dataset_reads_laws_institutions_financing_and_events_by_country() {
             .contains("no regulation record")
     );
 }
+
+#[test]
+fn search_corpus_finds_laws_institutions_and_flows_by_words() {
+    let body = payload(&call_tool(
+        "search_corpus",
+        json!({"query": "renewable energy law", "datasets": ["regulation"], "country": "ARG"}),
+    ));
+    let hits = body["result"]["hits"].as_array().unwrap();
+    assert!(hits.iter().all(|hit| hit["dataset_id"] == "regulation"));
+    assert!(
+        hits.iter()
+            .any(|hit| hit["title"] == "Law 27191 on Renewable Energy"),
+        "{hits:?}"
+    );
+    let body = payload(&call_tool(
+        "search_corpus",
+        json!({"query": "instituto nacional de estadística", "datasets": ["institutions"], "country": "Argentina"}),
+    ));
+    // INDEC is both the statistics office and a World Bank implementing agency: both are found.
+    let ids: Vec<&str> = body["result"]["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hit| hit["keys"]["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"nso-ar-nso-indec"), "{ids:?}");
+    let body = payload(&call_tool(
+        "search_corpus",
+        json!({"query": "Germany energy", "datasets": ["financing"], "country": "BOL"}),
+    ));
+    assert!(
+        body["result"]["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|hit| hit["keys"]["id"] == "crsflow-bol-germany-oda-grants-energy")
+    );
+}

@@ -3,7 +3,8 @@
 //! mapping files. Every refusal names the file, the line, the field and the reason
 //! ([`corpus::CuratedRefusal`]); a name a mapping lacks is reported, never guessed.
 //!
-//! - [`projects`]: World Bank projects (two exports merged).
+//! - [`projects`]: World Bank projects (two exports merged), and [`gef`] projects in a bake that admits
+//!   the GEF's terms.
 //! - [`regulation`]: climate laws and policies (Climate Change Laws of the World).
 //! - [`institutions`]: statistics offices, public bodies, World Bank implementing agencies.
 //! - [`financing`]: OECD CRS flows, and the instruments the projects used.
@@ -12,6 +13,7 @@
 
 pub mod events;
 pub mod financing;
+pub mod gef;
 pub mod institutions;
 pub mod overrides;
 pub mod projects;
@@ -326,6 +328,16 @@ pub fn read_all(inputs: &Inputs) -> Result<Curated, BakeError> {
         }
         let (dir, raw) = (inputs.catalog_dir, inputs.sources_dir);
         let report = match dataset {
+            "projects" => {
+                let (projects, report) =
+                    gef::projects(&source, dir, raw, &pillar_ids, inputs.countries)?;
+                homepages.insert(source.id.clone(), source.homepage.clone());
+                curated.projects.extend(projects);
+                curated
+                    .projects
+                    .sort_by(|left, right| left.id.cmp(&right.id));
+                report
+            }
             "regulation" => {
                 let (laws, report) =
                     regulation::laws(&source, dir, raw, &pillar_ids, inputs.countries)?;

@@ -333,11 +333,13 @@ fn build(
         country,
         location: text(&row.country).unwrap_or_default(),
         status: text(&row.status).unwrap_or_default(),
+        stage: None,
         approval_date,
         closing_date,
         cost_usd,
         commitment_usd,
         grant_usd,
+        cofinancing_usd: None,
         financing_type: text(&row.financing_type),
         lending_instrument: text(&row.lending_instrument),
         instrument_family: text(&row.lending_instrument_family),
@@ -378,7 +380,7 @@ fn us_date(text: &str) -> Option<String> {
 }
 
 /// An amount cell in US$: empty or 0 (not reported) is `None`; else a finite number > 0, or the reason.
-fn checked_amount(value: &Option<String>) -> Result<Option<f64>, String> {
+pub(super) fn checked_amount(value: &Option<String>) -> Result<Option<f64>, String> {
     let Some(cell) = text(value) else {
         return Ok(None);
     };
