@@ -2,10 +2,10 @@
 //!
 //! - `crs_flow`: OECD CRS climate-related disbursements (Rio markers significant or principal; an upper
 //!   bound, the full disbursement counted) by donor × flow type × sector group per recipient, 1995-2023.
-//! - `lending_instrument`: the World Bank instrument families (IPF, DPF, PforR) used in a country, with the
-//!   projects that used them (read from the `projects` dataset, which cites each).
+//! - `lending_instrument`: the World Bank instrument families (IPF, DPF, PforR) used in a country for a
+//!   pillar, with the projects that used them (read from the `projects` dataset, which cites each).
 //! - `trust_fund`: the GEF trust funds (GEF Trust Fund, SCCF, LDCF, CBIT, Nagoya Protocol fund) used in a
-//!   country, with their projects (only in a bake that admits the GEF's terms).
+//!   country for a pillar, with their projects (only in a bake that admits the GEF's terms).
 
 use serde::{Deserialize, Serialize};
 
@@ -16,7 +16,8 @@ use crate::citation::{CitedRecord, RecordCitation};
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct FinancingRecord {
     /// Citation id: `crsflow-` with recipient, donor, flow and sector (`crsflow-bol-germany-oda-grants-energy`),
-    /// `wbinstrument-` with country and family (`wbinstrument-bol-ipf`), `geffund-` with country and fund.
+    /// `wbinstrument-` with country, family and pillar (`wbinstrument-bol-ipf-energia`), `geffund-` with
+    /// country, fund and pillar.
     pub citation_id: String,
     /// `crs_flow`, `lending_instrument` or `trust_fund`.
     pub kind: String,

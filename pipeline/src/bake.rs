@@ -539,7 +539,7 @@ fn write_artifacts(
         countries,
         &catalog.settings.pillars,
     ));
-    documents.extend(project_documents(&projects));
+    documents.extend(project_documents(&projects, &catalog.settings.pillars));
     documents.extend(record_documents(&laws, &institutions, &financing));
     corpus::index::build_index(&index_dir, &documents)?;
     progress.inc(1);
@@ -611,8 +611,27 @@ fn write_derived_exports(
 }
 
 /// Index documents for the curated projects (`dataset_id` `projects`): title, objective, sectors and
-/// themes, the country or region label, so `search_corpus` finds a project by what it does and where.
-fn project_documents(projects: &[corpus::Project]) -> Vec<corpus::IndexDocument> {
+/// themes, the country or region label, and its pillars' names in es/en/pt (the records are in English),
+/// so `search_corpus` and `find_pilots` find a project by what it does and where.
+fn project_documents(
+    projects: &[corpus::Project],
+    pillars: &[corpus::Pillar],
+) -> Vec<corpus::IndexDocument> {
+    let pillar_words = |ids: &[String]| -> String {
+        pillars
+            .iter()
+            .filter(|pillar| ids.contains(&pillar.id))
+            .map(|pillar| {
+                format!(
+                    "{} {} {}",
+                    pillar.names.get(corpus::Lang::Es),
+                    pillar.names.get(corpus::Lang::En),
+                    pillar.names.get(corpus::Lang::Pt)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     projects
         .iter()
         .map(|project| corpus::IndexDocument {
@@ -623,11 +642,12 @@ fn project_documents(projects: &[corpus::Project]) -> Vec<corpus::IndexDocument>
             title: project.title.clone(),
             description: project.objective.clone(),
             context: format!(
-                "{} {} {} {}",
+                "{} {} {} {} {}",
                 project.location,
                 project.country.as_deref().unwrap_or(""),
                 project.sectors.join(" "),
-                project.themes.join(" ")
+                project.themes.join(" "),
+                pillar_words(&project.pillars)
             ),
             ..Default::default()
         })

@@ -215,11 +215,11 @@ pub fn dataset_catalog(
         Dataset {
             dataset_id: "financing".into(),
             title: "Curated: financing instruments and flows per recipient".into(),
-            description: "OECD CRS climate-related disbursements (Rio markers significant or principal, the full disbursement counted: an upper bound) per recipient × donor × flow type × sector group, with first and last year, the latest year at current prices and the total at constant prices; and the World Bank instrument families (IPF, DPF, PforR) each country's projects used, with those projects and their commitments summed (current US$, nominal).".into(),
+            description: "OECD CRS climate-related disbursements (Rio markers significant or principal, the full disbursement counted: an upper bound) per recipient × donor × flow type × sector group, with first and last year, the latest year at current prices and the total at constant prices; and, per country and pillar, the World Bank instrument families (IPF, DPF, PforR) its projects used (dropped ones aside), with those projects and their commitments summed (current US$, nominal).".into(),
             artifacts: vec![layout::FINANCING.into()],
             keys: vec!["citation_id".into()],
             columns: columns(&[
-                ("citation_id", "string", "e.g. crsflow-bol-germany-oda-grants-energy, wbinstrument-bol-ipf"),
+                ("citation_id", "string", "e.g. crsflow-bol-germany-oda-grants-energy, wbinstrument-bol-ipf-energia"),
                 ("kind", "string", "crs_flow, lending_instrument or trust_fund"),
                 ("financier", "string", "CRS donor, World Bank or GEF"),
                 ("instrument", "string", "CRS flow type, World Bank family or GEF fund"),

@@ -243,12 +243,27 @@ fn crs_flows_sum_the_raw_rows_at_constant_prices() {
     );
     assert_eq!(germany.latest_usd_mn, Some(2.416097));
     assert_eq!(germany.pillars, ["energia"]);
-    // The World Bank instruments Bolivia's projects used, with those projects.
+    // The World Bank instruments Bolivia's energy projects used, with those projects (none dropped).
     let ipf = financing
         .iter()
-        .find(|record| record.citation_id == "wbinstrument-bol-ipf")
-        .expect("IPF in Bolivia");
-    assert!(ipf.projects.contains(&"P127837".to_string()));
+        .find(|record| record.citation_id == "wbinstrument-bol-ipf-energia")
+        .expect("IPF in Bolivia's energy projects");
+    assert_eq!(ipf.pillars, ["energia"]);
+    assert!(ipf.projects.contains(&"P102479".to_string()));
+    let projects: Vec<Project> = read(corpus::layout::PROJECTS);
+    let listed: Vec<&Project> = projects
+        .iter()
+        .filter(|project| ipf.projects.contains(&project.id))
+        .collect();
+    assert_eq!(listed.len(), ipf.projects.len());
+    assert!(listed.iter().all(|project| project.status != "Dropped"
+        && project.country.as_deref() == Some("BOL")
+        && project.pillars.contains(&"energia".to_string())));
+    let committed: f64 = listed
+        .iter()
+        .filter_map(|project| project.commitment_usd.or(project.grant_usd))
+        .sum();
+    assert_eq!(ipf.committed_usd, Some(committed));
 }
 
 #[test]
@@ -446,4 +461,20 @@ fn gef_projects_are_read_but_stay_out_of_the_default_corpus() {
         gef.iter()
             .any(|project| project.country.is_none() && project.location.contains(','))
     );
+}
+
+#[test]
+fn every_curated_record_has_a_unique_citation_id() {
+    fn unique<T: corpus::CitedRecord>(name: &str, records: &[T]) {
+        let mut ids: Vec<&str> = records.iter().map(|record| record.citation_id()).collect();
+        ids.sort_unstable();
+        let before = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), before, "{name}: repeated citation ids");
+    }
+    unique::<Project>("projects", &read(corpus::layout::PROJECTS));
+    unique::<Law>("regulation", &read(corpus::layout::REGULATION));
+    unique::<Institution>("institutions", &read(corpus::layout::INSTITUTIONS));
+    unique::<FinancingRecord>("financing", &read(corpus::layout::FINANCING));
+    unique::<Event>("events", &read(corpus::layout::EVENTS));
 }

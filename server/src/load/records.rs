@@ -74,7 +74,7 @@ pub const RECORD_PREFIXES: [(&str, &str, &str); 10] = [
         "financing",
         "crsflow-bol-germany-oda-grants-energy",
     ),
-    ("wbinstrument-", "financing", "wbinstrument-bol-ipf"),
+    ("wbinstrument-", "financing", "wbinstrument-bol-ipf-energia"),
     ("event-", "events", "event-wbproj-p127837-approved"),
     ("ncei_eq-", "events", "ncei_eq-2016-04-16-ecu"),
 ];

@@ -23,6 +23,10 @@ use crate::load::Corpus;
 /// The most items one answer lists.
 pub const MAX_LIMIT: u32 = 20;
 
+/// Bytes of `structuredContent` an answer stays under: items stop being added before it (the first
+/// always fits), and `next_offset` points past the last one shown.
+pub const ANSWER_BYTES: usize = 22 * 1024;
+
 /// Nearby alternatives named when nothing matches, per kind.
 const NEARBY: usize = 4;
 
@@ -46,8 +50,8 @@ pub fn spec() -> ToolSpec {
          press news): World Bank project approvals and closings, climate laws and policies passed or amended (Climate \
          Change Laws of the World, to 2020), significant earthquakes (NOAA NCEI, to June 2023, with deaths and damage) \
          and data releases. Each item: id (its citation id, resolvable), date, kind, title, why it matters, the \
-         record it comes from, link. Optional `kind` filter. `limit` default 10, at most 20. Nothing found: says so \
-         and names nearby events.",
+         record it comes from, link. Optional `kind` filter. `limit` default 10, at most 20, under 24 KB; \
+         `offset` pages (`next_offset`). Nothing found: says so and names nearby events.",
         &["events"],
         handle,
     )
@@ -69,6 +73,10 @@ pub struct GetNewsInput {
     #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1, max = 20), extend("default" = 10))]
     pub limit: Option<u32>,
+    /// Items to skip (a previous answer's `next_offset`). Default 0.
+    #[serde(default, deserialize_with = "common::whole_number")]
+    #[schemars(range(min = 0), extend("default" = 0))]
+    pub offset: Option<u32>,
 }
 
 /// The events.
@@ -80,8 +88,11 @@ pub struct GetNewsResult {
     pub pillar: String,
     /// Events matching, beyond the page too.
     pub total: usize,
-    /// The newest `limit` of them.
+    /// The newest `limit` of them after `offset`.
     pub items: Vec<NewsItem>,
+    /// The `offset` of the next page, when more items match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
     /// What the items are (and are not), and when nothing matched, why.
     pub note: String,
     /// When nothing matched: the country's events in other pillars and the pillar's in other countries,
@@ -174,7 +185,20 @@ fn handle(
                 && kind.is_none_or(|kind| event.kind == kind)
         })
         .collect();
-    let shown: Vec<&Event> = matching.iter().take(limit as usize).copied().collect();
+    let offset = input.offset.unwrap_or(0) as usize;
+    let mut shown: Vec<&Event> = Vec::new();
+    let mut bytes = 1024;
+    for event in matching.iter().skip(offset).take(limit as usize) {
+        // The item and its citation record both travel.
+        let size = serde_json::to_string(&item(event)).map_or(0, |text| text.len())
+            + serde_json::to_string(&event.citation()).map_or(0, |text| text.len());
+        if !shown.is_empty() && bytes + size > ANSWER_BYTES {
+            break;
+        }
+        bytes += size;
+        shown.push(event);
+    }
+    let next_offset = (offset + shown.len() < matching.len()).then_some(offset + shown.len());
     let nearby = if matching.is_empty() {
         nearby(events, iso3, pillar_id)
     } else {
@@ -194,27 +218,14 @@ fn handle(
             "The corpus holds no event of the pillar {pillar_id} in {iso3}. {what}; `nearby` lists what it holds."
         ),
     };
-    let items = shown
-        .iter()
-        .map(|event| NewsItem {
-            id: event.citation_id.clone(),
-            date: event.date.clone(),
-            kind: event.kind.clone(),
-            title: event.title.clone(),
-            why: event.why.clone(),
-            record_id: event.record_id.clone(),
-            magnitude: event.magnitude,
-            deaths: event.deaths,
-            amount_usd: event.amount_usd,
-            url: event.url.clone(),
-        })
-        .collect();
+    let items = shown.iter().map(|event| item(event)).collect();
     Ok(ToolAnswer {
         result: GetNewsResult {
             country: iso3.to_string(),
             pillar: pillar_id.to_string(),
             total: matching.len(),
             items,
+            next_offset,
             note,
             nearby,
             sources: vec![common::source_link(corpus, "events", None)],
@@ -225,10 +236,26 @@ fn handle(
     })
 }
 
+/// An event as the answer lists it.
+fn item(event: &Event) -> NewsItem {
+    NewsItem {
+        id: event.citation_id.clone(),
+        date: event.date.clone(),
+        kind: event.kind.clone(),
+        title: event.title.clone(),
+        why: event.why.clone(),
+        record_id: event.record_id.clone(),
+        magnitude: event.magnitude,
+        deaths: event.deaths,
+        amount_usd: event.amount_usd,
+        url: event.url.clone(),
+    }
+}
+
 /// The country's events in other pillars and the pillar's events in other countries, the most first.
 fn nearby(events: &[Event], iso3: &str, pillar: &str) -> Vec<Nearby> {
     let mut counts: BTreeMap<(String, String), (usize, String)> = BTreeMap::new();
-    for event in events.iter().filter(|event| event.kind != "data_release") {
+    for event in events {
         let here = event.countries.iter().any(|code| code == iso3);
         for of in &event.pillars {
             let keys: Vec<(String, String)> = if here && of != pillar {

@@ -6,14 +6,16 @@
 //!   and the other financing the record implies (cost less the World Bank's or the GEF's share, only when
 //!   the cost exceeds it).
 //! - **Bankability**: status, approval and closing dates, and up to [`SIMILAR`] similar projects (same
-//!   country, a shared pillar; closed first: their status is the outcome the records state).
+//!   country, a shared pillar; the most shared sectors and pillars first, then closed ones: their status is
+//!   the outcome the records state).
 //! - **Risks**: environmental category and risk rating; the country's data health in the project's pillar;
-//!   up to [`WORSENING`] of its indicators whose 10-year trend runs against their good direction.
+//!   up to [`WORSENING`] of its indicators whose 10-year trend runs against their good direction by at
+//!   least 1 % of the latest observed (never projected) value over the decade ([`is_worsening`]).
 //! - **Financing**: the instrument, the OECD CRS flows to the country in the pillar (latest, cited) and up
 //!   to [`FINANCIERS`] of their largest donors (the `financing` records).
 //! - **Decision makers**: implementing agency and borrower as published, and up to [`INSTITUTIONS`]
 //!   institutions of the pillar in the country (the `institutions` records: this project's implementers,
-//!   other implementing agencies of the pillar, public bodies acting on it, the statistics office);
+//!   public bodies acting on the pillar, the statistics office);
 //!   institutions, never people.
 
 use corpus::CitedRecord;
@@ -231,8 +233,8 @@ pub struct DecisionMakers {
     pub implementing_agency: Option<String>,
     /// Borrower as published.
     pub borrower: Option<String>,
-    /// The institutions of the pillar in the country: this project's implementers first, then the other
-    /// implementing agencies of the pillar's projects, public bodies acting on it, the statistics office.
+    /// The institutions of the pillar in the country: this project's implementers (as the World Bank
+    /// lists them, not de-duplicated), then public bodies acting on the pillar, then the statistics office.
     pub institutions: Vec<PillarInstitution>,
 }
 
@@ -381,8 +383,8 @@ fn handle(
     })
 }
 
-/// Other projects in the same country sharing a pillar: closed first (their outcome is on record), then
-/// the newest approval.
+/// Other projects in the same country sharing a pillar: those sharing the most sectors and pillars first,
+/// then closed ones (their outcome is on record), then the newest approval.
 fn similar<'a>(projects: &'a [Project], project: &Project) -> Vec<&'a Project> {
     let Some(country) = project.country.as_deref() else {
         return Vec::new();
@@ -398,9 +400,22 @@ fn similar<'a>(projects: &'a [Project], project: &Project) -> Vec<&'a Project> {
                     .any(|pillar| project.pillars.contains(pillar))
         })
         .collect();
+    let shared = |other: &Project| {
+        other
+            .sectors
+            .iter()
+            .filter(|sector| project.sectors.contains(sector))
+            .count()
+            + other
+                .pillars
+                .iter()
+                .filter(|pillar| project.pillars.contains(pillar))
+                .count()
+    };
     similar.sort_by(|left, right| {
-        (left.status != "Closed")
-            .cmp(&(right.status != "Closed"))
+        shared(right)
+            .cmp(&shared(left))
+            .then((left.status != "Closed").cmp(&(right.status != "Closed")))
             .then(right.approval_date.cmp(&left.approval_date))
             .then(left.id.cmp(&right.id))
     });
@@ -408,8 +423,8 @@ fn similar<'a>(projects: &'a [Project], project: &Project) -> Vec<&'a Project> {
     similar
 }
 
-/// The latest value of `metric` in `iso3` (with its 10-year trend), from the series statistics; `None`
-/// when the corpus has no series for them.
+/// The latest observed (not projected) value of `metric` in `iso3`, with the series' 10-year trend from
+/// the series statistics; `None` when the corpus has no observed value for them.
 ///
 /// # Errors
 /// [`ToolError::Internal`] if the series statistics cannot be read.
@@ -420,23 +435,44 @@ pub(crate) fn latest_value(
     lang: Lang,
 ) -> Result<Option<IndicatorValue>, ToolError> {
     let stats = corpus.series_stats().map_err(ToolError::Internal)?;
-    Ok(stats
-        .binary_search_by(|row| {
-            (row.indicator.as_str(), row.country.as_str()).cmp(&(metric.id.as_str(), iso3))
-        })
-        .ok()
-        .map(|at| {
-            let row = &stats[at];
-            IndicatorValue {
-                indicator: metric.id.clone(),
-                name: metric.names.get(lang).to_string(),
-                unit: metric.unit.clone(),
-                year: row.latest_year,
-                value: row.latest_value,
-                trend_slope: row.trend_slope,
-                citation_id: row.latest_citation_id.clone(),
-            }
-        }))
+    let Ok(at) = stats.binary_search_by(|row| {
+        (row.indicator.as_str(), row.country.as_str()).cmp(&(metric.id.as_str(), iso3))
+    }) else {
+        return Ok(None);
+    };
+    let observations = corpus.baked.observations();
+    let Some(observed) = observations
+        .series(&metric.id, iso3)
+        .rev()
+        .map(|row| observations.row(row))
+        .find(|row| !corpus::is_projection(row.flags))
+    else {
+        return Ok(None);
+    };
+    Ok(Some(IndicatorValue {
+        indicator: metric.id.clone(),
+        name: metric.names.get(lang).to_string(),
+        unit: metric.unit.clone(),
+        year: observed.year,
+        value: observed.value,
+        trend_slope: stats[at].trend_slope,
+        citation_id: observed.citation_id.to_string(),
+    }))
+}
+
+/// Whether a 10-year `slope` runs against `direction` by at least 1 % of `value` over the decade: a
+/// flat series (hospital beds 1.00, 1.01, 1.01) is not worsening.
+pub(crate) fn is_worsening(direction: GoodDirection, slope: Option<f64>, value: f64) -> bool {
+    let Some(slope) = slope else {
+        return false;
+    };
+    let material = (slope * 10.0).abs() >= 0.01 * value.abs().max(f64::MIN_POSITIVE);
+    material
+        && match direction {
+            GoodDirection::Up => slope < 0.0,
+            GoodDirection::Down => slope > 0.0,
+            _ => false,
+        }
 }
 
 /// The pillar's indicators in `iso3` whose trend runs against their good direction, the steepest
@@ -457,12 +493,7 @@ fn worsening(
         let Some(value) = latest_value(corpus, metric, iso3, lang)? else {
             continue;
         };
-        let against = match (metric.good_direction, value.trend_slope) {
-            (GoodDirection::Up, Some(slope)) => slope < 0.0,
-            (GoodDirection::Down, Some(slope)) => slope > 0.0,
-            _ => false,
-        };
-        if against {
+        if is_worsening(metric.good_direction, value.trend_slope, value.value) {
             found.push(value);
         }
     }
@@ -564,7 +595,6 @@ fn pillar_institutions(
             let implemented = body.projects.iter().filter(|code| of_pillar(code)).count();
             let tier = match body.role.as_str() {
                 "implementing_agency" if body.projects.contains(&project.id) => 0,
-                "implementing_agency" if implemented > 0 => 1,
                 "public_body" if body.pillars.iter().any(|of| of == pillar) => 2,
                 "national_statistical_office" => 3,
                 _ => return None,

@@ -4,21 +4,20 @@
 //! 1. **Gaps**: the pillar's indicators with a good direction that compare across countries, at the
 //!    country's latest observed (not projected) year, against the regional frontier (the best LAC country
 //!    that year, by the good direction), when at least 10 countries report that year. Ranked: worsening ones
-//!    first (10-year trend against the good direction), then by the country's position among the countries
+//!    first (10-year trend against the good direction by at least 1 % of the value over the decade), then by the country's position among the countries
 //!    reporting that year (competition ranking: ties share a rank; last = weakest). Both cells cited. The
 //!    asks are written in English with the indicators' English names.
 //! 2. **Projects**: active, then pipeline projects in the country acting on the pillar, newest approval first;
 //!    when there are none, comparable ones elsewhere in the region (same pillar, active or closed), marked
 //!    `elsewhere`.
 //! 3. **Financing**: the instruments that funded the pillar's projects in the country (World Bank IPF, DPF,
-//!    PforR; GEF funds), with the projects' count and commitments summed (current US$, nominal), and the
+//!    PforR; GEF funds; dropped projects aside), each the `financing` record of that country and pillar
+//!    (its projects and their commitments summed, current US$, nominal), and the
 //!    largest OECD CRS climate-related flows to the country in the pillar's sectors (constant US$ million,
 //!    summed over years; an upper bound). Each cited by its record.
 //! 4. **Institutions**: the implementing agencies of the pillar's projects in the country (most of those
 //!    projects first), then public bodies acting on the pillar, then the national statistics office; each
 //!    with an ask written from the data above.
-
-use std::collections::BTreeMap;
 
 use corpus::{CitedRecord, GoodDirection, Institution, Lang, Metric, Project, is_projection};
 use schemars::JsonSchema;
@@ -39,6 +38,8 @@ pub const PROJECTS: usize = 3;
 pub const FINANCING: usize = 3;
 /// Institutions shown.
 pub const INSTITUTIONS: usize = 4;
+/// Projects listed per instrument (its record lists them all).
+pub const LISTED_PROJECTS: usize = 5;
 
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
@@ -50,7 +51,7 @@ pub fn spec() -> ToolSpec {
          World Bank projects (active or pipeline there; else comparable ones elsewhere in the region) → the \
          financing instruments that funded such work there (IPF/DPF/PforR, OECD CRS climate-related flows) → ranked \
          institutions (implementing agencies, public bodies, the statistics office), each with an ask written from \
-         those numbers. No model call, no invented facts.",
+         those numbers (asks in English). No model call, no invented facts.",
         &[
             "observations",
             "projects",
@@ -163,10 +164,13 @@ pub struct FinancingItem {
     /// CRS sector group.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sector: Option<String>,
-    /// Projects of the pillar in the country that used it.
+    /// The newest of the pillar's projects in the country that used it (all of them in its record).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub projects: Vec<String>,
-    /// Their commitments summed, current US$ (nominal).
+    /// How many projects of the pillar in the country used it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projects_total: Option<usize>,
+    /// Their commitments (or grants) summed, current US$ (nominal), as the record (`citation_id`) holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub committed_usd: Option<f64>,
     /// CRS: disbursements summed over `years`, US$ million, constant prices (an upper bound).
@@ -250,7 +254,7 @@ fn handle(
 
     let financing_table = corpus.financing().map_err(ToolError::Internal)?;
     let mut financing_records = Vec::new();
-    let mut financing = instruments(&here, iso3, financing_table, &mut financing_records);
+    let mut financing = instruments(iso3, pillar_id, financing_table, &mut financing_records);
     let mut flows: Vec<&corpus::FinancingRecord> = financing_table
         .records
         .iter()
@@ -275,6 +279,7 @@ fn handle(
             instrument: flow.instrument.clone(),
             sector: flow.sector.clone(),
             projects: Vec::new(),
+            projects_total: None,
             committed_usd: None,
             total_constant_usd_mn: flow
                 .total_constant_usd_mn
@@ -415,7 +420,8 @@ fn gaps(
             })
             .ok()
             .and_then(|at| stats[at].trend_slope);
-        let worsening = trend_slope.is_some_and(|slope| if up { slope < 0.0 } else { slope > 0.0 });
+        let worsening =
+            super::get_pilot::is_worsening(metric.good_direction, trend_slope, own.value);
         if rank == 0 && !worsening {
             continue;
         }
@@ -465,82 +471,53 @@ fn gaps(
     Ok((found, cells))
 }
 
-/// The instruments the pillar's projects in the country used, most projects first, each with the
-/// country's instrument record when the corpus has it.
+/// The instruments that funded the pillar's projects in the country (the `financing` records of that
+/// country and pillar), most projects first, each with its record.
 fn instruments(
-    here: &[&Project],
     iso3: &str,
+    pillar: &str,
     table: &crate::load::records::RecordTable<corpus::FinancingRecord>,
     records: &mut Vec<corpus::RecordCitation>,
 ) -> Vec<FinancingItem> {
-    let mut by_instrument: BTreeMap<(String, String), Vec<&Project>> = BTreeMap::new();
-    for project in here.iter().filter(|project| project.status != "Dropped") {
-        let (kind, instrument) = if project.source == "gef_projects" {
-            ("trust_fund", project.financing_type.clone())
-        } else {
-            ("lending_instrument", project.instrument_family.clone())
-        };
-        if let Some(instrument) = instrument {
-            by_instrument
-                .entry((kind.to_string(), instrument))
-                .or_default()
-                .push(project);
-        }
-    }
-    let mut items: Vec<(usize, FinancingItem)> = by_instrument
-        .into_iter()
-        .map(|((kind, instrument), mut members)| {
-            members.sort_by(|left, right| {
-                right
-                    .approval_date
-                    .cmp(&left.approval_date)
-                    .then(left.id.cmp(&right.id))
-            });
-            let financier = if kind == "trust_fund" {
-                "GEF"
-            } else {
-                "World Bank"
-            };
-            let record = table.records.iter().find(|record| {
-                record.kind == kind && record.country == iso3 && record.instrument == instrument
-            });
-            if let Some(record) = record {
-                records.push(record.citation());
-            }
-            let amounts: Vec<f64> = members
-                .iter()
-                .filter_map(|project| project.commitment_usd.or(project.grant_usd))
-                .collect();
-            (
-                members.len(),
-                FinancingItem {
-                    kind,
-                    financier: financier.into(),
-                    instrument,
-                    sector: None,
-                    projects: members
-                        .iter()
-                        .take(5)
-                        .map(|project| project.id.clone())
-                        .collect(),
-                    committed_usd: (!amounts.is_empty()).then(|| amounts.iter().sum()),
-                    total_constant_usd_mn: None,
-                    years: None,
-                    citation_id: record.map(|record| record.citation_id.clone()),
-                },
-            )
+    let mut found: Vec<&corpus::FinancingRecord> = table
+        .records
+        .iter()
+        .filter(|record| {
+            matches!(record.kind.as_str(), "lending_instrument" | "trust_fund")
+                && record.country == iso3
+                && record.pillars.iter().any(|of| of == pillar)
         })
         .collect();
-    items.sort_by(|left, right| {
+    found.sort_by(|left, right| {
         right
-            .0
-            .cmp(&left.0)
-            .then(left.1.instrument.cmp(&right.1.instrument))
+            .projects
+            .len()
+            .cmp(&left.projects.len())
+            .then(left.citation_id.cmp(&right.citation_id))
     });
-    items
+    found.truncate(FINANCING);
+    found
         .into_iter()
-        .take(FINANCING)
-        .map(|(_, item)| item)
+        .map(|record| {
+            records.push(record.citation());
+            FinancingItem {
+                kind: record.kind.clone(),
+                financier: record.financier.clone(),
+                instrument: record.instrument.clone(),
+                sector: None,
+                projects_total: Some(record.projects.len()),
+                projects: record
+                    .projects
+                    .iter()
+                    .take(LISTED_PROJECTS)
+                    .cloned()
+                    .collect(),
+                committed_usd: record.committed_usd,
+                total_constant_usd_mn: None,
+                years: record.first_year.zip(record.last_year),
+                citation_id: Some(record.citation_id.clone()),
+            }
+        })
         .collect()
 }
 

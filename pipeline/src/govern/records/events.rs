@@ -7,7 +7,8 @@
 //!   one) and each later event (`law_amended`, with the label as published).
 //! - A significant earthquake of the NCEI database (`data/curated/ncei_earthquakes.toml`). Its pillars:
 //!   `medio_ambiente` (a natural hazard), `salud` when it killed or injured, `infraestructura` when it
-//!   destroyed or damaged houses or caused damage. Rows refused: no country, a year that is not a number,
+//!   destroyed or damaged houses or caused damage. Tolls are NCEI's totals (with the tsunamis and landslides
+//!   it caused), else the quake's own figure where no total was compiled. Rows refused: no country, a year that is not a number,
 //!   a month or day out of range (left out of the date instead).
 //! - A source's vintage entering the corpus (`data_release`), dated by its retrieval, with its indicators'
 //!   pillars and the countries it has observations of.
@@ -34,6 +35,16 @@ struct RawEarthquake {
     location: Option<String>,
     #[serde(rename = "Mag")]
     magnitude: Option<String>,
+    #[serde(rename = "Deaths")]
+    quake_deaths: Option<String>,
+    #[serde(rename = "Injuries")]
+    quake_injuries: Option<String>,
+    #[serde(rename = "Damage ($Mil)")]
+    quake_damage_usd_mn: Option<String>,
+    #[serde(rename = "Houses Destroyed")]
+    quake_houses_destroyed: Option<String>,
+    #[serde(rename = "Houses Damaged")]
+    quake_houses_damaged: Option<String>,
     #[serde(rename = "Total Deaths")]
     deaths: Option<String>,
     #[serde(rename = "Total Injuries")]
@@ -122,16 +133,15 @@ pub fn earthquakes(
                 .and_then(|value| value.parse::<f64>().ok())
                 .filter(|value| value.is_finite() && *value >= 0.0)
         };
-        let (magnitude, deaths, injuries) = (
-            number(&row.magnitude),
-            number(&row.deaths),
-            number(&row.injuries),
-        );
-        let (damage_usd_mn, houses_destroyed, houses_damaged) = (
-            number(&row.damage_usd_mn),
-            number(&row.houses_destroyed),
-            number(&row.houses_damaged),
-        );
+        // The totals include secondary effects; where NCEI compiled none, the quake's own figure stands.
+        let total =
+            |total: &Option<String>, own: &Option<String>| number(total).or_else(|| number(own));
+        let magnitude = number(&row.magnitude);
+        let deaths = total(&row.deaths, &row.quake_deaths);
+        let injuries = total(&row.injuries, &row.quake_injuries);
+        let damage_usd_mn = total(&row.damage_usd_mn, &row.quake_damage_usd_mn);
+        let houses_destroyed = total(&row.houses_destroyed, &row.quake_houses_destroyed);
+        let houses_damaged = total(&row.houses_damaged, &row.quake_houses_damaged);
         let mut pillars = BTreeSet::from(["medio_ambiente".to_string()]);
         if deaths.is_some_and(|n| n > 0.0) || injuries.is_some_and(|n| n > 0.0) {
             pillars.insert("salud".into());
@@ -157,7 +167,7 @@ pub fn earthquakes(
             }
         }
         if let Some(damage) = damage_usd_mn {
-            facts.push(format!("US${damage} million of damage"));
+            facts.push(format!("US${} million of damage", millions(damage)));
         }
         let title = match magnitude {
             Some(magnitude) => format!("M{magnitude} earthquake: {location}"),
@@ -167,7 +177,7 @@ pub fn earthquakes(
             "A significant earthquake (NCEI criteria: deaths, damage of about US$1 million or more, M7.5 or more, MMI X or more, or a tsunami); no toll recorded.".to_string()
         } else {
             format!(
-                "{} (NCEI totals, including tsunamis and landslides it caused).",
+                "{} (NCEI: totals including the tsunamis and landslides it caused, else the quake's own).",
                 facts.join(", ")
             )
         };
@@ -214,6 +224,16 @@ fn thousands(value: f64) -> String {
         out.push(digit);
     }
     out
+}
+
+/// An amount in millions for a sentence: grouped thousands, one decimal below 100 (`5.2`, `3,300`).
+fn millions(value: f64) -> String {
+    if value < 100.0 {
+        let text = format!("{value:.1}");
+        text.strip_suffix(".0").map_or(text.clone(), str::to_string)
+    } else {
+        thousands(value)
+    }
 }
 
 /// An event made from a record, with the record's provenance.
@@ -278,7 +298,7 @@ pub fn project_events(projects: &[Project]) -> Vec<Event> {
         };
         let amount = project.commitment_usd.or(project.grant_usd);
         let money = amount.map_or_else(String::new, |amount| {
-            format!(", US${} million", thousands(amount / 1e6))
+            format!(", US${} million", millions(amount / 1e6))
         });
         let milestones = [
             (project.status != "Dropped")
@@ -447,5 +467,8 @@ mod tests {
     fn thousands_are_grouped() {
         assert_eq!(super::thousands(1234567.0), "1,234,567");
         assert_eq!(super::thousands(687.0), "687");
+        assert_eq!(super::millions(5.175), "5.2");
+        assert_eq!(super::millions(50.0), "50");
+        assert_eq!(super::millions(3300.0), "3,300");
     }
 }

@@ -5,8 +5,9 @@
 //!   latest year is given at current prices. A group whose every year is 0 is not a flow and makes no
 //!   record. Rows refused: a recipient that is not a LAC country, a year outside 1950-2100, an amount that
 //!   is not a finite number, a second row of the same group and year.
-//! - **Instruments** of the `projects` dataset: per country and World Bank instrument family (IPF, DPF,
-//!   PforR) or GEF trust fund, the projects that used it (newest approval first), their pillars and their
+//! - **Instruments** of the `projects` dataset: per country, pillar and World Bank instrument family (IPF,
+//!   DPF, PforR) or GEF trust fund, the projects that used it (dropped ones aside; a project without a
+//!   mapped pillar is in none) (newest approval first), their pillars and their
 //!   commitments (or GEF grants) summed, current US$ (a nominal sum over approval years).
 
 use std::{
@@ -179,14 +180,18 @@ pub fn crs_flows(
     Ok((records, report))
 }
 
-/// The instruments the projects used, per country: World Bank families and GEF trust funds, sorted by
-/// citation id. `homepage` is each source's list page (by source id).
+/// The instruments the projects used, per country and pillar: World Bank families and GEF trust funds,
+/// sorted by citation id. `homepage` is each source's list page (by source id).
 pub fn project_instruments(
     projects: &[Project],
     homepages: &BTreeMap<String, String>,
 ) -> Vec<FinancingRecord> {
-    let mut groups: BTreeMap<(String, String, String), Vec<&Project>> = BTreeMap::new();
-    for project in projects {
+    let mut groups: BTreeMap<(String, String, String, String), Vec<&Project>> = BTreeMap::new();
+    // A dropped project financed nothing.
+    for project in projects
+        .iter()
+        .filter(|project| project.status != "Dropped")
+    {
         let Some(country) = &project.country else {
             continue;
         };
@@ -195,16 +200,22 @@ pub fn project_instruments(
         } else {
             ("lending_instrument", project.instrument_family.clone())
         };
-        if let Some(instrument) = instrument {
-            groups
-                .entry((country.clone(), kind.to_string(), instrument))
-                .or_default()
-                .push(project);
+        let Some(instrument) = instrument else {
+            continue;
+        };
+        for pillar in &project.pillars {
+            let key = (
+                country.clone(),
+                kind.to_string(),
+                instrument.clone(),
+                pillar.clone(),
+            );
+            groups.entry(key).or_default().push(project);
         }
     }
     let mut records: Vec<FinancingRecord> = groups
         .into_iter()
-        .map(|((country, kind, instrument), mut members)| {
+        .map(|((country, kind, instrument, pillar), mut members)| {
             members.sort_by(|left, right| {
                 right
                     .approval_date
@@ -227,24 +238,20 @@ pub fn project_instruments(
                 .collect();
             FinancingRecord {
                 citation_id: format!(
-                    "{prefix}-{}-{}",
+                    "{prefix}-{}-{}-{}",
                     country.to_lowercase(),
-                    slug(&instrument, 8)
+                    slug(&instrument, 8),
+                    pillar.replace('_', "-")
                 ),
                 title: format!(
-                    "{financier} {instrument} in {country}: {} projects",
+                    "{financier} {instrument} in {country}, pillar {pillar}: {} projects",
                     members.len()
                 ),
                 financier: financier.into(),
                 instrument,
                 country,
                 sector: None,
-                pillars: members
-                    .iter()
-                    .flat_map(|project| project.pillars.iter().cloned())
-                    .collect::<BTreeSet<_>>()
-                    .into_iter()
-                    .collect(),
+                pillars: vec![pillar],
                 first_year: years.iter().min().copied(),
                 last_year: years.iter().max().copied(),
                 latest_usd_mn: None,
