@@ -15,7 +15,8 @@ use crate::citation::{CitedRecord, RecordCitation};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct FinancingRecord {
-    /// Citation id: `crsflow-` with recipient, donor, flow and sector (`crsflow-bol-germany-oda-grants-energy`),
+    /// Citation id: `crsflow-` with recipient, donor, flow and sector
+    /// (`crsflow-bol-germany-oda-grants-energy`),
     /// `wbinstrument-` with country, family and pillar (`wbinstrument-bol-ipf-energia`), `geffund-` with
     /// country, fund and pillar.
     pub citation_id: String,

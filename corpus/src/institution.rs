@@ -46,7 +46,8 @@ pub struct Institution {
     pub projects: Vec<String>,
     /// Of those, how many are active.
     pub active_projects: u32,
-    /// Sum of their IBRD/IDA commitments, current US$ (nominal, summed over approval years), when published.
+    /// Sum of their World Bank commitments, current US$ (nominal, summed over approval years), as the
+    /// table gives it.
     pub commitment_usd: Option<f64>,
     /// The record's page: Wikidata for a statistics office, Govdirectory for a public body, the latest
     /// project's page for an implementing agency.

@@ -41,7 +41,9 @@ pub struct Project {
     pub closing_date: Option<String>,
     /// Total project cost, current US$ (`None`: not reported).
     pub cost_usd: Option<f64>,
-    /// IBRD plus IDA commitment, current US$ (`None`: not reported).
+    /// The World Bank's total commitment, current US$: IBRD, IDA and grant, as the export sums them in
+    /// `total_ibrd_ida_commitment_usd` (`None`: not reported). The grant is also in `grant_usd`: never add
+    /// the two.
     pub commitment_usd: Option<f64>,
     /// Grant amount, current US$ (`None`: not reported); for a GEF project the GEF grant.
     pub grant_usd: Option<f64>,
@@ -68,6 +70,10 @@ pub struct Project {
     pub themes: Vec<String>,
     /// Pillar ids the sectors and themes map to (reviewed mapping), sorted, unique.
     pub pillars: Vec<String>,
+    /// The main pillar: that of the first sector the mapping places (the export lists the main sector
+    /// first), else of the first theme; `None` when nothing maps.
+    #[serde(default)]
+    pub main_pillar: Option<String>,
     /// Project development objective (the pitch), as published.
     pub objective: String,
     /// The publisher's page for the project.

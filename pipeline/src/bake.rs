@@ -354,6 +354,7 @@ fn write_artifacts(
         financing,
         events,
         reports,
+        search_terms,
     } = curated;
     report.curated = reports;
     write_json(&dir.join(layout::PROJECTS), &projects)?;
@@ -539,8 +540,17 @@ fn write_artifacts(
         countries,
         &catalog.settings.pillars,
     ));
-    documents.extend(project_documents(&projects, &catalog.settings.pillars));
-    documents.extend(record_documents(&laws, &institutions, &financing));
+    documents.extend(project_documents(
+        &projects,
+        &catalog.settings.pillars,
+        &search_terms,
+    ));
+    documents.extend(record_documents(
+        &laws,
+        &institutions,
+        &financing,
+        &search_terms,
+    ));
     corpus::index::build_index(&index_dir, &documents)?;
     progress.inc(1);
     write_json(&dir.join(layout::BAKE_REPORT), &report)?;
@@ -616,6 +626,7 @@ fn write_derived_exports(
 fn project_documents(
     projects: &[corpus::Project],
     pillars: &[corpus::Pillar],
+    terms: &crate::govern::records::terms::SearchTerms,
 ) -> Vec<corpus::IndexDocument> {
     let pillar_words = |ids: &[String]| -> String {
         pillars
@@ -642,12 +653,19 @@ fn project_documents(
             title: project.title.clone(),
             description: project.objective.clone(),
             context: format!(
-                "{} {} {} {} {}",
+                "{} {} {} {} {} {}",
                 project.location,
                 project.country.as_deref().unwrap_or(""),
                 project.sectors.join(" "),
                 project.themes.join(" "),
-                pillar_words(&project.pillars)
+                pillar_words(&project.pillars),
+                terms.expand(&format!(
+                    "{} {} {} {}",
+                    project.title,
+                    project.objective,
+                    project.sectors.join(" "),
+                    project.themes.join(" ")
+                ))
             ),
             ..Default::default()
         })
@@ -660,6 +678,7 @@ fn record_documents(
     laws: &[corpus::Law],
     institutions: &[corpus::Institution],
     financing: &[corpus::FinancingRecord],
+    terms: &crate::govern::records::terms::SearchTerms,
 ) -> Vec<corpus::IndexDocument> {
     let laws = laws.iter().map(|law| corpus::IndexDocument {
         dataset_id: "regulation".into(),
@@ -669,11 +688,17 @@ fn record_documents(
         title: law.title.clone(),
         description: law.description.clone(),
         context: format!(
-            "{} {} {} {}",
+            "{} {} {} {} {}",
             law.country,
             law.document_types.join(" "),
             law.sectors.join(" "),
-            law.responses.join(" ")
+            law.responses.join(" "),
+            terms.expand(&format!(
+                "{} {} {}",
+                law.title,
+                law.description,
+                law.sectors.join(" ")
+            ))
         ),
         ..Default::default()
     });

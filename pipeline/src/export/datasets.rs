@@ -158,7 +158,7 @@ pub fn dataset_catalog(
         Dataset {
             dataset_id: "projects".into(),
             title: "Curated: World Bank projects in Latin America and the Caribbean".into(),
-            description: "Development projects from the World Bank's Projects & Operations list (two exports: the newer decides status, dates and amounts; the older gives sectors and themes and the projects only it lists): P-code, title, country (ISO3; multi-country operations keep their region label and no country), status, approval and closing dates, cost, IBRD/IDA commitment and grant in current US$ (empty when not reported), financing type, lending instrument and family (IPF, DPF, PforR), implementing agency, borrower, environmental category and risk, sectors and themes with the pillars they map to (reviewed mapping), development objective, link and citation id.".into(),
+            description: "Development projects from the World Bank's Projects & Operations list (two exports: the newer decides status, dates and amounts; the older gives sectors and themes and the projects only it lists): P-code, title, country (ISO3; multi-country operations keep their region label and no country), status, approval and closing dates, cost, the World Bank's total commitment (IBRD, IDA and grant, as the export sums them) and the grant in current US$ (empty when not reported), financing type, lending instrument and family (IPF, DPF, PforR), implementing agency, borrower, environmental category and risk, sectors and themes with the pillars they map to (reviewed mapping), development objective, link and citation id.".into(),
             artifacts: vec![layout::PROJECTS.into()],
             keys: vec!["id".into()],
             columns: columns(&[
@@ -166,7 +166,7 @@ pub fn dataset_catalog(
                 ("country", "string", "ISO 3166-1 alpha-3; empty for a multi-country operation"),
                 ("status", "string", "Active, Pipeline, Closed or Dropped"),
                 ("approval_date", "date", "board approval, YYYY-MM-DD"),
-                ("commitment_usd", "float64", "IBRD plus IDA commitment, current US$"),
+                ("commitment_usd", "float64", "World Bank total commitment (IBRD + IDA + grant), current US$"),
                 ("cost_usd", "float64", "total project cost, current US$"),
                 ("pillars", "array", "pillar ids its sectors and themes map to"),
                 ("citation_id", "string", "the record's citation id, e.g. wbproj-p127837"),
@@ -183,7 +183,7 @@ pub fn dataset_catalog(
             artifacts: vec![layout::REGULATION.into()],
             keys: vec!["citation_id".into()],
             columns: columns(&[
-                ("citation_id", "string", "the record's citation id, e.g. cclw-arg-law-25-019-declaring-a-national-interest-to-generate"),
+                ("citation_id", "string", "the record's citation id, e.g. cclw-arg-law-25-019-declaring-a-national-interest-to"),
                 ("country", "string", "ISO 3166-1 alpha-3"),
                 ("kind", "string", "legislative or executive"),
                 ("date", "date", "first event (passed, approved), YYYY-MM-DD"),

@@ -471,10 +471,34 @@ fn every_curated_record_has_a_unique_citation_id() {
         let before = ids.len();
         ids.dedup();
         assert_eq!(ids.len(), before, "{name}: repeated citation ids");
+        // Every id fits the tools' argument cap (resolve_citations, get_dataset).
+        let longest = ids.iter().map(|id| id.len()).max().unwrap_or(0);
+        assert!(longest <= 128, "{name}: an id of {longest} characters");
     }
     unique::<Project>("projects", &read(corpus::layout::PROJECTS));
     unique::<Law>("regulation", &read(corpus::layout::REGULATION));
     unique::<Institution>("institutions", &read(corpus::layout::INSTITUTIONS));
     unique::<FinancingRecord>("financing", &read(corpus::layout::FINANCING));
     unique::<Event>("events", &read(corpus::layout::EVENTS));
+}
+
+#[test]
+fn only_approved_projects_have_approval_events() {
+    let projects: Vec<Project> = read(corpus::layout::PROJECTS);
+    let events: Vec<Event> = read(corpus::layout::EVENTS);
+    for event in events
+        .iter()
+        .filter(|event| event.kind == "project_approved")
+    {
+        let id = event.record_id.as_deref().unwrap();
+        let project = projects
+            .iter()
+            .find(|project| project.citation_id == id)
+            .unwrap();
+        assert!(
+            matches!(project.status.as_str(), "Active" | "Closed"),
+            "{id} is {}",
+            project.status
+        );
+    }
 }

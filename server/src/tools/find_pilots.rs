@@ -109,7 +109,7 @@ pub struct Pilot {
     /// Total project cost, current US$, when reported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capex_usd: Option<f64>,
-    /// IBRD plus IDA commitment, current US$, when reported.
+    /// The World Bank's total commitment (IBRD, IDA and grant), current US$, when reported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commitment_usd: Option<f64>,
     /// Board approval date.
@@ -134,6 +134,38 @@ pub(crate) fn maturity(status: &str) -> Option<&'static str> {
         "Closed" => Some("closed"),
         _ => None,
     }
+}
+
+/// How many active or pipeline projects (in `iso3`, or anywhere) have no pillar, and so escape a filter
+/// on `pillar`, with a few of them; `None` when none.
+pub(crate) fn unclassified_note(
+    projects: &[Project],
+    iso3: Option<&str>,
+    pillar: &str,
+) -> Option<String> {
+    let unclassified: Vec<&Project> = projects
+        .iter()
+        .filter(|project| {
+            project.pillars.is_empty()
+                && matches!(project.status.as_str(), "Active" | "Pipeline")
+                && iso3.is_none_or(|iso3| project.country.as_deref() == Some(iso3))
+        })
+        .collect();
+    if unclassified.is_empty() {
+        return None;
+    }
+    let examples: Vec<String> = unclassified
+        .iter()
+        .take(3)
+        .map(|project| format!("{} ({})", project.id.to_ascii_lowercase(), project.title))
+        .collect();
+    Some(format!(
+        "{} active or pipeline projects{} have no sector in the World Bank's exports, so no pillar, and a filter on \
+         {pillar} cannot see them (e.g. {}); query them by words without `parameter`.",
+        unclassified.len(),
+        iso3.map_or_else(String::new, |iso3| format!(" in {iso3}")),
+        examples.join("; ")
+    ))
 }
 
 fn maturity_rank(status: &str) -> u8 {
@@ -253,9 +285,12 @@ fn handle(
         shown.push(*project);
     }
     let truncated = pilots.len() < (limit as usize).min(total);
-    let note = pilots
-        .is_empty()
-        .then(|| nearby(projects, iso3, pillar_id, query));
+    let note = match (pilots.is_empty(), pillar_id) {
+        (true, _) => Some(nearby(projects, iso3, pillar_id, query)),
+        // A pillar filter cannot see the projects whose records map to no pillar: say how many there are.
+        (false, Some(pillar)) => unclassified_note(projects, iso3, pillar),
+        (false, None) => None,
+    };
     let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
     let records = shown.iter().map(|project| project.citation()).collect();
     Ok(ToolAnswer {
@@ -287,7 +322,7 @@ fn pilot(
 ) -> Result<Pilot, ToolError> {
     let impact_pillar = pillar_id
         .filter(|pillar| project.pillars.iter().any(|of| of == pillar))
-        .or_else(|| project.pillars.first().map(String::as_str));
+        .or(project.main_pillar.as_deref());
     let impact = match (project.country.as_deref(), impact_pillar) {
         (Some(iso3), Some(pillar)) => {
             let key = format!("{iso3}:{pillar}");

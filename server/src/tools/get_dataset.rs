@@ -317,7 +317,14 @@ fn handle(
                 .map(|country| country.iso3.as_str());
             let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
                 .map(|pillar| pillar.id.as_str());
-            let id = input.id.as_deref().map(str::to_ascii_uppercase);
+            // A P-code in any case, or the record's citation id (`wbproj-p127837`).
+            let id = input.id.as_deref().map(|id| {
+                let id = id.trim();
+                match corpus.project_by_citation(&id.to_ascii_lowercase()) {
+                    Some(project) => project.id.clone(),
+                    None => id.to_ascii_uppercase(),
+                }
+            });
             let matching = projects.iter().filter(|project| {
                 id.as_deref().is_none_or(|id| project.id == id)
                     && country.is_none_or(|country| project.country.as_deref() == Some(country))
@@ -330,12 +337,24 @@ fn handle(
             })
         }
         "regulation" | "institutions" | "financing" | "events" => {
+            for (name, given) in [
+                ("indicator", input.indicator.is_some()),
+                ("year", input.year.is_some()),
+            ] {
+                if given {
+                    return Err(ToolError::Invalid(format!(
+                        "{name}: {} rows are filtered by id (their citation id), country and pillar only",
+                        input.dataset_id
+                    )));
+                }
+            }
             let country = common::optional_country(corpus, input.country.as_deref())?
                 .map(|country| country.iso3.clone());
             let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
                 .map(|pillar| pillar.id.clone());
             let filter = RecordFilter {
-                id: input.id.clone(),
+                // Citation ids are lower case, without spaces.
+                id: input.id.as_deref().map(|id| id.trim().to_ascii_lowercase()),
                 country,
                 pillar,
             };
@@ -378,7 +397,17 @@ fn handle(
                     let matching = table.records.iter().filter(|event| {
                         filter.keeps(&event.citation_id, &event.countries, &event.pillars)
                     });
-                    Page::weighted(matching, offset, limit, weighted_record)
+                    // An event also cites the record it was made from.
+                    Page::weighted(matching, offset, limit, |event| {
+                        let (row, cited, bytes) = weighted_record(event);
+                        let source = event
+                            .record_id
+                            .as_deref()
+                            .and_then(|id| corpus.record_citation(id))
+                            .and_then(|record| serde_json::to_string(&record).ok())
+                            .map_or(0, |text| text.len());
+                        (row, cited, bytes + source)
+                    })
                 }
             }
         }
@@ -529,9 +558,16 @@ fn handle(
     let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
     // A page of curated records cites each record it shows.
     let records = if CURATED.contains(&input.dataset_id.as_str()) {
-        page.rows
-            .iter()
-            .filter_map(|row| row["citation_id"].as_str())
+        // Each row's record, and for an event the record it was made from, once.
+        let mut ids: Vec<&str> = Vec::new();
+        for row in &page.rows {
+            for key in ["citation_id", "record_id"] {
+                if let Some(id) = row[key].as_str().filter(|id| !ids.contains(id)) {
+                    ids.push(id);
+                }
+            }
+        }
+        ids.into_iter()
             .filter_map(|id| corpus.record_citation(id))
             .collect()
     } else {

@@ -187,16 +187,34 @@ fn handle(
         .collect();
     let offset = input.offset.unwrap_or(0) as usize;
     let mut shown: Vec<&Event> = Vec::new();
+    let mut records: Vec<corpus::RecordCitation> = Vec::new();
     let mut bytes = 1024;
     for event in matching.iter().skip(offset).take(limit as usize) {
-        // The item and its citation record both travel.
+        // The item, its citation record and the record it was made from all travel.
+        let mut cited = vec![event.citation()];
+        if let Some(record) = event
+            .record_id
+            .as_deref()
+            .and_then(|id| corpus.record_citation(id))
+        {
+            if !records
+                .iter()
+                .any(|known| known.citation_id == record.citation_id)
+            {
+                cited.push(record);
+            }
+        }
         let size = serde_json::to_string(&item(event)).map_or(0, |text| text.len())
-            + serde_json::to_string(&event.citation()).map_or(0, |text| text.len());
+            + cited
+                .iter()
+                .map(|record| serde_json::to_string(record).map_or(0, |text| text.len()))
+                .sum::<usize>();
         if !shown.is_empty() && bytes + size > ANSWER_BYTES {
             break;
         }
         bytes += size;
         shown.push(event);
+        records.extend(cited);
     }
     let next_offset = (offset + shown.len() < matching.len()).then_some(offset + shown.len());
     let nearby = if matching.is_empty() {
@@ -232,7 +250,7 @@ fn handle(
         },
         citations: Vec::new(),
         display: None,
-        records: shown.iter().map(|event| event.citation()).collect(),
+        records,
     })
 }
 

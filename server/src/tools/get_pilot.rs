@@ -2,7 +2,7 @@
 //! economics, evidence of bankability, risks, financing and decision makers, each part from the records
 //! or from the corpus' cited indicators, never invented.
 //!
-//! - **Economics**: cost, IBRD/IDA commitment, grant (a GEF project: the GEF grant and the co-financing),
+//! - **Economics**: cost, World Bank commitment (IBRD, IDA and grant), grant (a GEF project: the GEF grant and the co-financing),
 //!   and the other financing the record implies (cost less the World Bank's or the GEF's share, only when
 //!   the cost exceeds it).
 //! - **Bankability**: status, approval and closing dates, and up to [`SIMILAR`] similar projects (same
@@ -52,7 +52,7 @@ pub fn spec() -> ToolSpec {
          (environmental category and rating, the country's data health in the pillar, indicators worsening against \
          their good direction), financing (instrument, OECD CRS flows to the country in the pillar and their largest \
          donors) and decision makers (implementing agency, borrower, the pillar's institutions there). Every number \
-         and record is cited; under 16 KB.",
+         and record is cited; under 24 KB.",
         &[
             "projects",
             "series_stats",
@@ -106,6 +106,10 @@ pub struct ProjectSummary {
     pub location: String,
     /// Pillars its sectors and themes map to.
     pub pillars: Vec<String>,
+    /// The main pillar (its first sector's), in which risks, flows and institutions are read; `None` when
+    /// the record has no mapped sector or theme (the newer export lists none), and then those parts are
+    /// empty.
+    pub main_pillar: Option<String>,
     /// Sectors as published.
     pub sectors: Vec<String>,
     /// Development objective, whole.
@@ -121,7 +125,8 @@ pub struct ProjectSummary {
 pub struct Economics {
     /// Total project cost.
     pub cost_usd: Option<f64>,
-    /// IBRD plus IDA commitment.
+    /// The World Bank's total commitment (IBRD, IDA and grant, as the export sums them; the grant is
+    /// also in `grant_usd`, never to be added).
     pub commitment_usd: Option<f64>,
     /// Grant amount (for a GEF project, the GEF grant).
     pub grant_usd: Option<f64>,
@@ -272,7 +277,8 @@ fn handle(
                 common::snippet(&input.slug)
             ))
         })?;
-    let pillar = project.pillars.first().map(String::as_str);
+    // The main pillar: the first sector's (risks, flows and institutions are read in it).
+    let pillar = project.main_pillar.as_deref();
     let similar: Vec<&Project> = similar(projects, project);
     let (worsening, crs_flows, data_confidence) = match (project.country.as_deref(), pillar) {
         (Some(iso3), Some(pillar)) => (
@@ -320,6 +326,7 @@ fn handle(
                 country: project.country.clone(),
                 location: project.location.clone(),
                 pillars: project.pillars.clone(),
+                main_pillar: project.main_pillar.clone(),
                 sectors: project.sectors.clone(),
                 objective: project
                     .objective

@@ -1,7 +1,8 @@
 //! `recommend_action`: the seed's action chain for a country and a pillar, deterministic and cited at each
 //! link. No model call and no invented fact: every sentence is assembled from cited values and records.
 //!
-//! 1. **Gaps**: the pillar's indicators with a good direction that compare across countries, at the
+//! 1. **Gaps**: the pillar's indicators with a good direction that compare across countries and are not
+//!    additive counts or amounts (whose level measures a country's size, not its standing), at the
 //!    country's latest observed (not projected) year, against the regional frontier (the best LAC country
 //!    that year, by the good direction), when at least 10 countries report that year. Ranked: worsening ones
 //!    first (10-year trend against the good direction by at least 1 % of the value over the decade), then by the country's position among the countries
@@ -143,7 +144,7 @@ pub struct ProjectFit {
     /// Board approval date.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval_date: Option<String>,
-    /// IBRD/IDA commitment or grant, current US$.
+    /// The World Bank's total commitment (IBRD, IDA and grant), or the grant alone, current US$.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commitment_usd: Option<f64>,
     /// Whether it is in another country of the region (none in the country).
@@ -243,6 +244,9 @@ fn handle(
             "No active or pipeline project of {pillar_id} in {iso3} in the corpus: the projects shown are comparable \
              ones elsewhere in the region (active first)."
         ));
+        if let Some(note) = super::find_pilots::unclassified_note(projects, Some(iso3), pillar_id) {
+            notes.push(note);
+        }
     }
     fits.sort_by(|left, right| {
         (left.status != "Active")
@@ -375,11 +379,15 @@ fn gaps(
             GoodDirection::Down => false,
             _ => continue,
         };
-        let comparable = corpus
+        // Only intensive quantities (rates, shares, per-person values) have a frontier: an additive count or
+        // amount (forest area, femicides, emissions) measures the country's size, not its standing.
+        let intensive = corpus
             .metric_rule(&metric.id)
             .map_err(ToolError::Internal)?
-            .is_some_and(|rule| rule.comparable);
-        if !comparable {
+            .is_some_and(|rule| {
+                rule.comparable && rule.aggregation != corpus::analytics::Aggregation::Sum
+            });
+        if !intensive {
             continue;
         }
         let range = observations.series(&metric.id, iso3);

@@ -104,6 +104,14 @@ fn handle(
             resolved_records.push(id.clone());
             continue;
         }
+        let canonical = id.trim().to_ascii_lowercase();
+        if canonical != *id && corpus.record_citation(&canonical).is_some() {
+            unresolved.push(Unresolved {
+                citation_id: id.clone(),
+                reason: format!("not a stored id as written; its canonical form is {canonical}"),
+            });
+            continue;
+        }
         if let Some((prefix, dataset, example)) = crate::load::records::record_prefix(id) {
             unresolved.push(Unresolved {
                 citation_id: id.clone(),

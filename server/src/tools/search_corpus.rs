@@ -4,6 +4,7 @@
 //! Reads the tantivy index the bake builds (`metrics`, `catalog`, `countries`, `pillars` documents);
 //! case-, accent- and stop-word-insensitive, es/en/pt. `limit` 1 to 50 (default 10).
 
+use corpus::CitedRecord;
 use corpus::{Lang, exports::Subject};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -248,16 +249,44 @@ fn handle(
             common::snippet(&input.query)
         )));
     }
+    // A curated record a hit names is cited; the datasets the hits come from are the sources.
+    let records = hits
+        .iter()
+        .filter(|hit| RECORDS.contains(&hit.dataset_id.as_str()))
+        .filter_map(|hit| match hit.dataset_id.as_str() {
+            "projects" => corpus
+                .project(hit.keys["id"].as_str()?)
+                .map(CitedRecord::citation),
+            _ => corpus.record_citation(hit.keys["id"].as_str()?),
+        })
+        .collect();
+    let mut datasets: Vec<&str> = hits.iter().map(|hit| hit.dataset_id.as_str()).collect();
+    datasets.sort_unstable();
+    datasets.dedup();
+    let sources = datasets
+        .into_iter()
+        .map(|dataset| {
+            common::source_link(
+                corpus,
+                if dataset == "catalog" {
+                    "metrics"
+                } else {
+                    dataset
+                },
+                None,
+            )
+        })
+        .collect();
     let result = SearchCorpusResult {
         query: input.query,
         hits,
-        sources: vec![common::source_link(corpus, "metrics", None)],
+        sources,
     };
     Ok(ToolAnswer {
         result,
         citations: Vec::new(),
         display: None,
-        records: Vec::new(),
+        records,
     })
 }
 

@@ -136,7 +136,12 @@ fn find_pilots_ranks_a_countrys_projects_with_their_cited_impact_base() {
 fn find_pilots_without_a_query_puts_active_projects_first_and_says_when_nothing_matches() {
     let body = payload(&call_tool("find_pilots", json!({"country": "PER"})));
     let pilots = body["result"]["pilots"].as_array().unwrap();
-    assert_eq!(pilots.len(), 10);
+    // Ten, unless the byte budget stopped the list first, which `truncated` says.
+    assert!(
+        pilots.len() == 10 || (pilots.len() >= 5 && body["result"]["truncated"] == true),
+        "{} pilots",
+        pilots.len()
+    );
     assert!(
         pilots.iter().all(|pilot| pilot["maturity"] == "active"),
         "{pilots:?}"

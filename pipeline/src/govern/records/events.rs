@@ -1,15 +1,16 @@
 //! The `events` dataset ([`corpus::Event`], what `get_news` serves): dated items made from the corpus' own
 //! records, newest first. Never press news: each says which record it comes from.
 //!
-//! - A project's board approval (`project_approved`, not for a dropped project) and its closing
+//! - A project's board approval (`project_approved`, only for an Active or Closed project: a Pipeline
+//!   project's date is a planned approval, a Dropped one was never approved) and its closing
 //!   (`project_closed`, only when its status is Closed).
 //! - A law's or policy's first event (`law_passed` for a legislative act, `policy_adopted` for an executive
 //!   one) and each later event (`law_amended`, with the label as published).
 //! - A significant earthquake of the NCEI database (`data/curated/ncei_earthquakes.toml`). Its pillars:
 //!   `medio_ambiente` (a natural hazard), `salud` when it killed or injured, `infraestructura` when it
 //!   destroyed or damaged houses or caused damage. Tolls are NCEI's totals (with the tsunamis and landslides
-//!   it caused), else the quake's own figure where no total was compiled. Rows refused: no country, a year that is not a number,
-//!   a month or day out of range (left out of the date instead).
+//!   it caused), else the quake's own figure where no total was compiled. Rows refused: no country, a year
+//!   that is not a number; a month or day out of range is left out of the date.
 //! - A source's vintage entering the corpus (`data_release`), dated by its retrieval, with its indicators'
 //!   pillars and the countries it has observations of.
 
@@ -301,7 +302,7 @@ pub fn project_events(projects: &[Project]) -> Vec<Event> {
             format!(", US${} million", millions(amount / 1e6))
         });
         let milestones = [
-            (project.status != "Dropped")
+            matches!(project.status.as_str(), "Active" | "Closed")
                 .then_some(project.approval_date.as_ref())
                 .flatten()
                 .map(|date| (date, "approved", "project_approved")),

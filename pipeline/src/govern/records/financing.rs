@@ -18,7 +18,7 @@ use std::{
 use corpus::{CountryRegistry, CuratedReport, EntityKind, FinancingRecord, Project};
 use serde::Deserialize;
 
-use super::{finish, read_rows, refuse, report, slug, source_mapping, text};
+use super::{UniqueIds, finish, read_rows, refuse, report, slug, source_mapping, text};
 use crate::{BakeError, sources::curated::RecordSource};
 
 /// One yearly row of the CRS extract.
@@ -131,6 +131,9 @@ pub fn crs_flows(
     }
     let mut unmapped = BTreeSet::new();
     let mut records = Vec::new();
+    // Words are cut so ids stay short (an IBRD "Other Official Flows (non Export Credit)" id would pass 128
+    // characters); a cut that makes two ids equal numbers the second.
+    let mut ids = UniqueIds::default();
     for ((iso3, donor, flow, sector), Flow { recipient, years }) in flows {
         let active: Vec<(&i32, &(f64, f64))> = years
             .iter()
@@ -146,14 +149,14 @@ pub fn crs_flows(
             &mut unmapped,
         );
         records.push(FinancingRecord {
-            citation_id: format!(
+            citation_id: ids.next(format!(
                 "{}-{}-{}-{}-{}",
                 source.citation_prefix,
                 iso3.to_lowercase(),
-                slug(&donor, 8),
-                slug(&flow, 6),
-                slug(&sector, 6)
-            ),
+                slug(&donor, 5),
+                slug(&flow, 4),
+                slug(&sector, 4)
+            )),
             kind: "crs_flow".into(),
             title: format!("{donor} → {recipient}: {flow}, {sector} (OECD CRS, climate-related)"),
             financier: donor,

@@ -159,6 +159,12 @@ pub fn projects(
         let cofinancing_usd = amount("cofinancing_usd", &row.cofinancing_usd);
         let sectors = list(&row.focal_areas, ',');
         let pillars = super::pillars_of(&mapping, "focal_area", &sectors, &mut unmapped);
+        let main_pillar = sectors.iter().find_map(|area| {
+            mapping
+                .get(&("focal_area".to_string(), area.clone()))
+                .cloned()
+                .flatten()
+        });
         let canonical = format!("https://www.thegef.org/projects-operations/projects/{gef_id}");
         by_id.insert(
             id.clone(),
@@ -195,6 +201,7 @@ pub fn projects(
                 sectors,
                 themes: Vec::new(),
                 pillars: pillars.into_iter().collect(),
+                main_pillar,
                 objective: String::new(),
                 url: text(&row.url)
                     .filter(|url| *url == canonical)

@@ -18,6 +18,7 @@ pub mod institutions;
 pub mod overrides;
 pub mod projects;
 pub mod regulation;
+pub mod terms;
 
 use std::{
     collections::{BTreeSet, HashMap},
@@ -274,6 +275,8 @@ pub struct Curated {
     pub events: Vec<corpus::Event>,
     /// One report per curated source read.
     pub reports: Vec<CuratedReport>,
+    /// The reviewed glossary that lets Spanish and Portuguese queries find English records.
+    pub search_terms: terms::SearchTerms,
 }
 
 /// What the curated datasets are read with.
@@ -302,7 +305,10 @@ pub struct Inputs<'a> {
 pub fn read_all(inputs: &Inputs) -> Result<Curated, BakeError> {
     use crate::sources::curated::{ProjectsSource, RECORD_SOURCES};
     let pillar_ids = inputs.settings.pillar_id_list();
-    let mut curated = Curated::default();
+    let mut curated = Curated {
+        search_terms: terms::SearchTerms::read(inputs.catalog_dir)?,
+        ..Curated::default()
+    };
     let mut homepages = std::collections::BTreeMap::new();
     if let Some(source) = ProjectsSource::load(inputs.catalog_dir, inputs.settings)?
         .filter(|source| inputs.settings.admits_license(&source.license))

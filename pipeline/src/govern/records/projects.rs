@@ -309,10 +309,13 @@ fn build(
     ]);
     let themes = named([&sectors_from.theme1, &sectors_from.theme2, &None]);
     let mut pillars = BTreeSet::new();
+    // The main pillar: the first sector's (the export lists the main sector first), else the first theme's.
+    let mut main_pillar = None;
     for (kind, names) in [("sector", &sectors), ("theme", &themes)] {
         for name in names {
             match mapping.get(&(kind.to_string(), name.clone())) {
                 Some(Some(pillar)) => {
+                    main_pillar.get_or_insert_with(|| pillar.clone());
                     pillars.insert(pillar.clone());
                 }
                 Some(None) => {}
@@ -350,6 +353,7 @@ fn build(
         sectors,
         themes,
         pillars: pillars.into_iter().collect(),
+        main_pillar,
         objective: decoded(text(&row.project_development_objective).unwrap_or_default()),
         url,
         retrieved_at: retrieved_at.to_string(),
