@@ -175,6 +175,36 @@ pub trait CitedRecord {
     fn citation(&self) -> RecordCitation;
 }
 
+/// Implements [`CitedRecord`] for a record type whose fields `citation_id`, `source`, `publisher`, `url`,
+/// `license`, `attribution` and `retrieved_at` are its provenance, with `$title` its title field and
+/// `$dataset` its curated dataset id.
+#[macro_export]
+macro_rules! cited_record {
+    ($type:ty, $dataset:literal, $title:ident) => {
+        impl $crate::citation::CitedRecord for $type {
+            const DATASET: &'static str = $dataset;
+
+            fn citation_id(&self) -> &str {
+                &self.citation_id
+            }
+
+            fn citation(&self) -> $crate::citation::RecordCitation {
+                $crate::citation::RecordCitation {
+                    citation_id: self.citation_id.clone(),
+                    dataset: Self::DATASET.into(),
+                    source: self.source.clone(),
+                    publisher: self.publisher.clone(),
+                    title: self.$title.clone(),
+                    url: self.url.clone(),
+                    license: self.license.clone(),
+                    attribution: self.attribution.clone(),
+                    retrieved_at: self.retrieved_at.clone(),
+                }
+            }
+        }
+    };
+}
+
 /// The citation of a curated record (a project), which is its own source: where it comes from, its
 /// page, and how to credit it. Record citation ids carry the source's prefix (`wbproj-p127837`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,8 +12,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::citation::{CitedRecord, RecordCitation};
-
 /// One dated event.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -61,24 +59,4 @@ pub struct Event {
     pub retrieved_at: String,
 }
 
-impl CitedRecord for Event {
-    const DATASET: &'static str = "events";
-
-    fn citation_id(&self) -> &str {
-        &self.citation_id
-    }
-
-    fn citation(&self) -> RecordCitation {
-        RecordCitation {
-            citation_id: self.citation_id.clone(),
-            dataset: Self::DATASET.into(),
-            source: self.source.clone(),
-            publisher: self.publisher.clone(),
-            title: self.title.clone(),
-            url: self.url.clone(),
-            license: self.license.clone(),
-            attribution: self.attribution.clone(),
-            retrieved_at: self.retrieved_at.clone(),
-        }
-    }
-}
+crate::cited_record!(Event, "events", title);

@@ -9,8 +9,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::citation::{CitedRecord, RecordCitation};
-
 /// One financier's instrument for one recipient (and, for a CRS flow, one sector group).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -63,24 +61,4 @@ pub struct FinancingRecord {
     pub retrieved_at: String,
 }
 
-impl CitedRecord for FinancingRecord {
-    const DATASET: &'static str = "financing";
-
-    fn citation_id(&self) -> &str {
-        &self.citation_id
-    }
-
-    fn citation(&self) -> RecordCitation {
-        RecordCitation {
-            citation_id: self.citation_id.clone(),
-            dataset: Self::DATASET.into(),
-            source: self.source.clone(),
-            publisher: self.publisher.clone(),
-            title: self.title.clone(),
-            url: self.url.clone(),
-            license: self.license.clone(),
-            attribution: self.attribution.clone(),
-            retrieved_at: self.retrieved_at.clone(),
-        }
-    }
-}
+crate::cited_record!(FinancingRecord, "financing", title);

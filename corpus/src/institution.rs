@@ -6,8 +6,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::citation::{CitedRecord, RecordCitation};
-
 /// One public body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -56,24 +54,4 @@ pub struct Institution {
     pub retrieved_at: String,
 }
 
-impl CitedRecord for Institution {
-    const DATASET: &'static str = "institutions";
-
-    fn citation_id(&self) -> &str {
-        &self.citation_id
-    }
-
-    fn citation(&self) -> RecordCitation {
-        RecordCitation {
-            citation_id: self.citation_id.clone(),
-            dataset: Self::DATASET.into(),
-            source: self.source.clone(),
-            publisher: self.publisher.clone(),
-            title: self.name.clone(),
-            url: self.url.clone(),
-            license: self.license.clone(),
-            attribution: self.attribution.clone(),
-            retrieved_at: self.retrieved_at.clone(),
-        }
-    }
-}
+crate::cited_record!(Institution, "institutions", name);

@@ -5,8 +5,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::citation::{CitedRecord, RecordCitation};
-
 /// One project.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -85,24 +83,4 @@ pub struct Project {
     pub retrieved_at: String,
 }
 
-impl CitedRecord for Project {
-    const DATASET: &'static str = "projects";
-
-    fn citation_id(&self) -> &str {
-        &self.citation_id
-    }
-
-    fn citation(&self) -> RecordCitation {
-        RecordCitation {
-            citation_id: self.citation_id.clone(),
-            dataset: Self::DATASET.into(),
-            source: self.source.clone(),
-            publisher: self.publisher.clone(),
-            title: self.title.clone(),
-            url: self.url.clone(),
-            license: self.license.clone(),
-            attribution: self.attribution.clone(),
-            retrieved_at: self.retrieved_at.clone(),
-        }
-    }
-}
+crate::cited_record!(Project, "projects", title);

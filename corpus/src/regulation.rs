@@ -4,8 +4,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::citation::{CitedRecord, RecordCitation};
-
 /// One law or policy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -60,24 +58,4 @@ pub struct LawEvent {
     pub label: String,
 }
 
-impl CitedRecord for Law {
-    const DATASET: &'static str = "regulation";
-
-    fn citation_id(&self) -> &str {
-        &self.citation_id
-    }
-
-    fn citation(&self) -> RecordCitation {
-        RecordCitation {
-            citation_id: self.citation_id.clone(),
-            dataset: Self::DATASET.into(),
-            source: self.source.clone(),
-            publisher: self.publisher.clone(),
-            title: self.title.clone(),
-            url: self.url.clone(),
-            license: self.license.clone(),
-            attribution: self.attribution.clone(),
-            retrieved_at: self.retrieved_at.clone(),
-        }
-    }
-}
+crate::cited_record!(Law, "regulation", title);

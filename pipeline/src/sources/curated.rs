@@ -72,13 +72,9 @@ impl RecordSource {
         settings: &CorpusSettings,
     ) -> Result<Option<RecordSource>, BakeError> {
         let path = catalog_dir.join(file);
-        if !path.is_file() {
+        let Some(source) = read_toml::<RecordSource>(&path)? else {
             return Ok(None);
-        }
-        let text = std::fs::read_to_string(&path)
-            .map_err(|error| BakeError::catalog(&path, format!("cannot read: {error}")))?;
-        let source: RecordSource =
-            toml::from_str(&text).map_err(|error| BakeError::catalog(&path, error.to_string()))?;
+        };
         check_common(
             &path,
             settings,
@@ -99,6 +95,18 @@ impl RecordSource {
     pub fn file_label(&self) -> String {
         format!("{}/{}", self.raw_path, self.file)
     }
+}
+
+/// The declaration at `path`, if the file exists.
+fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, BakeError> {
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| BakeError::catalog(path, format!("cannot read: {error}")))?;
+    toml::from_str(&text)
+        .map(Some)
+        .map_err(|error| BakeError::catalog(path, error.to_string()))
 }
 
 /// The checks every curated declaration passes: snake-case ids, a declared licence, https links, ISO dates.
@@ -181,13 +189,9 @@ impl ProjectsSource {
         settings: &CorpusSettings,
     ) -> Result<Option<ProjectsSource>, BakeError> {
         let path = catalog_dir.join(PROJECTS_FILE);
-        if !path.is_file() {
+        let Some(source) = read_toml::<ProjectsSource>(&path)? else {
             return Ok(None);
-        }
-        let text = std::fs::read_to_string(&path)
-            .map_err(|error| BakeError::catalog(&path, format!("cannot read: {error}")))?;
-        let source: ProjectsSource =
-            toml::from_str(&text).map_err(|error| BakeError::catalog(&path, error.to_string()))?;
+        };
         check_common(
             &path,
             settings,

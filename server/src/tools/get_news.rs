@@ -196,13 +196,13 @@ fn handle(
             .record_id
             .as_deref()
             .and_then(|id| corpus.record_citation(id))
+            .filter(|record| {
+                !records
+                    .iter()
+                    .any(|known| known.citation_id == record.citation_id)
+            })
         {
-            if !records
-                .iter()
-                .any(|known| known.citation_id == record.citation_id)
-            {
-                cited.push(record);
-            }
+            cited.push(record);
         }
         let size = serde_json::to_string(&item(event)).map_or(0, |text| text.len())
             + cited

@@ -534,13 +534,14 @@ fn crs_flows(
     Ok(flows)
 }
 
-/// The largest OECD CRS climate-related flows to `iso3` in the pillar's sectors, and their records.
-fn financiers(
-    corpus: &Corpus,
+/// The `count` largest OECD CRS climate-related flows (constant prices, summed over years) to `iso3` in
+/// the sectors of `pillar`, largest first.
+pub(crate) fn largest_crs_flows<'a>(
+    table: &'a crate::load::records::RecordTable<corpus::FinancingRecord>,
     iso3: &str,
     pillar: &str,
-) -> Result<(Vec<Financier>, Vec<corpus::RecordCitation>), ToolError> {
-    let table = corpus.financing().map_err(ToolError::Internal)?;
+    count: usize,
+) -> Vec<&'a corpus::FinancingRecord> {
     let mut flows: Vec<&corpus::FinancingRecord> = table
         .records
         .iter()
@@ -557,7 +558,18 @@ fn financiers(
             .total_cmp(&left.total_constant_usd_mn.unwrap_or(0.0))
             .then(left.citation_id.cmp(&right.citation_id))
     });
-    flows.truncate(FINANCIERS);
+    flows.truncate(count);
+    flows
+}
+
+/// The largest OECD CRS climate-related flows to `iso3` in the pillar's sectors, and their records.
+fn financiers(
+    corpus: &Corpus,
+    iso3: &str,
+    pillar: &str,
+) -> Result<(Vec<Financier>, Vec<corpus::RecordCitation>), ToolError> {
+    let table = corpus.financing().map_err(ToolError::Internal)?;
+    let flows = largest_crs_flows(table, iso3, pillar, FINANCIERS);
     let items = flows
         .iter()
         .map(|flow| Financier {

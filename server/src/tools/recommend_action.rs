@@ -259,23 +259,8 @@ fn handle(
     let financing_table = corpus.financing().map_err(ToolError::Internal)?;
     let mut financing_records = Vec::new();
     let mut financing = instruments(iso3, pillar_id, financing_table, &mut financing_records);
-    let mut flows: Vec<&corpus::FinancingRecord> = financing_table
-        .records
-        .iter()
-        .filter(|record| {
-            record.kind == "crs_flow"
-                && record.country == iso3
-                && record.pillars.iter().any(|of| of == pillar_id)
-        })
-        .collect();
-    flows.sort_by(|left, right| {
-        right
-            .total_constant_usd_mn
-            .unwrap_or(0.0)
-            .total_cmp(&left.total_constant_usd_mn.unwrap_or(0.0))
-            .then(left.citation_id.cmp(&right.citation_id))
-    });
-    for flow in flows.iter().take(FINANCING) {
+    let flows = super::get_pilot::largest_crs_flows(financing_table, iso3, pillar_id, FINANCING);
+    for flow in flows {
         financing_records.push(flow.citation());
         financing.push(FinancingItem {
             kind: flow.kind.clone(),
