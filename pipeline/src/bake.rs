@@ -92,6 +92,10 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
         sources: &governed.sources,
         source_countries: &source_countries(&governed.observations),
     })?;
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "curated records read"
+    );
     let staging = Staging::create(&options.out_dir)?;
     let report = write_artifacts(
         staging.dir(),
