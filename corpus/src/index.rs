@@ -40,8 +40,9 @@ pub struct IndexDocument {
     pub dataset_id: String,
     /// The record's key in that dataset (metric id, ISO3, dataset id).
     pub id: String,
-    /// Pillar id, for records that belong to one.
-    pub pillar: Option<String>,
+    /// Pillar ids of records that belong to pillars (a project or law may act on several); a `pillar`
+    /// filter matches any of them.
+    pub pillars: Vec<String>,
     /// Codes (source code, id), matched with a high boost.
     pub code: String,
     /// Names in es/en/pt.
@@ -116,7 +117,7 @@ pub fn metric_documents(metrics: &[Metric], pillars: &[Pillar]) -> Vec<IndexDocu
             IndexDocument {
                 dataset_id: "metrics".into(),
                 id: metric.id.clone(),
-                pillar: Some(metric.pillar.clone()),
+                pillars: vec![metric.pillar.clone()],
                 code: format!("{} {}", metric.source_code, metric.id),
                 names: metric.names.all().map(String::from).collect(),
                 title: metric.source_title.clone(),
@@ -167,10 +168,9 @@ pub fn build_index(dir: &Path, documents: &[IndexDocument]) -> Result<(), Corpus
     let mut content_hash = Sha256::new();
     for document in documents {
         let names = document.names.join(" | ");
-        let tantivy_document = doc!(
+        let mut tantivy_document = doc!(
             fields.dataset => document.dataset_id.as_str(),
             fields.id => document.id.as_str(),
-            fields.pillar => document.pillar.as_deref().unwrap_or_default(),
             fields.code => document.code.as_str(),
             fields.names => names.as_str(),
             fields.title => document.title.as_str(),
@@ -178,6 +178,9 @@ pub fn build_index(dir: &Path, documents: &[IndexDocument]) -> Result<(), Corpus
             fields.description => document.description.as_str(),
             fields.context => document.context.as_str(),
         );
+        for pillar in &document.pillars {
+            tantivy_document.add_text(fields.pillar, pillar);
+        }
         for part in [
             &document.dataset_id,
             &document.id,

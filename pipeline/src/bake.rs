@@ -652,7 +652,7 @@ fn project_documents(
         .map(|project| corpus::IndexDocument {
             dataset_id: "projects".into(),
             id: project.id.clone(),
-            pillar: project.pillars.first().cloned(),
+            pillars: project.pillars.clone(),
             code: project.id.clone(),
             title: project.title.clone(),
             description: project.objective.clone(),
@@ -687,7 +687,7 @@ fn record_documents(
     let laws = laws.iter().map(|law| corpus::IndexDocument {
         dataset_id: "regulation".into(),
         id: law.citation_id.clone(),
-        pillar: law.pillars.first().cloned(),
+        pillars: law.pillars.clone(),
         code: law.citation_id.clone(),
         title: law.title.clone(),
         description: law.description.clone(),
@@ -709,7 +709,7 @@ fn record_documents(
     let institutions = institutions.iter().map(|body| corpus::IndexDocument {
         dataset_id: "institutions".into(),
         id: body.citation_id.clone(),
-        pillar: body.pillars.first().cloned(),
+        pillars: body.pillars.clone(),
         code: body.citation_id.clone(),
         title: body.name.clone(),
         description: format!(
@@ -731,7 +731,7 @@ fn record_documents(
         .map(|record| corpus::IndexDocument {
             dataset_id: "financing".into(),
             id: record.citation_id.clone(),
-            pillar: record.pillars.first().cloned(),
+            pillars: record.pillars.clone(),
             code: record.citation_id.clone(),
             title: record.title.clone(),
             description: String::new(),
@@ -781,7 +781,7 @@ fn search_documents(
     documents.extend(pillars.iter().map(|pillar| corpus::IndexDocument {
         dataset_id: "pillars".into(),
         id: pillar.id.clone(),
-        pillar: Some(pillar.id.clone()),
+        pillars: vec![pillar.id.clone()],
         code: pillar.id.replace('_', " "),
         names: pillar.names.all().map(String::from).collect(),
         synonyms: pillar.aliases.clone(),

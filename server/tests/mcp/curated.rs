@@ -410,3 +410,16 @@ fn recommend_action_says_when_projects_without_sectors_escape_the_pillar() {
         }
     }
 }
+
+#[test]
+fn a_pillar_filter_matches_any_pillar_of_a_record() {
+    // The Bolivian decree's sectors map to energia, medio_ambiente and salud; salud is not its first.
+    let body = payload(&call_tool(
+        "search_corpus",
+        json!({"query": "Harvesting Life Sowing Light", "parameter": "salud", "datasets": ["regulation"]}),
+    ));
+    assert_eq!(
+        body["result"]["hits"][0]["keys"]["id"],
+        "cclw-bol-supreme-decrees-no-2-472-and-no-2"
+    );
+}
