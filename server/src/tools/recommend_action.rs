@@ -214,10 +214,24 @@ fn handle(
 
     let (gaps, cells) = gaps(corpus, iso3, pillar_id, lang)?;
     if gaps.is_empty() {
-        notes.push(format!(
-            "No indicator of {pillar_id} that compares across countries has a value for {iso3} below the frontier \
-             or worsening; get_parameter_data lists the pillar's values."
-        ));
+        let observations = corpus.baked.observations();
+        let has_data = corpus
+            .baked
+            .metrics()
+            .iter()
+            .filter(|metric| metric.pillar == pillar_id)
+            .any(|metric| !observations.series(&metric.id, iso3).is_empty());
+        notes.push(if has_data {
+            format!(
+                "No indicator of {pillar_id} that compares across countries has a value for {iso3} below the \
+                 frontier or worsening; get_parameter_data lists the pillar's values."
+            )
+        } else {
+            format!(
+                "The corpus holds no value of any {pillar_id} indicator for {iso3}, so no gap can be measured; \
+                 get_data_health shows what is missing."
+            )
+        });
     }
 
     let projects = corpus.projects().map_err(ToolError::Internal)?;

@@ -423,3 +423,20 @@ fn a_pillar_filter_matches_any_pillar_of_a_record() {
         "cclw-bol-supreme-decrees-no-2-472-and-no-2"
     );
 }
+
+#[test]
+fn recommend_action_for_a_territory_without_data_says_so() {
+    // Bouvet Island is in the registry but no source reports on it.
+    let body = payload(&call_tool(
+        "recommend_action",
+        json!({"country": "BVT", "pillar": "energia"}),
+    ));
+    assert_eq!(body["result"]["gaps"], json!([]));
+    assert!(
+        body["result"]["notes"]
+            .to_string()
+            .contains("holds no value of any energia indicator for BVT"),
+        "{}",
+        body["result"]["notes"]
+    );
+}
