@@ -15,10 +15,12 @@ use std::{
     path::Path,
 };
 
-use corpus::{CountryRegistry, CuratedReport, EntityKind, FinancingRecord, Project};
+use corpus::{CountryRegistry, CuratedReport, FinancingRecord, Project};
 use serde::Deserialize;
 
-use super::{UniqueIds, finish, read_rows, refuse, report, slug, source_mapping, text};
+use super::{
+    UniqueIds, finish, lac_country, read_rows, refuse, report, slug, source_mapping, text,
+};
 use crate::{BakeError, sources::curated::RecordSource};
 
 /// One yearly row of the CRS extract.
@@ -67,14 +69,8 @@ pub fn crs_flows(
                 format!("record dropped: {reason}"),
             );
         };
-        if !countries
-            .get(&iso3)
-            .is_some_and(|entity| entity.kind == EntityKind::Country)
-        {
-            drop(
-                "iso3",
-                format!("`{iso3}` is not a LAC country of the registry"),
-            );
+        if let Err(reason) = lac_country(countries, &iso3) {
+            drop("iso3", reason);
             continue;
         }
         let (Some(donor), Some(flow), Some(sector)) = (

@@ -18,11 +18,12 @@ use std::{
     path::Path,
 };
 
-use corpus::{CountryRegistry, CuratedReport, EntityKind, Project};
+use corpus::{CountryRegistry, CuratedReport, Project};
 use serde::Deserialize;
 
 use super::{
-    finish, list, projects::checked_amount, read_rows, refuse, report, source_mapping, text,
+    finish, lac_country, list, projects::checked_amount, read_rows, refuse, report, source_mapping,
+    text,
 };
 use crate::{BakeError, sources::curated::RecordSource};
 
@@ -125,18 +126,11 @@ pub fn projects(
                     .as_deref()
                     .is_none_or(|label| label.trim().is_empty()) =>
             {
-                match countries.get(one) {
-                    Some(entity) if entity.kind == EntityKind::Country => Some(one.clone()),
-                    _ => {
-                        refuse(
-                            &mut report,
-                            &file,
-                            line,
-                            "lac_iso3",
-                            format!(
-                                "field left empty: `{one}` is not a LAC country of the registry"
-                            ),
-                        );
+                match lac_country(countries, one) {
+                    Ok(iso3) => Some(iso3),
+                    Err(reason) => {
+                        let reason = format!("field left empty: {reason}");
+                        refuse(&mut report, &file, line, "lac_iso3", reason);
                         None
                     }
                 }

@@ -16,10 +16,12 @@ use std::{
     path::Path,
 };
 
-use corpus::{CountryRegistry, CuratedReport, EntityKind, Institution, Project};
+use corpus::{CountryRegistry, CuratedReport, Institution, Project};
 use serde::Deserialize;
 
-use super::{PillarMapping, UniqueIds, finish, list, read_rows, refuse, report, slug, text};
+use super::{
+    PillarMapping, UniqueIds, finish, lac_country, list, read_rows, refuse, report, slug, text,
+};
 use crate::{BakeError, sources::curated::RecordSource};
 
 /// The roles of the agency registry.
@@ -103,18 +105,9 @@ pub fn institutions(
         read_rows::<RawInstitution>(source, catalog_dir, sources_dir, &mut report)?
     {
         let iso3 = row.iso3.trim().to_string();
-        if !context
-            .countries
-            .get(&iso3)
-            .is_some_and(|entity| entity.kind == EntityKind::Country)
-        {
-            refuse(
-                &mut report,
-                &file,
-                line,
-                "iso3",
-                format!("record dropped: `{iso3}` is not a LAC country of the registry"),
-            );
+        if let Err(reason) = lac_country(context.countries, &iso3) {
+            let reason = format!("record dropped: {reason}");
+            refuse(&mut report, &file, line, "iso3", reason);
             continue;
         }
         let built = match source.id.as_str() {

@@ -32,6 +32,15 @@ use crate::{BakeError, sources::curated::RecordSource};
 /// A reviewed mapping: (kind, name) → pillar id (`None`: reviewed, no pillar).
 pub type PillarMapping = HashMap<(String, String), Option<String>>;
 
+/// `iso3` as the registry spells it, if it is a LAC country of the registry (not an aggregate); else the
+/// reason, for a refusal.
+pub fn lac_country(countries: &corpus::CountryRegistry, iso3: &str) -> Result<String, String> {
+    match countries.get(iso3) {
+        Some(entity) if entity.kind == corpus::EntityKind::Country => Ok(entity.iso3.clone()),
+        _ => Err(format!("`{iso3}` is not a LAC country of the registry")),
+    }
+}
+
 /// A trimmed, non-empty cell.
 pub fn text(value: &Option<String>) -> Option<String> {
     value

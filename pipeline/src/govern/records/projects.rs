@@ -22,10 +22,10 @@ use std::{
     path::Path,
 };
 
-use corpus::{CountryRegistry, CuratedRefusal, CuratedReport, EntityKind, Project};
+use corpus::{CountryRegistry, CuratedRefusal, CuratedReport, Project};
 use serde::Deserialize;
 
-use super::{PillarMapping, decoded, read_mapping, text};
+use super::{PillarMapping, decoded, lac_country, read_mapping, text};
 use crate::{
     BakeError,
     sources::curated::{ProjectsSource, is_iso_date},
@@ -273,15 +273,10 @@ fn build(
         left_empty("grant_amount_usd", reason);
         None
     });
-    let country = text(&row.iso3).and_then(|iso3| match countries.get(&iso3) {
-        Some(entity) if entity.kind == EntityKind::Country => Some(entity.iso3.clone()),
-        _ => {
-            left_empty(
-                "iso3",
-                format!("`{iso3}` is not a LAC country of the registry"),
-            );
-            None
-        }
+    let country = text(&row.iso3).and_then(|iso3| {
+        lac_country(countries, &iso3)
+            .map_err(|reason| left_empty("iso3", reason))
+            .ok()
     });
     for (field, reason) in refusals {
         report.refused.push(CuratedRefusal {

@@ -15,10 +15,12 @@ use std::{
     path::Path,
 };
 
-use corpus::{CountryRegistry, CuratedReport, EntityKind, Law, LawEvent};
+use corpus::{CountryRegistry, CuratedReport, Law, LawEvent};
 use serde::Deserialize;
 
-use super::{UniqueIds, finish, list, read_rows, refuse, report, slug, source_mapping, text};
+use super::{
+    UniqueIds, finish, lac_country, list, read_rows, refuse, report, slug, source_mapping, text,
+};
 use crate::{
     BakeError,
     sources::curated::{RecordSource, is_iso_date},
@@ -65,17 +67,9 @@ pub fn laws(
     let mut unmapped = BTreeSet::new();
     for (file, line, row) in read_rows::<RawLaw>(source, catalog_dir, sources_dir, &mut report)? {
         let iso3 = row.iso3.trim().to_string();
-        if !countries
-            .get(&iso3)
-            .is_some_and(|entity| entity.kind == EntityKind::Country)
-        {
-            refuse(
-                &mut report,
-                &file,
-                line,
-                "iso3",
-                format!("record dropped: `{iso3}` is not a LAC country of the registry"),
-            );
+        if let Err(reason) = lac_country(countries, &iso3) {
+            let reason = format!("record dropped: {reason}");
+            refuse(&mut report, &file, line, "iso3", reason);
             continue;
         }
         let Some(title) = text(&row.title) else {
