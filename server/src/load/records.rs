@@ -4,7 +4,7 @@
 
 use std::{collections::HashMap, path::Path, sync::OnceLock};
 
-use corpus::{CitedRecord, RecordCitation, read_json};
+use corpus::{CitedRecord, read_json};
 
 /// One record table and its index by citation id.
 #[derive(Debug)]
@@ -84,9 +84,4 @@ pub fn record_prefix(citation_id: &str) -> Option<(&'static str, &'static str, &
     RECORD_PREFIXES
         .into_iter()
         .find(|(prefix, _, _)| citation_id.starts_with(prefix))
-}
-
-/// Records as their citations.
-pub fn citations<T: CitedRecord>(records: &[&T]) -> Vec<RecordCitation> {
-    records.iter().map(|record| record.citation()).collect()
 }
