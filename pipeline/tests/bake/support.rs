@@ -45,10 +45,11 @@ pub fn run_pipeline(args: &[&str]) -> Output {
         .expect("pipeline binary runs")
 }
 
-/// The real default corpus, baked once per test run into a temporary directory.
+/// The real default corpus, baked once per test run into `CARGO_TARGET_TMPDIR/real-bake`.
+///
+/// A fixed folder under `target/`, emptied before each bake, rather than a `TempDir` in a static:
+/// statics are never dropped, so a temporary directory would outlive every run.
 pub struct RealBake {
-    /// Keeps the output directory alive for the whole run.
-    _out_dir: tempfile::TempDir,
     /// What the bake reported.
     pub summary: BakeSummary,
     /// The published corpus, opened through the artifact contract.
@@ -59,11 +60,13 @@ pub struct RealBake {
 pub fn real() -> &'static RealBake {
     static REAL: OnceLock<RealBake> = OnceLock::new();
     REAL.get_or_init(|| {
-        let out_dir = tempfile::tempdir().expect("temporary directory");
-        let summary = bake_into(&project_catalog(), &real_sources(), out_dir.path());
-        let corpus = BakedCorpus::open_current(out_dir.path()).expect("the published corpus opens");
+        let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("real-bake");
+        if out_dir.exists() {
+            std::fs::remove_dir_all(&out_dir).expect("the previous run's corpus is removed");
+        }
+        let summary = bake_into(&project_catalog(), &real_sources(), &out_dir);
+        let corpus = BakedCorpus::open_current(&out_dir).expect("the published corpus opens");
         RealBake {
-            _out_dir: out_dir,
             summary,
             corpus,
         }

@@ -22,12 +22,18 @@ use server::{
 };
 use tower::ServiceExt;
 
-/// The real default corpus, baked once per test run.
+/// The real default corpus, baked once per test run into `CARGO_TARGET_TMPDIR/mcp-corpus`.
+///
+/// A fixed folder under `target/`, emptied before each bake, rather than a `TempDir` in a static:
+/// statics are never dropped, so a temporary directory would outlive every run (369 MB each).
 pub fn corpus_dir() -> &'static Path {
-    static BAKED: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static BAKED: OnceLock<PathBuf> = OnceLock::new();
     BAKED
         .get_or_init(|| {
-            let out_dir = tempfile::tempdir().expect("temporary directory");
+            let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-corpus");
+            if out_dir.exists() {
+                std::fs::remove_dir_all(&out_dir).expect("the previous run's corpus is removed");
+            }
             let catalog_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data");
             let sources_dir = std::env::var_os(pipeline::paths::SOURCES_DIR_ENV)
                 .map(PathBuf::from)
@@ -35,13 +41,12 @@ pub fn corpus_dir() -> &'static Path {
             let options = pipeline::bake::BakeOptions {
                 sources_dir,
                 catalog_dir,
-                out_dir: out_dir.path().to_path_buf(),
+                out_dir: out_dir.clone(),
                 progress: false,
             };
             pipeline::bake::bake(&options).expect("the default corpus bakes");
             out_dir
         })
-        .path()
 }
 
 /// Input of the test-only tool that always fails internally.
