@@ -3,7 +3,9 @@
 //!
 //! # Invariants
 //! A published corpus directory is never written again. If anything fails before the swap, the staging
-//! directory is removed and `current` still names the previous corpus, intact.
+//! directory is removed and `current` still names the previous corpus, intact. After a swap, the new
+//! corpus and the one `current` named before it are kept (a server that has not reloaded yet still reads
+//! the latter); older corpus directories are removed, so repeated bakes do not fill the disk.
 
 use std::path::{Path, PathBuf};
 
@@ -47,7 +49,8 @@ impl Staging {
 
     /// Writes the manifest, moves the staging directory to `out_dir/<corpus_version>` and points `current`
     /// at it. If that version is already published (same inputs), the existing directory is kept and the
-    /// staging copy discarded: its bytes are identical.
+    /// staging copy discarded: its bytes are identical. Then removes every corpus directory but the new
+    /// one and the previous `current` ([`remove_superseded`]).
     ///
     /// # Errors
     /// [`BakeError::Io`] or [`BakeError::Corpus`] if hashing, renaming or the pointer swap fails; the
@@ -63,7 +66,13 @@ impl Staging {
             std::fs::rename(&self.dir, &target).map_err(|error| BakeError::io(&target, error))?;
         }
         self.published = true;
+        let previous = std::fs::read_link(self.out_dir.join(layout::CURRENT)).ok();
         swap_current(&self.out_dir, &manifest.corpus_version)?;
+        let previous = previous.as_deref().and_then(Path::to_str);
+        remove_superseded(
+            &self.out_dir,
+            &[manifest.corpus_version.as_str(), previous.unwrap_or_default()],
+        );
         Ok((manifest, target))
     }
 }
@@ -110,6 +119,30 @@ fn remove_abandoned(out_dir: &Path) {
     }
 }
 
+/// Removes the corpus directories of `out_dir` (named by a 16-hex-digit version, holding a manifest)
+/// other than those named in `keep`. Best effort: what cannot be removed stays, and nothing else in
+/// `out_dir` is touched.
+fn remove_superseded(out_dir: &Path, keep: &[&str]) {
+    let Ok(entries) = std::fs::read_dir(out_dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        let is_version = name.len() == 16 && name.bytes().all(|byte| byte.is_ascii_hexdigit());
+        let path = entry.path();
+        if is_version
+            && !keep.contains(&name)
+            && !path.is_symlink()
+            && path.join(layout::MANIFEST).is_file()
+        {
+            let _ = std::fs::remove_dir_all(&path);
+        }
+    }
+}
+
 /// Points `out_dir/current` at `version` atomically: a new symlink is made beside it and renamed over it.
 fn swap_current(out_dir: &Path, version: &str) -> Result<(), BakeError> {
     let pointer = out_dir.join(layout::CURRENT);
@@ -142,5 +175,33 @@ mod tests {
         assert!(!abandoned.exists());
         assert!(stub.symlink_metadata().is_err());
         assert!(running.is_dir());
+    }
+
+    /// Publishes a staging directory holding one file of `text`; returns its version.
+    fn publish_text(out_dir: &Path, text: &str) -> String {
+        let staging = Staging::create(out_dir).unwrap();
+        std::fs::write(staging.dir().join("observations.txt"), text).unwrap();
+        staging.publish().unwrap().0.corpus_version
+    }
+
+    #[test]
+    fn a_bake_keeps_the_new_corpus_and_the_one_before_it_only() {
+        let out = tempfile::tempdir().unwrap();
+        let first = publish_text(out.path(), "first");
+        let second = publish_text(out.path(), "second");
+        assert!(out.path().join(&first).is_dir(), "one bake back is kept");
+        let unrelated = out.path().join("notes");
+        std::fs::create_dir(&unrelated).unwrap();
+        let third = publish_text(out.path(), "third");
+        assert!(!out.path().join(&first).exists(), "two bakes back is removed");
+        assert!(out.path().join(&second).is_dir());
+        assert_eq!(
+            std::fs::read_link(out.path().join(layout::CURRENT)).unwrap(),
+            Path::new(&third)
+        );
+        assert!(unrelated.is_dir(), "only corpus directories are removed");
+        // Re-publishing the current corpus keeps it (it is also the previous `current`).
+        assert_eq!(publish_text(out.path(), "third"), third);
+        assert!(out.path().join(&third).is_dir());
     }
 }
