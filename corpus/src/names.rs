@@ -24,6 +24,15 @@ impl Lang {
             _ => Lang::Es,
         }
     }
+
+    /// The language's ISO 639-1 code: `es`, `en` or `pt`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Lang::Es => "es",
+            Lang::En => "en",
+            Lang::Pt => "pt",
+        }
+    }
 }
 
 /// A name in English (always present) and, where written, Spanish and Portuguese.

@@ -213,7 +213,7 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
         .collect();
     let published = corpus.downloads.published.map(httpdate::fmt_http_date);
     let page = PageView {
-        lang: lang_code(lang),
+        lang: lang.as_str(),
         text: texts(lang),
         languages: [("es", "Español"), ("en", "English"), ("pt", "Português")]
             .map(|(code, name)| LanguageView { code, name }),
@@ -232,14 +232,6 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
     TEMPLATES
         .get_template("catalog.html")?
         .render(minijinja::value::Serde(&page))
-}
-
-fn lang_code(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Es => "es",
-        Lang::En => "en",
-        Lang::Pt => "pt",
-    }
 }
 
 /// The page's words in `lang`.

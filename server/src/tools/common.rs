@@ -58,14 +58,14 @@ pub struct Display {
     pub tables: Vec<DisplayTable>,
     /// Links to the sources.
     pub links: Vec<DisplayLink>,
-    /// Charts as Vega-Lite v5 specifications, valid against the official Vega-Lite schema: data inline,
+    /// Charts as Vega-Lite v6 specifications, valid against the official Vega-Lite schema: data inline,
     /// or named `table:N` ([`table_line_chart`]) when the chart draws `tables[N]` of this display, each
     /// row an object keyed by the table's columns (the renderer binds it; nothing is sent twice).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub charts: Vec<Chart>,
 }
 
-/// A Vega-Lite v5 specification whose top-level data values are typed rather than a JSON tree, so a
+/// A Vega-Lite v6 specification whose top-level data values are typed rather than a JSON tree, so a
 /// long series costs no map per point; serializes as one specification object.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Chart {
@@ -482,7 +482,7 @@ pub fn year_range(from_year: Option<i32>, to_year: Option<i32>) -> Result<(i32, 
 }
 
 /// The Vega-Lite schema the chart specifications follow.
-pub const VEGA_LITE_SCHEMA: &str = "https://vega.github.io/schema/vega-lite/v5.json";
+pub const VEGA_LITE_SCHEMA: &str = "https://vega.github.io/schema/vega-lite/v6.json";
 
 /// A Vega-Lite line chart of `(series, year, value)` points, one line per series. The data is one wide
 /// row per year (a third of the bytes of one row per point), folded back to long by the specification.

@@ -10,6 +10,7 @@ pub mod common;
 pub mod compare_countries;
 pub mod compute;
 pub mod find_pilots;
+pub mod get_chart_data;
 pub mod get_data_health;
 pub mod get_dataset;
 pub mod get_discoveries;
@@ -81,6 +82,10 @@ pub struct ToolSpec {
     pub input_schema: Value,
     /// JSON Schema of `structuredContent`.
     pub output_schema: Value,
+    /// Whether only an MCP App may call the tool (`_meta.ui.visibility: ["app"]`): it is listed only to
+    /// clients that negotiated the extension, and hosts keep it from the model
+    /// ([`crate::transport::apps`]).
+    pub app_only: bool,
     caps: Arc<limits::ArgumentCaps>,
     handler: Arc<Handler>,
 }
@@ -110,6 +115,28 @@ impl ToolSpec {
         I: DeserializeOwned + JsonSchema + 'static,
         O: Serialize + JsonSchema + 'static,
     {
+        ToolSpec::serialized::<I, O>(
+            name,
+            title,
+            description,
+            datasets,
+            move |corpus, input, lang| handler(corpus, input, lang)?.into_output(corpus, lang),
+        )
+    }
+
+    /// As [`ToolSpec::new`], for a handler that serializes its own [`ToolOutput`] (whose payload's
+    /// `result` is an `O`) and may hold state, such as other tools' specs ([`get_chart_data`]).
+    pub fn serialized<I, O>(
+        name: &'static str,
+        title: &'static str,
+        description: &'static str,
+        datasets: &'static [&'static str],
+        handler: impl Fn(&Corpus, I, Lang) -> Result<ToolOutput, ToolError> + Send + Sync + 'static,
+    ) -> ToolSpec
+    where
+        I: DeserializeOwned + JsonSchema + 'static,
+        O: Serialize + JsonSchema + 'static,
+    {
         let mut input_schema = schema_value::<I>();
         schema::tidy(&mut input_schema, schema::Side::Input);
         let caps = Arc::new(limits::ArgumentCaps::inject(&mut input_schema));
@@ -131,7 +158,7 @@ impl ToolSpec {
                     error.inner()
                 ))
             })?;
-            handler(corpus, input, lang)?.into_output(corpus, lang)
+            handler(corpus, input, lang)
         };
         ToolSpec {
             name,
@@ -140,9 +167,16 @@ impl ToolSpec {
             datasets,
             input_schema,
             output_schema: output_schema::<O>(),
+            app_only: false,
             caps,
             handler: Arc::new(typed),
         }
+    }
+
+    /// The same tool, callable by an MCP App only ([`ToolSpec::app_only`]).
+    pub fn for_apps_only(mut self) -> ToolSpec {
+        self.app_only = true;
+        self
     }
 
     /// Holds raw arguments (before [`Plugin::normalize_arguments`]) to the caps of the tool's input
@@ -165,9 +199,18 @@ impl ToolSpec {
     }
 }
 
-/// The tools this server exposes, in `tools/list` order. Every answer is at most 40 KB of compact
-/// JSON (answers are paged; the tests hold each budget on the real corpus).
+/// The tools this server exposes, in `tools/list` order: the fifteen the model calls, then the MCP
+/// App's `get_chart_data` (listed only to clients that negotiated the extension). Every answer of the
+/// fifteen is at most 40 KB of compact JSON (answers are paged; the tests hold each budget on the real
+/// corpus).
 pub fn all() -> Vec<ToolSpec> {
+    let mut tools = model_tools();
+    tools.push(get_chart_data::spec(&tools));
+    tools
+}
+
+/// The fifteen tools the model calls, in `tools/list` order.
+pub fn model_tools() -> Vec<ToolSpec> {
     vec![
         resolve_metric::spec(),
         get_parameter_data::spec(),
@@ -247,33 +290,39 @@ impl Plugin {
         self.tools.iter().find(|tool| tool.name == name)
     }
 
-    /// Reconciles country and pillar arguments with the corpus before dispatch (`"Brasil"` → `BRA`,
-    /// `"educación"` → `educacion`). Purely corrective: values that do not resolve pass untouched, so the
-    /// tool can say what would be valid.
+    /// Reconciles country and pillar arguments with the corpus before dispatch
+    /// ([`normalize_arguments`]).
     pub fn normalize_arguments(&self, arguments: &mut Map<String, Value>) {
-        let baked = &self.corpus.baked;
-        let country = |value: &mut Value| {
-            if let Some(text) = value.as_str()
-                && let Some(entity) = baked.countries().resolve(text)
-            {
-                *value = Value::String(entity.iso3.clone());
-            }
-        };
-        for key in ["country"] {
-            if let Some(value) = arguments.get_mut(key) {
-                country(value);
-            }
+        normalize_arguments(&self.corpus, arguments);
+    }
+}
+
+/// Reconciles country and pillar arguments with `corpus` before a tool runs (`"Brasil"` → `BRA`,
+/// `"educación"` → `educacion`). Purely corrective: values that do not resolve pass untouched, so the
+/// tool can say what would be valid.
+pub fn normalize_arguments(corpus: &Corpus, arguments: &mut Map<String, Value>) {
+    let baked = &corpus.baked;
+    let country = |value: &mut Value| {
+        if let Some(text) = value.as_str()
+            && let Some(entity) = baked.countries().resolve(text)
+        {
+            *value = Value::String(entity.iso3.clone());
         }
-        if let Some(Value::Array(values)) = arguments.get_mut("countries") {
-            values.iter_mut().for_each(country);
+    };
+    for key in ["country"] {
+        if let Some(value) = arguments.get_mut(key) {
+            country(value);
         }
-        for key in ["parameter", "pillar"] {
-            if let Some(value) = arguments.get_mut(key)
-                && let Some(text) = value.as_str()
-                && let Some(pillar) = baked.pillars().resolve(text)
-            {
-                *value = Value::String(pillar.id.clone());
-            }
+    }
+    if let Some(Value::Array(values)) = arguments.get_mut("countries") {
+        values.iter_mut().for_each(country);
+    }
+    for key in ["parameter", "pillar"] {
+        if let Some(value) = arguments.get_mut(key)
+            && let Some(text) = value.as_str()
+            && let Some(pillar) = baked.pillars().resolve(text)
+        {
+            *value = Value::String(pillar.id.clone());
         }
     }
 }

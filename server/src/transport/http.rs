@@ -31,6 +31,7 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::{Value, json};
 
 use super::{
+    apps::ClientFeatures,
     guard::{self, OriginPolicy, TrustedProxies},
     jsonrpc::{
         self, BodyShape, MAX_BATCH, McpServer, PendingCall, Reply, ResultParts, SUPPORTED_VERSIONS,
@@ -231,6 +232,12 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         &state.config.trusted_proxies,
     );
     let unsupported_version = unsupported_version(request.headers());
+    let session_features = ClientFeatures::of_session_id(
+        request
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|value| value.to_str().ok()),
+    );
     // A body that has already arrived (nearly every one) is read without arming a timer: a timer per
     // request costs the runtime a thread wake-up. One still on its way gets BODY_TIMEOUT.
     let mut collecting =
@@ -306,7 +313,15 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     // blocking pool (one hop) under the call deadline, and a slow one never stalls I/O. A batch runs
     // there whole.
     // This request runs to its end on the corpus it starts on, even if another is loaded meanwhile.
-    let server = state.server();
+    // An `initialize` says what the client negotiated; later requests name it by their session id.
+    let initialize_features = ClientFeatures::of_body(&body);
+    let features = initialize_features.unwrap_or(session_features);
+    let server = if features == ClientFeatures::default() {
+        state.server()
+    } else {
+        Arc::new(state.server().for_client(features))
+    };
+    let session_id = initialize_features.and_then(ClientFeatures::session_id);
     let reply = match server.prepare(&body, &bytes) {
         Step::Batch => {
             let batch = server.clone();
@@ -324,7 +339,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
             }
         }
     };
-    match reply {
+    let mut response = match reply {
         Ok(Reply::Nothing) => StatusCode::ACCEPTED.into_response(),
         Ok(reply @ Reply::One { unreadable, .. }) => {
             let status = if unreadable {
@@ -342,7 +357,16 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
             StatusCode::OK,
             &jsonrpc::error_response(Value::Null, codes::INTERNAL_ERROR, "internal error", None),
         ),
+    };
+    if let Some(session_id) = session_id.and_then(|id| HeaderValue::from_str(&id).ok()) {
+        let headers = response.headers_mut();
+        headers.insert("mcp-session-id", session_id);
+        headers.insert(
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            HeaderValue::from_static("Mcp-Session-Id"),
+        );
     }
+    response
 }
 
 /// Charges `units` messages to `client` (the budget shared through Redis first, when there is one;

@@ -26,7 +26,7 @@ use corpus::Lang;
 use serde::Deserialize;
 use serde_json::{Map, Value, json, value::RawValue};
 
-use super::workers::Workers;
+use super::{apps::ClientFeatures, workers::Workers};
 use crate::tools::{Plugin, ToolError, ToolOutput, limits};
 
 /// Protocol versions this server speaks, newest first. An `initialize` offering another version gets the
@@ -170,7 +170,13 @@ pub const DEFAULT_CALL_DEADLINE: Duration = Duration::from_secs(30);
 #[derive(Debug, Clone)]
 pub struct McpServer {
     plugin: Arc<Plugin>,
+    /// `tools/list` of a client without the MCP Apps extension: the model's tools.
     tools_list: Bytes,
+    /// `tools/list` of a client that negotiated it ([`super::apps`]): the same tools with their Apps
+    /// metadata, and the app-only tools.
+    tools_list_apps: Bytes,
+    /// What the client this server answers negotiated ([`McpServer::for_client`]).
+    client: ClientFeatures,
     instructions: String,
     cache: Arc<Mutex<ResultCache>>,
     /// Whether results are cached at all (a budget above 0).
@@ -284,7 +290,7 @@ impl ResultCache {
 impl McpServer {
     /// A server over `plugin`.
     pub fn new(plugin: Plugin) -> McpServer {
-        let tools: Vec<Value> = plugin
+        let listed: Vec<(&crate::tools::ToolSpec, Value)> = plugin
             .tools()
             .iter()
             .map(|tool| {
@@ -296,13 +302,28 @@ impl McpServer {
                     "outputSchema": tool.output_schema,
                     "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
                 });
+                (tool, listed)
+            })
+            .collect();
+        let model_tools: Vec<&Value> = listed
+            .iter()
+            .filter(|(tool, _)| !tool.app_only)
+            .map(|(_, listed)| listed)
+            .collect();
+        let apps_tools: Vec<Value> = listed
+            .iter()
+            .map(|(tool, listed)| {
+                let mut listed = listed.clone();
+                super::apps::decorate_tool(&mut listed, tool.name, tool.app_only);
                 listed
             })
             .collect();
         let instructions = instructions(&plugin);
         McpServer {
+            tools_list: Bytes::from(json!({ "tools": model_tools }).to_string()),
+            tools_list_apps: Bytes::from(json!({ "tools": apps_tools }).to_string()),
+            client: ClientFeatures::default(),
             plugin: Arc::new(plugin),
-            tools_list: Bytes::from(json!({ "tools": tools }).to_string()),
             instructions,
             cache: Arc::new(Mutex::new(ResultCache {
                 entries: lru::LruCache::unbounded(),
@@ -330,6 +351,20 @@ impl McpServer {
         }));
         self.caching = bytes > 0;
         self
+    }
+
+    /// This server as it answers a client that negotiated `features` (a cheap copy: the plugin, cache
+    /// and workers are shared). Only `tools/list` and `resources/list` differ ([`super::apps`]).
+    pub fn for_client(&self, features: ClientFeatures) -> McpServer {
+        McpServer {
+            client: features,
+            ..self.clone()
+        }
+    }
+
+    /// What the client this server answers negotiated.
+    pub fn client(&self) -> ClientFeatures {
+        self.client
     }
 
     /// The plugin.
@@ -598,9 +633,15 @@ impl McpServer {
         match method {
             "initialize" => Ok(serialized(self.initialize(params))),
             "ping" => Ok(Bytes::from_static(b"{}")),
-            "tools/list" => Ok(self.tools_list.clone()),
+            "tools/list" => Ok(if self.client.apps {
+                self.tools_list_apps.clone()
+            } else {
+                self.tools_list.clone()
+            }),
             "tools/call" => self.call_tool(params, call_key).map_err(RpcError::from),
-            "resources/list" => super::resources::list(corpus(), params).map(serialized),
+            "resources/list" => {
+                super::resources::list(corpus(), params, self.client).map(serialized)
+            }
             "resources/templates/list" => Ok(serialized(super::resources::templates())),
             "resources/read" => super::resources::read(corpus(), params).map(serialized),
             other => Err(RpcError::new(
@@ -620,9 +661,15 @@ impl McpServer {
         let version = offered
             .filter(|offered| SUPPORTED_VERSIONS.contains(offered))
             .unwrap_or(SUPPORTED_VERSIONS[0]);
+        let mut capabilities = json!({"tools": {"listChanged": false}, "resources": {"listChanged": false, "subscribe": false}});
+        if let Some(extensions) =
+            super::apps::server_extensions(ClientFeatures::of_initialize(params))
+        {
+            capabilities["extensions"] = extensions;
+        }
         json!({
             "protocolVersion": version,
-            "capabilities": {"tools": {"listChanged": false}, "resources": {"listChanged": false, "subscribe": false}},
+            "capabilities": capabilities,
             "serverInfo": {"name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION"), "title": SERVER_TITLE},
             "instructions": self.instructions,
         })
@@ -667,7 +714,13 @@ impl McpServer {
             .and_then(Value::as_str)
             .ok_or_else(|| invalid("tools/call params.name must be a string".into()))?;
         let tool = self.plugin.tool(name).ok_or_else(|| {
-            let names: Vec<&str> = self.plugin.tools().iter().map(|tool| tool.name).collect();
+            let names: Vec<&str> = self
+                .plugin
+                .tools()
+                .iter()
+                .filter(|tool| !tool.app_only)
+                .map(|tool| tool.name)
+                .collect();
             invalid(format!(
                 "unknown tool `{}`; tools: {}",
                 crate::tools::common::snippet(name),
@@ -1211,7 +1264,12 @@ fn with_lang(mut schema: Value) -> Value {
 
 fn instructions(plugin: &Plugin) -> String {
     let baked = &plugin.corpus().baked;
-    let tools: Vec<&str> = plugin.tools().iter().map(|tool| tool.name).collect();
+    let tools: Vec<&str> = plugin
+        .tools()
+        .iter()
+        .filter(|tool| !tool.app_only)
+        .map(|tool| tool.name)
+        .collect();
     format!(
         "Read-only access to a governed corpus of public data on Latin America and the Caribbean (corpus {version}: \
          {indicators} indicators from {sources} sources; {with_data} of the {countries} LAC countries and territories have data). Flow: (1) call resolve_metric with the metric \

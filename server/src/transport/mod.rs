@@ -4,6 +4,8 @@
 //! - [`jsonrpc`]: message classification, the MCP lifecycle (`initialize`, `ping`, `tools/list`,
 //!   `tools/call`), version negotiation, batches. One function, [`jsonrpc::McpServer::handle_body`],
 //!   serves both transports.
+//! - [`apps`]: the MCP Apps extension: negotiation, the chart view `ui://lac-corpus/chart.html`, the
+//!   Apps metadata of `tools/list`.
 //! - [`http`]: Streamable HTTP on `POST /api/mcp` with the gate, body cap, batch cap, rate limit, CORS
 //!   and the health probe.
 //! - [`listener`]: the accept loop: header-read (idle) timeout, header size cap, connection cap with
@@ -16,6 +18,7 @@
 //! - [`shared_limit`]: the cross-instance limiter on Redis (`REDIS_URL`), falling back to memory.
 //! - [`workers`]: the threads tool calls run on, so a call can be given up at its deadline.
 
+pub mod apps;
 pub mod downloads;
 pub mod guard;
 pub mod http;

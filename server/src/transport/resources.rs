@@ -2,7 +2,9 @@
 //! every listed download is a resource `corpus://indicator/{id}{suffix}`, `corpus://dataset/{id}{suffix}`,
 //! `corpus://registry.xlsx` or `corpus://sdmx/structure.sdmx.xml`, with its media type and size.
 //!
-//! - `resources/list` pages [`PAGE_SIZE`] resources at a time; `nextCursor` is opaque (the offset).
+//! - `resources/list` pages [`PAGE_SIZE`] resources at a time; `nextCursor` is opaque (the offset). A
+//!   client that negotiated MCP Apps also finds the chart view `ui://lac-corpus/chart.html` first on the
+//!   first page ([`super::apps`]), which `resources/read` serves to anyone.
 //! - `resources/read` answers `text` for CSV and XML, a base64 `blob` for XLSX, Parquet and gzip, up to
 //!   [`MAX_INLINE_BYTES`]; a larger file is refused with its HTTP URL in the message and in `data.url`.
 //! - An unknown URI is `-32002` (resource not found) with `data.uri`.
@@ -25,11 +27,16 @@ pub const MAX_URI_CHARS: usize = 512;
 /// JSON-RPC code of an unknown resource (MCP).
 pub const RESOURCE_NOT_FOUND: i64 = -32002;
 
-/// `resources/list`: one page of resources, from the offset in `params.cursor` (absent: the first page).
+/// `resources/list`: one page of resources, from the offset in `params.cursor` (absent: the first page),
+/// the chart view first on the first page for a client with `features.apps`.
 ///
 /// # Errors
 /// `-32602` for a cursor this server did not issue.
-pub fn list(corpus: &Corpus, params: Option<&Value>) -> Result<Value, RpcError> {
+pub fn list(
+    corpus: &Corpus,
+    params: Option<&Value>,
+    features: super::apps::ClientFeatures,
+) -> Result<Value, RpcError> {
     let cursor = params.and_then(|params| params.get("cursor"));
     let offset = match cursor {
         None | Some(Value::Null) => 0,
@@ -46,7 +53,11 @@ pub fn list(corpus: &Corpus, params: Option<&Value>) -> Result<Value, RpcError> 
         return Err(invalid_cursor(&offset.to_string()));
     }
     let end = (offset + PAGE_SIZE).min(files.len());
-    let resources: Vec<Value> = files[offset..end].iter().map(links::resource).collect();
+    let view = (features.apps && offset == 0).then(super::apps::view_listing);
+    let resources: Vec<Value> = view
+        .into_iter()
+        .chain(files[offset..end].iter().map(links::resource))
+        .collect();
     let mut page = json!({ "resources": resources });
     if end < files.len() {
         page["nextCursor"] = Value::String(end.to_string());
@@ -113,6 +124,9 @@ pub fn read(corpus: &Corpus, params: Option<&Value>) -> Result<Value, RpcError> 
                 .into(),
         ));
     };
+    if let Some(view) = super::apps::read(uri) {
+        return Ok(view);
+    }
     let shown = crate::tools::common::snippet(uri);
     let file = (uri.len() <= MAX_URI_CHARS)
         .then(|| corpus.downloads.by_uri(uri))

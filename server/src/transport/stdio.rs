@@ -5,12 +5,16 @@
 //! Same limits as HTTP where they apply: a line above [`MAX_LINE_BYTES`] is answered with `-32700` and
 //! skipped without being buffered whole; a line that is not UTF-8 is a `-32700`, and the next line is
 //! read as usual.
+//!
+//! The connection is one client's: what its `initialize` negotiated (the MCP Apps extension) holds for
+//! every later message ([`super::apps`]).
 
 use std::io::{BufRead, Write};
 
 use serde_json::Value;
 
 use super::{
+    apps::ClientFeatures,
     http::MAX_BODY_BYTES,
     jsonrpc::{McpServer, Reply, codes, error_response},
 };
@@ -28,6 +32,8 @@ pub fn serve(
     mut output: impl Write,
 ) -> std::io::Result<()> {
     let mut line = Vec::new();
+    // The server as this connection's client negotiated it, once it has (`None`: the defaults).
+    let mut negotiated: Option<McpServer> = None;
     loop {
         let Some(outcome) = read_line(&mut input, &mut line)? else {
             return Ok(());
@@ -35,7 +41,17 @@ pub fn serve(
         let reply = match outcome {
             Line::Complete => match std::str::from_utf8(&line) {
                 Ok(text) if text.trim().is_empty() => continue,
-                Ok(text) => server.handle_text(text),
+                Ok(text) => {
+                    if text.contains("\"initialize\"")
+                        && let Some(features) = serde_json::from_str::<Value>(text)
+                            .ok()
+                            .as_ref()
+                            .and_then(ClientFeatures::of_body)
+                    {
+                        negotiated = Some(server.for_client(features));
+                    }
+                    negotiated.as_ref().unwrap_or(server).handle_text(text)
+                }
                 Err(_) => parse_error("parse error: the line is not valid UTF-8"),
             },
             Line::TooLong => {

@@ -1,0 +1,351 @@
+//! The MCP Apps extension (`io.modelcontextprotocol/ui`, stable revision 2026-01-26): the chart view
+//! `ui://lac-corpus/chart.html` and what a client that negotiated the extension sees besides.
+//!
+//! **Negotiation.** A client advertises the extension in `initialize`
+//! (`capabilities.extensions["io.modelcontextprotocol/ui"]`, or under `experimental` as early hosts
+//! did, with `mimeTypes` naming [`RESOURCE_MIME_TYPE`] or absent); the server then declares it back in its
+//! own `capabilities.extensions`. Such a client ([`ClientFeatures::apps`]) gets:
+//! - in `tools/list`: `_meta.ui.resourceUri` (and the older flat `_meta["ui/resourceUri"]`) on the charting
+//!   tools ([`crate::tools::get_chart_data::CHARTING_TOOLS`]), and the app-only tool `get_chart_data`
+//!   with `_meta.ui.visibility: ["app"]`, which hosts keep from the model;
+//! - in `resources/list`: the chart view, first on the first page.
+//!
+//! A client that does not advertise it sees exactly what it saw before (`resources/read` of the view
+//! works for anyone). The server keeps no session: over HTTP, the `initialize` answer of an Apps client
+//! carries an `Mcp-Session-Id` that names the feature ([`ClientFeatures::session_id`]) and grants
+//! nothing else, and later requests are read by it; over stdio the connection remembers it.
+//!
+//! **The view** is one self-contained page (no network, no CSP domains): vega, vega-lite and vega-embed
+//! and vega's CSP-safe expression interpreter, inlined byte for byte from the npm versions pinned in
+//! `server/ui/vendor.lock` with their BSD-3-Clause licences, and the view's own script
+//! (`server/ui/chart.js`). The catalog's chart pages (`/chart/{indicator}`) serve the same page with the
+//! chart data embedded ([`standalone_page`]).
+
+use std::sync::LazyLock;
+
+use bytes::Bytes;
+use serde_json::{Value, json};
+
+use crate::tools::get_chart_data::CHARTING_TOOLS;
+
+/// The extension's identifier, the key in `capabilities.extensions`.
+pub const EXTENSION_ID: &str = "io.modelcontextprotocol/ui";
+/// The media type of an MCP App's HTML resource.
+pub const RESOURCE_MIME_TYPE: &str = "text/html;profile=mcp-app";
+/// The chart view's URI.
+pub const CHART_VIEW_URI: &str = "ui://lac-corpus/chart.html";
+/// The prefix of the `Mcp-Session-Id` this server gives a client that negotiated the extension.
+pub const SESSION_PREFIX: &str = "lac-apps-";
+
+/// What a client negotiated beyond the core protocol.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClientFeatures {
+    /// The client renders MCP Apps (`io.modelcontextprotocol/ui` with `text/html;profile=mcp-app`).
+    pub apps: bool,
+}
+
+impl ClientFeatures {
+    /// What the `initialize` params `params` advertise.
+    pub fn of_initialize(params: Option<&Value>) -> ClientFeatures {
+        let capabilities = params.map(|params| &params["capabilities"]);
+        let extension = capabilities.and_then(|capabilities| {
+            [&capabilities["extensions"], &capabilities["experimental"]]
+                .into_iter()
+                .find_map(|place| place.get(EXTENSION_ID))
+        });
+        let apps = extension.is_some_and(|extension| match extension.get("mimeTypes") {
+            None => extension.is_object(),
+            Some(Value::Array(types)) => types.iter().any(|kind| kind == RESOURCE_MIME_TYPE),
+            Some(_) => false,
+        });
+        ClientFeatures { apps }
+    }
+
+    /// What an `initialize` in `body` (one message, or the first of a batch) advertises; `None` when
+    /// the body holds no `initialize`.
+    pub fn of_body(body: &Value) -> Option<ClientFeatures> {
+        let is_initialize =
+            |message: &&Value| message.get("method").and_then(Value::as_str) == Some("initialize");
+        let initialize = match body {
+            Value::Array(messages) => messages.iter().find(is_initialize),
+            message => Some(message).filter(is_initialize),
+        }?;
+        Some(ClientFeatures::of_initialize(initialize.get("params")))
+    }
+
+    /// What an `Mcp-Session-Id` this server issued names (anything else names nothing).
+    pub fn of_session_id(session_id: Option<&str>) -> ClientFeatures {
+        ClientFeatures {
+            apps: session_id.is_some_and(|id| id.starts_with(SESSION_PREFIX)),
+        }
+    }
+
+    /// The `Mcp-Session-Id` to give a client with these features: `lac-apps-` and 32 random hex digits
+    /// for an Apps client, none for another (it sees a session-less server, as before).
+    pub fn session_id(self) -> Option<String> {
+        if !self.apps {
+            return None;
+        }
+        let mut random = [0u8; 16];
+        // Uniqueness is all the id needs: it grants no access (the server is read-only and public).
+        if getrandom::fill(&mut random).is_err() {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |elapsed| elapsed.as_nanos());
+            random = (nanos ^ u128::from(std::process::id())).to_le_bytes();
+        }
+        let hex: String = random.iter().map(|byte| format!("{byte:02x}")).collect();
+        Some(format!("{SESSION_PREFIX}{hex}"))
+    }
+}
+
+/// `capabilities.extensions` of the server's `initialize` answer for a client with `features` (none
+/// without the extension).
+pub fn server_extensions(features: ClientFeatures) -> Option<Value> {
+    features.apps.then(|| json!({ EXTENSION_ID: {} }))
+}
+
+/// Adds the Apps metadata to a `tools/list` entry (`tool`, an object, named `name`): the view's URI on a
+/// charting tool; the view's URI and `visibility: ["app"]` on an app-only one.
+pub fn decorate_tool(tool: &mut Value, name: &str, app_only: bool) {
+    let ui = if app_only {
+        json!({"resourceUri": CHART_VIEW_URI, "visibility": ["app"]})
+    } else if CHARTING_TOOLS.contains(&name) {
+        json!({"resourceUri": CHART_VIEW_URI})
+    } else {
+        return;
+    };
+    tool["_meta"] = json!({"ui": ui, "ui/resourceUri": CHART_VIEW_URI});
+}
+
+/// The view's `_meta.ui` (on its listing and its content): no network at all, and a border.
+fn view_meta() -> Value {
+    json!({"ui": {"csp": {}, "prefersBorder": true}})
+}
+
+/// The chart view's `resources/list` entry.
+pub fn view_listing() -> Value {
+    json!({
+        "uri": CHART_VIEW_URI,
+        "name": "chart.html",
+        "title": "Chart view",
+        "description": "The MCP App that draws a charting tool's answer for the person: chart, table, each number's citation and source link (self-contained; no network).",
+        "mimeType": RESOURCE_MIME_TYPE,
+        "size": chart_view().len(),
+        "_meta": view_meta(),
+    })
+}
+
+/// `resources/read` contents of `uri` when it is the chart view.
+pub fn read(uri: &str) -> Option<Value> {
+    (uri == CHART_VIEW_URI).then(|| {
+        json!({"contents": [{
+            "uri": CHART_VIEW_URI,
+            "mimeType": RESOURCE_MIME_TYPE,
+            "text": chart_view(),
+            "_meta": view_meta(),
+        }]})
+    })
+}
+
+/// The page's text around the chart data: everything before `{{data}}`, and everything after.
+struct Page {
+    before_data: String,
+    after_data: String,
+}
+
+/// The vendored scripts, in load order: file name, package and version (as `server/ui/vendor.lock`
+/// pins them), text and licence.
+const VENDORED: [(&str, &str, &str, &str); 4] = [
+    (
+        "vega.min.js",
+        "vega 6.4.0",
+        include_str!("../../ui/vendor/vega.min.js"),
+        include_str!("../../ui/vendor/vega.LICENSE"),
+    ),
+    (
+        "vega-lite.min.js",
+        "vega-lite 6.4.3",
+        include_str!("../../ui/vendor/vega-lite.min.js"),
+        include_str!("../../ui/vendor/vega-lite.LICENSE"),
+    ),
+    (
+        "vega-embed.min.js",
+        "vega-embed 7.3.0",
+        include_str!("../../ui/vendor/vega-embed.min.js"),
+        include_str!("../../ui/vendor/vega-embed.LICENSE"),
+    ),
+    (
+        "vega-interpreter.js",
+        "vega-interpreter 2.3.2",
+        include_str!("../../ui/vendor/vega-interpreter.js"),
+        include_str!("../../ui/vendor/vega-interpreter.LICENSE"),
+    ),
+];
+
+static PAGE: LazyLock<Page> = LazyLock::new(|| {
+    let template = include_str!("../../ui/chart.html");
+    let view = include_str!("../../ui/chart.js");
+    let mut vendor = String::with_capacity(900 * 1024);
+    for (file, package, text, licence) in VENDORED {
+        let text = if file == "vega-interpreter.js" {
+            classic_interpreter(text)
+        } else {
+            text.to_string()
+        };
+        vendor.push_str(&format!(
+            "<script>\n/*! {package} ({file}), BSD-3-Clause:\n{}*/\n{}\n</script>\n",
+            licence.replace("*/", "* /"),
+            without_source_map(&text)
+        ));
+    }
+    let (before_vendor, rest) = template
+        .split_once("{{vendor}}")
+        .expect("chart.html has {{vendor}}");
+    let (between, rest) = rest.split_once("{{data}}").expect("chart.html has {{data}}");
+    let (after_data, after_view) = rest.split_once("{{view}}").expect("chart.html has {{view}}");
+    Page {
+        before_data: format!("{before_vendor}{vendor}{between}"),
+        after_data: format!("{after_data}{view}{after_view}"),
+    }
+});
+
+/// vega-interpreter's ES module as a classic script: its one import (of vega-util, which the vega
+/// bundle exposes as `vega`) read from the global, its export set on `globalThis.vegaInterpreter`.
+fn classic_interpreter(module: &str) -> String {
+    let mut script = String::from("(function () {\n");
+    for line in module.lines() {
+        if let Some(names) = line
+            .strip_prefix("import {")
+            .and_then(|rest| rest.strip_suffix("} from 'vega-util';"))
+        {
+            script.push_str(&format!("const {{{names}}} = vega;\n"));
+        } else if let Some(names) = line
+            .strip_prefix("export {")
+            .and_then(|rest| rest.strip_suffix("};"))
+        {
+            let exported: Vec<String> = names
+                .split(',')
+                .filter_map(|pair| {
+                    let (local, public) = pair.trim().split_once(" as ")?;
+                    Some(format!("{public}: {local}"))
+                })
+                .collect();
+            script.push_str(&format!(
+                "globalThis.vegaInterpreter = {{ {} }};\n",
+                exported.join(", ")
+            ));
+        } else {
+            script.push_str(line);
+            script.push('\n');
+        }
+    }
+    script.push_str("})();");
+    script
+}
+
+fn without_source_map(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.starts_with("//# sourceMappingURL="))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The chart view as `resources/read` serves it (in Spanish until the host or the tool says otherwise).
+pub fn chart_view() -> &'static str {
+    static VIEW: LazyLock<String> = LazyLock::new(|| {
+        format!("{}{}", PAGE.before_data, PAGE.after_data).replacen("{{lang}}", "es", 1)
+    });
+    &VIEW
+}
+
+/// The chart view with `data` (the page's own chart data: `{"lang": …, "chart": <get_chart_data
+/// structuredContent>}`) embedded, for a browser to open without a host: the body's chunks.
+pub fn standalone_page(data: &Value, lang: corpus::Lang) -> [Bytes; 3] {
+    // `<` is escaped so that no text of the data can close the script element.
+    let json = data.to_string().replace('<', "\\u003c");
+    let before = PAGE
+        .before_data
+        .replacen("{{lang}}", lang.as_str(), 1);
+    [
+        Bytes::from(before),
+        Bytes::from(json),
+        Bytes::from_static(PAGE.after_data.as_bytes()),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_extension_is_negotiated_from_either_capability_place_and_the_mime_type() {
+        let advertised = |capabilities: Value| {
+            ClientFeatures::of_initialize(Some(&json!({ "capabilities": capabilities }))).apps
+        };
+        assert!(advertised(
+            json!({"extensions": {EXTENSION_ID: {"mimeTypes": [RESOURCE_MIME_TYPE]}}})
+        ));
+        assert!(advertised(json!({"experimental": {EXTENSION_ID: {}}})));
+        assert!(!advertised(
+            json!({"extensions": {EXTENSION_ID: {"mimeTypes": ["text/html"]}}})
+        ));
+        assert!(!advertised(json!({"extensions": {}})));
+        assert!(!ClientFeatures::of_initialize(None).apps);
+    }
+
+    #[test]
+    fn a_session_id_names_the_feature_and_nothing_else_does() {
+        let apps = ClientFeatures { apps: true };
+        let id = apps.session_id().unwrap();
+        assert!(id.starts_with(SESSION_PREFIX) && id.len() == SESSION_PREFIX.len() + 32);
+        assert_ne!(apps.session_id(), Some(id.clone()), "ids are unique");
+        assert_eq!(ClientFeatures::of_session_id(Some(&id)), apps);
+        assert_eq!(ClientFeatures::default().session_id(), None);
+        assert!(!ClientFeatures::of_session_id(Some("another-server-session")).apps);
+        assert!(!ClientFeatures::of_session_id(None).apps);
+    }
+
+    #[test]
+    fn the_view_is_one_self_contained_page_under_two_megabytes() {
+        let page = chart_view();
+        assert!(page.len() < 2 * 1024 * 1024, "{} bytes", page.len());
+        assert!(page.starts_with("<!doctype html>\n<html lang=\"es\">"));
+        for needle in ["{{vendor}}", "{{data}}", "{{view}}", "{{lang}}", "sourceMappingURL"] {
+            assert!(!page.contains(needle), "{needle} left in the page");
+        }
+        // Every script is inline: nothing is fetched.
+        assert!(!page.contains("<script src"));
+        for (_, package, _, _) in VENDORED {
+            assert!(page.contains(&format!("/*! {package} ")), "{package} and its licence");
+        }
+        assert_eq!(page.matches("Redistribution and use in source and binary forms").count(), 4);
+        // The interpreter is a classic script reading vega-util from the vega bundle.
+        assert!(page.contains("const { ascending, isString, DisallowedObjectProperties } = vega;"));
+        assert!(page.contains("globalThis.vegaInterpreter = { expressionInterpreter: expression };"));
+        assert!(!page.contains("\nimport {") && !page.contains("\nexport {"));
+    }
+
+    #[test]
+    fn a_standalone_page_embeds_its_data_where_no_text_can_close_the_script() {
+        let data = json!({"lang": "en", "chart": {"result": {"tool": "</script><b>"}}});
+        let page: Vec<u8> = standalone_page(&data, corpus::Lang::En).concat();
+        let page = String::from_utf8(page).unwrap();
+        assert!(page.starts_with("<!doctype html>\n<html lang=\"en\">"));
+        assert!(page.contains(r#"<script type="application/json" id="chart-data">{"chart":{"result":{"tool":"\u003c/script>\u003cb>"}},"lang":"en"}</script>"#));
+    }
+
+    #[test]
+    fn charting_tools_point_at_the_view_and_the_app_tool_is_for_apps_only() {
+        let mut series = json!({"name": "get_series"});
+        decorate_tool(&mut series, "get_series", false);
+        assert_eq!(series["_meta"]["ui"], json!({"resourceUri": CHART_VIEW_URI}));
+        assert_eq!(series["_meta"]["ui/resourceUri"], CHART_VIEW_URI);
+        let mut app = json!({"name": "get_chart_data"});
+        decorate_tool(&mut app, "get_chart_data", true);
+        assert_eq!(app["_meta"]["ui"]["visibility"], json!(["app"]));
+        let mut search = json!({"name": "search_corpus"});
+        decorate_tool(&mut search, "search_corpus", false);
+        assert!(search.get("_meta").is_none());
+    }
+}

@@ -1,0 +1,439 @@
+// The chart view of the LAC governed-data corpus: a View of the MCP Apps extension
+// (io.modelcontextprotocol/ui, revision 2026-01-26) that draws a charting tool's answer (chart, table,
+// each number's citation and source link) for the person, outside the model's context.
+//
+// In a host: `ui/initialize` → `ui/notifications/initialized`; then the host's
+// `ui/notifications/tool-input` (the model's arguments) and `ui/notifications/tool-result` (the compact
+// answer). The view asks the server, through the host, for the answer's full chart data with the app-only
+// tool `get_chart_data`, and falls back to the result's own display (`_meta["lac-corpus/display"]`) when the
+// host proxies no tool calls. Standalone (the catalog's chart page), the server embeds that chart data in
+// `#chart-data` and no host is involved.
+//
+// Charts are drawn by vega-embed with vega's expression interpreter (`ast: true`), so the page runs under
+// a Content-Security-Policy without 'unsafe-eval'. Strings follow the person's language: the tool's `lang`
+// argument, else the host's locale, else Spanish.
+(function () {
+  "use strict";
+
+  const APP_INFO = { name: "lac-corpus-chart", version: "1.0.0" };
+  const PROTOCOL_VERSION = "2026-01-26";
+  const DISPLAY_META_KEY = "lac-corpus/display";
+
+  const TEXT = {
+    es: {
+      waiting: "Esperando la respuesta de la herramienta…",
+      loading: "Cargando el gráfico…",
+      tables: "Tabla de datos",
+      citations: "Citas de cada número",
+      sources: "Fuentes",
+      points: "valores anuales; cita de cada uno:",
+      noChart: "Esta respuesta no tiene gráfico.",
+      error: "La herramienta respondió con un error:",
+      cancelled: "La llamada a la herramienta se canceló.",
+      unavailable: "Los datos del gráfico no están disponibles.",
+      truncated: "Lista recortada.",
+      licence: "licencia",
+      vintage: "edición",
+    },
+    en: {
+      waiting: "Waiting for the tool's answer…",
+      loading: "Loading the chart…",
+      tables: "Data table",
+      citations: "Each number's citation",
+      sources: "Sources",
+      points: "yearly values; each one's citation:",
+      noChart: "This answer has no chart.",
+      error: "The tool answered with an error:",
+      cancelled: "The tool call was cancelled.",
+      unavailable: "The chart data is not available.",
+      truncated: "List cut short.",
+      licence: "licence",
+      vintage: "vintage",
+    },
+    pt: {
+      waiting: "Aguardando a resposta da ferramenta…",
+      loading: "Carregando o gráfico…",
+      tables: "Tabela de dados",
+      citations: "Citação de cada número",
+      sources: "Fontes",
+      points: "valores anuais; citação de cada um:",
+      noChart: "Esta resposta não tem gráfico.",
+      error: "A ferramenta respondeu com um erro:",
+      cancelled: "A chamada da ferramenta foi cancelada.",
+      unavailable: "Os dados do gráfico não estão disponíveis.",
+      truncated: "Lista cortada.",
+      licence: "licença",
+      vintage: "edição",
+    },
+  };
+
+  // d3-format locales for vega's number formatting (axis labels) in each language.
+  const FORMAT_LOCALES = {
+    es: { decimal: ",", thousands: ".", grouping: [3], currency: ["", " $"] },
+    pt: { decimal: ",", thousands: ".", grouping: [3], currency: ["R$ ", ""] },
+    en: { decimal: ".", thousands: ",", grouping: [3], currency: ["$", ""] },
+  };
+
+  let lang = langOf(document.documentElement.lang) || "es";
+  let langFromArguments = false;
+  let hostContext = {};
+  let hostCapabilities = {};
+  let toolArguments = {};
+
+  const byId = (id) => document.getElementById(id);
+  const text = (key) => (TEXT[lang] || TEXT.es)[key];
+
+  function langOf(value) {
+    const code = String(value || "").slice(0, 2).toLowerCase();
+    return Object.prototype.hasOwnProperty.call(TEXT, code) ? code : null;
+  }
+
+  function element(tag, content, attributes) {
+    const node = document.createElement(tag);
+    if (content !== undefined && content !== null) node.textContent = String(content);
+    for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
+    return node;
+  }
+
+  function setStatus(message) {
+    byId("status").textContent = message;
+  }
+
+  // ---- The host connection (the View side of the extension's postMessage JSON-RPC) ----
+
+  const host = window.parent !== window ? window.parent : null;
+  const pending = new Map();
+  let nextId = 1;
+
+  function send(message) {
+    host.postMessage(Object.assign({ jsonrpc: "2.0" }, message), "*");
+  }
+
+  function request(method, params) {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      send({ id, method, params });
+    });
+  }
+
+  function notify(method, params) {
+    send({ method, params: params || {} });
+  }
+
+  function onMessage(event) {
+    if (event.source !== host) return;
+    const message = event.data;
+    if (!message || message.jsonrpc !== "2.0") return;
+    if (message.method === undefined) {
+      const waiting = pending.get(message.id);
+      if (!waiting) return;
+      pending.delete(message.id);
+      if (message.error) waiting.reject(new Error(message.error.message || "error"));
+      else waiting.resolve(message.result);
+      return;
+    }
+    if (message.id !== undefined) {
+      // Requests from the host: teardown and ping need only an answer.
+      if (message.method === "ui/resource-teardown" || message.method === "ping") {
+        send({ id: message.id, result: {} });
+      } else {
+        send({ id: message.id, error: { code: -32601, message: "method not found: " + message.method } });
+      }
+      return;
+    }
+    onNotification(message.method, message.params || {});
+  }
+
+  function onNotification(method, params) {
+    switch (method) {
+      case "ui/notifications/tool-input":
+        toolArguments = params.arguments || {};
+        if (langOf(toolArguments.lang)) {
+          lang = langOf(toolArguments.lang);
+          langFromArguments = true;
+        }
+        setStatus(text("loading"));
+        break;
+      case "ui/notifications/tool-result":
+        show(params).catch((error) => setStatus(text("unavailable") + " " + error.message));
+        break;
+      case "ui/notifications/tool-cancelled":
+        setStatus(text("cancelled"));
+        break;
+      case "ui/notifications/host-context-changed":
+        applyHostContext(Object.assign(hostContext, params));
+        break;
+      default:
+        break;
+    }
+  }
+
+  function applyHostContext(context) {
+    hostContext = context || {};
+    if (!langFromArguments && langOf(hostContext.locale)) lang = langOf(hostContext.locale);
+    document.documentElement.dataset.theme = hostContext.theme === "dark" ? "dark" : "light";
+    const variables = (hostContext.styles && hostContext.styles.variables) || {};
+    for (const [name, value] of Object.entries(variables)) {
+      if (name.startsWith("--") && typeof value === "string") {
+        document.documentElement.style.setProperty(name, value);
+      }
+    }
+  }
+
+  async function connect() {
+    window.addEventListener("message", onMessage);
+    const initialized = await request("ui/initialize", {
+      appInfo: APP_INFO,
+      appCapabilities: {},
+      protocolVersion: PROTOCOL_VERSION,
+    });
+    hostCapabilities = initialized.hostCapabilities || {};
+    applyHostContext(initialized.hostContext);
+    setStatus(text("waiting"));
+    notify("ui/notifications/initialized");
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(reportSize).observe(document.documentElement);
+    }
+  }
+
+  function reportSize() {
+    if (!host) return;
+    const root = document.documentElement;
+    notify("ui/notifications/size-changed", {
+      width: Math.ceil(root.scrollWidth),
+      height: Math.ceil(root.scrollHeight),
+    });
+  }
+
+  function errorText(result) {
+    if (!result) return "";
+    const structured = result.structuredContent;
+    if (structured && structured.result && structured.result.error) return structured.result.error;
+    const block = (result.content || []).find((item) => item.type === "text");
+    return block ? block.text : "";
+  }
+
+  // The answer's chart data: from the app-only tool when the host proxies tool calls, else the result's
+  // own display.
+  async function show(result) {
+    if (result.isError) {
+      setStatus(text("error") + " " + errorText(result));
+      return;
+    }
+    const toolInfo = hostContext.toolInfo || {};
+    const toolName = toolInfo.tool && toolInfo.tool.name;
+    let data = null;
+    let reason = "";
+    if (toolName && hostCapabilities.serverTools) {
+      try {
+        const answer = await request("tools/call", {
+          name: "get_chart_data",
+          arguments: { tool: toolName, arguments: withoutLang(toolArguments), lang },
+        });
+        if (answer && !answer.isError && answer.structuredContent) data = answer.structuredContent;
+        else reason = errorText(answer);
+      } catch (error) {
+        reason = error.message;
+      }
+    }
+    data = data || fromToolResult(result, toolName);
+    if (!data) {
+      setStatus(text("unavailable") + (reason ? " " + reason : ""));
+      return;
+    }
+    await render(data);
+  }
+
+  function withoutLang(argumentsObject) {
+    const copy = Object.assign({}, argumentsObject);
+    delete copy.lang;
+    return copy;
+  }
+
+  // The chart data rebuilt from a tool result's display (`_meta`) and citations, series by series.
+  function fromToolResult(result, toolName) {
+    const display = result._meta && result._meta[DISPLAY_META_KEY];
+    if (!display) return null;
+    const citations = (result.structuredContent && result.structuredContent.citations) || {};
+    const tables = display.tables || [];
+    const message = (result.content || []).find(
+      (item) => item.type === "text" && item.annotations && (item.annotations.audience || []).includes("user"),
+    );
+    return {
+      result: {
+        tool: toolName || "",
+        message: message ? message.text : null,
+        charts: (display.charts || []).map((chart) => selfContained(chart, tables)),
+        tables,
+        links: display.links || [],
+        cited: Object.keys(citations.series || {}).map((id) => ({ id, series_id: id })),
+        cited_truncated: false,
+      },
+      citations,
+    };
+  }
+
+  // A chart drawing `tables[N]` (data named `table:N`) with the table's rows as top-level `datasets`.
+  function selfContained(chart, tables) {
+    const name = chart.data && chart.data.name;
+    const index = name && name.startsWith("table:") ? Number(name.slice(6)) : NaN;
+    const table = tables[index];
+    if (!table || (chart.datasets && chart.datasets[name])) return chart;
+    const rows = table.rows.map((cells) => {
+      const row = {};
+      table.columns.forEach((column, at) => {
+        if (cells[at] !== null && cells[at] !== undefined) row[column] = cells[at];
+      });
+      return row;
+    });
+    return Object.assign({}, chart, { datasets: { [name]: rows } });
+  }
+
+  // ---- Rendering ----
+
+  async function render(data) {
+    const answer = data.result || {};
+    const citations = data.citations || {};
+    document.documentElement.lang = lang;
+    const charts = answer.charts || [];
+    const tables = answer.tables || [];
+    const first = (tables[0] && tables[0].title) || (charts[0] && charts[0].title) || "";
+    byId("title").textContent = typeof first === "string" ? first : first.text || "";
+    byId("message").textContent = answer.message || "";
+    const box = byId("charts");
+    box.replaceChildren();
+    if (!charts.length) box.append(element("p", text("noChart"), { class: "note" }));
+    for (const spec of charts) {
+      const figure = element("figure");
+      const target = element("div");
+      figure.append(target);
+      box.append(figure);
+      await vegaEmbed(target, sized(spec), {
+        renderer: "svg",
+        actions: false,
+        ast: true,
+        expr: vegaInterpreter.expressionInterpreter,
+        formatLocale: FORMAT_LOCALES[lang],
+        theme: document.documentElement.dataset.theme === "dark" ? "dark" : undefined,
+      });
+    }
+    renderTables(tables);
+    renderCitations(answer.cited || [], citations, answer.cited_truncated);
+    renderSources(citations.sources || {}, answer.links || []);
+    setStatus("");
+    document.body.dataset.rendered = String(charts.length);
+    reportSize();
+  }
+
+  // A chart as wide as the view, unless its specification sets a width.
+  function sized(spec) {
+    return spec.width === undefined ? Object.assign({ width: "container" }, spec) : spec;
+  }
+
+  function renderTables(tables) {
+    const box = byId("tables-box");
+    const holder = byId("tables");
+    holder.replaceChildren();
+    box.hidden = tables.length === 0;
+    byId("tables-label").textContent = text("tables");
+    const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 3 });
+    for (const table of tables) {
+      const wrap = element("div", null, { class: "table-wrap" });
+      const node = element("table");
+      node.append(element("caption", table.title));
+      const head = element("tr");
+      table.columns.forEach((column) => head.append(element("th", column, { scope: "col" })));
+      node.append(element("thead")).append(head);
+      const body = element("tbody");
+      for (const cells of table.rows) {
+        const row = element("tr");
+        cells.forEach((cell, at) => {
+          const plain = at === 0 || typeof cell !== "number" || /^(year|rank)$/i.test(table.columns[at]);
+          row.append(element("td", cell === null ? "–" : plain ? cell : number.format(cell)));
+        });
+        body.append(row);
+      }
+      node.append(body);
+      wrap.append(node);
+      holder.append(wrap);
+    }
+  }
+
+  function renderCitations(cited, citations, truncated) {
+    const list = byId("citations");
+    list.replaceChildren();
+    byId("citations-box").hidden = cited.length === 0;
+    byId("citations-label").textContent = text("citations");
+    const series = citations.series || {};
+    const indicators = citations.indicators || {};
+    const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 6 });
+    for (const entry of cited) {
+      const record = series[entry.series_id] || {};
+      const indicator = indicators[record.indicator] || {};
+      const item = element("li", null, { "data-citation-id": entry.id });
+      item.append(element("code", entry.id), " ");
+      const parts = [];
+      if (indicator.title) parts.push(indicator.title);
+      if (record.country) parts.push(record.country);
+      if (entry.value !== undefined) parts.push(number.format(entry.value) + (indicator.unit ? " " + indicator.unit : ""));
+      if (entry.years) {
+        parts.push(entry.years[0] + "–" + entry.years[1] + ", " + entry.points + " " + text("points"));
+      }
+      item.append(parts.join(" · "));
+      if (entry.years) item.append(" ", element("code", entry.id + "-{year}"));
+      if (record.url) {
+        item.append(" ");
+        item.append(link(record.url, new URL(record.url).hostname));
+      }
+      list.append(item);
+    }
+    if (truncated) list.append(element("li", text("truncated"), { class: "note" }));
+  }
+
+  function renderSources(sources, links) {
+    const list = byId("sources");
+    list.replaceChildren();
+    byId("sources-label").textContent = text("sources");
+    for (const source of Object.values(sources)) {
+      const item = element("li");
+      const name = [source.publisher, source.dataset].filter(Boolean).join(", ");
+      item.append(source.homepage ? link(source.homepage, name) : name);
+      const details = [];
+      if (source.license) details.push(text("licence") + " " + source.license);
+      if (source.vintage) details.push(text("vintage") + " " + source.vintage);
+      if (details.length) item.append(" (" + details.join(", ") + ")");
+      list.append(item);
+    }
+    for (const entry of links) {
+      const item = element("li");
+      item.append(link(entry.url, entry.title));
+      list.append(item);
+    }
+  }
+
+  // A link the host opens (`ui/open-link`) when the view is sandboxed in one.
+  function link(url, label) {
+    const anchor = element("a", label, { href: url, rel: "noopener noreferrer", target: "_blank" });
+    if (host && hostCapabilities.openLinks) {
+      anchor.addEventListener("click", (event) => {
+        event.preventDefault();
+        request("ui/open-link", { url }).catch(() => {});
+      });
+    }
+    return anchor;
+  }
+
+  // ---- Start ----
+
+  const embedded = byId("chart-data").textContent.trim();
+  if (embedded) {
+    const data = JSON.parse(embedded);
+    lang = langOf(data.lang) || lang;
+    render(data.chart).catch((error) => setStatus(text("unavailable") + " " + error.message));
+  } else if (host) {
+    connect().catch((error) => setStatus(text("unavailable") + " " + error.message));
+  } else {
+    setStatus(text("unavailable"));
+  }
+})();
