@@ -344,7 +344,9 @@
       node.append(element("caption", table.title));
       const head = element("tr");
       table.columns.forEach((column) => head.append(element("th", column, { scope: "col" })));
-      node.append(element("thead")).append(head);
+      const thead = element("thead");
+      thead.append(head);
+      node.append(thead);
       const body = element("tbody");
       for (const cells of table.rows) {
         const row = element("tr");

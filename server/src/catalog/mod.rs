@@ -1,7 +1,9 @@
 //! What a person or a notebook sees of the corpus' files: the downloads catalog (JSON, `/api/v1/catalog`)
-//! and the catalog page ([`page`], HTML). Both read the corpus' indicators, datasets and listed downloads;
+//! and the catalog page ([`page`], HTML), whose indicators link to their chart pages ([`chart`], the MCP
+//! App's chart view). They read the corpus' indicators, datasets and listed downloads;
 //! the HTTP side (headers, ranges, 404s) is `transport::downloads`.
 
+pub mod chart;
 pub mod page;
 
 use std::{

@@ -1,6 +1,7 @@
 //! The catalog page (served at `GET /`): server-rendered HTML (minijinja template `server/templates/catalog.html`,
 //! auto-escaped), no JavaScript. It lists the pillars and their indicators (names in the chosen language,
-//! coverage, latest year, licence, every download link), the datasets and the sources.
+//! each linking to its chart page `/chart/{id}` ([`super::chart`]), coverage, latest year, licence, every
+//! download link), the datasets and the sources.
 //!
 //! Query parameters: `lang` (`es` default, `en`, `pt`) and `q`, a search over indicator names (every
 //! language), ids, source codes and descriptions, accent- and case-insensitive, at most [`MAX_QUERY_CHARS`]
@@ -236,7 +237,15 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
 
 /// The page's words in `lang`.
 fn texts(lang: Lang) -> HashMap<&'static str, &'static str> {
-    let rows: [(&str, [&str; 3]); 25] = [
+    let rows: [(&str, [&str; 3]); 26] = [
+        (
+            "chart",
+            [
+                "Gráfico y tabla de la serie, con sus citas",
+                "Chart and table of the series, with their citations",
+                "Gráfico e tabela da série, com suas citações",
+            ],
+        ),
         (
             "title",
             [

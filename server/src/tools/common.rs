@@ -545,7 +545,7 @@ fn wide_line_spec(title: &str, unit: &str, series: &[String]) -> Value {
         "mark": {"type": "line", "point": true},
         "encoding": {
             "x": {"field": "year", "type": "quantitative", "axis": {"format": "d"}, "title": "year"},
-            "y": {"field": "value", "type": "quantitative", "title": unit},
+            "y": {"field": "value", "type": "quantitative", "title": unit, "scale": {"zero": false}},
             "color": {"field": "series", "type": "nominal", "title": null}
         }
     })

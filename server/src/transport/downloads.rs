@@ -119,6 +119,61 @@ pub async fn get_page(
     rendered_response(&method, &headers, bytes, &etag, published, content_type)
 }
 
+/// The `Content-Security-Policy` of a chart page: its inline scripts and styles, nothing fetched, no
+/// `eval` (vega runs its expression interpreter), no framing.
+pub const CHART_PAGE_POLICY: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// `GET`/`HEAD /chart/{indicator}`: the indicator's chart page ([`catalog::chart`]) for `?lang=` and
+/// `?countries=` (cut to [`catalog::chart::MAX_COUNTRIES_CHARS`] before any work), built off the async
+/// workers, under [`CHART_PAGE_POLICY`]; 404 naming what would be valid for an unknown indicator or
+/// country.
+pub async fn get_chart_page(
+    State(state): State<Arc<HttpState>>,
+    axum::extract::Path(indicator): axum::extract::Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let lang = query
+        .get("lang")
+        .map_or(Lang::Es, |text| Lang::parse_or_default(text));
+    let countries: Option<String> = query.get("countries").map(|text| {
+        text.chars()
+            .take(catalog::chart::MAX_COUNTRIES_CHARS)
+            .collect()
+    });
+    // One character past the longest id the tools accept, so that a longer one is still refused by name.
+    let indicator: String = indicator.chars().take(129).collect();
+    let server = state.server();
+    let built = tokio::task::spawn_blocking(move || {
+        catalog::chart::page(server.plugin(), &indicator, countries.as_deref(), lang)
+    })
+    .await;
+    match built {
+        Ok(Ok(chunks)) => {
+            let mut response = Response::new(Body::from(Bytes::from(chunks.concat())));
+            let headers = response.headers_mut();
+            headers.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            );
+            headers.insert(
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(CHART_PAGE_POLICY),
+            );
+            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+            response
+        }
+        Ok(Err(crate::tools::ToolError::Invalid(message))) => problem(
+            StatusCode::NOT_FOUND,
+            json!({"error": "not_found", "message": message}),
+        ),
+        Ok(Err(error)) => {
+            tracing::error!(%error, "a chart page did not render");
+            unavailable()
+        }
+        Err(_) => unavailable(),
+    }
+}
+
 /// A rendered body (catalog or page): 304 when the client's copy is current, else the bytes (none for
 /// `HEAD`), with `ETag` (when not empty), `Last-Modified` and `Cache-Control: no-cache`.
 fn rendered_response(
@@ -440,7 +495,7 @@ pub async fn unknown_path() -> Response {
         json!({
             "error": "not_found",
             "message": format!(
-                "no such path: the catalog page is /, the downloads API {} (catalog at {}), MCP at /api/mcp",
+                "no such path: the catalog page is /, an indicator's chart /chart/{{indicator}}, the downloads API {} (catalog at {}), MCP at /api/mcp",
                 links::API_PREFIX, links::catalog_url()
             ),
         }),

@@ -152,6 +152,11 @@ pub fn router(state: Arc<HttpState>) -> Router {
                 .fallback(super::downloads::method_not_allowed),
         )
         .route(
+            "/chart/{indicator}",
+            axum::routing::get(super::downloads::get_chart_page)
+                .fallback(super::downloads::method_not_allowed),
+        )
+        .route(
             "/metrics",
             axum::routing::get(get_metrics).fallback(super::downloads::method_not_allowed),
         )

@@ -1,0 +1,100 @@
+//! The catalog's chart page of one indicator (`GET /chart/{indicator}`): the MCP App's chart view
+//! ([`crate::transport::apps`]) opened in a plain browser, with the chart data of the indicator's
+//! `get_series` answer embedded, so the catalog and the MCP hosts show one and the same chart.
+//!
+//! Countries: `countries` (comma-separated ISO3 codes or names, at most
+//! [`crate::tools::get_series::MAX_COUNTRIES`]), else the [`DEFAULT_COUNTRIES`] most populous countries
+//! with values of the indicator (WDI `SP.POP.TOTL`, latest year; ties by ISO3 code).
+
+use bytes::Bytes;
+use corpus::Lang;
+use serde_json::{Map, Value, json};
+
+use crate::{
+    load::Corpus,
+    tools::{Plugin, ToolError},
+    transport::apps,
+};
+
+/// How many countries a chart page draws when the request names none.
+pub const DEFAULT_COUNTRIES: usize = 8;
+
+/// The longest `countries` parameter read, in characters (8 names of at most 128 characters and their
+/// commas); longer ones are cut before any work.
+pub const MAX_COUNTRIES_CHARS: usize = 8 * 129;
+
+/// The population indicator that orders the default countries.
+pub const POPULATION: &str = "sp_pop_totl";
+
+/// The [`DEFAULT_COUNTRIES`] most populous LAC countries (aggregates left out) with at least one value of
+/// `indicator`, by their latest [`POPULATION`], ties by ISO3 code; empty for an indicator the corpus
+/// lacks.
+pub fn default_countries(corpus: &Corpus, indicator: &str) -> Vec<String> {
+    let baked = &corpus.baked;
+    let observations = baked.observations();
+    let mut ranked: Vec<(f64, &str)> = baked
+        .countries()
+        .countries()
+        .map(|entity| entity.iso3.as_str())
+        .filter(|iso3| !observations.series(indicator, iso3).is_empty())
+        .map(|iso3| {
+            let population = observations
+                .series(POPULATION, iso3)
+                .last()
+                .map_or(0.0, |row| observations.row(row).value);
+            (population, iso3)
+        })
+        .collect();
+    ranked.sort_by(|(a, iso3_a), (b, iso3_b)| b.total_cmp(a).then_with(|| iso3_a.cmp(iso3_b)));
+    ranked
+        .into_iter()
+        .take(DEFAULT_COUNTRIES)
+        .map(|(_, iso3)| iso3.to_string())
+        .collect()
+}
+
+/// The chart page of `indicator` in `lang` for `countries` (see the module doc): the page's body, in
+/// chunks ([`apps::standalone_page`]).
+///
+/// # Errors
+/// [`ToolError::Invalid`] naming the unknown indicator or country and what would be valid, as
+/// `get_series` words it; [`ToolError::Internal`] if the plugin lacks `get_chart_data`.
+pub fn page(
+    plugin: &Plugin,
+    indicator: &str,
+    countries: Option<&str>,
+    lang: Lang,
+) -> Result<[Bytes; 3], ToolError> {
+    let corpus = plugin.corpus();
+    let mut named: Vec<String> = countries
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(str::to_string)
+        .collect();
+    if named.is_empty() {
+        named = default_countries(corpus, indicator);
+    }
+    if named.is_empty() {
+        // No country has data: `get_series` says whether the indicator exists at all.
+        named.push("MEX".to_string());
+    }
+    let tool = plugin
+        .tool("get_chart_data")
+        .ok_or_else(|| ToolError::Internal("get_chart_data is not served".into()))?;
+    let mut arguments = Map::new();
+    arguments.insert("tool".into(), json!("get_series"));
+    arguments.insert(
+        "arguments".into(),
+        json!({"indicator": indicator, "countries": named}),
+    );
+    tool.check_arguments(&arguments)?;
+    let answer = tool.call(corpus, Value::Object(arguments), lang)?;
+    let chart: Value = serde_json::from_str(&answer.payload)
+        .map_err(|error| ToolError::Internal(format!("reading the chart data: {error}")))?;
+    Ok(apps::standalone_page(
+        &json!({"lang": lang.as_str(), "chart": chart}),
+        lang,
+    ))
+}
