@@ -25,12 +25,21 @@ test: venv
     cargo test --workspace --no-fail-fast
     just e2e
 
-# End-to-end tests: bake the default corpus into target/e2e-corpus and drive the server with the Python MCP client.
-e2e: venv
+# End-to-end tests: bake the default corpus into target/e2e-corpus and drive the server with the Python MCP client,
+# and the MCP App in headless Chromium through the test host (apps-host).
+e2e: venv apps-host
     cargo build --quiet -p server -p pipeline
     target/debug/pipeline bake --quiet --out-dir target/e2e-corpus > /dev/null
-    test -f target/vega-lite/node_modules/vega-lite/build/vega-lite-schema.json || npm install --silent --no-audit --no-fund --prefix target/vega-lite vega-lite@5.23.0
-    SERVER_BIN=target/debug/server CORPUS_OUT_DIR=target/e2e-corpus VEGA_LITE_SCHEMA=target/vega-lite/node_modules/vega-lite/build/vega-lite-schema.json {{python}} -m pytest -q tests/e2e
+    SERVER_BIN=target/debug/server CORPUS_OUT_DIR=target/e2e-corpus APPS_HOST_DIR=target/apps-host VEGA_LITE_SCHEMA=target/apps-host/node_modules/vega-lite/build/vega-lite-schema.json {{python}} -m pytest -q tests/e2e
+
+# The end-to-end tests' MCP Apps host: the npm packages pinned in tests/e2e/apps_host/package-lock.json (the
+# extension's AppBridge, the TypeScript MCP client, esbuild, vega-lite's schema) into target/apps-host, and
+# host.js bundled for the browser.
+apps-host:
+    mkdir -p target/apps-host
+    cmp -s tests/e2e/apps_host/package-lock.json target/apps-host/package-lock.json || (cp tests/e2e/apps_host/package.json tests/e2e/apps_host/package-lock.json target/apps-host/ && npm ci --silent --no-audit --no-fund --prefix target/apps-host)
+    cp tests/e2e/apps_host/host.html tests/e2e/apps_host/host.js target/apps-host/
+    target/apps-host/node_modules/.bin/esbuild target/apps-host/host.js --bundle --format=iife --platform=browser --target=chrome120 --log-level=warning --outfile=target/apps-host/host.bundle.js
 
 # Create or update the Python virtualenv of the end-to-end tests (.venv) when tests/e2e/requirements.txt changed.
 venv:

@@ -199,10 +199,11 @@
 
   function reportSize() {
     if (!host) return;
-    const root = document.documentElement;
+    // The content's own size, not the frame's (scrollHeight is at least the frame's height).
+    const box = document.documentElement.getBoundingClientRect();
     notify("ui/notifications/size-changed", {
-      width: Math.ceil(root.scrollWidth),
-      height: Math.ceil(root.scrollHeight),
+      width: Math.ceil(box.width),
+      height: Math.ceil(box.height),
     });
   }
 

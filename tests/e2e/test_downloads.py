@@ -27,6 +27,9 @@ import pytest
 import sdmx
 from mcp import Client
 
+import browser
+from browser import chromium
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = pathlib.Path(os.environ.get("CORPUS_SOURCES_DIR", REPO.parent / "shared" / "data" / "sources"))
 SCREENSHOT = REPO / "target" / "e2e-screenshots" / "catalog.png"
@@ -195,20 +198,9 @@ class LinkCollector(html.parser.HTMLParser):
             self.links.extend(value for name, value in attrs if name == "href")
 
 
-def chromium():
-    for name in ["chromium", "chromium-browser", "google-chrome"]:
-        if shutil.which(name):
-            return shutil.which(name)
-    pytest.fail("Chromium is not installed (.ci/run installs Debian's chromium)")
-
-
 def headless(*args):
     profile = tempfile.mkdtemp(prefix="chromium-")
-    flags = [
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        f"--user-data-dir={profile}",
-    ]
+    flags = [*browser.FLAGS, f"--user-data-dir={profile}"]
     try:
         return subprocess.run([chromium(), *flags, *args], capture_output=True, text=True, timeout=120)
     finally:

@@ -18,6 +18,7 @@ CALLS = [
     ("compute", {"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "CHL", "from_year": 2000}),
     ("compute", {"op": "rank", "parameter": "pobreza", "indicator": "si_pov_gini", "year": 2024}),
     ("get_series", {"parameter": "seguridad", "indicator": "vc_ihr_psrc_p5", "countries": ["BRA", "URY"], "from_year": 2015}),
+    ("compare_countries", {"parameter": "salud", "countries": ["CHL", "PER", "MEX"]}),
 ]
 
 

@@ -228,7 +228,8 @@ fn handle(
     })
 }
 
-/// An indicator × country table of `value (year)` cells.
+/// An indicator × country table of `value (year)` cells, and a bar chart of the first (headline)
+/// indicator's values, each bar labelled with its country and year (latest years differ by country).
 fn display(pillar_name: &str, countries: &[String], indicators: &[IndicatorComparison]) -> Display {
     let mut columns = vec!["indicator".to_string(), "unit".to_string()];
     columns.extend(countries.iter().cloned());
@@ -254,6 +255,18 @@ fn display(pillar_name: &str, countries: &[String], indicators: &[IndicatorCompa
             row
         })
         .collect();
+    let charts = indicators
+        .first()
+        .map(|headline| {
+            let items: Vec<(String, f64)> = headline
+                .values
+                .iter()
+                .map(|value| (format!("{} ({})", value.country, value.year), value.value))
+                .collect();
+            common::bar_chart(&headline.name, &headline.unit, &items)
+        })
+        .into_iter()
+        .collect();
     Display {
         tables: vec![DisplayTable {
             title: pillar_name.to_string(),
@@ -261,6 +274,6 @@ fn display(pillar_name: &str, countries: &[String], indicators: &[IndicatorCompa
             rows,
         }],
         links: Vec::new(),
-        charts: Vec::new(),
+        charts,
     }
 }

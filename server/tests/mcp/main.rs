@@ -64,3 +64,6 @@ mod projects;
 
 // recommend_action and get_news over the curated laws, institutions, financing and events.
 mod curated;
+
+// The MCP Apps extension: the chart view, get_chart_data and the catalog's chart pages.
+mod apps;

@@ -86,6 +86,14 @@ fn successful_calls() -> Vec<(&'static str, Value)> {
             "compute",
             json!({"op": "correlation", "parameter": "salud", "indicator": "sp_dyn_le00_in", "indicator_b": "sh_dyn_mort"}),
         ),
+        (
+            "get_chart_data",
+            json!({"tool": "get_series", "arguments": {"indicator": "sp_dyn_le00_in", "countries": ["MEX", "AIA"]}}),
+        ),
+        (
+            "get_chart_data",
+            json!({"tool": "compute", "arguments": {"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "PER"}}),
+        ),
     ]
 }
 

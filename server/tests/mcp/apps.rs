@@ -1,0 +1,334 @@
+//! The MCP Apps extension (`io.modelcontextprotocol/ui`): negotiation over HTTP and stdio, the chart view
+//! resource, the charting tools' `_meta.ui`, the app-only `get_chart_data` on real values, and the
+//! catalog's chart page. A client without the extension sees what it saw before.
+
+use std::{
+    io::Write,
+    process::{Command, Stdio},
+};
+
+use axum::{body::Body, http::Request};
+use serde_json::{Value, json};
+use server::transport::{
+    apps::{CHART_VIEW_URI, EXTENSION_ID, RESOURCE_MIME_TYPE},
+    jsonrpc::Reply,
+};
+
+use crate::support::{call_tool, corpus_dir, http_state, payload, post, send};
+
+fn initialize(capabilities: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": capabilities,
+        "clientInfo": {"name": "apps-test", "version": "1"}}})
+    .to_string()
+}
+
+fn apps_capabilities() -> Value {
+    json!({"extensions": {EXTENSION_ID: {"mimeTypes": [RESOURCE_MIME_TYPE]}}})
+}
+
+fn request(id: u64, method: &str, params: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+}
+
+async fn post_json(
+    state: &std::sync::Arc<server::transport::http::HttpState>,
+    body: String,
+    headers: &[(&str, &str)],
+) -> (axum::http::Response<Body>, Value) {
+    let (response, bytes) = send(state, post(body, headers)).await;
+    (response, serde_json::from_slice(&bytes).expect("a JSON body"))
+}
+
+#[tokio::test]
+async fn an_apps_client_over_http_negotiates_the_extension_and_names_it_by_its_session() {
+    let state = http_state(true, 600);
+    let (response, initialized) = post_json(&state, initialize(apps_capabilities()), &[]).await;
+    assert_eq!(
+        initialized["result"]["capabilities"]["extensions"],
+        json!({EXTENSION_ID: {}})
+    );
+    let session = response.headers()["mcp-session-id"].to_str().unwrap().to_string();
+    assert!(session.starts_with("lac-apps-"), "{session}");
+    assert_eq!(
+        response.headers()["access-control-expose-headers"],
+        "Mcp-Session-Id"
+    );
+
+    let with_session = [("mcp-session-id", session.as_str())];
+    let (_, listed) = post_json(&state, request(1, "tools/list", json!({})), &with_session).await;
+    let tools = listed["result"]["tools"].as_array().unwrap();
+    let meta = |name: &str| {
+        tools
+            .iter()
+            .find(|tool| tool["name"] == name)
+            .unwrap_or_else(|| panic!("{name} listed"))["_meta"]
+            .clone()
+    };
+    for name in server::tools::get_chart_data::CHARTING_TOOLS {
+        assert_eq!(meta(name)["ui"], json!({"resourceUri": CHART_VIEW_URI}), "{name}");
+        assert_eq!(meta(name)["ui/resourceUri"], json!(CHART_VIEW_URI));
+    }
+    assert_eq!(meta("get_chart_data")["ui"]["visibility"], json!(["app"]));
+    assert_eq!(meta("search_corpus"), Value::Null);
+
+    let (_, resources) =
+        post_json(&state, request(2, "resources/list", json!({})), &with_session).await;
+    let first = &resources["result"]["resources"][0];
+    assert_eq!(first["uri"], json!(CHART_VIEW_URI));
+    assert_eq!(first["mimeType"], json!(RESOURCE_MIME_TYPE));
+    assert_eq!(first["_meta"]["ui"]["csp"], json!({}), "no network at all");
+}
+
+#[tokio::test]
+async fn a_client_without_the_extension_sees_what_it_saw_before() {
+    let state = http_state(true, 600);
+    let (response, initialized) = post_json(&state, initialize(json!({})), &[]).await;
+    assert!(initialized["result"]["capabilities"].get("extensions").is_none());
+    assert!(response.headers().get("mcp-session-id").is_none());
+
+    let (_, listed) = post_json(&state, request(1, "tools/list", json!({})), &[]).await;
+    let tools = listed["result"]["tools"].as_array().unwrap();
+    assert!(tools.iter().all(|tool| tool.get("_meta").is_none()));
+    assert!(tools.iter().all(|tool| tool["name"] != "get_chart_data"));
+    // Another server's session id names nothing here.
+    let foreign = [("mcp-session-id", "1868a90c-another-server")];
+    let (_, again) = post_json(&state, request(1, "tools/list", json!({})), &foreign).await;
+    assert_eq!(again, listed);
+
+    let (_, resources) = post_json(&state, request(2, "resources/list", json!({})), &[]).await;
+    let uris: Vec<&str> = resources["result"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|resource| resource["uri"].as_str().unwrap())
+        .collect();
+    assert!(!uris.contains(&CHART_VIEW_URI));
+    assert!(uris[0].starts_with("corpus://"));
+}
+
+#[test]
+fn the_apps_tools_list_adds_only_metadata_and_the_app_only_tool() {
+    let real = server::build_with_tools(corpus_dir(), server::tools::all()).unwrap();
+    let list = |server: &server::transport::jsonrpc::McpServer| {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+        let Reply::One { response, .. } = server.handle_body(&body) else {
+            panic!("one response");
+        };
+        serde_json::from_str::<Value>(&response).unwrap()["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let plain = list(&real);
+    let apps = list(&real.for_client(server::transport::apps::ClientFeatures { apps: true }));
+    assert_eq!(plain.len(), 15);
+    assert_eq!(apps.len(), 16);
+    // What the model is shown (every tool but the app-only one) is the plain list, `_meta` aside.
+    let model_facing: Vec<Value> = apps
+        .iter()
+        .filter(|tool| tool["_meta"]["ui"]["visibility"] != json!(["app"]))
+        .map(|tool| {
+            let mut tool = tool.clone();
+            tool.as_object_mut().unwrap().remove("_meta");
+            tool
+        })
+        .collect();
+    assert_eq!(model_facing, plain);
+}
+
+#[test]
+fn the_chart_view_is_one_self_contained_page_any_client_can_read() {
+    let read = json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": CHART_VIEW_URI}});
+    let Reply::One { response, .. } = crate::support::server().handle_body(&read) else {
+        panic!("one response");
+    };
+    let answer: Value = serde_json::from_str(&response).unwrap();
+    let content = &answer["result"]["contents"][0];
+    assert_eq!(content["mimeType"], json!(RESOURCE_MIME_TYPE));
+    assert_eq!(content["_meta"]["ui"]["prefersBorder"], json!(true));
+    let html = content["text"].as_str().unwrap();
+    assert!(html.len() < 2 * 1024 * 1024, "{} bytes", html.len());
+    // The pinned npm versions, each with its licence, and no script fetched from anywhere.
+    for banner in [
+        "t.version=\"6.4.0\"",
+        "var n=\"6.4.3\"",
+        "/*! vega-embed 7.3.0 ",
+        "/*! vega-interpreter 2.3.2 ",
+    ] {
+        assert!(html.contains(banner), "{banner}");
+    }
+    assert!(!html.contains("<script src") && !html.contains("<link"));
+    assert!(html.contains("ui/notifications/tool-result") && html.contains("ui/initialize"));
+}
+
+#[test]
+fn get_chart_data_draws_a_real_series_with_every_number_cited() {
+    let answer = call_tool(
+        "get_chart_data",
+        json!({"tool": "get_series", "arguments": {"indicator": "sp_dyn_le00_in", "countries": ["México", "BRA"], "lang": "en"}}),
+    );
+    assert_eq!(answer["isError"], json!(false), "{answer}");
+    let result = &answer["structuredContent"]["result"];
+    assert_eq!(result["tool"], json!("get_series"));
+    assert!(
+        result["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Life expectancy at birth (years)")
+    );
+    // The chart is self-contained: the table's rows ride in `datasets`; WDI gives Mexico 75.264 years
+    // in 2024.
+    let chart = &result["charts"][0];
+    assert_eq!(chart["$schema"], json!("https://vega.github.io/schema/vega-lite/v6.json"));
+    let rows = chart["datasets"]["table:0"].as_array().unwrap();
+    let row_2024 = rows.iter().find(|row| row["year"] == json!(2024)).unwrap();
+    assert_eq!(row_2024["MEX"], json!(75.264));
+    // Each series is cited once with its span; each point's id is `{series_id}-{year}`.
+    let cited = result["cited"].as_array().unwrap();
+    let mexico = cited
+        .iter()
+        .find(|entry| entry["id"] == json!("wb-sp-dyn-le00-in-mex"))
+        .unwrap();
+    assert_eq!(mexico["years"], json!([1960, 2024]));
+    assert_eq!(mexico["points"], json!(65));
+    let citations = &answer["structuredContent"]["citations"];
+    assert_eq!(
+        citations["series"]["wb-sp-dyn-le00-in-mex"]["url"],
+        json!("https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=MX")
+    );
+    assert_eq!(citations["sources"]["wdi"]["license"], json!("CC-BY-4.0"));
+    // The model-facing answer of the same call, for comparison: the chart data stays out of it.
+    let direct = call_tool(
+        "get_series",
+        json!({"indicator": "sp_dyn_le00_in", "countries": ["MEX", "BRA"]}),
+    );
+    assert!(payload(&direct)["result"].get("charts").is_none());
+}
+
+#[test]
+fn get_chart_data_cites_single_numbers_with_their_values() {
+    let answer = call_tool(
+        "get_chart_data",
+        json!({"tool": "compute", "arguments": {"op": "rank", "parameter": "pobreza", "indicator": "si_pov_gini", "year": 2022}}),
+    );
+    assert_eq!(answer["isError"], json!(false), "{answer}");
+    let result = &answer["structuredContent"]["result"];
+    let dominican = result["cited"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|entry| entry["id"] == json!("wb-si-pov-gini-dom-2022"))
+        .unwrap()
+        .clone();
+    assert_eq!(
+        dominican,
+        json!({"id": "wb-si-pov-gini-dom-2022", "series_id": "wb-si-pov-gini-dom", "value": 37.0})
+    );
+    assert_eq!(result["charts"][0]["mark"], json!("bar"));
+}
+
+#[test]
+fn get_chart_data_refuses_other_tools_and_passes_on_the_tools_own_refusals() {
+    let other = call_tool(
+        "get_chart_data",
+        json!({"tool": "search_corpus", "arguments": {"query": "gini"}}),
+    );
+    assert_eq!(other["isError"], json!(true));
+    let message = payload(&other)["result"]["error"].as_str().unwrap().to_string();
+    assert!(message.contains("tool") && message.contains("get_series"), "{message}");
+
+    let unknown = call_tool(
+        "get_chart_data",
+        json!({"tool": "get_series", "arguments": {"indicator": "no_such_indicator", "countries": ["MEX"]}}),
+    );
+    assert_eq!(unknown["isError"], json!(true));
+    let message = payload(&unknown)["result"]["error"].as_str().unwrap().to_string();
+    assert!(message.contains("no_such_indicator"), "{message}");
+
+    let nine: Vec<&str> = vec!["MEX"; 9];
+    let capped = call_tool(
+        "get_chart_data",
+        json!({"tool": "get_series", "arguments": {"indicator": "sp_dyn_le00_in", "countries": nine}}),
+    );
+    assert_eq!(capped["isError"], json!(true));
+    let message = payload(&capped)["result"]["error"].as_str().unwrap().to_string();
+    assert!(message.contains("countries") && message.contains('8'), "{message}");
+}
+
+#[test]
+fn over_stdio_the_connection_remembers_what_initialize_negotiated() {
+    let output = Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["--stdio", "--corpus-dir", corpus_dir().to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            let mut stdin = child.stdin.take().unwrap();
+            writeln!(stdin, "{}", request(1, "tools/list", json!({})))?;
+            writeln!(stdin, "{}", initialize(apps_capabilities()))?;
+            writeln!(stdin, "{}", request(2, "tools/list", json!({})))?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .unwrap();
+    let lines: Vec<Value> = std::str::from_utf8(&output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let count = |line: &Value| line["result"]["tools"].as_array().unwrap().len();
+    assert_eq!(count(&lines[0]), 15, "before initialize: the defaults");
+    assert_eq!(
+        lines[1]["result"]["capabilities"]["extensions"],
+        json!({EXTENSION_ID: {}})
+    );
+    assert_eq!(count(&lines[2]), 16, "after it: the Apps list");
+}
+
+#[tokio::test]
+async fn the_catalog_chart_page_embeds_the_chart_data_under_a_policy_without_eval() {
+    let state = http_state(true, 600);
+    let get = |uri: &str| Request::get(uri).body(Body::empty()).unwrap();
+    let (response, bytes) = send(&state, get("/chart/sp_dyn_le00_in?lang=en")).await;
+    assert_eq!(response.status(), 200);
+    let policy = response.headers()["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("script-src 'unsafe-inline'") && !policy.contains("eval"));
+    let html = String::from_utf8(bytes).unwrap();
+    assert!(html.starts_with("<!doctype html>\n<html lang=\"en\">"));
+    let (_, data) = html
+        .split_once(r#"<script type="application/json" id="chart-data">"#)
+        .unwrap();
+    let (data, _) = data.split_once("</script>").unwrap();
+    let data: Value = serde_json::from_str(data).unwrap();
+    // The most populous countries with the indicator, by WDI population: Brazil, then Mexico.
+    let cited: Vec<&str> = data["chart"]["result"]["cited"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(cited.len(), 8);
+    assert_eq!(&cited[..2], ["wb-sp-dyn-le00-in-bra", "wb-sp-dyn-le00-in-mex"]);
+
+    let (chosen, bytes) = send(&state, get("/chart/sp_dyn_le00_in?countries=URY,Chile")).await;
+    assert_eq!(chosen.status(), 200);
+    let html = String::from_utf8(bytes).unwrap();
+    assert!(html.contains("wb-sp-dyn-le00-in-ury") && html.contains("wb-sp-dyn-le00-in-chl"));
+    assert!(!html.contains("wb-sp-dyn-le00-in-bra"));
+
+    let (missing, bytes) = send(&state, get("/chart/no_such_indicator")).await;
+    assert_eq!(missing.status(), 404);
+    let problem: Value = serde_json::from_slice(&bytes).unwrap();
+    assert!(
+        problem["message"]
+            .as_str()
+            .unwrap()
+            .contains("no_such_indicator")
+    );
+
+    // The catalog page links each indicator to its chart.
+    let (_, page) = send(&state, get("/?lang=en")).await;
+    assert!(String::from_utf8(page).unwrap().contains(r#"<a href="/chart/sp_dyn_le00_in?lang=en""#));
+}

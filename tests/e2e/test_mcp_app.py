@@ -1,0 +1,207 @@
+"""The MCP App (`io.modelcontextprotocol/ui`), tested as a host runs it.
+
+A host page (tests/e2e/apps_host, bundled by `just e2e` into APPS_HOST_DIR) built on the extension's
+official host side (AppBridge, PostMessageTransport of @modelcontextprotocol/ext-apps) and the official
+TypeScript client connects to the real server advertising the extension, reads the chart view
+`ui://lac-corpus/chart.html`, renders it in a sandboxed iframe under a Content-Security-Policy without
+'unsafe-eval' or network, and sends it the tool input and result over the extension's postMessage
+protocol (`ui/initialize`, `ui/notifications/tool-input`, `ui/notifications/tool-result`). Headless
+Chromium, driven by Playwright, checks what the person sees: marks drawn, axis titles, each number's
+citation and source link. The charts the view drew validate against the official Vega-Lite schema
+(VEGA_LITE_SCHEMA). Screenshots are kept in target/e2e-screenshots/. The catalog's chart page, which
+serves the same view with its data embedded, is checked the same way.
+"""
+
+import functools
+import http.server
+import json
+import os
+import pathlib
+import threading
+
+import pytest
+from jsonschema import Draft7Validator
+from playwright.sync_api import sync_playwright
+
+import browser
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "target" / "e2e-screenshots"
+APPS_HOST_DIR = pathlib.Path(os.environ["APPS_HOST_DIR"])
+SCHEMA_PATH = os.environ["VEGA_LITE_SCHEMA"]
+# What a violated Content-Security-Policy or a failed script prints in the console.
+TROUBLE = ("Content Security Policy", "unsafe-eval", "EvalError", "Uncaught")
+
+
+@pytest.fixture(scope="module")
+def host_url():
+    """Serves APPS_HOST_DIR (host.html and host.bundle.js) on a free loopback port: another origin than
+    the MCP server's, as a host's page is."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(APPS_HOST_DIR))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/host.html"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def chromium_page():
+    """A Playwright page in Debian's Chromium, and the console messages and errors of every frame."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=browser.chromium(), args=[flag for flag in browser.FLAGS if flag != "--headless"]
+        )
+        page = launched.new_page(viewport={"width": 1000, "height": 1600})
+        messages = []
+        page.on("console", lambda message: messages.append(f"{message.type}: {message.text}"))
+        page.on("pageerror", lambda error: messages.append(f"pageerror: {error}"))
+        yield page, messages
+        launched.close()
+
+
+def run_host(page, host_url, http_url, tool, args, locale):
+    """Opens the host page and runs the host flow for one tool call; returns what the host saw."""
+    page.goto(host_url)
+    seen = page.evaluate(
+        "(options) => runHost(options)",
+        {"serverUrl": http_url, "tool": tool, "args": args, "locale": locale},
+    )
+    view = page.frame_locator("iframe")
+    view.locator("body[data-rendered]").wait_for(timeout=30_000)
+    return seen, view, page.evaluate("window.hostState")
+
+
+def troubles(messages):
+    return [message for message in messages if any(word in message for word in TROUBLE)]
+
+
+@functools.cache
+def validator():
+    with open(SCHEMA_PATH, encoding="utf-8") as handle:
+        return Draft7Validator(json.load(handle))
+
+
+def assert_valid_vega_lite(specs):
+    checker = validator()
+    assert specs
+    for spec in specs:
+        errors = sorted(checker.iter_errors(spec), key=lambda error: list(error.path))
+        assert not errors, f"{errors[0].message} at {list(errors[0].path)}"
+
+
+def test_a_host_renders_get_series_in_the_persons_language_with_every_number_cited(
+    chromium_page, host_url, http_url
+):
+    page, messages = chromium_page
+    messages.clear()
+    seen, view, host = run_host(
+        page,
+        host_url,
+        http_url,
+        "get_series",
+        {"indicator": "sp_dyn_le00_in", "countries": ["MEX", "BRA", "ARG"], "lang": "pt"},
+        "en-US",
+    )
+    # The server declared the extension back; the charting tools point at the view; the app-only tool
+    # is marked for the app (hosts keep it from the model).
+    assert seen["serverExtensions"] == {"io.modelcontextprotocol/ui": {}}
+    tools = {tool["name"]: tool for tool in seen["tools"]}
+    for name in ["get_series", "compare_countries", "get_parameter_data", "get_regional_pulse", "compute"]:
+        assert tools[name]["resourceUri"] == "ui://lac-corpus/chart.html", name
+    assert tools["get_chart_data"]["visibility"] == ["app"]
+    model_tools = [name for name, tool in tools.items() if tool["visibility"] != ["app"]]
+    assert len(model_tools) == 15 and "get_chart_data" not in model_tools
+    assert seen["viewMimeType"] == "text/html;profile=mcp-app"
+    assert seen["viewBytes"] < 2 * 1024 * 1024
+    # The model's answer is the compact one; the chart data came to the view through the app-only tool.
+    assert seen["structuredContentKeys"] == ["result", "citations"]
+    assert [call["name"] for call in host["calls"]] == ["get_chart_data"]
+    assert host["calls"][0]["arguments"]["tool"] == "get_series"
+    assert host["sizes"], "the view reported its size"
+
+    # What the person sees: three lines with their points, both axis titles, Portuguese words.
+    assert view.locator("svg .mark-line.role-mark path").count() == 3
+    assert view.locator("svg .mark-symbol.role-mark path").count() == 3 * 65
+    assert view.locator("svg .role-axis-title text").all_text_contents() == ["year", "years"]
+    assert view.locator("#citations-label").text_content() == "Citação de cada número"
+    assert view.locator("html").get_attribute("lang") == "pt"
+    # Each series' citation and its deep link; each point's id is series_id-year.
+    mexico = view.locator('#citations li[data-citation-id="wb-sp-dyn-le00-in-mex"]')
+    assert "1960–2024" in mexico.text_content()
+    assert "wb-sp-dyn-le00-in-mex-{year}" in mexico.text_content()
+    assert (
+        mexico.locator("a").get_attribute("href")
+        == "https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=MX"
+    )
+    sources = view.locator("#sources").text_content()
+    assert "The World Bank, World Development Indicators" in sources and "CC-BY-4.0" in sources
+    # The table holds WDI's value for Mexico in 2024 (75.264 years), in Portuguese notation.
+    view.locator("#tables-box summary").click()
+    last_row = view.locator("#tables tbody tr").last.locator("td").all_text_contents()
+    assert last_row[0] == "2024" and "75,264" in last_row
+
+    assert not troubles(messages), troubles(messages)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "mcp-app-get_series.png"), full_page=True)
+    # The very chart the view drew is Vega-Lite the official schema validates.
+    assert_valid_vega_lite(host["answers"][0]["structuredContent"]["result"]["charts"])
+
+
+def test_a_host_renders_a_ranking_as_bars_and_cites_each_value(chromium_page, host_url, http_url):
+    page, messages = chromium_page
+    messages.clear()
+    _, view, host = run_host(
+        page,
+        host_url,
+        http_url,
+        "compute",
+        {"op": "rank", "parameter": "pobreza", "indicator": "si_pov_gini", "year": 2022},
+        "es-MX",
+    )
+    # Fourteen countries report a Gini index for 2022 in WDI: fourteen bars, fourteen cited values.
+    assert view.locator("svg .mark-rect.role-mark path").count() == 14
+    assert view.locator('#citations li[data-citation-id^="wb-si-pov-gini-"]').count() == 14
+    dominican = view.locator('#citations li[data-citation-id="wb-si-pov-gini-dom-2022"]')
+    assert "37" in dominican.text_content()
+    assert view.locator("#citations-label").text_content() == "Citas de cada número"
+    assert [call["name"] for call in host["calls"]] == ["get_chart_data"]
+    assert not troubles(messages), troubles(messages)
+    page.screenshot(path=str(SCREENSHOTS / "mcp-app-compute-rank.png"), full_page=True)
+
+
+def test_the_charts_the_view_draws_validate_against_the_official_vega_lite_schema(
+    chromium_page, host_url, http_url
+):
+    page, _ = chromium_page
+    calls = [
+        ("get_parameter_data", {"parameter": "salud", "country": "MEX"}),
+        ("get_regional_pulse", {"parameter": "educacion"}),
+        ("compare_countries", {"parameter": "salud", "countries": ["CHL", "PER", "MEX"]}),
+        ("compute", {"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "CHL", "from_year": 2000}),
+        ("get_series", {"indicator": "vc_ihr_psrc_p5", "countries": ["BRA", "URY"], "from_year": 2015}),
+    ]
+    for tool, args in calls:
+        _, view, host = run_host(page, host_url, http_url, tool, args, "en-GB")
+        charts = host["answers"][0]["structuredContent"]["result"]["charts"]
+        assert int(view.locator("body").get_attribute("data-rendered")) == len(charts) >= 1, tool
+        assert view.locator("svg .role-axis-title text").count() >= 1, tool
+        assert_valid_vega_lite(charts)
+
+
+def test_the_catalog_chart_page_draws_the_same_view_under_a_policy_without_eval(chromium_page, base_url):
+    page, messages = chromium_page
+    messages.clear()
+    response = page.goto(f"{base_url}/chart/si_pov_gini?lang=en")
+    policy = response.headers["content-security-policy"]
+    assert "'unsafe-eval'" not in policy and "script-src 'unsafe-inline'" in policy
+    page.locator("body[data-rendered]").wait_for(timeout=30_000)
+    # The eight most populous countries with a Gini index, Brazil first.
+    assert page.locator("svg .mark-line.role-mark path").count() == 8
+    assert page.locator("svg .role-axis-title text").all_text_contents() == ["year", "index (0-100)"]
+    first = page.locator("#citations li").first
+    assert first.get_attribute("data-citation-id") == "wb-si-pov-gini-bra"
+    assert first.locator("a").get_attribute("href") == "https://data.worldbank.org/indicator/SI.POV.GINI?locations=BR"
+    assert page.locator("#citations-label").text_content() == "Each number's citation"
+    assert not troubles(messages), troubles(messages)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "catalog-chart-si_pov_gini.png"), full_page=True)
