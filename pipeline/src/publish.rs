@@ -71,7 +71,10 @@ impl Staging {
         let previous = previous.as_deref().and_then(Path::to_str);
         remove_superseded(
             &self.out_dir,
-            &[manifest.corpus_version.as_str(), previous.unwrap_or_default()],
+            &[
+                manifest.corpus_version.as_str(),
+                previous.unwrap_or_default(),
+            ],
         );
         Ok((manifest, target))
     }
@@ -193,7 +196,10 @@ mod tests {
         let unrelated = out.path().join("notes");
         std::fs::create_dir(&unrelated).unwrap();
         let third = publish_text(out.path(), "third");
-        assert!(!out.path().join(&first).exists(), "two bakes back is removed");
+        assert!(
+            !out.path().join(&first).exists(),
+            "two bakes back is removed"
+        );
         assert!(out.path().join(&second).is_dir());
         assert_eq!(
             std::fs::read_link(out.path().join(layout::CURRENT)).unwrap(),

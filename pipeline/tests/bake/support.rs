@@ -66,9 +66,6 @@ pub fn real() -> &'static RealBake {
         }
         let summary = bake_into(&project_catalog(), &real_sources(), &out_dir);
         let corpus = BakedCorpus::open_current(&out_dir).expect("the published corpus opens");
-        RealBake {
-            summary,
-            corpus,
-        }
+        RealBake { summary, corpus }
     })
 }

@@ -155,9 +155,8 @@ fn handle(
     };
     super::normalize_arguments(corpus, &mut arguments);
     let answer = tool.call(corpus, Value::Object(arguments), lang)?;
-    let internal = |error: serde_json::Error| {
-        ToolError::Internal(format!("reading {name}'s answer: {error}"))
-    };
+    let internal =
+        |error: serde_json::Error| ToolError::Internal(format!("reading {name}'s answer: {error}"));
     let mut payload: Value = serde_json::from_str(&answer.payload).map_err(internal)?;
     let display: Value = match &answer.display {
         Some(display) => serde_json::from_str(display).map_err(internal)?,
@@ -261,7 +260,9 @@ fn cited_numbers(result: &Value, citations: &Value) -> (Vec<CitedNumber>, bool) 
                         id: id.to_string(),
                         series_id: Some(id.to_string()),
                         value: None,
-                        years: year(points.first()).zip(year(points.last())).map(|(a, b)| [a, b]),
+                        years: year(points.first())
+                            .zip(year(points.last()))
+                            .map(|(a, b)| [a, b]),
                         points: Some(points.len()),
                     })
                 } else {
@@ -297,7 +298,10 @@ mod tests {
             "columns": ["year", "MEX", "BRA"],
             "rows": [[2023, 75.069, 75.848], [2024, 75.264, null]]
         })];
-        let chart = self_contained(json!({"data": {"name": "table:0"}, "mark": "line"}), &tables);
+        let chart = self_contained(
+            json!({"data": {"name": "table:0"}, "mark": "line"}),
+            &tables,
+        );
         assert_eq!(
             chart["datasets"]["table:0"],
             json!([{"year": 2023, "MEX": 75.069, "BRA": 75.848}, {"year": 2024, "MEX": 75.264}])

@@ -202,8 +202,12 @@ static PAGE: LazyLock<Page> = LazyLock::new(|| {
     let (before_vendor, rest) = template
         .split_once("{{vendor}}")
         .expect("chart.html has {{vendor}}");
-    let (between, rest) = rest.split_once("{{data}}").expect("chart.html has {{data}}");
-    let (after_data, after_view) = rest.split_once("{{view}}").expect("chart.html has {{view}}");
+    let (between, rest) = rest
+        .split_once("{{data}}")
+        .expect("chart.html has {{data}}");
+    let (after_data, after_view) = rest
+        .split_once("{{view}}")
+        .expect("chart.html has {{view}}");
     Page {
         before_data: format!("{before_vendor}{vendor}{between}"),
         after_data: format!("{after_data}{view}{after_view}"),
@@ -264,9 +268,7 @@ pub fn chart_view() -> &'static str {
 pub fn standalone_page(data: &Value, lang: corpus::Lang) -> [Bytes; 3] {
     // `<` is escaped so that no text of the data can close the script element.
     let json = data.to_string().replace('<', "\\u003c");
-    let before = PAGE
-        .before_data
-        .replacen("{{lang}}", lang.as_str(), 1);
+    let before = PAGE.before_data.replacen("{{lang}}", lang.as_str(), 1);
     [
         Bytes::from(before),
         Bytes::from(json),
@@ -311,18 +313,33 @@ mod tests {
         let page = chart_view();
         assert!(page.len() < 2 * 1024 * 1024, "{} bytes", page.len());
         assert!(page.starts_with("<!doctype html>\n<html lang=\"es\">"));
-        for needle in ["{{vendor}}", "{{data}}", "{{view}}", "{{lang}}", "sourceMappingURL"] {
+        for needle in [
+            "{{vendor}}",
+            "{{data}}",
+            "{{view}}",
+            "{{lang}}",
+            "sourceMappingURL",
+        ] {
             assert!(!page.contains(needle), "{needle} left in the page");
         }
         // Every script is inline: nothing is fetched.
         assert!(!page.contains("<script src"));
         for (_, package, _, _) in VENDORED {
-            assert!(page.contains(&format!("/*! {package} ")), "{package} and its licence");
+            assert!(
+                page.contains(&format!("/*! {package} ")),
+                "{package} and its licence"
+            );
         }
-        assert_eq!(page.matches("Redistribution and use in source and binary forms").count(), 4);
+        assert_eq!(
+            page.matches("Redistribution and use in source and binary forms")
+                .count(),
+            4
+        );
         // The interpreter is a classic script reading vega-util from the vega bundle.
         assert!(page.contains("const { ascending, isString, DisallowedObjectProperties } = vega;"));
-        assert!(page.contains("globalThis.vegaInterpreter = { expressionInterpreter: expression };"));
+        assert!(
+            page.contains("globalThis.vegaInterpreter = { expressionInterpreter: expression };")
+        );
         assert!(!page.contains("\nimport {") && !page.contains("\nexport {"));
     }
 
@@ -339,7 +356,10 @@ mod tests {
     fn charting_tools_point_at_the_view_and_the_app_tool_is_for_apps_only() {
         let mut series = json!({"name": "get_series"});
         decorate_tool(&mut series, "get_series", false);
-        assert_eq!(series["_meta"]["ui"], json!({"resourceUri": CHART_VIEW_URI}));
+        assert_eq!(
+            series["_meta"]["ui"],
+            json!({"resourceUri": CHART_VIEW_URI})
+        );
         assert_eq!(series["_meta"]["ui/resourceUri"], CHART_VIEW_URI);
         let mut app = json!({"name": "get_chart_data"});
         decorate_tool(&mut app, "get_chart_data", true);

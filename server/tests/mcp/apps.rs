@@ -37,7 +37,10 @@ async fn post_json(
     headers: &[(&str, &str)],
 ) -> (axum::http::Response<Body>, Value) {
     let (response, bytes) = send(state, post(body, headers)).await;
-    (response, serde_json::from_slice(&bytes).expect("a JSON body"))
+    (
+        response,
+        serde_json::from_slice(&bytes).expect("a JSON body"),
+    )
 }
 
 #[tokio::test]
@@ -48,7 +51,10 @@ async fn an_apps_client_over_http_negotiates_the_extension_and_names_it_by_its_s
         initialized["result"]["capabilities"]["extensions"],
         json!({EXTENSION_ID: {}})
     );
-    let session = response.headers()["mcp-session-id"].to_str().unwrap().to_string();
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
     assert!(session.starts_with("lac-apps-"), "{session}");
     assert_eq!(
         response.headers()["access-control-expose-headers"],
@@ -66,14 +72,22 @@ async fn an_apps_client_over_http_negotiates_the_extension_and_names_it_by_its_s
             .clone()
     };
     for name in server::tools::get_chart_data::CHARTING_TOOLS {
-        assert_eq!(meta(name)["ui"], json!({"resourceUri": CHART_VIEW_URI}), "{name}");
+        assert_eq!(
+            meta(name)["ui"],
+            json!({"resourceUri": CHART_VIEW_URI}),
+            "{name}"
+        );
         assert_eq!(meta(name)["ui/resourceUri"], json!(CHART_VIEW_URI));
     }
     assert_eq!(meta("get_chart_data")["ui"]["visibility"], json!(["app"]));
     assert_eq!(meta("search_corpus"), Value::Null);
 
-    let (_, resources) =
-        post_json(&state, request(2, "resources/list", json!({})), &with_session).await;
+    let (_, resources) = post_json(
+        &state,
+        request(2, "resources/list", json!({})),
+        &with_session,
+    )
+    .await;
     let first = &resources["result"]["resources"][0];
     assert_eq!(first["uri"], json!(CHART_VIEW_URI));
     assert_eq!(first["mimeType"], json!(RESOURCE_MIME_TYPE));
@@ -84,7 +98,11 @@ async fn an_apps_client_over_http_negotiates_the_extension_and_names_it_by_its_s
 async fn a_client_without_the_extension_sees_what_it_saw_before() {
     let state = http_state(true, 600);
     let (response, initialized) = post_json(&state, initialize(json!({})), &[]).await;
-    assert!(initialized["result"]["capabilities"].get("extensions").is_none());
+    assert!(
+        initialized["result"]["capabilities"]
+            .get("extensions")
+            .is_none()
+    );
     assert!(response.headers().get("mcp-session-id").is_none());
 
     let (_, listed) = post_json(&state, request(1, "tools/list", json!({})), &[]).await;
@@ -180,7 +198,10 @@ fn get_chart_data_draws_a_real_series_with_every_number_cited() {
     // The chart is self-contained: the table's rows ride in `datasets`; WDI gives Mexico 75.264 years
     // in 2024.
     let chart = &result["charts"][0];
-    assert_eq!(chart["$schema"], json!("https://vega.github.io/schema/vega-lite/v6.json"));
+    assert_eq!(
+        chart["$schema"],
+        json!("https://vega.github.io/schema/vega-lite/v6.json")
+    );
     let rows = chart["datasets"]["table:0"].as_array().unwrap();
     let row_2024 = rows.iter().find(|row| row["year"] == json!(2024)).unwrap();
     assert_eq!(row_2024["MEX"], json!(75.264));
@@ -235,15 +256,24 @@ fn get_chart_data_refuses_other_tools_and_passes_on_the_tools_own_refusals() {
         json!({"tool": "search_corpus", "arguments": {"query": "gini"}}),
     );
     assert_eq!(other["isError"], json!(true));
-    let message = payload(&other)["result"]["error"].as_str().unwrap().to_string();
-    assert!(message.contains("tool") && message.contains("get_series"), "{message}");
+    let message = payload(&other)["result"]["error"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        message.contains("tool") && message.contains("get_series"),
+        "{message}"
+    );
 
     let unknown = call_tool(
         "get_chart_data",
         json!({"tool": "get_series", "arguments": {"indicator": "no_such_indicator", "countries": ["MEX"]}}),
     );
     assert_eq!(unknown["isError"], json!(true));
-    let message = payload(&unknown)["result"]["error"].as_str().unwrap().to_string();
+    let message = payload(&unknown)["result"]["error"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(message.contains("no_such_indicator"), "{message}");
 
     let nine: Vec<&str> = vec!["MEX"; 9];
@@ -252,8 +282,14 @@ fn get_chart_data_refuses_other_tools_and_passes_on_the_tools_own_refusals() {
         json!({"tool": "get_series", "arguments": {"indicator": "sp_dyn_le00_in", "countries": nine}}),
     );
     assert_eq!(capped["isError"], json!(true));
-    let message = payload(&capped)["result"]["error"].as_str().unwrap().to_string();
-    assert!(message.contains("countries") && message.contains('8'), "{message}");
+    let message = payload(&capped)["result"]["error"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        message.contains("countries") && message.contains('8'),
+        "{message}"
+    );
 }
 
 #[test]
@@ -293,7 +329,9 @@ async fn the_catalog_chart_page_embeds_the_chart_data_under_a_policy_without_eva
     let get = |uri: &str| Request::get(uri).body(Body::empty()).unwrap();
     let (response, bytes) = send(&state, get("/chart/sp_dyn_le00_in?lang=en")).await;
     assert_eq!(response.status(), 200);
-    let policy = response.headers()["content-security-policy"].to_str().unwrap();
+    let policy = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap();
     assert!(policy.contains("script-src 'unsafe-inline'") && !policy.contains("eval"));
     let html = String::from_utf8(bytes).unwrap();
     assert!(html.starts_with("<!doctype html>\n<html lang=\"en\">"));
@@ -310,7 +348,10 @@ async fn the_catalog_chart_page_embeds_the_chart_data_under_a_policy_without_eva
         .map(|entry| entry["id"].as_str().unwrap())
         .collect();
     assert_eq!(cited.len(), 8);
-    assert_eq!(&cited[..2], ["wb-sp-dyn-le00-in-bra", "wb-sp-dyn-le00-in-mex"]);
+    assert_eq!(
+        &cited[..2],
+        ["wb-sp-dyn-le00-in-bra", "wb-sp-dyn-le00-in-mex"]
+    );
 
     let (chosen, bytes) = send(&state, get("/chart/sp_dyn_le00_in?countries=URY,Chile")).await;
     assert_eq!(chosen.status(), 200);
@@ -330,5 +371,9 @@ async fn the_catalog_chart_page_embeds_the_chart_data_under_a_policy_without_eva
 
     // The catalog page links each indicator to its chart.
     let (_, page) = send(&state, get("/?lang=en")).await;
-    assert!(String::from_utf8(page).unwrap().contains(r#"<a href="/chart/sp_dyn_le00_in?lang=en""#));
+    assert!(
+        String::from_utf8(page)
+            .unwrap()
+            .contains(r#"<a href="/chart/sp_dyn_le00_in?lang=en""#)
+    );
 }

@@ -28,25 +28,24 @@ use tower::ServiceExt;
 /// statics are never dropped, so a temporary directory would outlive every run (369 MB each).
 pub fn corpus_dir() -> &'static Path {
     static BAKED: OnceLock<PathBuf> = OnceLock::new();
-    BAKED
-        .get_or_init(|| {
-            let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-corpus");
-            if out_dir.exists() {
-                std::fs::remove_dir_all(&out_dir).expect("the previous run's corpus is removed");
-            }
-            let catalog_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data");
-            let sources_dir = std::env::var_os(pipeline::paths::SOURCES_DIR_ENV)
-                .map(PathBuf::from)
-                .unwrap_or_else(pipeline::paths::default_sources_dir);
-            let options = pipeline::bake::BakeOptions {
-                sources_dir,
-                catalog_dir,
-                out_dir: out_dir.clone(),
-                progress: false,
-            };
-            pipeline::bake::bake(&options).expect("the default corpus bakes");
-            out_dir
-        })
+    BAKED.get_or_init(|| {
+        let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-corpus");
+        if out_dir.exists() {
+            std::fs::remove_dir_all(&out_dir).expect("the previous run's corpus is removed");
+        }
+        let catalog_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data");
+        let sources_dir = std::env::var_os(pipeline::paths::SOURCES_DIR_ENV)
+            .map(PathBuf::from)
+            .unwrap_or_else(pipeline::paths::default_sources_dir);
+        let options = pipeline::bake::BakeOptions {
+            sources_dir,
+            catalog_dir,
+            out_dir: out_dir.clone(),
+            progress: false,
+        };
+        pipeline::bake::bake(&options).expect("the default corpus bakes");
+        out_dir
+    })
 }
 
 /// Input of the test-only tool that always fails internally.
