@@ -191,7 +191,12 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
         .manifest()
         .corpus_version
         .clone();
-    let tools = server.plugin().tools().len();
+    let tools = server
+        .plugin()
+        .tools()
+        .iter()
+        .filter(|tool| !tool.app_only)
+        .count();
     let state = HttpState::new(
         server,
         HttpConfig {

@@ -33,6 +33,8 @@
       unavailable: "Los datos del gráfico no están disponibles.",
       truncated: "Lista recortada.",
       licence: "licencia",
+      derived: "cifra derivada: resolve_citations da sus insumos",
+      summary: "Resultado",
       vintage: "edición",
     },
     en: {
@@ -48,6 +50,8 @@
       unavailable: "The chart data is not available.",
       truncated: "List cut short.",
       licence: "licence",
+      derived: "derived figure: resolve_citations gives its inputs",
+      summary: "Result",
       vintage: "vintage",
     },
     pt: {
@@ -63,6 +67,8 @@
       unavailable: "Os dados do gráfico não estão disponíveis.",
       truncated: "Lista cortada.",
       licence: "licença",
+      derived: "número derivado: resolve_citations dá seus insumos",
+      summary: "Resultado",
       vintage: "edição",
     },
   };
@@ -239,6 +245,7 @@
       }
     }
     data = data || fromToolResult(result, toolName);
+    if (data) data.answer = result.structuredContent && result.structuredContent.result;
     if (!data) {
       setStatus(text("unavailable") + (reason ? " " + reason : ""));
       return;
@@ -304,7 +311,11 @@
     byId("message").textContent = answer.message || "";
     const box = byId("charts");
     box.replaceChildren();
-    if (!charts.length) box.append(element("p", text("noChart"), { class: "note" }));
+    if (!charts.length && !tables.length) {
+      box.append(summary(data.answer));
+    } else if (!charts.length) {
+      box.append(element("p", text("noChart"), { class: "note" }));
+    }
     for (const spec of charts) {
       const figure = element("figure");
       const target = element("div");
@@ -325,6 +336,22 @@
     setStatus("");
     document.body.dataset.rendered = String(charts.length);
     reportSize();
+  }
+
+  // An answer without chart or table (a `compute` change, say): its own top-level figures.
+  function summary(answer) {
+    const box = element("section");
+    box.append(element("h2", text("summary")));
+    const list = element("dl");
+    const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 4 });
+    for (const [name, value] of Object.entries(answer || {})) {
+      if (value === null || typeof value === "object") continue;
+      list.append(element("dt", name));
+      list.append(element("dd", typeof value === "number" && !/year/.test(name) ? number.format(value) : value));
+    }
+    if (!list.childElementCount) return element("p", text("noChart"), { class: "note" });
+    box.append(list);
+    return box;
   }
 
   // A chart as wide as the view, unless its specification sets a width.
@@ -385,6 +412,7 @@
       }
       item.append(parts.join(" · "));
       if (entry.years) item.append(" ", element("code", entry.id + "-{year}"));
+      if (!entry.series_id) item.append(text("derived"));
       if (record.url) {
         item.append(" ");
         item.append(link(record.url, new URL(record.url).hostname));

@@ -122,7 +122,7 @@ def test_a_host_renders_get_series_in_the_persons_language_with_every_number_cit
     # What the person sees: three lines with their points, both axis titles, Portuguese words.
     assert view.locator("svg .mark-line.role-mark path").count() == 3
     assert view.locator("svg .mark-symbol.role-mark path").count() == 3 * 65
-    assert view.locator("svg .role-axis-title text").all_text_contents() == ["year", "years"]
+    assert view.locator("svg .role-axis-title text").all_text_contents() == ["ano", "years"]
     assert view.locator("#citations-label").text_content() == "Citação de cada número"
     assert view.locator("html").get_attribute("lang") == "pt"
     # Each series' citation and its deep link; each point's id is series_id-year.

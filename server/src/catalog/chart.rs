@@ -2,6 +2,7 @@
 //! ([`crate::transport::apps`]) opened in a plain browser, with the chart data of the indicator's
 //! `get_series` answer embedded, so the catalog and the MCP hosts show one and the same chart.
 //!
+//! The indicator is an id or a publisher's code in any case (`sp_dyn_le00_in`, `SP.DYN.LE00.IN`).
 //! Countries: `countries` (comma-separated ISO3 codes or names, at most
 //! [`crate::tools::get_series::MAX_COUNTRIES`]), else the [`DEFAULT_COUNTRIES`] most populous countries
 //! with values of the indicator (WDI `SP.POP.TOTL`, latest year; ties by ISO3 code).
@@ -53,19 +54,43 @@ pub fn default_countries(corpus: &Corpus, indicator: &str) -> Vec<String> {
         .collect()
 }
 
-/// The chart page of `indicator` in `lang` for `countries` (see the module doc): the page's body, in
-/// chunks ([`apps::standalone_page`]).
+/// Why a chart page was not made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChartPageError {
+    /// The indicator is not in the corpus (the message names the closest ids): a 404.
+    UnknownIndicator(String),
+    /// A country or another parameter is not valid (the message says what would be): a 400.
+    Invalid(String),
+    /// A fault of ours.
+    Internal(String),
+}
+
+/// The chart page of `indicator` (an id or a publisher's code, any case) in `lang` for `countries`
+/// (see the module doc): the page's body, in chunks ([`apps::standalone_page`]).
 ///
 /// # Errors
-/// [`ToolError::Invalid`] naming the unknown indicator or country and what would be valid, as
-/// `get_series` words it; [`ToolError::Internal`] if the plugin lacks `get_chart_data`.
+/// [`ChartPageError`], with `get_series`'s words for what would be valid.
 pub fn page(
     plugin: &Plugin,
     indicator: &str,
     countries: Option<&str>,
     lang: Lang,
-) -> Result<[Bytes; 3], ToolError> {
+) -> Result<[Bytes; 3], ChartPageError> {
     let corpus = plugin.corpus();
+    let invalid = |error: ToolError| match error {
+        ToolError::Invalid(message) => ChartPageError::Invalid(message),
+        ToolError::Internal(message) => ChartPageError::Internal(message),
+    };
+    if indicator.chars().count() > crate::tools::limits::ArgumentKind::Identifier.max_chars() {
+        return Err(ChartPageError::UnknownIndicator(format!(
+            "unknown indicator: an id of {} characters; ids are at most 128",
+            indicator.chars().count()
+        )));
+    }
+    let metric = crate::tools::common::metric(corpus, indicator).map_err(|error| match error {
+        ToolError::Invalid(message) => ChartPageError::UnknownIndicator(message),
+        ToolError::Internal(message) => ChartPageError::Internal(message),
+    })?;
     let mut named: Vec<String> = countries
         .unwrap_or_default()
         .split(',')
@@ -74,25 +99,29 @@ pub fn page(
         .map(str::to_string)
         .collect();
     if named.is_empty() {
-        named = default_countries(corpus, indicator);
+        named = default_countries(corpus, &metric.id);
     }
     if named.is_empty() {
-        // No country has data: `get_series` says whether the indicator exists at all.
-        named.push("MEX".to_string());
+        return Err(ChartPageError::UnknownIndicator(format!(
+            "indicator `{}` has no values in any country",
+            metric.id
+        )));
     }
     let tool = plugin
         .tool("get_chart_data")
-        .ok_or_else(|| ToolError::Internal("get_chart_data is not served".into()))?;
+        .ok_or_else(|| ChartPageError::Internal("get_chart_data is not served".into()))?;
     let mut arguments = Map::new();
     arguments.insert("tool".into(), json!("get_series"));
     arguments.insert(
         "arguments".into(),
-        json!({"indicator": indicator, "countries": named}),
+        json!({"indicator": metric.id, "countries": named}),
     );
-    tool.check_arguments(&arguments)?;
-    let answer = tool.call(corpus, Value::Object(arguments), lang)?;
+    tool.check_arguments(&arguments).map_err(invalid)?;
+    let answer = tool
+        .call(corpus, Value::Object(arguments), lang)
+        .map_err(invalid)?;
     let chart: Value = serde_json::from_str(&answer.payload)
-        .map_err(|error| ToolError::Internal(format!("reading the chart data: {error}")))?;
+        .map_err(|error| ChartPageError::Internal(format!("reading the chart data: {error}")))?;
     Ok(apps::standalone_page(
         &json!({"lang": lang.as_str(), "chart": chart}),
         lang,

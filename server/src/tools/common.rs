@@ -486,7 +486,12 @@ pub const VEGA_LITE_SCHEMA: &str = "https://vega.github.io/schema/vega-lite/v6.j
 
 /// A Vega-Lite line chart of `(series, year, value)` points, one line per series. The data is one wide
 /// row per year (a third of the bytes of one row per point), folded back to long by the specification.
-pub fn line_chart(title: &str, unit: &str, points: &[(String, i32, f64)]) -> Chart {
+pub fn line_chart(
+    title: &str,
+    unit: &str,
+    points: &[(String, i32, f64)],
+    lang: corpus::Lang,
+) -> Chart {
     let mut names: Vec<String> = Vec::new();
     for (series, _, _) in points {
         if !names.contains(series) {
@@ -503,7 +508,12 @@ pub fn line_chart(title: &str, unit: &str, points: &[(String, i32, f64)]) -> Cha
             .entry(*year)
             .or_insert_with(|| vec![None; names.len()])[column] = Some(*value);
     }
-    let spec = wide_line_spec(title, unit, &names);
+    let scale = LineScale {
+        projected_from: Vec::new(),
+        range: value_range(points.iter().map(|(_, _, value)| *value)),
+        lang,
+    };
+    let spec = wide_line_spec(title, unit, &names, &scale);
     let series: std::sync::Arc<[String]> = names.into();
     let values = years
         .into_iter()
@@ -526,28 +536,120 @@ pub fn table_data_name(table: usize) -> String {
 /// A Vega-Lite line chart of the display table `tables[table]`, whose columns are `year` and then one
 /// column per series (`series`, in order; a `null` cell is no point): its data is named
 /// [`table_data_name`], the rows are not repeated.
-pub fn table_line_chart(title: &str, unit: &str, table: usize, series: &[String]) -> Chart {
-    let mut spec = wide_line_spec(title, unit, series);
+pub fn table_line_chart(
+    title: &str,
+    unit: &str,
+    table: usize,
+    series: &[String],
+    scale: &LineScale,
+) -> Chart {
+    let mut spec = wide_line_spec(title, unit, series, scale);
     spec["data"] = serde_json::json!({"name": table_data_name(table)});
     Chart::from_spec(spec)
 }
 
+/// What a line chart needs beyond its rows to draw them honestly.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LineScale {
+    /// The first projected year of each series that has projections (a publisher's projection, such
+    /// as IMF WEO's, from that year on): those points are drawn dashed, with their own legend.
+    pub projected_from: Vec<(String, i32)>,
+    /// The lowest and highest value charted ([`value_range`]), which sets the y scale ([`y_scale`]).
+    pub range: Option<(f64, f64)>,
+    /// The language of the axis titles.
+    pub lang: corpus::Lang,
+}
+
+/// The lowest and highest of `values`; `None` without any.
+pub fn value_range(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    values.fold(None, |range, value| match range {
+        None => Some((value, value)),
+        Some((low, high)) => Some((low.min(value), high.max(value))),
+    })
+}
+
+/// The y scale of a line chart over values spanning `range`: no forced zero, but a span of at least a
+/// tenth of the values' largest magnitude, centred on them, so that small steps (7.5, 7.3, 7.4 deaths per 1,000) are not drawn as a collapse and a long flat
+/// series is not drawn as noise; zero included when there are no values or all are zero.
+pub fn y_scale(range: Option<(f64, f64)>) -> Value {
+    let Some((low, high)) = range else {
+        return serde_json::json!({"zero": true});
+    };
+    let magnitude = low.abs().max(high.abs());
+    if magnitude == 0.0 || !magnitude.is_finite() {
+        return serde_json::json!({"zero": true});
+    }
+    let span = 0.1 * magnitude;
+    if high - low >= span {
+        return serde_json::json!({"zero": false});
+    }
+    // The values lie within a tenth of their magnitude of each other, so a span of that size around
+    // them never reaches zero.
+    let middle = (low + high) / 2.0;
+    let (from, to) = (middle - span / 2.0, middle + span / 2.0);
+    // Rounded outwards to three significant digits of the span, so that the domain still holds the
+    // values.
+    let step = 10f64.powf(span.log10().floor() - 2.0);
+    let (from, to) = ((from / step).floor() * step, (to / step).ceil() * step);
+    let tidy = |bound: f64| super::answer::significant(bound, 12);
+    serde_json::json!({"zero": false, "domain": [tidy(from), tidy(to)]})
+}
+
+/// The title of a year axis in `lang`.
+pub fn year_title(lang: corpus::Lang) -> &'static str {
+    match lang {
+        corpus::Lang::Es => "año",
+        corpus::Lang::En => "year",
+        corpus::Lang::Pt => "ano",
+    }
+}
+
+/// The legend's words for observed and projected points in `lang`.
+fn observed_and_projected(lang: corpus::Lang) -> [&'static str; 2] {
+    match lang {
+        corpus::Lang::Es => ["observado", "proyección"],
+        corpus::Lang::En => ["observed", "projection"],
+        corpus::Lang::Pt => ["observado", "projeção"],
+    }
+}
+
 /// The Vega-Lite specification (without data) of a line chart over wide rows: `year` and one column per
-/// series, folded back to long, one line per series.
-fn wide_line_spec(title: &str, unit: &str, series: &[String]) -> Value {
+/// series, folded back to long, one line per series. A year without a value breaks its line (no line
+/// is drawn across a gap); projected years ([`LineScale::projected_from`]) are dashed.
+fn wide_line_spec(title: &str, unit: &str, series: &[String], scale: &LineScale) -> Value {
+    let mut transform = vec![serde_json::json!({"fold": series, "as": ["series", "value"]})];
+    let mut encoding = serde_json::json!({
+        "x": {"field": "year", "type": "quantitative", "axis": {"format": "d", "labelOverlap": true, "tickMinStep": 1}, "title": year_title(scale.lang)},
+        "y": {"field": "value", "type": "quantitative", "title": unit, "scale": y_scale(scale.range)},
+        "color": {"field": "series", "type": "nominal", "title": null}
+    });
+    if !scale.projected_from.is_empty() {
+        // `{"ARG": 2022, …}[datum.series]`: the series' first projected year (undefined: none).
+        let first: serde_json::Map<String, Value> = scale
+            .projected_from
+            .iter()
+            .map(|(name, year)| (name.clone(), Value::from(*year)))
+            .collect();
+        let [observed, projected] = observed_and_projected(scale.lang);
+        transform.push(serde_json::json!({
+            "calculate": format!(
+                "datum.year >= {}[datum.series] ? '{projected}' : '{observed}'",
+                Value::Object(first)
+            ),
+            "as": "kind"
+        }));
+        encoding["strokeDash"] = serde_json::json!({
+            "field": "kind", "type": "nominal", "title": null,
+            "scale": {"domain": [observed, projected], "range": [[1, 0], [4, 3]]},
+            "legend": {"symbolType": "stroke", "symbolStrokeWidth": 2}
+        });
+    }
     serde_json::json!({
         "$schema": VEGA_LITE_SCHEMA,
         "title": title,
-        "transform": [
-            {"fold": series, "as": ["series", "value"]},
-            {"filter": {"field": "value", "valid": true}}
-        ],
-        "mark": {"type": "line", "point": true},
-        "encoding": {
-            "x": {"field": "year", "type": "quantitative", "axis": {"format": "d"}, "title": "year"},
-            "y": {"field": "value", "type": "quantitative", "title": unit, "scale": {"zero": false}},
-            "color": {"field": "series", "type": "nominal", "title": null}
-        }
+        "transform": transform,
+        "mark": {"type": "line", "point": true, "invalid": "break-paths-show-domains"},
+        "encoding": encoding
     })
 }
 
@@ -615,4 +717,27 @@ pub fn cursor_offset(cursor: Option<&str>, total: usize) -> Result<usize, ToolEr
 /// The cursor of a page starting at `next` among `total` items, or `None` when no item is left.
 pub fn next_cursor(next: usize, total: usize) -> Option<String> {
     (next < total).then(|| next.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_line_chart_spans_at_least_a_tenth_of_its_values_and_holds_them() {
+        // Life expectancy 53.6 to 75.3: enough spread, no forced zero.
+        assert_eq!(y_scale(Some((53.573, 75.264))), json!({"zero": false}));
+        // Under-5 mortality 7.3 to 7.5: a span of 0.75 around 7.4, not a zoom on rounding steps.
+        let small = y_scale(Some((7.3, 7.5)));
+        let [from, to] = [0, 1].map(|at| small["domain"][at].as_f64().unwrap());
+        assert!(from <= 7.3 && to >= 7.5, "{small}");
+        assert!(((to - from) - 0.75).abs() < 0.02, "{small}");
+        let negative = y_scale(Some((-4.0, -3.8)));
+        let [from, to] = [0, 1].map(|at| negative["domain"][at].as_f64().unwrap());
+        assert!(from <= -4.0 && to >= -3.8 && to <= 0.0, "{negative}");
+        assert_eq!(y_scale(None), json!({"zero": true}));
+        assert_eq!(y_scale(Some((0.0, 0.0))), json!({"zero": true}));
+    }
 }

@@ -460,7 +460,7 @@ fn handle(
         &result.calculation.inputs[..]
     };
     let citations = common::citation_records(corpus, cited_inputs.iter().map(String::as_str))?;
-    let display = chart(corpus, metric, &result).map(|chart| Display {
+    let display = chart(corpus, metric, &result, lang).map(|chart| Display {
         tables: table(&result),
         links: Vec::new(),
         charts: vec![chart],
@@ -1214,7 +1214,12 @@ fn table(result: &ComputeResult) -> Vec<DisplayTable> {
 
 /// The chart of a rank or a change ranking (bars) or a forecast (observed line, forecast point and
 /// interval); none for other ops.
-fn chart(corpus: &Corpus, metric: &Metric, result: &ComputeResult) -> Option<common::Chart> {
+fn chart(
+    corpus: &Corpus,
+    metric: &Metric,
+    result: &ComputeResult,
+    lang: Lang,
+) -> Option<common::Chart> {
     if let Some(ranking) = &result.change_ranking {
         let items: Vec<(String, f64)> = ranking
             .ranked
@@ -1250,17 +1255,59 @@ fn chart(corpus: &Corpus, metric: &Metric, result: &ComputeResult) -> Option<com
         .filter(|row| row.flags.is_empty() && row.year >= forecast.fitted_years.0)
         .map(|row| serde_json::json!({"year": row.year, "value": row.value}))
         .collect();
-    let x = serde_json::json!({"field": "year", "type": "quantitative", "axis": {"format": "d"}, "title": "year"});
+    let [observed_word, trend_word, forecast_word] = match lang {
+        Lang::Es => [
+            "observado",
+            "tendencia ajustada",
+            "pronóstico (intervalo 95 %)",
+        ],
+        Lang::En => ["observed", "fitted trend", "forecast (95% interval)"],
+        Lang::Pt => [
+            "observado",
+            "tendência ajustada",
+            "previsão (intervalo de 95%)",
+        ],
+    };
+    let observed: Vec<serde_json::Value> = observed
+        .into_iter()
+        .map(|mut point| {
+            point["kind"] = observed_word.into();
+            point
+        })
+        .collect();
+    let (first_fitted, _) = forecast.fitted_years;
+    let trend = [first_fitted, forecast.year].map(|year| {
+        serde_json::json!({"year": year, "value": forecast.intercept + forecast.slope * f64::from(year), "kind": trend_word})
+    });
+    let range = common::value_range(
+        observed
+            .iter()
+            .filter_map(|point| point["value"].as_f64())
+            .chain([forecast.lower, forecast.upper]),
+    );
+    // One x and one y for every layer (the same titles, so they merge), the y baseline by the values'
+    // spread, and room at the right for the forecast's interval.
+    let x = serde_json::json!({"field": "year", "type": "quantitative", "axis": {"format": "d", "labelOverlap": true, "tickMinStep": 1}, "title": common::year_title(lang), "scale": {"padding": 16}});
+    let y = |field: &str| serde_json::json!({"field": field, "type": "quantitative", "title": result.unit, "scale": common::y_scale(range)});
+    let color = serde_json::json!({"field": "kind", "type": "nominal", "title": null,
+        "scale": {"domain": [observed_word, trend_word, forecast_word], "range": ["#4c78a8", "#9d9d9d", "#e45756"]}});
+    let forecast_label = match lang {
+        Lang::Es => "pronóstico",
+        Lang::En => "forecast",
+        Lang::Pt => "previsão",
+    };
     Some(common::Chart::from_spec(serde_json::json!({
         "$schema": common::VEGA_LITE_SCHEMA,
-        "title": format!("{} — {} (forecast {})", result.indicator_name, forecast.country, forecast.year),
+        "title": format!("{} — {} ({forecast_label} {})", result.indicator_name, forecast.country, forecast.year),
         "layer": [
+            {"data": {"values": trend}, "mark": {"type": "line", "strokeDash": [4, 3]},
+             "encoding": {"x": x, "y": y("value"), "color": color}},
             {"data": {"values": observed}, "mark": {"type": "line", "point": true},
-             "encoding": {"x": x, "y": {"field": "value", "type": "quantitative", "title": result.unit}}},
-            {"data": {"values": [{"year": forecast.year, "lower": forecast.lower, "upper": forecast.upper}]}, "mark": "errorbar",
-             "encoding": {"x": x, "y": {"field": "lower", "type": "quantitative"}, "y2": {"field": "upper"}}},
-            {"data": {"values": [{"year": forecast.year, "value": forecast.value}]}, "mark": {"type": "point", "filled": true},
-             "encoding": {"x": x, "y": {"field": "value", "type": "quantitative"}}}
+             "encoding": {"x": x, "y": y("value"), "color": color}},
+            {"data": {"values": [{"year": forecast.year, "lower": forecast.lower, "upper": forecast.upper, "kind": forecast_word}]}, "mark": {"type": "errorbar", "ticks": true},
+             "encoding": {"x": x, "y": y("lower"), "y2": {"field": "upper"}, "color": color}},
+            {"data": {"values": [{"year": forecast.year, "value": forecast.value, "kind": forecast_word}]}, "mark": {"type": "point", "filled": true, "size": 60},
+             "encoding": {"x": x, "y": y("value"), "color": color}}
         ]
     })))
 }

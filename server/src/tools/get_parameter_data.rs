@@ -354,7 +354,7 @@ fn handle(
                     .iter()
                     .map(|point| (country.iso3.clone(), point.0, point.1))
                     .collect();
-                common::line_chart(&indicator.name, &indicator.unit, &points)
+                common::line_chart(&indicator.name, &indicator.unit, &points, lang)
             })
             .collect(),
     };

@@ -187,7 +187,7 @@ fn handle(
         });
     }
     let citations = common::citation_records_for(corpus, &cited_rows)?;
-    let display = display(metric.names.get(lang), &metric.unit, &series, &urls);
+    let display = display(metric.names.get(lang), &metric.unit, &series, &urls, lang);
     let result = GetSeriesResult {
         indicator: IndicatorSummary {
             id: metric.id.clone(),
@@ -221,8 +221,14 @@ fn handle(
     })
 }
 
-/// A year × country table, its line chart and one link per country.
-fn display(name: &str, unit: &str, series: &[CountrySeries], urls: &[String]) -> Display {
+/// A year × country table, its line chart (projected years dashed) and one link per country.
+fn display(
+    name: &str,
+    unit: &str,
+    series: &[CountrySeries],
+    urls: &[String],
+    lang: Lang,
+) -> Display {
     let mut years: Vec<i32> = series
         .iter()
         .flat_map(|country| country.points.iter().map(|point| point.0))
@@ -253,7 +259,22 @@ fn display(name: &str, unit: &str, series: &[CountrySeries], urls: &[String]) ->
             url: url.clone(),
         })
         .collect();
-    let chart = common::table_line_chart(name, unit, 0, &columns[1..]);
+    let scale = common::LineScale {
+        projected_from: series
+            .iter()
+            .filter_map(|country| {
+                let first = country.projection_years.iter().min()?;
+                Some((country.country.clone(), *first))
+            })
+            .collect(),
+        range: common::value_range(
+            series
+                .iter()
+                .flat_map(|country| country.points.iter().map(|point| point.1)),
+        ),
+        lang,
+    };
+    let chart = common::table_line_chart(name, unit, 0, &columns[1..], &scale);
     Display {
         tables: vec![DisplayTable {
             title: format!("{name} ({unit})"),

@@ -58,6 +58,11 @@ fn tidy_schema(schema: &mut Value, side: Side) {
             if object.get("default") == Some(&Value::Null) {
                 object.remove("default");
             }
+            // A map of any values (`additionalProperties: true`) is an object of any fields: the key
+            // goes rather than becoming a schema of its own (which would make every value an object).
+            if object.get("additionalProperties") == Some(&Value::Bool(true)) {
+                object.remove("additionalProperties");
+            }
             for (key, child) in object.iter_mut() {
                 match key.as_str() {
                     // Maps of subschemas.

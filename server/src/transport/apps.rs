@@ -45,27 +45,36 @@ pub struct ClientFeatures {
 }
 
 impl ClientFeatures {
-    /// What the `initialize` params `params` advertise.
+    /// What the `initialize` params `params` advertise: the extension under `extensions` or
+    /// `experimental`, with `mimeTypes` naming [`RESOURCE_MIME_TYPE`] or absent, in either place.
     pub fn of_initialize(params: Option<&Value>) -> ClientFeatures {
         let capabilities = params.map(|params| &params["capabilities"]);
-        let extension = capabilities.and_then(|capabilities| {
+        let apps = capabilities.is_some_and(|capabilities| {
             [&capabilities["extensions"], &capabilities["experimental"]]
                 .into_iter()
-                .find_map(|place| place.get(EXTENSION_ID))
-        });
-        let apps = extension.is_some_and(|extension| match extension.get("mimeTypes") {
-            None => extension.is_object(),
-            Some(Value::Array(types)) => types.iter().any(|kind| kind == RESOURCE_MIME_TYPE),
-            Some(_) => false,
+                .filter_map(|place| place.get(EXTENSION_ID))
+                .any(|extension| match extension.get("mimeTypes") {
+                    None => extension.is_object(),
+                    Some(Value::Array(types)) => {
+                        types.iter().any(|kind| kind == RESOURCE_MIME_TYPE)
+                    }
+                    Some(_) => false,
+                })
         });
         ClientFeatures { apps }
     }
 
-    /// What an `initialize` in `body` (one message, or the first of a batch) advertises; `None` when
-    /// the body holds no `initialize`.
+    /// What an `initialize` request in `body` advertises: a JSON-RPC 2.0 request with an id, alone
+    /// or the first `initialize` of a batch; `None` when the body holds none (a malformed one
+    /// negotiates nothing).
     pub fn of_body(body: &Value) -> Option<ClientFeatures> {
-        let is_initialize =
-            |message: &&Value| message.get("method").and_then(Value::as_str) == Some("initialize");
+        let is_initialize = |message: &&Value| {
+            message.get("method").and_then(Value::as_str) == Some("initialize")
+                && message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
+                && message
+                    .get("id")
+                    .is_some_and(|id| id.is_string() || id.is_number())
+        };
         let initialize = match body {
             Value::Array(messages) => messages.iter().find(is_initialize),
             message => Some(message).filter(is_initialize),
@@ -263,14 +272,25 @@ pub fn chart_view() -> &'static str {
     &VIEW
 }
 
+/// The page's text before its chart data, in each language's `<html lang>` (es, en, pt).
+static BEFORE_DATA: LazyLock<[String; 3]> = LazyLock::new(|| {
+    [corpus::Lang::Es, corpus::Lang::En, corpus::Lang::Pt]
+        .map(|lang| PAGE.before_data.replacen("{{lang}}", lang.as_str(), 1))
+});
+
 /// The chart view with `data` (the page's own chart data: `{"lang": …, "chart": <get_chart_data
-/// structuredContent>}`) embedded, for a browser to open without a host: the body's chunks.
+/// structuredContent>}`) embedded, for a browser to open without a host: the body's chunks (the page's
+/// text is shared, never copied).
 pub fn standalone_page(data: &Value, lang: corpus::Lang) -> [Bytes; 3] {
     // `<` is escaped so that no text of the data can close the script element.
     let json = data.to_string().replace('<', "\\u003c");
-    let before = PAGE.before_data.replacen("{{lang}}", lang.as_str(), 1);
+    let before = match lang {
+        corpus::Lang::Es => &BEFORE_DATA[0],
+        corpus::Lang::En => &BEFORE_DATA[1],
+        corpus::Lang::Pt => &BEFORE_DATA[2],
+    };
     [
-        Bytes::from(before),
+        Bytes::from_static(before.as_bytes()),
         Bytes::from(json),
         Bytes::from_static(PAGE.after_data.as_bytes()),
     ]
@@ -289,11 +309,36 @@ mod tests {
             json!({"extensions": {EXTENSION_ID: {"mimeTypes": [RESOURCE_MIME_TYPE]}}})
         ));
         assert!(advertised(json!({"experimental": {EXTENSION_ID: {}}})));
+        // A wrong entry in one place does not hide a right one in the other.
+        assert!(advertised(json!({
+            "extensions": {EXTENSION_ID: {"mimeTypes": ["text/html"]}},
+            "experimental": {EXTENSION_ID: {"mimeTypes": [RESOURCE_MIME_TYPE]}}
+        })));
         assert!(!advertised(
             json!({"extensions": {EXTENSION_ID: {"mimeTypes": ["text/html"]}}})
         ));
         assert!(!advertised(json!({"extensions": {}})));
         assert!(!ClientFeatures::of_initialize(None).apps);
+    }
+
+    #[test]
+    fn only_a_well_formed_initialize_request_negotiates() {
+        let caps = json!({"extensions": {EXTENSION_ID: {}}});
+        let apps = Some(ClientFeatures { apps: true });
+        let message = |jsonrpc: &str, id: Value| json!({"jsonrpc": jsonrpc, "id": id, "method": "initialize", "params": {"capabilities": caps}});
+        assert_eq!(ClientFeatures::of_body(&message("2.0", json!(1))), apps);
+        assert_eq!(
+            ClientFeatures::of_body(
+                &json!([{"jsonrpc": "2.0", "method": "ping", "id": 0}, message("2.0", json!("a"))])
+            ),
+            apps
+        );
+        assert_eq!(ClientFeatures::of_body(&message("1.0", json!(1))), None);
+        assert_eq!(ClientFeatures::of_body(&message("2.0", Value::Null)), None);
+        assert_eq!(
+            ClientFeatures::of_body(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})),
+            None
+        );
     }
 
     #[test]

@@ -125,10 +125,12 @@ pub const CHART_PAGE_POLICY: &str = "default-src 'none'; script-src 'unsafe-inli
 
 /// `GET`/`HEAD /chart/{indicator}`: the indicator's chart page ([`catalog::chart`]) for `?lang=` and
 /// `?countries=` (cut to [`catalog::chart::MAX_COUNTRIES_CHARS`] before any work), built off the async
-/// workers, under [`CHART_PAGE_POLICY`]; 404 naming what would be valid for an unknown indicator or
-/// country.
+/// workers, under [`CHART_PAGE_POLICY`], with an `ETag` of the corpus version and the request (so a
+/// revalidation costs no work: 304); 404 for an unknown indicator and 400 for another bad parameter, each
+/// naming what would be valid.
 pub async fn get_chart_page(
     State(state): State<Arc<HttpState>>,
+    headers: HeaderMap,
     axum::extract::Path(indicator): axum::extract::Path<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
@@ -143,13 +145,28 @@ pub async fn get_chart_page(
     // One character past the longest id the tools accept, so that a longer one is still refused by name.
     let indicator: String = indicator.chars().take(129).collect();
     let server = state.server();
+    let etag = {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::hash::DefaultHasher::new();
+        (&indicator, lang.as_str(), &countries).hash(&mut hasher);
+        let version = &server.plugin().corpus().baked.manifest().corpus_version;
+        format!("\"chart-{version}-{:016x}\"", hasher.finish())
+    };
+    if not_modified(&headers, &etag, None) {
+        let mut response = StatusCode::NOT_MODIFIED.into_response();
+        if let Ok(value) = HeaderValue::from_str(&etag) {
+            response.headers_mut().insert(header::ETAG, value);
+        }
+        return response;
+    }
     let built = tokio::task::spawn_blocking(move || {
         catalog::chart::page(server.plugin(), &indicator, countries.as_deref(), lang)
     })
     .await;
+    use catalog::chart::ChartPageError;
     match built {
         Ok(Ok(chunks)) => {
-            let mut response = Response::new(Body::from(Bytes::from(chunks.concat())));
+            let mut response = Response::new(Body::new(super::http::Chunks::new(chunks)));
             let headers = response.headers_mut();
             headers.insert(
                 header::CONTENT_TYPE,
@@ -159,14 +176,25 @@ pub async fn get_chart_page(
                 header::CONTENT_SECURITY_POLICY,
                 HeaderValue::from_static(CHART_PAGE_POLICY),
             );
+            headers.insert(
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            );
             headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+            if let Ok(value) = HeaderValue::from_str(&etag) {
+                headers.insert(header::ETAG, value);
+            }
             response
         }
-        Ok(Err(crate::tools::ToolError::Invalid(message))) => problem(
+        Ok(Err(ChartPageError::UnknownIndicator(message))) => problem(
             StatusCode::NOT_FOUND,
             json!({"error": "not_found", "message": message}),
         ),
-        Ok(Err(error)) => {
+        Ok(Err(ChartPageError::Invalid(message))) => problem(
+            StatusCode::BAD_REQUEST,
+            json!({"error": "invalid", "message": message}),
+        ),
+        Ok(Err(ChartPageError::Internal(error))) => {
             tracing::error!(%error, "a chart page did not render");
             unavailable()
         }

@@ -424,13 +424,13 @@ fn parts_response(parts: ResultParts) -> Response {
 }
 
 /// A body of a few chunks already in memory, of known length (hyper writes them in one `writev`).
-struct Chunks {
+pub(super) struct Chunks {
     chunks: std::collections::VecDeque<Bytes>,
     remaining: u64,
 }
 
 impl Chunks {
-    fn new(chunks: impl IntoIterator<Item = Bytes>) -> Chunks {
+    pub(super) fn new(chunks: impl IntoIterator<Item = Bytes>) -> Chunks {
         let chunks: std::collections::VecDeque<Bytes> = chunks.into_iter().collect();
         let remaining = chunks.iter().map(|chunk| chunk.len() as u64).sum();
         Chunks { chunks, remaining }
@@ -489,7 +489,7 @@ async fn get_mcp(
             "transport": "streamable-http",
             "max_batch": MAX_BATCH,
             "corpus_version": baked.manifest().corpus_version,
-            "tools": server.plugin().tools().len(),
+            "tools": server.plugin().tools().iter().filter(|tool| !tool.app_only).count(),
             "observations": baked.observations().len(),
             "indicators": baked.metrics().len(),
             "loaded_at_unix": state.loaded_at_unix(),

@@ -662,9 +662,8 @@ impl McpServer {
             .filter(|offered| SUPPORTED_VERSIONS.contains(offered))
             .unwrap_or(SUPPORTED_VERSIONS[0]);
         let mut capabilities = json!({"tools": {"listChanged": false}, "resources": {"listChanged": false, "subscribe": false}});
-        if let Some(extensions) =
-            super::apps::server_extensions(ClientFeatures::of_initialize(params))
-        {
+        // What the transport negotiated from this body's `initialize` ([`McpServer::for_client`]).
+        if let Some(extensions) = super::apps::server_extensions(self.client) {
             capabilities["extensions"] = extensions;
         }
         json!({

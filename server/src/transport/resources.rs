@@ -52,8 +52,9 @@ pub fn list(
     if offset > files.len() {
         return Err(invalid_cursor(&offset.to_string()));
     }
-    let end = (offset + PAGE_SIZE).min(files.len());
+    // The chart view takes the first page's first slot.
     let view = (features.apps && offset == 0).then(super::apps::view_listing);
+    let end = (offset + PAGE_SIZE - usize::from(view.is_some())).min(files.len());
     let resources: Vec<Value> = view
         .into_iter()
         .chain(files[offset..end].iter().map(links::resource))
@@ -133,9 +134,16 @@ pub fn read(corpus: &Corpus, params: Option<&Value>) -> Result<Value, RpcError> 
         .flatten()
         .ok_or_else(|| RpcError {
             code: RESOURCE_NOT_FOUND,
-            message: format!(
-                "resource not found: `{shown}`; resources/list and resources/templates/list give the valid URIs (e.g. corpus://indicator/si_pov_gini.csv)"
-            ),
+            message: if uri.get(..3).is_some_and(|scheme| scheme.eq_ignore_ascii_case("ui:")) {
+                format!(
+                    "resource not found: `{shown}`; the one UI resource is {}",
+                    super::apps::CHART_VIEW_URI
+                )
+            } else {
+                format!(
+                    "resource not found: `{shown}`; resources/list and resources/templates/list give the valid URIs (e.g. corpus://indicator/si_pov_gini.csv)"
+                )
+            },
             data: Some(json!({ "uri": shown })),
         })?;
     let url = links::download_url(&file.download);

@@ -42,7 +42,8 @@ pub fn serve(
             Line::Complete => match std::str::from_utf8(&line) {
                 Ok(text) if text.trim().is_empty() => continue,
                 Ok(text) => {
-                    if text.contains("\"initialize\"")
+                    // Only a line that may hold an `initialize` (its name perhaps escaped) is read twice.
+                    if (text.contains("initialize") || text.contains("\\u"))
                         && let Some(features) = serde_json::from_str::<Value>(text)
                             .ok()
                             .as_ref()

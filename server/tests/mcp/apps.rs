@@ -80,6 +80,15 @@ async fn an_apps_client_over_http_negotiates_the_extension_and_names_it_by_its_s
         assert_eq!(meta(name)["ui/resourceUri"], json!(CHART_VIEW_URI));
     }
     assert_eq!(meta("get_chart_data")["ui"]["visibility"], json!(["app"]));
+    // The view's own call validates against the listed input schema.
+    let schema = &tools
+        .iter()
+        .find(|tool| tool["name"] == "get_chart_data")
+        .unwrap()["inputSchema"];
+    let call = json!({"tool": "get_series", "arguments": {"indicator": "sp_dyn_le00_in", "countries": ["MEX", "BRA"]}, "lang": "pt"});
+    let validator = jsonschema::validator_for(schema).unwrap();
+    assert!(validator.is_valid(&call), "{schema}");
+    assert!(!validator.is_valid(&json!({"tool": "search_corpus", "arguments": {}})));
     assert_eq!(meta("search_corpus"), Value::Null);
 
     let (_, resources) = post_json(
@@ -88,6 +97,11 @@ async fn an_apps_client_over_http_negotiates_the_extension_and_names_it_by_its_s
         &with_session,
     )
     .await;
+    // The view takes the first page's first slot: still a page of 100.
+    assert_eq!(
+        resources["result"]["resources"].as_array().unwrap().len(),
+        100
+    );
     let first = &resources["result"]["resources"][0];
     assert_eq!(first["uri"], json!(CHART_VIEW_URI));
     assert_eq!(first["mimeType"], json!(RESOURCE_MIME_TYPE));
@@ -359,6 +373,25 @@ async fn the_catalog_chart_page_embeds_the_chart_data_under_a_policy_without_eva
     assert!(html.contains("wb-sp-dyn-le00-in-ury") && html.contains("wb-sp-dyn-le00-in-chl"));
     assert!(!html.contains("wb-sp-dyn-le00-in-bra"));
 
+    // The publisher's code, in any case, draws the same default countries.
+    let (coded, bytes) = send(&state, get("/chart/SP.DYN.LE00.IN?lang=en")).await;
+    assert_eq!(coded.status(), 200);
+    let html = String::from_utf8(bytes).unwrap();
+    assert!(html.contains("wb-sp-dyn-le00-in-bra") && html.contains("wb-sp-dyn-le00-in-gtm"));
+    // Revalidation costs no work; a bad country is a 400 naming it.
+    let etag = response.headers()["etag"].to_str().unwrap().to_string();
+    let revalidate = Request::get("/chart/sp_dyn_le00_in?lang=en")
+        .header("if-none-match", &etag)
+        .body(Body::empty())
+        .unwrap();
+    let (unchanged, bytes) = send(&state, revalidate).await;
+    assert_eq!(unchanged.status(), 304);
+    assert!(bytes.is_empty());
+    assert_eq!(response.headers()["x-content-type-options"], "nosniff");
+    let (bad_country, bytes) = send(&state, get("/chart/sp_dyn_le00_in?countries=Atlantis")).await;
+    assert_eq!(bad_country.status(), 400);
+    assert!(String::from_utf8(bytes).unwrap().contains("Atlantis"));
+
     let (missing, bytes) = send(&state, get("/chart/no_such_indicator")).await;
     assert_eq!(missing.status(), 404);
     let problem: Value = serde_json::from_slice(&bytes).unwrap();
@@ -376,4 +409,49 @@ async fn the_catalog_chart_page_embeds_the_chart_data_under_a_policy_without_eva
             .unwrap()
             .contains(r#"<a href="/chart/sp_dyn_le00_in?lang=en""#)
     );
+}
+
+#[test]
+fn charts_dash_projections_break_at_gaps_and_draw_a_forecasts_trend() {
+    // IMF WEO projects Argentina's GDP per capita past its last actual year: those years are dashed.
+    let series = call_tool(
+        "get_series",
+        json!({"indicator": "ngdpdpc", "countries": ["ARG"], "lang": "en"}),
+    );
+    let first_projected = payload(&series)["result"]["series"][0]["projection_years"][0]
+        .as_i64()
+        .expect("WEO projections");
+    let chart = &series["_meta"]["lac-corpus/display"]["charts"][0];
+    let calculate = chart["transform"][1]["calculate"].as_str().unwrap();
+    assert!(
+        calculate.contains(&format!("{{\"ARG\":{first_projected}}}")),
+        "{calculate}"
+    );
+    assert_eq!(
+        chart["encoding"]["strokeDash"]["scale"]["domain"],
+        json!(["observed", "projection"])
+    );
+    assert_eq!(chart["mark"]["invalid"], json!("break-paths-show-domains"));
+    assert_eq!(chart["encoding"]["x"]["title"], json!("year"));
+
+    // A forecast: the fitted trend, the observed series, the interval and the point, on one y axis whose
+    // title is the unit in every layer (so the titles merge) and whose span holds the interval.
+    let forecast = call_tool(
+        "compute",
+        json!({"op": "forecast", "parameter": "salud", "indicator": "sp_dyn_le00_in", "country": "URY", "to_year": 2030, "lang": "es"}),
+    );
+    let chart = &forecast["_meta"]["lac-corpus/display"]["charts"][0];
+    let layers = chart["layer"].as_array().unwrap();
+    assert_eq!(layers.len(), 4);
+    for layer in layers {
+        assert_eq!(layer["encoding"]["y"]["title"], json!("years"), "{layer}");
+        assert_eq!(layer["encoding"]["x"]["title"], json!("año"));
+    }
+    let result = &payload(&forecast)["result"]["forecast"];
+    let domain = &layers[0]["encoding"]["y"]["scale"]["domain"];
+    if let Some(domain) = domain.as_array() {
+        assert!(domain[0].as_f64().unwrap() <= result["lower"].as_f64().unwrap());
+        assert!(domain[1].as_f64().unwrap() >= result["upper"].as_f64().unwrap());
+    }
+    assert!(chart["title"].as_str().unwrap().contains("pronóstico 2030"));
 }

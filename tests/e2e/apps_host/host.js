@@ -40,7 +40,10 @@ window.runHost = async ({ serverUrl, tool, args, locale }) => {
     { hostContext: { toolInfo: { tool: listed }, locale, theme: "light", displayMode: "inline", platform: "web" } },
   );
   const sizes = [];
-  bridge.onsizechange = (params) => sizes.push(params);
+  bridge.onsizechange = (params) => {
+    sizes.push(params);
+    if (params.height) iframe.style.height = `${params.height}px`;
+  };
   const initialized = new Promise((resolve) => {
     bridge.oninitialized = resolve;
   });
