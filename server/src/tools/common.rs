@@ -736,7 +736,7 @@ mod tests {
         assert!(((to - from) - 0.75).abs() < 0.02, "{small}");
         let negative = y_scale(Some((-4.0, -3.8)));
         let [from, to] = [0, 1].map(|at| negative["domain"][at].as_f64().unwrap());
-        assert!(from <= -4.0 && to >= -3.8 && to <= 0.0, "{negative}");
+        assert!(from <= -4.0 && (-3.8..=0.0).contains(&to), "{negative}");
         assert_eq!(y_scale(None), json!({"zero": true}));
         assert_eq!(y_scale(Some((0.0, 0.0))), json!({"zero": true}));
     }
