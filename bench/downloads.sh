@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Downloads benchmark (release build, loopback): one indicator's tidy CSV (GET /api/v1/indicators/
 # sp_dyn_le00_in.csv, memory-mapped, sent without a copy) beside the ceiling handler that returns the same
-# bytes from memory, under the same load (wrk -t2 -c16 -d10s); then a conditional GET (If-None-Match → 304).
+# bytes from memory, under the same load (wrk -t2 -c16 -d10s); then a conditional GET (If-None-Match → 304);
+# then the catalog's chart page of that indicator (/chart/sp_dyn_le00_in: get_series of 8 countries, its
+# chart data embedded in the 0.9 MB view), fresh and revalidated.
 # Usage: bash bench/downloads.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,3 +30,9 @@ for target in "server 18090" "ceiling 18091"; do
 done
 echo "== server: conditional GET (If-None-Match, 304)"
 wrk -t2 -c16 -d10s --latency -H "If-None-Match: $etag" "http://127.0.0.1:18090$path" | grep -E "Requests/sec|^ +(50|99)%"
+chart=/chart/sp_dyn_le00_in?lang=en
+chart_etag=$(curl -sI "http://127.0.0.1:18090$chart" | tr -d '\r' | sed -n 's/^etag: //p')
+echo "== server: wrk -t2 -c16 -d10s GET $chart ($(curl -s "http://127.0.0.1:18090$chart" | wc -c) bytes)"
+wrk -t2 -c16 -d10s --latency "http://127.0.0.1:18090$chart" | grep -E "Requests/sec|Transfer/sec|^ +(50|99)%"
+echo "== server: the chart page revalidated (If-None-Match, 304)"
+wrk -t2 -c16 -d10s --latency -H "If-None-Match: $chart_etag" "http://127.0.0.1:18090$chart" | grep -E "Requests/sec|^ +(50|99)%"
