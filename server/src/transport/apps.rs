@@ -48,7 +48,12 @@ impl ClientFeatures {
     /// What the `initialize` params `params` advertise: the extension under `extensions` or
     /// `experimental`, with `mimeTypes` naming [`RESOURCE_MIME_TYPE`] or absent, in either place.
     pub fn of_initialize(params: Option<&Value>) -> ClientFeatures {
-        let capabilities = params.map(|params| &params["capabilities"]);
+        ClientFeatures::of_capabilities(params.map(|params| &params["capabilities"]))
+    }
+
+    /// What client capabilities advertise (an `initialize`'s `capabilities`, or a 2026-07-28
+    /// request's `io.modelcontextprotocol/clientCapabilities`).
+    pub fn of_capabilities(capabilities: Option<&Value>) -> ClientFeatures {
         let apps = capabilities.is_some_and(|capabilities| {
             [&capabilities["extensions"], &capabilities["experimental"]]
                 .into_iter()

@@ -34,9 +34,9 @@ use super::{
     apps::ClientFeatures,
     guard::{self, OriginPolicy, TrustedProxies},
     jsonrpc::{
-        self, BodyShape, MAX_BATCH, McpServer, PendingCall, Reply, ResultParts, SUPPORTED_VERSIONS,
-        Step, codes,
+        self, BodyShape, MAX_BATCH, McpServer, PendingCall, Reply, ResultParts, Step, codes,
     },
+    modern,
     rate_limit::{Charge, RateLimiter},
     shared_limit::SharedLimiter,
 };
@@ -237,6 +237,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         &state.config.trusted_proxies,
     );
     let unsupported_version = unsupported_version(request.headers());
+    let mirrored = MirroredHeaders::of(request.headers());
     let session_features = ClientFeatures::of_session_id(
         request
             .headers()
@@ -295,18 +296,27 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         Err(response) => return *response,
     };
     let shape = BodyShape::of(&body);
+    // A 2026-07-28 request is one message whose headers mirror its body; it keeps no session.
+    let is_modern = match &body {
+        Value::Object(message) => modern::is_modern(message.get("params")),
+        _ => false,
+    };
     if let Some(version) = unsupported_version
+        && !is_modern
         && !jsonrpc::is_initialize(&body)
         && matches!(shape, BodyShape::Single | BodyShape::Batch(_))
     {
         let message = format!(
             "unsupported MCP-Protocol-Version `{version}`; supported: {}",
-            SUPPORTED_VERSIONS.join(", ")
+            modern::ALL_VERSIONS.join(", ")
         );
         return json_response(
             StatusCode::BAD_REQUEST,
             &jsonrpc::error_response(Value::Null, codes::INVALID_REQUEST, &message, None),
         );
+    }
+    if let Some(refusal) = modern_refusal(&body, is_modern, &mirrored) {
+        return refusal;
     }
     let units = shape.messages() as u32;
     if units > 0
@@ -320,7 +330,12 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     // This request runs to its end on the corpus it starts on, even if another is loaded meanwhile.
     // An `initialize` says what the client negotiated; later requests name it by their session id.
     let initialize_features = ClientFeatures::of_body(&body);
-    let features = initialize_features.unwrap_or(session_features);
+    let features = if is_modern {
+        // Its own `_meta` says what it negotiates (read by the core, per message).
+        ClientFeatures::default()
+    } else {
+        initialize_features.unwrap_or(session_features)
+    };
     let server = if features == ClientFeatures::default() {
         state.server()
     } else {
@@ -615,10 +630,145 @@ fn unsupported_version(headers: &HeaderMap) -> Option<String> {
         .get_all("mcp-protocol-version")
         .iter()
         .find_map(|value| match value.to_str() {
-            Ok(version) if SUPPORTED_VERSIONS.contains(&version.trim()) => None,
+            Ok(version) if modern::ALL_VERSIONS.contains(&version.trim()) => None,
             Ok(version) => Some(version.chars().take(40).collect()),
             Err(_) => Some("(not text)".to_string()),
         })
+}
+
+/// The request headers 2026-07-28 mirrors from the body (`MCP-Protocol-Version`, `Mcp-Method`,
+/// `Mcp-Name`), as text; a value that is not text is kept as `(not text)` so that it mismatches.
+struct MirroredHeaders {
+    version: Option<String>,
+    method: Option<String>,
+    name: Option<String>,
+}
+
+impl MirroredHeaders {
+    fn of(headers: &HeaderMap) -> MirroredHeaders {
+        let text = |name: &str| {
+            headers.get(name).map(|value| {
+                value
+                    .to_str()
+                    .map_or_else(|_| "(not text)".to_string(), |text| text.trim().to_string())
+            })
+        };
+        MirroredHeaders {
+            version: text("mcp-protocol-version"),
+            method: text("mcp-method"),
+            name: text("mcp-name"),
+        }
+    }
+}
+
+/// The methods a 2026-07-28 request may name here.
+const MODERN_METHODS: [&str; 6] = [
+    "server/discover",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+];
+
+/// What 2026-07-28 refuses before any work ([`modern`]): a batch holding a modern message (400), a
+/// modern version header on a legacy body, a missing or mismatched mirrored header (400, `-32020`),
+/// an unsupported version (400, `-32022`), an unknown method (404, `-32601`); `None` to go on.
+fn modern_refusal(body: &Value, is_modern: bool, headers: &MirroredHeaders) -> Option<Response> {
+    let refuse = |status: StatusCode, id: &Value, error: jsonrpc::RpcError| {
+        Some(json_response(
+            status,
+            &jsonrpc::error_response(id.clone(), error.code, &error.message, error.data),
+        ))
+    };
+    if let Value::Array(messages) = body
+        && messages
+            .iter()
+            .any(|message| modern::is_modern(message.get("params")))
+    {
+        let message = "invalid request: a 2026-07-28 request is one JSON-RPC message per POST (batches are for 2025-06-18 and 2025-11-25)";
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            &Value::Null,
+            jsonrpc::RpcError::new(codes::INVALID_REQUEST, message.into()),
+        );
+    }
+    if !is_modern {
+        // A modern version header on a body without the modern `_meta`: the two disagree.
+        return match &headers.version {
+            Some(version)
+                if modern::MODERN_VERSIONS.contains(&version.as_str())
+                    && !jsonrpc::is_initialize(body) =>
+            {
+                refuse(
+                    StatusCode::BAD_REQUEST,
+                    body.get("id").unwrap_or(&Value::Null),
+                    modern::header_mismatch(
+                        "MCP-Protocol-Version",
+                        Some(version),
+                        "(no io.modelcontextprotocol/protocolVersion in params._meta)",
+                    ),
+                )
+            }
+            _ => None,
+        };
+    }
+    let id = body.get("id").unwrap_or(&Value::Null);
+    let params = body.get("params");
+    let method = body
+        .get("method")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let declared = match params
+        .and_then(|params| params.get("_meta"))
+        .and_then(|meta| meta.get(modern::PROTOCOL_VERSION_KEY))
+    {
+        Some(Value::String(version)) => version.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    if headers.version.as_deref() != Some(declared.as_str()) {
+        let error = modern::header_mismatch(
+            "MCP-Protocol-Version",
+            headers.version.as_deref(),
+            &declared,
+        );
+        return refuse(StatusCode::BAD_REQUEST, id, error);
+    }
+    // Notifications (no id) carry no header requirements in this revision.
+    if body.get("id").is_some() {
+        if headers.method.as_deref() != Some(method) {
+            let error = modern::header_mismatch("Mcp-Method", headers.method.as_deref(), method);
+            return refuse(StatusCode::BAD_REQUEST, id, error);
+        }
+        let named = match method {
+            "tools/call" | "prompts/get" => params.and_then(|params| params.get("name")),
+            "resources/read" => params.and_then(|params| params.get("uri")),
+            _ => None,
+        };
+        if let Some(named) = named.and_then(Value::as_str) {
+            let sent = headers.name.as_deref().map(modern::decoded_header);
+            if sent.as_ref().map(|decoded| decoded.as_deref()) != Some(Some(named)) {
+                let error = modern::header_mismatch("Mcp-Name", headers.name.as_deref(), named);
+                return refuse(StatusCode::BAD_REQUEST, id, error);
+            }
+        }
+    }
+    if let Err(error) = modern::of_params(params) {
+        return refuse(StatusCode::BAD_REQUEST, id, error);
+    }
+    if body.get("id").is_some() && !MODERN_METHODS.contains(&method) {
+        let error = jsonrpc::RpcError::new(
+            codes::METHOD_NOT_FOUND,
+            format!(
+                "method not found: `{}`; methods of 2026-07-28 here: {}",
+                crate::tools::common::snippet(method),
+                MODERN_METHODS.join(", ")
+            ),
+        );
+        return refuse(StatusCode::NOT_FOUND, id, error);
+    }
+    None
 }
 
 fn parse(bytes: &Bytes) -> Result<Value, Box<Response>> {

@@ -26,7 +26,7 @@ use corpus::Lang;
 use serde::Deserialize;
 use serde_json::{Map, Value, json, value::RawValue};
 
-use super::{apps::ClientFeatures, workers::Workers};
+use super::{apps::ClientFeatures, modern, workers::Workers};
 use crate::tools::{Plugin, ToolError, ToolOutput, limits};
 
 /// Protocol versions this server speaks, newest first. An `initialize` offering another version gets the
@@ -225,6 +225,8 @@ pub struct CallTicket {
     tool: &'static str,
     key: String,
     raw_key: Option<String>,
+    /// Whether the request speaks 2026-07-28 (its result gains `resultType`, [`super::modern`]).
+    modern: bool,
 }
 
 /// A tool call past its argument checks and the cache.
@@ -565,40 +567,42 @@ impl McpServer {
         if method.starts_with("notifications/") {
             return None;
         }
+        let params = object.get("params");
+        // A 2026-07-28 message stands alone: its own version and client capabilities, no raw-text
+        // cache key (its result is shaped for its revision).
+        if modern::is_modern(params) {
+            let negotiated = match modern::of_params(params) {
+                Ok(negotiated) => negotiated,
+                Err(RpcError {
+                    code,
+                    message,
+                    data,
+                }) => {
+                    let response = Response::Error {
+                        id,
+                        code,
+                        message,
+                        data,
+                    };
+                    return Some((response, false));
+                }
+            };
+            let owned =
+                (negotiated.features != self.client).then(|| self.for_client(negotiated.features));
+            return owned
+                .as_ref()
+                .unwrap_or(self)
+                .answer_modern(id, method, params, run);
+        }
         if let Some(run) = run
             && method == "tools/call"
         {
-            let response = match self.prepare_call(object.get("params"), call_key) {
-                Ok(Prepared::Answered(result)) => Response::Result { id, result },
-                Ok(Prepared::Run(call)) => {
-                    *run = Some(PendingCall {
-                        job: CallJob {
-                            tool: call.tool,
-                            arguments: call.arguments,
-                            lang: call.lang,
-                        },
-                        ticket: CallTicket {
-                            id,
-                            tool: call.tool,
-                            key: call.key,
-                            raw_key: call.raw_key,
-                        },
-                    });
-                    return None;
-                }
-                Err((code, message)) => Response::Error {
-                    id,
-                    code,
-                    message,
-                    data: None,
-                },
-            };
-            return Some((response, false));
+            return self.prepared_call(id, params, call_key, run, false);
         }
         let span = tracing::info_span!("message", method, id = %id);
         let _entered = span.enter();
         let started = Instant::now();
-        let dispatched = self.dispatch(method, object.get("params"), call_key);
+        let dispatched = self.dispatch(method, params, call_key);
         tracing::info!(
             duration_us = started.elapsed().as_micros() as u64,
             outcome = if dispatched.is_ok() { "ok" } else { "error" },
@@ -619,6 +623,121 @@ impl McpServer {
             },
         };
         Some((response, false))
+    }
+
+    /// A `tools/call` left for the caller to run (`run`), or its answer when one is due without
+    /// running (a refusal, a cached result); `modern` shapes the result for 2026-07-28.
+    fn prepared_call(
+        &self,
+        id: String,
+        params: Option<&Value>,
+        call_key: Option<String>,
+        run: &mut Option<PendingCall>,
+        modern: bool,
+    ) -> Option<(Response, bool)> {
+        let response = match self.prepare_call(params, call_key) {
+            Ok(Prepared::Answered(result)) => Response::Result {
+                id,
+                result: if modern {
+                    Bytes::from(modern::with_fields(
+                        &result,
+                        &modern::result_fields("tools/call"),
+                    ))
+                } else {
+                    result
+                },
+            },
+            Ok(Prepared::Run(call)) => {
+                *run = Some(PendingCall {
+                    job: CallJob {
+                        tool: call.tool,
+                        arguments: call.arguments,
+                        lang: call.lang,
+                    },
+                    ticket: CallTicket {
+                        id,
+                        tool: call.tool,
+                        key: call.key,
+                        raw_key: call.raw_key,
+                        modern,
+                    },
+                });
+                return None;
+            }
+            Err((code, message)) => Response::Error {
+                id,
+                code,
+                message,
+                data: None,
+            },
+        };
+        Some((response, false))
+    }
+
+    /// Answers a 2026-07-28 message ([`super::modern`]): `server/discover`; no `ping` or `initialize`;
+    /// every other method as the legacy revisions answer it, its result with `resultType` (and, when
+    /// cacheable, `ttlMs` and `cacheScope`), a resource not found as `-32602`.
+    fn answer_modern(
+        &self,
+        id: String,
+        method: &str,
+        params: Option<&Value>,
+        run: Option<&mut Option<PendingCall>>,
+    ) -> Option<(Response, bool)> {
+        if let Some(run) = run
+            && method == "tools/call"
+        {
+            return self.prepared_call(id, params, None, run, true);
+        }
+        let dispatched = match method {
+            "server/discover" => Ok(Bytes::from(self.discover().to_string())),
+            "ping" | "initialize" => Err(RpcError::new(
+                codes::METHOD_NOT_FOUND,
+                format!(
+                    "method not found: `{method}` is not part of 2026-07-28 (a request carries its version and capabilities in `_meta`; server/discover tells what this server speaks)"
+                ),
+            )),
+            _ => self.dispatch(method, params, None),
+        };
+        let response = match dispatched {
+            Ok(result) => Response::Result {
+                id,
+                result: Bytes::from(modern::with_fields(&result, &modern::result_fields(method))),
+            },
+            Err(RpcError {
+                code,
+                message,
+                data,
+            }) => Response::Error {
+                id,
+                // 2026-07-28 names a resource not found an invalid parameter.
+                code: if code == super::resources::RESOURCE_NOT_FOUND {
+                    codes::INVALID_PARAMS
+                } else {
+                    code
+                },
+                message,
+                data,
+            },
+        };
+        Some((response, false))
+    }
+
+    /// The `server/discover` result (without the fields [`modern::with_fields`] adds): every revision
+    /// this server speaks, its capabilities (MCP Apps declared when this request's client advertised
+    /// it), its identity and instructions.
+    fn discover(&self) -> Value {
+        let mut capabilities =
+            json!({"tools": {"listChanged": false}, "resources": {"listChanged": false}});
+        if let Some(extensions) = super::apps::server_extensions(self.client) {
+            capabilities["extensions"] = extensions;
+        }
+        json!({
+            "supportedVersions": modern::ALL_VERSIONS,
+            "capabilities": capabilities,
+            "_meta": {modern::SERVER_INFO_KEY: {"name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION"), "title": SERVER_TITLE}},
+            "instructions": self.instructions,
+        })
     }
 
     /// Runs one method: its serialized `result`, or `Err((code, message))` for a protocol error.
@@ -647,7 +766,7 @@ impl McpServer {
             other => Err(RpcError::new(
                 codes::METHOD_NOT_FOUND,
                 format!(
-                    "method not found: `{}`; methods: initialize, ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read",
+                    "method not found: `{}`; methods: initialize, ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read (and, in 2026-07-28, server/discover)",
                     crate::tools::common::snippet(other)
                 ),
             )),
@@ -842,6 +961,13 @@ impl McpServer {
             }
         };
         match answered {
+            Ok(result) if ticket.modern => Reply::Result(ResultParts::new(
+                &ticket.id,
+                Bytes::from(modern::with_fields(
+                    &result,
+                    &modern::result_fields("tools/call"),
+                )),
+            )),
             Ok(result) => Reply::Result(ResultParts::new(&ticket.id, result)),
             Err((code, message)) => Reply::One {
                 response: Response::Error {

@@ -10,6 +10,8 @@
 //!   and the health probe.
 //! - [`listener`]: the accept loop: header-read (idle) timeout, header size cap, connection cap with
 //!   503 shedding, graceful drain.
+//! - [`modern`]: the stateless revision 2026-07-28 (per-request `_meta`, `server/discover`, result
+//!   types and caching hints, its error codes and HTTP headers), beside the `initialize`-based ones.
 //! - [`metrics`]: Prometheus/OpenMetrics counters and histograms (`GET /metrics`).
 //! - [`stdio`]: newline-delimited JSON-RPC on stdin/stdout.
 //! - [`guard`]: who may call: the `Origin` allow-list, the loopback `Host` check, JSON content type, and
@@ -25,6 +27,7 @@ pub mod http;
 pub mod jsonrpc;
 pub mod listener;
 pub mod metrics;
+pub mod modern;
 pub mod rate_limit;
 pub mod reload;
 pub mod resources;
