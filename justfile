@@ -20,10 +20,19 @@ bake *args:
 sources *args:
     cargo run --quiet -p pipeline -- sources {{args}}
 
-# Run every test: the workspace's Rust tests, then the end-to-end tests with the official Python MCP client.
+# Run every test: the workspace's Rust tests, the end-to-end tests with the official Python MCP client, then the
+# official MCP conformance suite for each protocol revision served.
 test: venv
     cargo test --workspace --no-fail-fast
     just e2e
+    just conformance
+
+# The official MCP conformance suite (pinned in tests/conformance) against the server over HTTP, for 2026-07-28,
+# 2025-11-25 and 2025-06-18, each against tests/conformance/expected-failures.yaml (bakes as `e2e` does).
+conformance: venv
+    cargo build --quiet -p server -p pipeline
+    test -f target/e2e-corpus/current/manifest.json || target/debug/pipeline bake --quiet --out-dir target/e2e-corpus > /dev/null
+    bash tests/conformance/run.sh target/debug/server target/e2e-corpus {{python}}
 
 # End-to-end tests: bake the default corpus into target/e2e-corpus and drive the server with the Python MCP client,
 # and the MCP App in headless Chromium through the test host (apps-host).

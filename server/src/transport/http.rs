@@ -694,7 +694,8 @@ fn modern_refusal(body: &Value, is_modern: bool, headers: &MirroredHeaders) -> O
         );
     }
     if !is_modern {
-        // A modern version header on a body without the modern `_meta`: the two disagree.
+        // A modern version header on a body without the modern `_meta`: the request lacks its
+        // required protocol fields (`-32602`).
         return match &headers.version {
             Some(version)
                 if modern::MODERN_VERSIONS.contains(&version.as_str())
@@ -703,11 +704,7 @@ fn modern_refusal(body: &Value, is_modern: bool, headers: &MirroredHeaders) -> O
                 refuse(
                     StatusCode::BAD_REQUEST,
                     body.get("id").unwrap_or(&Value::Null),
-                    modern::header_mismatch(
-                        "MCP-Protocol-Version",
-                        Some(version),
-                        "(no io.modelcontextprotocol/protocolVersion in params._meta)",
-                    ),
+                    modern::missing_meta(modern::PROTOCOL_VERSION_KEY, version),
                 )
             }
             _ => None,

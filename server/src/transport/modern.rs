@@ -74,7 +74,7 @@ pub fn is_modern(params: Option<&Value>) -> bool {
 ///
 /// # Errors
 /// `-32022` with `data.supported` and `data.requested` when the version is not one of
-/// [`MODERN_VERSIONS`] (or not a string).
+/// [`MODERN_VERSIONS`] (or not a string); `-32602` without client capabilities.
 pub fn of_params(params: Option<&Value>) -> Result<Modern, RpcError> {
     let meta = params.and_then(|params| params.get("_meta"));
     let requested = meta.and_then(|meta| meta.get(PROTOCOL_VERSION_KEY));
@@ -82,11 +82,22 @@ pub fn of_params(params: Option<&Value>) -> Result<Modern, RpcError> {
         .and_then(Value::as_str)
         .filter(|version| MODERN_VERSIONS.contains(version))
         .ok_or_else(|| unsupported_version(requested))?;
-    let capabilities = meta.and_then(|meta| meta.get(CLIENT_CAPABILITIES_KEY));
+    let capabilities = meta
+        .and_then(|meta| meta.get(CLIENT_CAPABILITIES_KEY))
+        .filter(|capabilities| capabilities.is_object())
+        .ok_or_else(|| missing_meta(CLIENT_CAPABILITIES_KEY, "an object; {} for none"))?;
     Ok(Modern {
         version: version.to_string(),
-        features: ClientFeatures::of_capabilities(capabilities),
+        features: ClientFeatures::of_capabilities(Some(capabilities)),
     })
+}
+
+/// `-32602`: a required `_meta` field is missing.
+pub fn missing_meta(key: &str, valid: &str) -> RpcError {
+    RpcError::new(
+        super::jsonrpc::codes::INVALID_PARAMS,
+        format!("invalid params: a 2026-07-28 request needs params._meta[\"{key}\"] ({valid})"),
+    )
 }
 
 /// `-32022`: the versions this server speaks and the one requested.
@@ -199,6 +210,11 @@ mod tests {
             )
         );
         assert!(of_params(Some(&params(json!(5)))).is_err());
+        let without_capabilities = json!({"_meta": {PROTOCOL_VERSION_KEY: "2026-07-28"}});
+        assert_eq!(
+            of_params(Some(&without_capabilities)).unwrap_err().code,
+            crate::transport::jsonrpc::codes::INVALID_PARAMS
+        );
     }
 
     #[test]
