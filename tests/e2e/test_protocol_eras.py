@@ -102,7 +102,7 @@ def test_2026_07_28_over_http_discovers_and_refuses_by_status_and_code(unlimited
     )
     result = discovered["result"]
     assert status == 200 and result["resultType"] == "complete" and result["cacheScope"] == "public"
-    assert result["supportedVersions"] == ["2026-07-28", "2025-11-25", "2025-06-18"]
+    assert result["supportedVersions"] == ["2026-07-28"]  # the legacy revisions go through initialize
     assert result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "lac-corpus"
 
     call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",

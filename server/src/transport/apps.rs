@@ -69,12 +69,14 @@ impl ClientFeatures {
         ClientFeatures { apps }
     }
 
-    /// What an `initialize` request in `body` advertises: a JSON-RPC 2.0 request with an id, alone
-    /// or the first `initialize` of a batch; `None` when the body holds none (a malformed one
-    /// negotiates nothing).
+    /// What an `initialize` request in `body` advertises: a JSON-RPC 2.0 request with an id and no
+    /// 2026-07-28 `_meta`, alone or the first `initialize` of a batch; `None` when the body holds none
+    /// (a malformed or modern one negotiates nothing).
     pub fn of_body(body: &Value) -> Option<ClientFeatures> {
         let is_initialize = |message: &&Value| {
-            message.get("method").and_then(Value::as_str) == Some("initialize")
+            // A 2026-07-28 `initialize` is refused, so it negotiates nothing.
+            !super::modern::is_modern(message.get("params"))
+                && message.get("method").and_then(Value::as_str) == Some("initialize")
                 && message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
                 && message
                     .get("id")

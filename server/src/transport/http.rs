@@ -281,8 +281,8 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     };
     // A repeated `tools/call` (its params' exact text answered before) is answered from the cache
     // without parsing the body into a value or copying the result.
-    let repeat = unsupported_version
-        .is_none()
+    // (Not for a request that says it speaks 2026-07-28: its headers are checked against its body first.)
+    let repeat = (unsupported_version.is_none() && !mirrored.is_modern())
         .then(|| state.server.load().repeat(&bytes))
         .flatten();
     if let Some(repeat) = repeat {
@@ -315,7 +315,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
             &jsonrpc::error_response(Value::Null, codes::INVALID_REQUEST, &message, None),
         );
     }
-    if let Some(refusal) = modern_refusal(&body, is_modern, &mirrored) {
+    if let Some(refusal) = modern_refusal(&body, &bytes, is_modern, &mirrored) {
         return refusal;
     }
     let units = shape.messages() as u32;
@@ -645,13 +645,20 @@ struct MirroredHeaders {
 }
 
 impl MirroredHeaders {
+    /// The headers' values; a header sent more than once is `(several values)`, which matches nothing
+    /// (an intermediary may read another of them than the server would).
     fn of(headers: &HeaderMap) -> MirroredHeaders {
         let text = |name: &str| {
-            headers.get(name).map(|value| {
-                value
+            let mut values = headers.get_all(name).iter();
+            let first = values.next()?;
+            if values.next().is_some() {
+                return Some("(several values)".to_string());
+            }
+            Some(
+                first
                     .to_str()
-                    .map_or_else(|_| "(not text)".to_string(), |text| text.trim().to_string())
-            })
+                    .map_or_else(|_| "(not text)".to_string(), |text| text.trim().to_string()),
+            )
         };
         MirroredHeaders {
             version: text("mcp-protocol-version"),
@@ -659,6 +666,27 @@ impl MirroredHeaders {
             name: text("mcp-name"),
         }
     }
+
+    /// Whether the version header names a 2026-07-28 revision.
+    fn is_modern(&self) -> bool {
+        self.version
+            .as_deref()
+            .is_some_and(|version| modern::MODERN_VERSIONS.contains(&version))
+    }
+}
+
+/// The exact text of a single message's `id` in `raw` (`null` when there is none or `raw` is not one
+/// object), so that a refusal echoes it as the request wrote it.
+fn raw_id(raw: &[u8]) -> String {
+    #[derive(serde::Deserialize)]
+    struct Envelope<'a> {
+        #[serde(borrow, default)]
+        id: Option<&'a serde_json::value::RawValue>,
+    }
+    serde_json::from_slice::<Envelope<'_>>(raw)
+        .ok()
+        .and_then(|envelope| envelope.id)
+        .map_or_else(|| "null".to_string(), |id| id.get().to_string())
 }
 
 /// The methods a 2026-07-28 request may name here.
@@ -674,11 +702,24 @@ const MODERN_METHODS: [&str; 6] = [
 /// What 2026-07-28 refuses before any work ([`modern`]): a batch holding a modern message (400), a
 /// modern version header on a legacy body, a missing or mismatched mirrored header (400, `-32020`),
 /// an unsupported version (400, `-32022`), an unknown method (404, `-32601`); `None` to go on.
-fn modern_refusal(body: &Value, is_modern: bool, headers: &MirroredHeaders) -> Option<Response> {
-    let refuse = |status: StatusCode, id: &Value, error: jsonrpc::RpcError| {
-        Some(json_response(
+fn modern_refusal(
+    body: &Value,
+    raw: &[u8],
+    is_modern: bool,
+    headers: &MirroredHeaders,
+) -> Option<Response> {
+    // The id as the request wrote it (an integer past 64 bits keeps every digit).
+    let refuse = |status: StatusCode, _id: &Value, error: jsonrpc::RpcError| {
+        let mut fields = json!({"code": error.code, "message": error.message});
+        if let Some(data) = error.data {
+            fields["data"] = data;
+        }
+        Some(text_json_response(
             status,
-            &jsonrpc::error_response(id.clone(), error.code, &error.message, error.data),
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{},"error":{fields}}}"#,
+                raw_id(raw)
+            ),
         ))
     };
     if let Value::Array(messages) = body

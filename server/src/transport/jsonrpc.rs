@@ -523,8 +523,9 @@ impl McpServer {
                     true,
                 ));
             };
-            // A notification: processed, never answered.
-            if !method.starts_with("notifications/") {
+            // A notification: processed, never answered (a 2026-07-28 one is not run at all: that revision
+            // defines no client notification that does work).
+            if !method.starts_with("notifications/") && !modern::is_modern(object.get("params")) {
                 let _ = self.dispatch(method, object.get("params"), None);
             }
             return None;
@@ -697,7 +698,19 @@ impl McpServer {
                     "method not found: `{method}` is not part of 2026-07-28 (a request carries its version and capabilities in `_meta`; server/discover tells what this server speaks)"
                 ),
             )),
-            _ => self.dispatch(method, params, None),
+            _ => self.dispatch(method, params, None).map_err(|error| {
+                if error.code == codes::METHOD_NOT_FOUND {
+                    RpcError::new(
+                        codes::METHOD_NOT_FOUND,
+                        format!(
+                            "method not found: `{}`; methods of 2026-07-28 here: server/discover, tools/list, tools/call, resources/list, resources/templates/list, resources/read",
+                            crate::tools::common::snippet(method)
+                        ),
+                    )
+                } else {
+                    error
+                }
+            }),
         };
         let response = match dispatched {
             Ok(result) => Response::Result {
@@ -723,8 +736,8 @@ impl McpServer {
         Some((response, false))
     }
 
-    /// The `server/discover` result (without the fields [`modern::with_fields`] adds): every revision
-    /// this server speaks, its capabilities (MCP Apps declared when this request's client advertised
+    /// The `server/discover` result (without the fields [`modern::with_fields`] adds): the revisions a
+    /// request may name per request, its capabilities (MCP Apps declared when this request's client advertised
     /// it), its identity and instructions.
     fn discover(&self) -> Value {
         let mut capabilities =
@@ -733,7 +746,8 @@ impl McpServer {
             capabilities["extensions"] = extensions;
         }
         json!({
-            "supportedVersions": modern::ALL_VERSIONS,
+            // The versions a request may name in its `_meta` (the legacy ones need `initialize`).
+            "supportedVersions": modern::MODERN_VERSIONS,
             "capabilities": capabilities,
             "_meta": {modern::SERVER_INFO_KEY: {"name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION"), "title": SERVER_TITLE}},
             "instructions": self.instructions,

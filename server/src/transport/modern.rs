@@ -22,7 +22,8 @@ use super::{apps::ClientFeatures, jsonrpc::RpcError};
 
 /// The modern revisions this server speaks.
 pub const MODERN_VERSIONS: [&str; 1] = ["2026-07-28"];
-/// Every revision this server speaks, newest first (as `server/discover` and `-32022` list them).
+/// Every revision this server speaks, newest first (the modern ones per request, the others through
+/// `initialize`).
 pub const ALL_VERSIONS: [&str; 3] = ["2026-07-28", "2025-11-25", "2025-06-18"];
 
 /// `_meta` key of a request's protocol version.
@@ -74,10 +75,16 @@ pub fn is_modern(params: Option<&Value>) -> bool {
 ///
 /// # Errors
 /// `-32022` with `data.supported` and `data.requested` when the version is not one of
-/// [`MODERN_VERSIONS`] (or not a string); `-32602` without client capabilities.
+/// [`MODERN_VERSIONS`]; `-32602` for a version that is not a string or without client capabilities.
 pub fn of_params(params: Option<&Value>) -> Result<Modern, RpcError> {
     let meta = params.and_then(|params| params.get("_meta"));
     let requested = meta.and_then(|meta| meta.get(PROTOCOL_VERSION_KEY));
+    if requested.is_some_and(|requested| !requested.is_string()) {
+        return Err(missing_meta(
+            PROTOCOL_VERSION_KEY,
+            "a string such as \"2026-07-28\"",
+        ));
+    }
     let version = requested
         .and_then(Value::as_str)
         .filter(|version| MODERN_VERSIONS.contains(version))
@@ -100,7 +107,8 @@ pub fn missing_meta(key: &str, valid: &str) -> RpcError {
     )
 }
 
-/// `-32022`: the versions this server speaks and the one requested.
+/// `-32022`: the versions a request may name in its `_meta` (the modern ones: a client that retries with
+/// one of them succeeds) and the one requested; the message names the legacy ones too.
 pub fn unsupported_version(requested: Option<&Value>) -> RpcError {
     let shown = match requested {
         Some(Value::String(text)) => crate::tools::common::snippet(text).to_string(),
@@ -110,10 +118,11 @@ pub fn unsupported_version(requested: Option<&Value>) -> RpcError {
     RpcError {
         code: codes::UNSUPPORTED_PROTOCOL_VERSION,
         message: format!(
-            "Unsupported protocol version `{shown}`; supported: {}",
-            ALL_VERSIONS.join(", ")
+            "Unsupported protocol version `{shown}` in params._meta; supported there: {} ({} are served through initialize, without _meta)",
+            MODERN_VERSIONS.join(", "),
+            ALL_VERSIONS[MODERN_VERSIONS.len()..].join(" and ")
         ),
-        data: Some(json!({"supported": ALL_VERSIONS, "requested": shown})),
+        data: Some(json!({"supported": MODERN_VERSIONS, "requested": shown})),
     }
 }
 
@@ -205,11 +214,20 @@ mod tests {
         assert_eq!(refused.code, codes::UNSUPPORTED_PROTOCOL_VERSION);
         assert_eq!(
             refused.data,
-            Some(
-                json!({"supported": ["2026-07-28", "2025-11-25", "2025-06-18"], "requested": "1900-01-01"})
-            )
+            Some(json!({"supported": ["2026-07-28"], "requested": "1900-01-01"}))
         );
-        assert!(of_params(Some(&params(json!(5)))).is_err());
+        assert_eq!(
+            of_params(Some(&params(json!(5)))).unwrap_err().code,
+            crate::transport::jsonrpc::codes::INVALID_PARAMS
+        );
+        // A legacy version is served through initialize, not named per request.
+        let legacy = of_params(Some(&params(json!("2025-11-25")))).unwrap_err();
+        assert_eq!(legacy.code, codes::UNSUPPORTED_PROTOCOL_VERSION);
+        assert!(
+            legacy.message.contains("through initialize"),
+            "{}",
+            legacy.message
+        );
         let without_capabilities = json!({"_meta": {PROTOCOL_VERSION_KEY: "2026-07-28"}});
         assert_eq!(
             of_params(Some(&without_capabilities)).unwrap_err().code,

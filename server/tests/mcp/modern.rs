@@ -50,10 +50,8 @@ async fn discover_and_a_tool_call_answer_with_the_revisions_fields() {
     assert_eq!(result["resultType"], json!("complete"));
     assert_eq!(result["cacheScope"], json!("public"));
     assert!(result["ttlMs"].as_u64().unwrap() > 0);
-    assert_eq!(
-        result["supportedVersions"],
-        json!(["2026-07-28", "2025-11-25", "2025-06-18"])
-    );
+    // The versions a request may name in `_meta` (2025-11-25 and 2025-06-18 go through initialize).
+    assert_eq!(result["supportedVersions"], json!(["2026-07-28"]));
     assert_eq!(
         result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
         json!("lac-corpus")
@@ -148,6 +146,27 @@ async fn mirrored_headers_versions_methods_and_batches_are_refused_by_status_and
     assert_eq!(answer["error"]["code"], json!(-32022));
     assert_eq!(answer["error"]["data"]["requested"], json!("1900-01-01"));
 
+    // A legacy version named per request is refused, saying how it is served.
+    let mut legacy_version = request(12, "tools/list", json!({}));
+    legacy_version["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] =
+        json!("2025-11-25");
+    let (response, answer) = post_modern(
+        &legacy_version,
+        &[
+            ("mcp-protocol-version", "2025-11-25"),
+            ("mcp-method", "tools/list"),
+        ],
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    assert_eq!(answer["error"]["data"]["supported"], json!(["2026-07-28"]));
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("through initialize")
+    );
+
     let ping = request(6, "ping", json!({}));
     let (response, answer) = post_modern(&ping, &[VERSION, ("mcp-method", "ping")]).await;
     assert_eq!(
@@ -178,6 +197,50 @@ async fn mirrored_headers_versions_methods_and_batches_are_refused_by_status_and
         (response.status().as_u16(), &answer["error"]["code"]),
         (400, &json!(-32602))
     );
+}
+
+#[tokio::test]
+async fn refusals_echo_the_id_as_written_and_trust_no_doubled_header_or_cached_answer() {
+    let state = http_state(true, 6000);
+    // A doubled header may be read differently by an intermediary: it matches nothing.
+    let call = request(13, "tools/list", json!({}));
+    let doubled = axum::http::Request::post("/api/mcp")
+        .header("content-type", "application/json")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/list")
+        .header("mcp-method", "tools/call")
+        .body(Body::from(call.to_string()))
+        .unwrap();
+    let (response, bytes) = send(&state, doubled).await;
+    assert_eq!(response.status(), 400);
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(answer["error"]["code"], json!(-32020));
+    // An id past 64 bits comes back digit for digit.
+    let text = call
+        .to_string()
+        .replace(r#""id":13"#, r#""id":123456789012345678901234567890"#);
+    let (response, bytes) = send(&state, post(text, &[VERSION, ("mcp-method", "ping")])).await;
+    assert_eq!(response.status(), 400);
+    assert!(
+        std::str::from_utf8(&bytes)
+            .unwrap()
+            .contains(r#""id":123456789012345678901234567890"#)
+    );
+    // A legacy body answered (and cached) before is still refused under a 2026-07-28 header.
+    let legacy = json!({"jsonrpc": "2.0", "id": 14, "method": "tools/call",
+        "params": {"name": "get_series", "arguments": {"indicator": "sp_dyn_le00_in", "countries": ["URY"]}}})
+    .to_string();
+    let (first, _) = send(&state, post(legacy.clone(), &[])).await;
+    assert_eq!(first.status(), 200);
+    let headers = [
+        VERSION,
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "get_series"),
+    ];
+    let (second, bytes) = send(&state, post(legacy, &headers)).await;
+    assert_eq!(second.status(), 400);
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(answer["error"]["code"], json!(-32602));
 }
 
 #[tokio::test]
@@ -234,6 +297,15 @@ fn over_stdio_a_dual_era_client_probes_with_discover_then_either_era_is_served()
         .and_then(|mut child| {
             let mut stdin = child.stdin.take().unwrap();
             writeln!(stdin, "{}", request(1, "server/discover", json!({})))?;
+            // A 2026-07-28 `initialize` advertising MCP Apps is refused and negotiates nothing.
+            let mut modern_initialize = request(
+                20,
+                "initialize",
+                json!({"capabilities": {"extensions": {EXTENSION_ID: {}}}}),
+            );
+            modern_initialize["params"]["_meta"] = meta(json!({}));
+            writeln!(stdin, "{modern_initialize}")?;
+            writeln!(stdin, r#"{{"jsonrpc":"2.0","id":21,"method":"tools/list"}}"#)?;
             writeln!(
                 stdin,
                 "{}",
@@ -257,6 +329,10 @@ fn over_stdio_a_dual_era_client_probes_with_discover_then_either_era_is_served()
         lines[0]["result"]["supportedVersions"][0],
         json!("2026-07-28")
     );
+    assert_eq!(lines[1]["error"]["code"], json!(-32601));
+    let tools = lines[2]["result"]["tools"].as_array().unwrap();
+    assert!(tools.iter().all(|tool| tool["name"] != "get_chart_data"));
+    let lines = &lines[2..];
     let read = &lines[1]["result"];
     assert_eq!(read["resultType"], json!("complete"));
     assert!(
