@@ -2,11 +2,6 @@
 //! resource, the charting tools' `_meta.ui`, the app-only `get_chart_data` on real values, and the
 //! catalog's chart page. A client without the extension sees what it saw before.
 
-use std::{
-    io::Write,
-    process::{Command, Stdio},
-};
-
 use axum::{body::Body, http::Request};
 use serde_json::{Value, json};
 use server::transport::{
@@ -308,26 +303,11 @@ fn get_chart_data_refuses_other_tools_and_passes_on_the_tools_own_refusals() {
 
 #[test]
 fn over_stdio_the_connection_remembers_what_initialize_negotiated() {
-    let output = Command::new(env!("CARGO_BIN_EXE_server"))
-        .args(["--stdio", "--corpus-dir", corpus_dir().to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .and_then(|mut child| {
-            let mut stdin = child.stdin.take().unwrap();
-            writeln!(stdin, "{}", request(1, "tools/list", json!({})))?;
-            writeln!(stdin, "{}", initialize(apps_capabilities()))?;
-            writeln!(stdin, "{}", request(2, "tools/list", json!({})))?;
-            drop(stdin);
-            child.wait_with_output()
-        })
-        .unwrap();
-    let lines: Vec<Value> = std::str::from_utf8(&output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let lines = crate::support::stdio_exchange(&[
+        request(1, "tools/list", json!({})),
+        initialize(apps_capabilities()),
+        request(2, "tools/list", json!({})),
+    ]);
     let count = |line: &Value| line["result"]["tools"].as_array().unwrap().len();
     assert_eq!(count(&lines[0]), 15, "before initialize: the defaults");
     assert_eq!(

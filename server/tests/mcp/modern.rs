@@ -2,16 +2,11 @@
 //! types and caching hints, its error codes, its HTTP headers and statuses, and MCP Apps negotiated per
 //! request; the legacy answers stay as they were.
 
-use std::{
-    io::Write,
-    process::{Command, Stdio},
-};
-
 use axum::body::Body;
 use serde_json::{Value, json};
 use server::transport::apps::{EXTENSION_ID, RESOURCE_MIME_TYPE};
 
-use crate::support::{corpus_dir, http_state, post, send};
+use crate::support::{http_state, post, send};
 
 fn meta(capabilities: Value) -> Value {
     json!({
@@ -288,43 +283,21 @@ async fn mcp_apps_is_negotiated_per_request_and_the_legacy_answers_are_unchanged
 
 #[test]
 fn over_stdio_a_dual_era_client_probes_with_discover_then_either_era_is_served() {
-    let output = Command::new(env!("CARGO_BIN_EXE_server"))
-        .args(["--stdio", "--corpus-dir", corpus_dir().to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .and_then(|mut child| {
-            let mut stdin = child.stdin.take().unwrap();
-            writeln!(stdin, "{}", request(1, "server/discover", json!({})))?;
-            // A 2026-07-28 `initialize` advertising MCP Apps is refused and negotiates nothing.
-            let mut modern_initialize = request(
-                20,
-                "initialize",
-                json!({"capabilities": {"extensions": {EXTENSION_ID: {}}}}),
-            );
-            modern_initialize["params"]["_meta"] = meta(json!({}));
-            writeln!(stdin, "{modern_initialize}")?;
-            writeln!(stdin, r#"{{"jsonrpc":"2.0","id":21,"method":"tools/list"}}"#)?;
-            writeln!(
-                stdin,
-                "{}",
-                request(2, "resources/read", json!({"uri": "corpus://indicator/si_pov_gini.csv"}))
-            )?;
-            writeln!(
-                stdin,
-                r#"{{"jsonrpc":"2.0","id":3,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"t","version":"1"}}}}}}"#
-            )?;
-            writeln!(stdin, r#"{{"jsonrpc":"2.0","id":4,"method":"ping"}}"#)?;
-            drop(stdin);
-            child.wait_with_output()
-        })
-        .unwrap();
-    let lines: Vec<Value> = std::str::from_utf8(&output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    // A 2026-07-28 `initialize` advertising MCP Apps is refused and negotiates nothing.
+    let mut modern_initialize = request(
+        20,
+        "initialize",
+        json!({"capabilities": {"extensions": {EXTENSION_ID: {}}}}),
+    );
+    modern_initialize["params"]["_meta"] = meta(json!({}));
+    let lines = crate::support::stdio_exchange(&[
+        request(1, "server/discover", json!({})).to_string(),
+        modern_initialize.to_string(),
+        r#"{"jsonrpc":"2.0","id":21,"method":"tools/list"}"#.to_string(),
+        request(2, "resources/read", json!({"uri": "corpus://indicator/si_pov_gini.csv"})).to_string(),
+        r#"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#.to_string(),
+        r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#.to_string(),
+    ]);
     assert_eq!(
         lines[0]["result"]["supportedVersions"][0],
         json!("2026-07-28")

@@ -48,6 +48,32 @@ pub fn corpus_dir() -> &'static Path {
     })
 }
 
+/// Runs the server binary over stdio on the real corpus, writes `lines` (one message or batch each) and
+/// closes its input; every line it wrote, parsed.
+pub fn stdio_exchange(lines: &[String]) -> Vec<Value> {
+    use std::io::Write;
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["--stdio", "--corpus-dir", corpus_dir().to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            let mut stdin = child.stdin.take().expect("piped");
+            for line in lines {
+                writeln!(stdin, "{line}")?;
+            }
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .expect("the server runs over stdio");
+    std::str::from_utf8(&output.stdout)
+        .expect("UTF-8 on stdout")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON message per line"))
+        .collect()
+}
+
 /// Input of the test-only tool that always fails internally.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct FailingInput {}
