@@ -16,9 +16,15 @@ serve:
 bake *args:
     cargo run --quiet -p pipeline -- bake {{args}}
 
-# Show every catalog source: present, rows, indicators, newest year, licence.
+# Show every catalog source: present, rows, indicators, newest year, licence; refresh host, last retrieval,
+# checksum against data/sources.lock.json, credentials (set or not).
 sources *args:
     cargo run --quiet -p pipeline -- sources {{args}}
+
+# Refresh sources from their publishers (`just fetch wgi`; none named: every source with a [refresh]), all or
+# nothing per source, into ../shared/data/sources; `just bake` publishes what it brought.
+fetch *args:
+    cargo run --quiet -p pipeline -- fetch {{args}}
 
 # Run every test: the workspace's Rust tests, the end-to-end tests with the official Python MCP client, then the
 # official MCP conformance suite for each protocol revision served.

@@ -27,6 +27,7 @@ pub mod bake;
 pub mod derive;
 pub mod error;
 pub mod export;
+pub mod fetch;
 pub mod govern;
 pub mod ingest;
 pub mod paths;

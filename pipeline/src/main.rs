@@ -1,4 +1,5 @@
-//! `pipeline`: bake the governed corpus (`pipeline bake`) and report on its sources (`pipeline sources`).
+//! `pipeline`: bake the governed corpus (`pipeline bake`), report on its sources (`pipeline sources`) and
+//! refresh them from their publishers (`pipeline fetch`).
 
 use std::{path::PathBuf, process::ExitCode};
 
@@ -31,10 +32,20 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
-    /// Show each catalog source: present on disk, rows, indicators, newest year, licence.
+    /// Show each catalog source: present on disk, rows, indicators, newest year, licence; and its
+    /// refresh: hosts, last retrieval, checksum against the lock file, credentials (never their values).
     Sources {
         #[command(flatten)]
         dirs: Dirs,
+    },
+    /// Download the named sources (default: every source that declares a [refresh]) from their
+    /// publishers into their raw folders, all or nothing per source, and record them in the lock file.
+    /// `just bake` publishes what it brought.
+    Fetch {
+        #[command(flatten)]
+        dirs: Dirs,
+        /// Source ids.
+        sources: Vec<String>,
     },
 }
 
@@ -112,6 +123,93 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 "{}",
                 status::table(&status::statuses(&catalog, &sources_dir))
             );
+            let lock = pipeline::fetch::Lock::read(&catalog_dir)?;
+            println!();
+            print!(
+                "{}",
+                pipeline::fetch::table(&pipeline::fetch::statuses(&catalog, &sources_dir, &lock))
+            );
+        }
+        Command::Fetch { dirs, sources } => {
+            let (sources_dir, catalog_dir) = dirs.resolve();
+            let catalog = Catalog::load(&catalog_dir)?;
+            let chosen: Vec<&pipeline::sources::SourceEntry> = if sources.is_empty() {
+                catalog
+                    .sources
+                    .iter()
+                    .filter(|source| source.refresh.is_some())
+                    .collect()
+            } else {
+                sources
+                    .iter()
+                    .map(|id| {
+                        catalog.source(id).ok_or_else(|| {
+                            let ids: Vec<&str> = catalog
+                                .sources
+                                .iter()
+                                .map(|source| source.id.as_str())
+                                .collect();
+                            anyhow::anyhow!("unknown source `{id}`; sources: {}", ids.join(", "))
+                        })
+                    })
+                    .collect::<anyhow::Result<_>>()?
+            };
+            if chosen.is_empty() {
+                println!("no source declares a [refresh]: nothing to fetch");
+            }
+            let mut failed = 0;
+            for source in chosen {
+                let before = status::statuses(&catalog, &sources_dir)
+                    .into_iter()
+                    .find(|status| status.id == source.id);
+                match pipeline::fetch::fetch_source(&catalog, source, &sources_dir) {
+                    Ok(files) => {
+                        let after = status::statuses(&catalog, &sources_dir)
+                            .into_iter()
+                            .find(|status| status.id == source.id);
+                        let show = |value: Option<String>| value.unwrap_or_else(|| "-".into());
+                        println!(
+                            "{}: rows {} -> {}, newest year {} -> {}",
+                            source.id,
+                            show(before.as_ref().and_then(|s| s.rows).map(|r| r.to_string())),
+                            show(after.as_ref().and_then(|s| s.rows).map(|r| r.to_string())),
+                            show(
+                                before
+                                    .as_ref()
+                                    .and_then(|s| s.newest_year)
+                                    .map(|y| y.to_string())
+                            ),
+                            show(
+                                after
+                                    .as_ref()
+                                    .and_then(|s| s.newest_year)
+                                    .map(|y| y.to_string())
+                            ),
+                        );
+                        for file in files {
+                            let state = match &file.previous_sha256 {
+                                Some(previous) if *previous == file.sha256 => "unchanged",
+                                Some(_) => "changed",
+                                None => "new",
+                            };
+                            println!(
+                                "  {} ({} bytes): {state}, sha256 {}",
+                                file.file, file.bytes, file.sha256
+                            );
+                        }
+                    }
+                    Err(error) => {
+                        eprintln!("error: {error}");
+                        failed += 1;
+                    }
+                }
+            }
+            if failed > 0 {
+                anyhow::bail!(
+                    "{failed} source(s) not fetched; their files and the lock file are unchanged"
+                );
+            }
+            println!("run `just bake` to publish what was fetched");
         }
     }
     Ok(())

@@ -63,6 +63,10 @@ pub struct SourceEntry {
     pub describes: Option<String>,
     /// How to read the raw files.
     pub connector: Connector,
+    /// Where `pipeline fetch` refreshes the raw files from (the publisher's bulk download or API),
+    /// checked on load ([`super::refresh`]); absent: refreshed by hand.
+    #[serde(default)]
+    pub refresh: Option<super::refresh::Refresh>,
 }
 
 /// How a connector's raw files name countries.
@@ -310,6 +314,7 @@ impl Catalog {
                 "no source catalog files (*.toml)",
             ));
         }
+        let policy = super::refresh::FetchPolicy::of(settings.fetch.as_ref());
         let mut sources = Vec::with_capacity(files.len());
         for file in &files {
             let text = std::fs::read_to_string(file)
@@ -319,6 +324,11 @@ impl Catalog {
             entry
                 .validate(file, &settings)
                 .map_err(|message| BakeError::catalog(file, message))?;
+            if let Some(refresh) = &entry.refresh {
+                refresh
+                    .validate(&policy)
+                    .map_err(|message| BakeError::catalog(file, message))?;
+            }
             sources.push(entry);
         }
         sources.sort_by(|left, right| left.id.cmp(&right.id));

@@ -1,7 +1,8 @@
 //! The source catalog: the declarative files under `data/` that say what to bake and how.
 //!
 //! - `data/corpus.toml` ([`CorpusSettings`]): licences, comparison aggregates, pillars.
-//! - `data/sources/*.toml` ([`SourceEntry`]): one file per source, with its connector.
+//! - `data/sources/*.toml` ([`SourceEntry`]): one file per source, with its connector and, optionally, where
+//!   `pipeline fetch` refreshes its raw files from ([`refresh`]).
 //! - `data/metrics/*.csv` ([`MetricMapping`]): per indicator, pillar, unit, direction, range, licence, names.
 //! - `data/curated/*.toml` ([`curated`]): record-level sources (the World Bank project list) and their
 //!   reviewed mappings.
@@ -16,6 +17,7 @@ pub mod catalog;
 pub mod concordance;
 pub mod curated;
 pub mod metric_map;
+pub mod refresh;
 pub mod settings;
 pub mod status;
 

@@ -21,6 +21,9 @@ pub struct CorpusSettings {
     pub aggregates: Vec<AggregateEntry>,
     /// The pillars, in display order.
     pub pillars: Vec<Pillar>,
+    /// The hosts and size `pipeline fetch` may use (none: no source can be refreshed).
+    #[serde(default)]
+    pub fetch: Option<super::refresh::FetchSettings>,
 }
 
 /// A licence the catalog knows.

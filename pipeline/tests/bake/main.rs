@@ -32,3 +32,6 @@ mod governance_rules;
 /// The flat files for analysts.
 mod curated;
 mod exports;
+
+// `pipeline fetch` against a loopback server, and the refresh columns of `pipeline sources`.
+mod fetch;

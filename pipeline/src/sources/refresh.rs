@@ -1,0 +1,266 @@
+//! What a source declares for refreshing its raw files (`[refresh]` in its catalog file), and the policy
+//! that checks every URL on catalog load: https only, a hostname of `[a-z0-9.-]` on the allow-list of
+//! `corpus.toml` (`[fetch] allowed_hosts`, `*.` for any subdomain), an extra host only from the explicit
+//! setting [`EXTRA_HOSTS_ENV`]. The bake never uses any of it: only `pipeline fetch` goes on the network.
+
+use serde::Deserialize;
+
+/// Extra allow-listed hosts (comma-separated patterns), beside `corpus.toml`'s.
+pub const EXTRA_HOSTS_ENV: &str = "CORPUS_FETCH_EXTRA_HOSTS";
+/// Test-only: `1` also admits `http://127.0.0.1:PORT/` URLs (a local test server), and nothing else.
+pub const LOOPBACK_FOR_TESTS_ENV: &str = "CORPUS_FETCH_LOOPBACK_FOR_TESTS";
+/// The largest response body fetched, in bytes, overriding `corpus.toml`'s `[fetch] max_bytes`.
+pub const MAX_BYTES_ENV: &str = "CORPUS_FETCH_MAX_BYTES";
+
+/// A source's refresh declaration.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Refresh {
+    /// What the downloads are, as the connector reads them.
+    pub format: RefreshFormat,
+    /// The environment variable holding the publisher's credential (sent as `Authorization: Bearer`),
+    /// when one is needed; its value is never printed.
+    #[serde(default)]
+    pub credential_env: Option<String>,
+    /// The files to download, each into the source's raw folder.
+    pub files: Vec<RefreshFile>,
+}
+
+/// The format of a refreshed file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RefreshFormat {
+    /// Comma-separated values.
+    Csv,
+    /// An Excel workbook.
+    Xlsx,
+    /// JSON.
+    Json,
+}
+
+/// One file to download.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RefreshFile {
+    /// The publisher's bulk download or API URL (https, allow-listed host).
+    pub url: String,
+    /// Where it goes, relative to the source's raw folder (no `..`, not absolute).
+    pub file: String,
+}
+
+/// Settings of `corpus.toml`'s `[fetch]` table.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FetchSettings {
+    /// Host patterns a refresh URL may name: `data.worldbank.org`, or `*.worldbank.org` for any
+    /// subdomain (and the domain itself).
+    pub allowed_hosts: Vec<String>,
+    /// The largest response body fetched, in bytes.
+    #[serde(default = "default_max_bytes")]
+    pub max_bytes: u64,
+}
+
+fn default_max_bytes() -> u64 {
+    512 * 1024 * 1024
+}
+
+/// The hosts, scheme and size a fetch may use: `corpus.toml`'s, and the explicit settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchPolicy {
+    /// Host patterns (see [`FetchSettings::allowed_hosts`]).
+    pub allowed_hosts: Vec<String>,
+    /// Whether `http://127.0.0.1:PORT/` is admitted (tests only, [`LOOPBACK_FOR_TESTS_ENV`]).
+    pub loopback_for_tests: bool,
+    /// The largest response body fetched, in bytes.
+    pub max_bytes: u64,
+}
+
+impl FetchPolicy {
+    /// The policy of `settings` (none: no host allowed) and of the environment's explicit settings.
+    pub fn of(settings: Option<&FetchSettings>) -> FetchPolicy {
+        let mut allowed_hosts: Vec<String> = settings
+            .map(|settings| settings.allowed_hosts.clone())
+            .unwrap_or_default();
+        if let Ok(extra) = std::env::var(EXTRA_HOSTS_ENV) {
+            allowed_hosts.extend(
+                extra
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|host| !host.is_empty())
+                    .map(str::to_string),
+            );
+        }
+        FetchPolicy {
+            allowed_hosts,
+            loopback_for_tests: std::env::var(LOOPBACK_FOR_TESTS_ENV).as_deref() == Ok("1"),
+            max_bytes: std::env::var(MAX_BYTES_ENV)
+                .ok()
+                .and_then(|bytes| bytes.parse().ok())
+                .or(settings.map(|settings| settings.max_bytes))
+                .unwrap_or_else(default_max_bytes),
+        }
+    }
+
+    /// The host of `url` when the policy admits it.
+    ///
+    /// # Errors
+    /// What is wrong, naming the host: not https, a host outside `[a-z0-9.-]`, one off the allow-list.
+    pub fn check(&self, url: &str) -> Result<String, String> {
+        if self.loopback_for_tests
+            && let Some(rest) = url.strip_prefix("http://127.0.0.1:")
+        {
+            let port = rest.split('/').next().unwrap_or_default();
+            if !port.is_empty() && port.bytes().all(|byte| byte.is_ascii_digit()) {
+                return Ok(format!("127.0.0.1:{port}"));
+            }
+        }
+        let Some(rest) = url.strip_prefix("https://") else {
+            return Err(format!(
+                "`{url}` is not https: refresh URLs must be https on an allow-listed host"
+            ));
+        };
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        let host = authority.split(':').next().unwrap_or_default();
+        if host.is_empty()
+            || authority.contains('@')
+            || !host.bytes().all(|byte| {
+                byte.is_ascii_lowercase() || byte.is_ascii_digit() || b".-".contains(&byte)
+            })
+        {
+            return Err(format!(
+                "host `{host}` of `{url}`: a host is lower-case letters, digits, dots and hyphens only"
+            ));
+        }
+        if !self
+            .allowed_hosts
+            .iter()
+            .any(|pattern| host_matches(host, pattern))
+        {
+            return Err(format!(
+                "host `{host}` is not on the allow-list ({}; add one with {EXTRA_HOSTS_ENV})",
+                self.allowed_hosts.join(", ")
+            ));
+        }
+        Ok(host.to_string())
+    }
+}
+
+/// Whether `host` matches `pattern` (`example.org`, or `*.example.org` for it and any subdomain).
+fn host_matches(host: &str, pattern: &str) -> bool {
+    match pattern.strip_prefix("*.") {
+        Some(domain) => host == domain || host.ends_with(&format!(".{domain}")),
+        None => host == pattern,
+    }
+}
+
+impl Refresh {
+    /// Checks every URL against `policy`, every file path and the credential's variable name.
+    ///
+    /// # Errors
+    /// A message naming the field (`refresh.files[N].url`…) and what is wrong.
+    pub fn validate(&self, policy: &FetchPolicy) -> Result<(), String> {
+        if self.files.is_empty() {
+            return Err("refresh.files: declare at least one file to download".into());
+        }
+        for (index, file) in self.files.iter().enumerate() {
+            policy
+                .check(&file.url)
+                .map_err(|problem| format!("refresh.files[{index}].url: {problem}"))?;
+            let path = std::path::Path::new(&file.file);
+            if file.file.is_empty()
+                || path.is_absolute()
+                || path
+                    .components()
+                    .any(|part| !matches!(part, std::path::Component::Normal(_)))
+            {
+                return Err(format!(
+                    "refresh.files[{index}].file `{}`: a path inside the source's raw folder, without `..`",
+                    file.file
+                ));
+            }
+        }
+        if let Some(name) = &self.credential_env
+            && (name.is_empty()
+                || !name
+                    .bytes()
+                    .all(|byte| byte.is_ascii_uppercase() || byte.is_ascii_digit() || byte == b'_'))
+        {
+            return Err(format!(
+                "refresh.credential_env `{name}`: an environment variable name (A-Z, 0-9, _)"
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy() -> FetchPolicy {
+        FetchPolicy {
+            allowed_hosts: vec!["*.worldbank.org".into(), "hdr.undp.org".into()],
+            loopback_for_tests: false,
+            max_bytes: 1024,
+        }
+    }
+
+    #[test]
+    fn only_https_urls_of_allow_listed_hosts_pass() {
+        let policy = policy();
+        assert_eq!(
+            policy.check("https://api.worldbank.org/v2/x").unwrap(),
+            "api.worldbank.org"
+        );
+        assert_eq!(
+            policy.check("https://worldbank.org/").unwrap(),
+            "worldbank.org"
+        );
+        assert!(policy.check("https://hdr.undp.org/data.csv").is_ok());
+        for (url, says) in [
+            ("http://api.worldbank.org/x", "not https"),
+            ("https://evilworldbank.org/x", "not on the allow-list"),
+            ("https://undp.org/x", "not on the allow-list"),
+            ("https://API.worldbank.org/x", "lower-case"),
+            ("https://user@api.worldbank.org/x", "lower-case"),
+            ("https://api.worldbank.org_x/x", "lower-case"),
+            ("http://127.0.0.1:8080/x", "not https"),
+        ] {
+            let problem = policy.check(url).unwrap_err();
+            assert!(problem.contains(says), "{url}: {problem}");
+        }
+        let tests = FetchPolicy {
+            loopback_for_tests: true,
+            ..policy
+        };
+        assert_eq!(
+            tests.check("http://127.0.0.1:8080/x").unwrap(),
+            "127.0.0.1:8080"
+        );
+        assert!(tests.check("http://localhost:8080/x").is_err());
+    }
+
+    #[test]
+    fn a_refresh_names_files_inside_the_raw_folder_and_a_plain_variable() {
+        let refresh = |file: &str, credential: Option<&str>| Refresh {
+            format: RefreshFormat::Csv,
+            credential_env: credential.map(str::to_string),
+            files: vec![RefreshFile {
+                url: "https://api.worldbank.org/x".into(),
+                file: file.into(),
+            }],
+        };
+        assert!(
+            refresh("indicators/data.csv", Some("WB_TOKEN"))
+                .validate(&policy())
+                .is_ok()
+        );
+        assert!(refresh("../escape.csv", None).validate(&policy()).is_err());
+        assert!(refresh("/etc/passwd", None).validate(&policy()).is_err());
+        assert!(
+            refresh("data.csv", Some("token value"))
+                .validate(&policy())
+                .is_err()
+        );
+    }
+}

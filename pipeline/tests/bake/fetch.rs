@@ -1,0 +1,404 @@
+//! `pipeline fetch` and the refresh columns of `pipeline sources`, against a local HTTP server on loopback
+//! (admitted only through the test-only setting `CORPUS_FETCH_LOOPBACK_FOR_TESTS`): a good refresh, a
+//! redirect followed and one off the allow-list, an oversized, a truncated and a compressed body, a
+//! changed checksum, a missing credential; and the catalog checks of refresh URLs. Every failed fetch
+//! leaves the raw file and the lock file as they were.
+
+use std::{
+    collections::HashMap,
+    io::{BufRead, BufReader, Write},
+    net::TcpListener,
+    path::Path,
+    process::Output,
+    sync::{Arc, Mutex},
+};
+
+use crate::support::fixture;
+
+/// A canned answer: the status line, headers and body; `cut_after` closes the connection after that many
+/// body bytes.
+#[derive(Clone)]
+struct Canned {
+    status: &'static str,
+    headers: Vec<(&'static str, String)>,
+    body: Vec<u8>,
+    cut_after: Option<usize>,
+}
+
+impl Canned {
+    fn ok(body: &[u8]) -> Canned {
+        Canned {
+            status: "200 OK",
+            headers: vec![("Content-Type", "text/csv".into())],
+            body: body.to_vec(),
+            cut_after: None,
+        }
+    }
+
+    fn redirect(to: &str) -> Canned {
+        Canned {
+            status: "302 Found",
+            headers: vec![("Location", to.into())],
+            body: Vec::new(),
+            cut_after: None,
+        }
+    }
+}
+
+/// Each request's path and `Authorization` header, as the server saw them.
+type Seen = Arc<Mutex<Vec<(String, Option<String>)>>>;
+
+/// A one-request-per-connection HTTP/1.1 server on 127.0.0.1 answering `routes` by path; it records each
+/// request's path and `Authorization` header.
+struct LoopbackServer {
+    port: u16,
+    seen: Seen,
+}
+
+impl LoopbackServer {
+    fn start(routes: HashMap<&'static str, Canned>) -> LoopbackServer {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let seen: Seen = Arc::new(Mutex::new(Vec::new()));
+        let recorded = seen.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut line = String::new();
+                if reader.read_line(&mut line).is_err() {
+                    continue;
+                }
+                let path = line
+                    .split_whitespace()
+                    .nth(1)
+                    .unwrap_or_default()
+                    .to_string();
+                let mut authorization = None;
+                loop {
+                    let mut header = String::new();
+                    if reader.read_line(&mut header).is_err() || header.trim().is_empty() {
+                        break;
+                    }
+                    if let Some((name, value)) = header.split_once(':')
+                        && name.eq_ignore_ascii_case("authorization")
+                    {
+                        authorization = Some(value.trim().to_string());
+                    }
+                }
+                recorded.lock().unwrap().push((path.clone(), authorization));
+                let canned = routes.get(path.as_str()).cloned().unwrap_or(Canned {
+                    status: "404 Not Found",
+                    headers: Vec::new(),
+                    body: b"no such file".to_vec(),
+                    cut_after: None,
+                });
+                let mut stream = stream;
+                let mut head = format!("HTTP/1.1 {}\r\nConnection: close\r\n", canned.status);
+                if !canned
+                    .headers
+                    .iter()
+                    .any(|(name, _)| *name == "Content-Length")
+                {
+                    head.push_str(&format!("Content-Length: {}\r\n", canned.body.len()));
+                }
+                for (name, value) in &canned.headers {
+                    head.push_str(&format!("{name}: {value}\r\n"));
+                }
+                head.push_str("\r\n");
+                let body = &canned.body[..canned.cut_after.unwrap_or(canned.body.len())];
+                let _ = stream.write_all(head.as_bytes());
+                let _ = stream.write_all(body);
+            }
+        });
+        LoopbackServer { port, seen }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    fn requests(&self) -> usize {
+        self.seen.lock().unwrap().len()
+    }
+}
+
+/// A copy of the fixture catalog and sources, the wgi source refreshed from `url`.
+struct Setup {
+    catalog: tempfile::TempDir,
+    sources: tempfile::TempDir,
+}
+
+impl Setup {
+    fn new(url: &str, credential_env: Option<&str>) -> Setup {
+        let (catalog_dir, sources_dir) = fixture();
+        let catalog = tempfile::tempdir().unwrap();
+        let sources = tempfile::tempdir().unwrap();
+        copy_tree(&catalog_dir, catalog.path());
+        copy_tree(&sources_dir, sources.path());
+        append(
+            &catalog.path().join("corpus.toml"),
+            "\n[fetch]\nallowed_hosts = [\"*.worldbank.org\"]\n",
+        );
+        let credential = credential_env
+            .map(|name| format!("credential_env = \"{name}\"\n"))
+            .unwrap_or_default();
+        append(
+            &catalog.path().join("sources/wgi.toml"),
+            &format!(
+                "\n[refresh]\nformat = \"csv\"\n{credential}files = [{{ url = \"{url}\", file = \"wgi.csv\" }}]\n"
+            ),
+        );
+        Setup { catalog, sources }
+    }
+
+    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pipeline"));
+        command
+            .args(args)
+            .arg("--catalog-dir")
+            .arg(self.catalog.path())
+            .arg("--sources-dir")
+            .arg(self.sources.path())
+            .env("CORPUS_FETCH_LOOPBACK_FOR_TESTS", "1")
+            .env_remove("CORPUS_FETCH_MAX_BYTES")
+            .env_remove("LAC_TEST_WGI_TOKEN");
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        command.output().expect("pipeline runs")
+    }
+
+    fn raw(&self) -> Vec<u8> {
+        std::fs::read(self.sources.path().join("wgi/wgi.csv")).unwrap()
+    }
+
+    fn lock(&self) -> Option<serde_json::Value> {
+        std::fs::read(self.catalog.path().join("sources.lock.json"))
+            .ok()
+            .map(|bytes| serde_json::from_slice(&bytes).unwrap())
+    }
+
+    /// Asserts that a fetch failed with `expected` in its message and changed nothing.
+    fn assert_refused(&self, output: &Output, original: &[u8], expected: &[&str]) {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{stderr}");
+        for fragment in expected {
+            assert!(stderr.contains(fragment), "{fragment:?} in {stderr}");
+        }
+        assert_eq!(self.raw(), original, "the raw file is unchanged");
+        assert_eq!(self.lock(), None, "no lock written");
+        let leftovers: Vec<_> = std::fs::read_dir(self.sources.path())
+            .unwrap()
+            .flatten()
+            .filter(|entry| entry.file_name().to_string_lossy().starts_with(".fetch-"))
+            .collect();
+        assert!(leftovers.is_empty(), "no staging folder left");
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn append(path: &Path, text: &str) {
+    let mut file = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    file.write_all(text.as_bytes()).unwrap();
+}
+
+/// The fixture's WGI rows and one more year.
+fn newer_wgi() -> Vec<u8> {
+    let (_, sources) = fixture();
+    let mut text = std::fs::read_to_string(sources.join("wgi/wgi.csv")).unwrap();
+    text.push_str("BRArl2024,BRA,Brazil,2024,rl,-0.28,0.12,12,43.0,37.1,49.0\n");
+    text.into_bytes()
+}
+
+#[test]
+fn a_refresh_swaps_the_file_in_records_it_in_the_lock_and_says_what_changed() {
+    let server = LoopbackServer::start(HashMap::from([
+        ("/wgi.csv", Canned::redirect("/v2/wgi.csv")),
+        ("/v2/wgi.csv", Canned::ok(&newer_wgi())),
+    ]));
+    let setup = Setup::new(&server.url("/wgi.csv"), None);
+    let output = setup.run(&["fetch", "wgi"], &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // One redirect on the same (admitted) origin, followed by hand.
+    assert_eq!(server.requests(), 2);
+    assert_eq!(setup.raw(), newer_wgi());
+    assert!(stdout.contains("newest year 2023 -> 2024"), "{stdout}");
+    assert!(
+        stdout.contains("wgi.csv") && stdout.contains("changed"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("just bake"), "{stdout}");
+    let lock = setup.lock().expect("a lock file");
+    let locked = &lock["sources"]["wgi"]["files"][0];
+    assert_eq!(locked["url"], serde_json::json!(server.url("/wgi.csv")));
+    assert_eq!(locked["bytes"], serde_json::json!(newer_wgi().len()));
+    use sha2::Digest;
+    let digest: String = sha2::Sha256::digest(newer_wgi())
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    assert_eq!(locked["sha256"], serde_json::json!(digest));
+
+    // `pipeline sources` shows where it comes from and that it matches the lock; a hand edit shows.
+    let sources = setup.run(&["sources"], &[]);
+    let text = String::from_utf8_lossy(&sources.stdout);
+    assert!(
+        sources.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sources.stderr)
+    );
+    let line = text
+        .lines()
+        .find(|line| line.starts_with("wgi ") && line.contains("127.0.0.1"))
+        .unwrap();
+    assert!(
+        line.contains("matches the lock") && line.contains("none"),
+        "{line}"
+    );
+    append(
+        &setup.sources.path().join("wgi/wgi.csv"),
+        "edited by hand\n",
+    );
+    let text = String::from_utf8_lossy(&setup.run(&["sources"], &[]).stdout).to_string();
+    assert!(text.contains("differs from the lock: wgi.csv"), "{text}");
+}
+
+#[test]
+fn a_redirect_off_the_allow_list_changes_nothing() {
+    let server = LoopbackServer::start(HashMap::from([(
+        "/wgi.csv",
+        Canned::redirect("https://evil.example.com/wgi.csv"),
+    )]));
+    let setup = Setup::new(&server.url("/wgi.csv"), None);
+    let original = setup.raw();
+    let output = setup.run(&["fetch", "wgi"], &[]);
+    setup.assert_refused(
+        &output,
+        &original,
+        &[
+            "evil.example.com",
+            "not on the allow-list",
+            "nothing was changed",
+        ],
+    );
+}
+
+#[test]
+fn an_oversized_a_truncated_or_a_compressed_body_changes_nothing() {
+    let big = vec![b'x'; 4096];
+    let mut cut = Canned::ok(&newer_wgi());
+    cut.headers.push(("Content-Length", "5000".into()));
+    cut.cut_after = Some(100);
+    let mut gzip = Canned::ok(&newer_wgi());
+    gzip.headers.push(("Content-Encoding", "gzip".into()));
+    let server = LoopbackServer::start(HashMap::from([
+        ("/big.csv", Canned::ok(&big)),
+        ("/cut.csv", cut),
+        ("/gzip.csv", gzip),
+    ]));
+    for (path, env, expected) in [
+        (
+            "/big.csv",
+            vec![("CORPUS_FETCH_MAX_BYTES", "1000")],
+            "above the 1000",
+        ),
+        ("/cut.csv", vec![], "broke off"),
+        ("/gzip.csv", vec![], "compressed"),
+    ] {
+        let setup = Setup::new(&server.url(path), None);
+        let original = setup.raw();
+        let output = setup.run(&["fetch", "wgi"], &env);
+        setup.assert_refused(&output, &original, &[expected]);
+    }
+}
+
+#[test]
+fn a_missing_credential_requests_nothing_and_a_set_one_is_sent_but_never_shown() {
+    let server = LoopbackServer::start(HashMap::from([("/wgi.csv", Canned::ok(&newer_wgi()))]));
+    let setup = Setup::new(&server.url("/wgi.csv"), Some("LAC_TEST_WGI_TOKEN"));
+    let original = setup.raw();
+    let output = setup.run(&["fetch", "wgi"], &[]);
+    setup.assert_refused(
+        &output,
+        &original,
+        &["LAC_TEST_WGI_TOKEN", "not set", "nothing was requested"],
+    );
+    assert_eq!(server.requests(), 0);
+    let sources = String::from_utf8_lossy(&setup.run(&["sources"], &[]).stdout).to_string();
+    assert!(sources.contains("LAC_TEST_WGI_TOKEN not set"), "{sources}");
+
+    let token = [("LAC_TEST_WGI_TOKEN", "s3cret-value")];
+    let output = setup.run(&["fetch", "wgi"], &token);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen = server.seen.lock().unwrap().clone();
+    assert_eq!(seen[0].1.as_deref(), Some("Bearer s3cret-value"));
+    let sources = setup.run(&["sources"], &token);
+    let text = String::from_utf8_lossy(&sources.stdout).to_string()
+        + &String::from_utf8_lossy(&sources.stderr);
+    assert!(text.contains("LAC_TEST_WGI_TOKEN set"), "{text}");
+    assert!(!text.contains("s3cret-value"), "the value is never printed");
+}
+
+#[test]
+fn the_catalog_refuses_a_refresh_url_that_is_not_https_on_an_allowed_host() {
+    for (url, loopback, expected) in [
+        ("http://127.0.0.1:9/wgi.csv", false, "not https"),
+        (
+            "https://evil.example.com/wgi.csv",
+            true,
+            "host `evil.example.com` is not on the allow-list",
+        ),
+        ("https://Data.WorldBank.org/wgi.csv", true, "lower-case"),
+    ] {
+        let setup = Setup::new(url, None);
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_pipeline"));
+        command
+            .args(["sources", "--catalog-dir"])
+            .arg(setup.catalog.path())
+            .arg("--sources-dir")
+            .arg(setup.sources.path())
+            .env_remove("CORPUS_FETCH_EXTRA_HOSTS");
+        if loopback {
+            command.env("CORPUS_FETCH_LOOPBACK_FOR_TESTS", "1");
+        } else {
+            command.env_remove("CORPUS_FETCH_LOOPBACK_FOR_TESTS");
+        }
+        let output = command.output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{url}");
+        for fragment in ["wgi.toml", "refresh.files[0].url", expected] {
+            assert!(stderr.contains(fragment), "{url}: {fragment:?} in {stderr}");
+        }
+    }
+    // An extra host is admitted only by the explicit setting.
+    let setup = Setup::new("https://mirror.example.org/wgi.csv", None);
+    let output = setup.run(
+        &["sources"],
+        &[("CORPUS_FETCH_EXTRA_HOSTS", "mirror.example.org")],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
