@@ -70,6 +70,7 @@ bench:
     bash bench/compare.sh
     bash bench/downloads.sh
     bash bench/tools.sh
+    bash bench/eras.sh
     cargo bench -p server --bench tools
 
 # Proofs under faults: 10 corpus reloads under load, the bake SIGKILLed at 20 random points, a 60 s soak.
