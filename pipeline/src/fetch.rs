@@ -27,7 +27,7 @@ use sha2::{Digest, Sha256};
 
 use crate::sources::{
     Catalog, SourceEntry,
-    refresh::{FetchPolicy, Refresh},
+    refresh::{FetchPolicy, Refresh, RefreshFormat},
 };
 
 /// The most redirects one download follows.
@@ -36,6 +36,10 @@ pub const MAX_REDIRECTS: usize = 5;
 pub const LOCK_FILE: &str = "sources.lock.json";
 /// How long one download may take in all.
 pub const DOWNLOAD_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long connecting may take.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a response may go without sending a byte (a stalled server).
+pub const READ_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// What went wrong fetching a source; nothing of it was changed.
 #[derive(Debug, thiserror::Error)]
@@ -130,14 +134,14 @@ impl Lock {
         }
     }
 
-    /// Writes the lock file atomically (a temporary file renamed over it).
-    fn write(&self, catalog_dir: &Path) -> Result<(), FetchError> {
-        let path = catalog_dir.join(LOCK_FILE);
+    /// Writes the lock beside the lock file (`.sources.lock.json.{pid}`), for the caller to rename over
+    /// it; the temporary file's path.
+    fn write_beside(&self, catalog_dir: &Path) -> Result<PathBuf, FetchError> {
         let next = catalog_dir.join(format!(".{LOCK_FILE}.{}", std::process::id()));
         let mut text = serde_json::to_string_pretty(self).expect("the lock serializes");
         text.push('\n');
         std::fs::write(&next, text).map_err(|error| FetchError::io(&next, error))?;
-        std::fs::rename(&next, &path).map_err(|error| FetchError::io(&path, error))
+        Ok(next)
     }
 }
 
@@ -169,21 +173,39 @@ pub fn fetch_source(
             source.id
         ))
     })?;
-    let policy = FetchPolicy::of(catalog.settings.fetch.as_ref());
+    let policy =
+        FetchPolicy::checked(catalog.settings.fetch.as_ref()).map_err(FetchError::Source)?;
     let credential = credential(source, refresh)?;
+    // One fetch at a time per catalog: the lock file is read, then rewritten, under this guard.
+    let guard_path = catalog.dir.join(format!(".{LOCK_FILE}.guard"));
+    let guard =
+        std::fs::File::create(&guard_path).map_err(|error| FetchError::io(&guard_path, error))?;
+    guard
+        .lock()
+        .map_err(|error| FetchError::io(&guard_path, error))?;
+    // A lock file that does not read fails the fetch before anything is downloaded.
+    let mut lock = Lock::read(&catalog.dir)?;
     let raw_dir = source.raw_dir(sources_dir);
     std::fs::create_dir_all(sources_dir).map_err(|error| FetchError::io(sources_dir, error))?;
+    remove_abandoned(sources_dir, &source.id);
     let staging =
         Staging::create(sources_dir.join(format!(".fetch-{}-{}", source.id, std::process::id())))?;
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .max_redirects(0)
         .http_status_as_error(false)
         .timeout_global(Some(DOWNLOAD_TIMEOUT))
+        .timeout_connect(Some(CONNECT_TIMEOUT))
+        .timeout_per_read(Some(READ_TIMEOUT))
         .build()
         .into();
     let mut downloaded = Vec::with_capacity(refresh.files.len());
-    for declared in &refresh.files {
-        let staged = staging.path.join(&declared.file);
+    for (index, declared) in refresh.files.iter().enumerate() {
+        let staged = staging.path.join("new").join(&declared.file);
+        let failed = |problem: String| FetchError::Download {
+            source_id: source.id.clone(),
+            url: declared.url.clone(),
+            problem,
+        };
         let (sha256, bytes) = download(
             &agent,
             &policy,
@@ -191,32 +213,13 @@ pub fn fetch_source(
             credential.as_deref(),
             &staged,
         )
-        .map_err(|problem| FetchError::Download {
-            source_id: source.id.clone(),
-            url: declared.url.clone(),
-            problem,
-        })?;
+        .map_err(failed)?;
+        check_format(refresh.format, &staged)
+            .map_err(|problem| failed(format!("refresh.files[{index}]: {problem}")))?;
         downloaded.push((declared, staged, sha256, bytes));
     }
-    // Every file arrived whole: swap them in, then record them.
-    let mut changed = Vec::with_capacity(downloaded.len());
-    for (declared, staged, sha256, bytes) in &downloaded {
-        let target = raw_dir.join(&declared.file);
-        let previous_sha256 = std::fs::read(&target)
-            .ok()
-            .map(|bytes| hex(&Sha256::digest(bytes)));
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|error| FetchError::io(parent, error))?;
-        }
-        std::fs::rename(staged, &target).map_err(|error| FetchError::io(&target, error))?;
-        changed.push(FetchedFile {
-            file: declared.file.clone(),
-            previous_sha256,
-            sha256: sha256.clone(),
-            bytes: *bytes,
-        });
-    }
-    let mut lock = Lock::read(&catalog.dir)?;
+    // Every file arrived whole: the new lock is written beside the old, then the files are swapped in
+    // (what they replace kept aside until every rename succeeded), then the lock.
     lock.sources.insert(
         source.id.clone(),
         LockedSource {
@@ -232,8 +235,123 @@ pub fn fetch_source(
                 .collect(),
         },
     );
-    lock.write(&catalog.dir)?;
+    // Each file's place holds a file or nothing: a directory there is never replaced.
+    for (declared, _, _, _) in &downloaded {
+        let target = raw_dir.join(&declared.file);
+        if target.symlink_metadata().is_ok_and(|meta| !meta.is_file()) {
+            return Err(FetchError::Download {
+                source_id: source.id.clone(),
+                url: declared.url.clone(),
+                problem: format!(
+                    "{} exists and is not a file; nothing was swapped in",
+                    target.display()
+                ),
+            });
+        }
+    }
+    let next_lock = lock.write_beside(&catalog.dir)?;
+    let mut swapped: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+    let mut changed = Vec::with_capacity(downloaded.len());
+    let swap = (|| -> Result<(), FetchError> {
+        for (declared, staged, sha256, bytes) in &downloaded {
+            let target = raw_dir.join(&declared.file);
+            let previous_sha256 = std::fs::read(&target)
+                .ok()
+                .map(|bytes| hex(&Sha256::digest(bytes)));
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent).map_err(|error| FetchError::io(parent, error))?;
+            }
+            let kept = if target.symlink_metadata().is_ok() {
+                let kept = staging.path.join("previous").join(&declared.file);
+                if let Some(parent) = kept.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|error| FetchError::io(parent, error))?;
+                }
+                std::fs::rename(&target, &kept).map_err(|error| FetchError::io(&target, error))?;
+                Some(kept)
+            } else {
+                None
+            };
+            swapped.push((target.clone(), kept));
+            std::fs::rename(staged, &target).map_err(|error| FetchError::io(&target, error))?;
+            changed.push(FetchedFile {
+                file: declared.file.clone(),
+                previous_sha256,
+                sha256: sha256.clone(),
+                bytes: *bytes,
+            });
+        }
+        let lock_path = catalog.dir.join(LOCK_FILE);
+        std::fs::rename(&next_lock, &lock_path).map_err(|error| FetchError::io(&lock_path, error))
+    })();
+    if let Err(error) = swap {
+        // Put back what was there, newest first; the new lock never replaced the old.
+        for (target, kept) in swapped.iter().rev() {
+            match kept {
+                Some(kept) => {
+                    let _ = std::fs::rename(kept, target);
+                }
+                None => {
+                    let _ = std::fs::remove_file(target);
+                }
+            }
+        }
+        let _ = std::fs::remove_file(&next_lock);
+        return Err(error);
+    }
+    drop(guard);
     Ok(changed)
+}
+
+/// The first bytes of a downloaded file fit its declared format: a CSV or JSON that is not empty and
+/// not an HTML page, a JSON that starts an object or array, an XLSX that is a zip archive.
+fn check_format(format: RefreshFormat, path: &Path) -> Result<(), String> {
+    let mut head = Vec::with_capacity(512);
+    std::fs::File::open(path)
+        .and_then(|file| file.take(512).read_to_end(&mut head))
+        .map_err(|error| format!("{}: {error}", path.display()))?;
+    let text = String::from_utf8_lossy(&head);
+    let start = text.trim_start_matches('\u{feff}').trim_start();
+    let problem = match format {
+        _ if head.is_empty() => Some("the download is empty".to_string()),
+        RefreshFormat::Csv | RefreshFormat::Json if start.starts_with('<') => {
+            Some("the download is an HTML or XML page, not the declared format".to_string())
+        }
+        RefreshFormat::Json if !(start.starts_with('{') || start.starts_with('[')) => {
+            Some("the download does not start a JSON object or array".to_string())
+        }
+        RefreshFormat::Xlsx if !head.starts_with(b"PK\x03\x04") => {
+            Some("the download is not an XLSX workbook (a zip archive)".to_string())
+        }
+        _ => None,
+    };
+    match problem {
+        Some(problem) => Err(format!(
+            "{problem} (format `{format:?}`); nothing was swapped in"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Removes the staging folders of fetches of `source_id` that were killed (their process is gone).
+fn remove_abandoned(sources_dir: &Path, source_id: &str) {
+    let Ok(entries) = std::fs::read_dir(sources_dir) else {
+        return;
+    };
+    let prefix = format!(".fetch-{source_id}-");
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|name| name.strip_prefix(prefix.as_str()))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new("/proc").join(pid.to_string()).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// The source's credential, when it declares one.
@@ -242,7 +360,7 @@ fn credential(source: &SourceEntry, refresh: &Refresh) -> Result<Option<String>,
         return Ok(None);
     };
     match std::env::var(variable) {
-        Ok(value) if !value.is_empty() => Ok(Some(value)),
+        Ok(value) if !value.trim().is_empty() => Ok(Some(value)),
         _ => Err(FetchError::MissingCredential {
             source_id: source.id.clone(),
             variable: variable.clone(),
@@ -258,11 +376,15 @@ fn download(
     credential: Option<&str>,
     target: &Path,
 ) -> Result<(String, u64), String> {
+    // The credential goes to the declared URL's origin only, never to another a redirect names.
+    let origin = origin_of(url);
     let mut url = url.to_string();
     for hop in 0..=MAX_REDIRECTS {
         policy.check(&url)?;
         let mut request = agent.get(&url).header("Accept-Encoding", "identity");
-        if let Some(credential) = credential {
+        if let Some(credential) = credential
+            && origin_of(&url) == origin
+        {
             request = request.header("Authorization", &format!("Bearer {credential}"));
         }
         let mut response = request
@@ -270,11 +392,12 @@ fn download(
             .map_err(|error| format!("request failed: {error}"))?;
         let status = response.status();
         if status.is_redirection() {
-            let location = response
-                .headers()
-                .get("location")
-                .and_then(|value| value.to_str().ok())
-                .ok_or_else(|| format!("HTTP {status} without a Location"))?;
+            let location = match response.headers().get("location") {
+                None => return Err(format!("HTTP {status} without a Location")),
+                Some(value) => value
+                    .to_str()
+                    .map_err(|_| format!("HTTP {status} with a Location that is not text"))?,
+            };
             if hop == MAX_REDIRECTS {
                 return Err(format!("more than {MAX_REDIRECTS} redirects"));
             }
@@ -284,11 +407,17 @@ fn download(
         if !status.is_success() {
             return Err(format!("HTTP {status}"));
         }
+        // Every Content-Encoding header, and every coding of each, must be `identity`.
         if let Some(encoding) = response
             .headers()
-            .get("content-encoding")
-            .and_then(|value| value.to_str().ok())
-            .filter(|encoding| !encoding.eq_ignore_ascii_case("identity"))
+            .get_all("content-encoding")
+            .iter()
+            .map(|value| value.to_str().unwrap_or("(not text)"))
+            .find(|value| {
+                value
+                    .split(',')
+                    .any(|coding| !coding.trim().eq_ignore_ascii_case("identity"))
+            })
         {
             return Err(format!(
                 "the response is compressed (Content-Encoding: {encoding}), which was not asked for"
@@ -362,24 +491,34 @@ fn save(
     Ok((hex(&hasher.finalize()), bytes))
 }
 
-/// `location` (absolute, or an absolute path on the same origin) against `base`.
+/// `scheme://authority` of `url`.
+fn origin_of(url: &str) -> &str {
+    let scheme_end = url.find("://").map_or(0, |at| at + 3);
+    let end = url[scheme_end..]
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |at| scheme_end + at);
+    &url[..end]
+}
+
+/// `location` against `base`: absolute (`https://…`), protocol-relative (`//host/…`), an absolute path
+/// (`/…`) or a relative one on the same origin.
 fn resolve(base: &str, location: &str) -> String {
-    if location.contains("://") {
+    let lower = location.get(..8).unwrap_or(location).to_ascii_lowercase();
+    if lower.starts_with("https://") || lower.starts_with("http://") {
         return location.to_string();
     }
-    let scheme_end = base.find("://").map_or(0, |at| at + 3);
-    let origin_end = base[scheme_end..]
-        .find('/')
-        .map_or(base.len(), |at| scheme_end + at);
-    if location.starts_with('/') {
-        format!("{}{location}", &base[..origin_end])
-    } else {
-        let directory_end = base
-            .rfind('/')
-            .filter(|at| *at >= origin_end)
-            .map_or(base.len(), |at| at + 1);
-        format!("{}{location}", &base[..directory_end])
+    let origin = origin_of(base);
+    if let Some(rest) = location.strip_prefix("//") {
+        let scheme = base.split("://").next().unwrap_or("https");
+        return format!("{scheme}://{rest}");
     }
+    if location.starts_with('/') {
+        return format!("{origin}{location}");
+    }
+    let path = &base[origin.len()..];
+    let path = path.split(['?', '#']).next().unwrap_or_default();
+    let directory = path.rfind('/').map_or("/", |at| &path[..=at]);
+    format!("{origin}{directory}{location}")
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -489,7 +628,9 @@ pub fn statuses(catalog: &Catalog, sources_dir: &Path, lock: &Lock) -> Vec<Refre
                 .and_then(|refresh| refresh.credential_env.as_ref())
             {
                 None => "none".to_string(),
-                Some(variable) if std::env::var(variable).is_ok_and(|value| !value.is_empty()) => {
+                Some(variable)
+                    if std::env::var(variable).is_ok_and(|value| !value.trim().is_empty()) =>
+                {
                     format!("{variable} set")
                 }
                 Some(variable) => format!("{variable} not set"),
@@ -547,6 +688,12 @@ mod tests {
             "https://a.org/x/z.csv"
         );
         assert_eq!(resolve("https://a.org", "/z"), "https://a.org/z");
+        assert_eq!(
+            resolve("https://a.org/x", "/final?next=https://b.org"),
+            "https://a.org/final?next=https://b.org"
+        );
+        assert_eq!(resolve("https://a.org/x", "//b.org/y"), "https://b.org/y");
+        assert_eq!(origin_of("https://a.org:8443/x?y"), "https://a.org:8443");
     }
 
     #[test]

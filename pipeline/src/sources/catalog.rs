@@ -314,7 +314,8 @@ impl Catalog {
                 "no source catalog files (*.toml)",
             ));
         }
-        let policy = super::refresh::FetchPolicy::of(settings.fetch.as_ref());
+        let policy = super::refresh::FetchPolicy::checked(settings.fetch.as_ref())
+            .map_err(|message| BakeError::catalog(dir.join("corpus.toml"), message))?;
         let mut sources = Vec::with_capacity(files.len());
         for file in &files {
             let text = std::fs::read_to_string(file)

@@ -76,6 +76,26 @@ pub struct FetchPolicy {
 }
 
 impl FetchPolicy {
+    /// The policy of `settings` (none: no host allowed) and of the environment's explicit settings,
+    /// after checking every allow-list entry ([`check_pattern`]) and the size setting.
+    ///
+    /// # Errors
+    /// What is wrong, naming the entry or the setting.
+    pub fn checked(settings: Option<&FetchSettings>) -> Result<FetchPolicy, String> {
+        let policy = FetchPolicy::of(settings);
+        for pattern in &policy.allowed_hosts {
+            check_pattern(pattern).map_err(|problem| {
+                format!("[fetch] allowed_hosts or {EXTRA_HOSTS_ENV}: {problem}")
+            })?;
+        }
+        if let Ok(bytes) = std::env::var(MAX_BYTES_ENV)
+            && bytes.parse::<u64>().is_err()
+        {
+            return Err(format!("{MAX_BYTES_ENV} `{bytes}`: a number of bytes"));
+        }
+        Ok(policy)
+    }
+
     /// The policy of `settings` (none: no host allowed) and of the environment's explicit settings.
     pub fn of(settings: Option<&FetchSettings>) -> FetchPolicy {
         let mut allowed_hosts: Vec<String> = settings
@@ -120,15 +140,23 @@ impl FetchPolicy {
             ));
         };
         let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-        let host = authority.split(':').next().unwrap_or_default();
-        if host.is_empty()
-            || authority.contains('@')
-            || !host.bytes().all(|byte| {
-                byte.is_ascii_lowercase() || byte.is_ascii_digit() || b".-".contains(&byte)
-            })
-        {
+        if authority.contains('@') {
             return Err(format!(
-                "host `{host}` of `{url}`: a host is lower-case letters, digits, dots and hyphens only"
+                "`{url}` carries user information before its host: name the host alone"
+            ));
+        }
+        let (host, port) = match authority.split_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        };
+        if port
+            .is_some_and(|port| port.is_empty() || !port.bytes().all(|byte| byte.is_ascii_digit()))
+        {
+            return Err(format!("`{url}`: the port must be digits"));
+        }
+        if !is_hostname(host) {
+            return Err(format!(
+                "host `{host}` of `{url}`: a host is dot-separated labels of lower-case letters, digits and hyphens"
             ));
         }
         if !self
@@ -143,6 +171,32 @@ impl FetchPolicy {
         }
         Ok(host.to_string())
     }
+}
+
+/// Whether `host` is dot-separated, non-empty labels of `[a-z0-9-]`.
+fn is_hostname(host: &str) -> bool {
+    !host.is_empty()
+        && host.split('.').all(|label| {
+            !label.is_empty()
+                && label
+                    .bytes()
+                    .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-')
+        })
+}
+
+/// Checks an allow-list entry: a hostname, or `*.` and a domain of two labels or more (`*.worldbank.org`,
+/// never `*.org` or `*.`).
+///
+/// # Errors
+/// What is wrong with `pattern`.
+pub fn check_pattern(pattern: &str) -> Result<(), String> {
+    let domain = pattern.strip_prefix("*.").unwrap_or(pattern);
+    if !is_hostname(domain) || (pattern.starts_with("*.") && !domain.contains('.')) {
+        return Err(format!(
+            "allow-list entry `{pattern}`: a hostname (`data.worldbank.org`) or `*.` and a domain of two labels or more (`*.worldbank.org`)"
+        ));
+    }
+    Ok(())
 }
 
 /// Whether `host` matches `pattern` (`example.org`, or `*.example.org` for it and any subdomain).
@@ -163,18 +217,30 @@ impl Refresh {
             return Err("refresh.files: declare at least one file to download".into());
         }
         for (index, file) in self.files.iter().enumerate() {
+            if self.files[..index]
+                .iter()
+                .any(|earlier| earlier.file == file.file)
+            {
+                return Err(format!(
+                    "refresh.files[{index}].file `{}` is named twice: one URL per file",
+                    file.file
+                ));
+            }
             policy
                 .check(&file.url)
                 .map_err(|problem| format!("refresh.files[{index}].url: {problem}"))?;
             let path = std::path::Path::new(&file.file);
             if file.file.is_empty()
+                || file.file.ends_with('/')
+                || file.file.contains(['\\', '\0'])
+                || path.components().any(|part| part.as_os_str().len() > 255)
                 || path.is_absolute()
                 || path
                     .components()
                     .any(|part| !matches!(part, std::path::Component::Normal(_)))
             {
                 return Err(format!(
-                    "refresh.files[{index}].file `{}`: a path inside the source's raw folder, without `..`",
+                    "refresh.files[{index}].file `{}`: a file path inside the source's raw folder (no `..`, backslash, trailing `/` or name over 255 bytes)",
                     file.file
                 ));
             }
@@ -222,8 +288,11 @@ mod tests {
             ("https://evilworldbank.org/x", "not on the allow-list"),
             ("https://undp.org/x", "not on the allow-list"),
             ("https://API.worldbank.org/x", "lower-case"),
-            ("https://user@api.worldbank.org/x", "lower-case"),
+            ("https://user@api.worldbank.org/x", "user information"),
             ("https://api.worldbank.org_x/x", "lower-case"),
+            ("https://.worldbank.org/x", "lower-case"),
+            ("https://evil.example.com./x", "lower-case"),
+            ("https://data.worldbank.org:abc/x", "port"),
             ("http://127.0.0.1:8080/x", "not https"),
         ] {
             let problem = policy.check(url).unwrap_err();
@@ -238,6 +307,15 @@ mod tests {
             "127.0.0.1:8080"
         );
         assert!(tests.check("http://localhost:8080/x").is_err());
+    }
+
+    #[test]
+    fn allow_list_entries_are_hosts_or_wildcards_of_real_domains() {
+        assert!(check_pattern("*.worldbank.org").is_ok());
+        assert!(check_pattern("hdr.undp.org").is_ok());
+        for pattern in ["*.", "*.org", "*", "evil..org", "Data.org"] {
+            assert!(check_pattern(pattern).is_err(), "{pattern}");
+        }
     }
 
     #[test]
@@ -261,6 +339,16 @@ mod tests {
             refresh("data.csv", Some("token value"))
                 .validate(&policy())
                 .is_err()
+        );
+        assert!(refresh("newdir/", None).validate(&policy()).is_err());
+        assert!(refresh("..\\evil.csv", None).validate(&policy()).is_err());
+        let mut twice = refresh("data.csv", None);
+        twice.files.push(twice.files[0].clone());
+        assert!(
+            twice
+                .validate(&policy())
+                .unwrap_err()
+                .contains("named twice")
         );
     }
 }

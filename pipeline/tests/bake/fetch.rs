@@ -130,6 +130,14 @@ struct Setup {
 
 impl Setup {
     fn new(url: &str, credential_env: Option<&str>) -> Setup {
+        Setup::with_files(
+            &format!("{{ url = \"{url}\", file = \"wgi.csv\" }}"),
+            credential_env,
+        )
+    }
+
+    /// As [`Setup::new`], with `files` the TOML items of `refresh.files`.
+    fn with_files(files: &str, credential_env: Option<&str>) -> Setup {
         let (catalog_dir, sources_dir) = fixture();
         let catalog = tempfile::tempdir().unwrap();
         let sources = tempfile::tempdir().unwrap();
@@ -144,9 +152,7 @@ impl Setup {
             .unwrap_or_default();
         append(
             &catalog.path().join("sources/wgi.toml"),
-            &format!(
-                "\n[refresh]\nformat = \"csv\"\n{credential}files = [{{ url = \"{url}\", file = \"wgi.csv\" }}]\n"
-            ),
+            &format!("\n[refresh]\nformat = \"csv\"\n{credential}files = [{files}]\n"),
         );
         Setup { catalog, sources }
     }
@@ -400,5 +406,91 @@ fn the_catalog_refuses_a_refresh_url_that_is_not_https_on_an_allowed_host() {
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn a_place_taken_by_a_directory_stops_the_swap_before_it_starts() {
+    let server = LoopbackServer::start(HashMap::from([
+        ("/wgi.csv", Canned::ok(&newer_wgi())),
+        ("/other.csv", Canned::ok(b"code,other\nBRA,1\n")),
+    ]));
+    let files = format!(
+        "{{ url = \"{}\", file = \"wgi.csv\" }}, {{ url = \"{}\", file = \"other.csv\" }}",
+        server.url("/wgi.csv"),
+        server.url("/other.csv")
+    );
+    let setup = Setup::with_files(&files, None);
+    // The second file's place is taken by a directory with a file in it: nothing is swapped in, not even
+    // the first file.
+    std::fs::create_dir_all(setup.sources.path().join("wgi/other.csv/inside")).unwrap();
+    let original = setup.raw();
+    let output = setup.run(&["fetch", "wgi"], &[]);
+    setup.assert_refused(&output, &original, &["other.csv", "not a file"]);
+    assert!(setup.sources.path().join("wgi/other.csv/inside").is_dir());
+}
+
+#[test]
+fn a_page_instead_of_data_a_second_compression_header_or_a_bad_lock_changes_nothing() {
+    let mut html = Canned::ok(b"<!doctype html><title>Sign in</title>");
+    html.headers = vec![("Content-Type", "text/html".into())];
+    let mut doubled = Canned::ok(&newer_wgi());
+    doubled
+        .headers
+        .push(("Content-Encoding", "identity".into()));
+    doubled.headers.push(("Content-Encoding", "gzip".into()));
+    let server = LoopbackServer::start(HashMap::from([
+        ("/page.csv", html),
+        ("/empty.csv", Canned::ok(b"")),
+        ("/doubled.csv", doubled),
+        ("/wgi.csv", Canned::ok(&newer_wgi())),
+    ]));
+    for (path, expected) in [
+        ("/page.csv", "HTML"),
+        ("/empty.csv", "empty"),
+        ("/doubled.csv", "compressed"),
+    ] {
+        let setup = Setup::new(&server.url(path), None);
+        let original = setup.raw();
+        let output = setup.run(&["fetch", "wgi"], &[]);
+        setup.assert_refused(&output, &original, &[expected]);
+    }
+    let setup = Setup::new(&server.url("/wgi.csv"), None);
+    std::fs::write(setup.catalog.path().join("sources.lock.json"), "{not json").unwrap();
+    let before = server.requests();
+    let original = setup.raw();
+    let output = setup.run(&["fetch", "wgi"], &[]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("sources.lock.json"));
+    assert_eq!(
+        server.requests(),
+        before,
+        "nothing requested with a lock that does not read"
+    );
+    assert_eq!(setup.raw(), original);
+}
+
+#[test]
+fn the_credential_goes_only_to_the_declared_origin() {
+    let other = LoopbackServer::start(HashMap::from([("/wgi.csv", Canned::ok(&newer_wgi()))]));
+    let first = LoopbackServer::start(HashMap::from([(
+        "/wgi.csv",
+        Canned::redirect(&other.url("/wgi.csv")),
+    )]));
+    let setup = Setup::new(&first.url("/wgi.csv"), Some("LAC_TEST_WGI_TOKEN"));
+    let output = setup.run(&["fetch", "wgi"], &[("LAC_TEST_WGI_TOKEN", "s3cret-value")]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        first.seen.lock().unwrap()[0].1.as_deref(),
+        Some("Bearer s3cret-value")
+    );
+    assert_eq!(
+        other.seen.lock().unwrap()[0].1,
+        None,
+        "not sent to another origin"
     );
 }
