@@ -156,6 +156,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             };
             if chosen.is_empty() {
                 println!("no source declares a [refresh]: nothing to fetch");
+                return Ok(());
             }
             let mut failed = 0;
             for source in chosen {
