@@ -281,6 +281,16 @@ pub fn fetch_source(
                 bytes: *bytes,
             });
         }
+        // The connector must read what arrived, as the bake will; else everything goes back.
+        crate::sources::status::readable(catalog, source, sources_dir).map_err(|problem| {
+            FetchError::Download {
+                source_id: source.id.clone(),
+                url: refresh.files[0].url.clone(),
+                problem: format!(
+                    "the connector cannot read the new files ({problem}); the previous files are back"
+                ),
+            }
+        })?;
         let lock_path = catalog.dir.join(LOCK_FILE);
         std::fs::rename(&next_lock, &lock_path).map_err(|error| FetchError::io(&lock_path, error))
     })();
@@ -327,7 +337,8 @@ fn check_format(format: RefreshFormat, path: &Path) -> Result<(), String> {
     };
     match problem {
         Some(problem) => Err(format!(
-            "{problem} (format `{format:?}`); nothing was swapped in"
+            "{problem} (format {}); nothing was swapped in",
+            format.as_str()
         )),
         None => Ok(()),
     }

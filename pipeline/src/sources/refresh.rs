@@ -38,6 +38,17 @@ pub enum RefreshFormat {
     Json,
 }
 
+impl RefreshFormat {
+    /// The format's name as the catalog writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefreshFormat::Csv => "csv",
+            RefreshFormat::Xlsx => "xlsx",
+            RefreshFormat::Json => "json",
+        }
+    }
+}
+
 /// One file to download.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -164,9 +175,13 @@ impl FetchPolicy {
             .iter()
             .any(|pattern| host_matches(host, pattern))
         {
-            return Err(format!(
-                "host `{host}` is not on the allow-list ({}; add one with {EXTRA_HOSTS_ENV})",
+            let listed = if self.allowed_hosts.is_empty() {
+                "it is empty: corpus.toml has no [fetch] allowed_hosts".to_string()
+            } else {
                 self.allowed_hosts.join(", ")
+            };
+            return Err(format!(
+                "host `{host}` is not on the allow-list ({listed}; add one with {EXTRA_HOSTS_ENV})"
             ));
         }
         Ok(host.to_string())

@@ -212,6 +212,20 @@ fn status(
     status
 }
 
+/// Whether the source's connector reads its raw files (the sources whose rows it maps; the country list
+/// and metadata sources pass).
+///
+/// # Errors
+/// The connector's complaint, shortened.
+pub fn readable(catalog: &Catalog, source: &SourceEntry, sources_dir: &Path) -> Result<(), String> {
+    let Some(mapping) = catalog.mappings.get(&source.id) else {
+        return Ok(());
+    };
+    ingest::tabular::read_source(source, mapping, sources_dir, &ProgressBar::hidden())
+        .map(|_| ())
+        .map_err(|error| short(&error))
+}
+
 fn short(error: &BakeError) -> String {
     let text = error.to_string();
     text.chars().take(120).collect()

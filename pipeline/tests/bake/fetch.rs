@@ -442,10 +442,12 @@ fn a_page_instead_of_data_a_second_compression_header_or_a_bad_lock_changes_noth
     let server = LoopbackServer::start(HashMap::from([
         ("/page.csv", html),
         ("/empty.csv", Canned::ok(b"")),
+        ("/unreadable.csv", Canned::ok(b"a,b\n1,2\n")),
         ("/doubled.csv", doubled),
         ("/wgi.csv", Canned::ok(&newer_wgi())),
     ]));
     for (path, expected) in [
+        ("/unreadable.csv", "the connector cannot read the new files"),
         ("/page.csv", "HTML"),
         ("/empty.csv", "empty"),
         ("/doubled.csv", "compressed"),
