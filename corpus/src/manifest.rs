@@ -182,6 +182,7 @@ fn hash_file(path: &Path) -> Result<(u64, String), CorpusError> {
     Ok((total, hex(&hasher.finalize())))
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// `bytes` in lower-case hexadecimal (two digits a byte), as checksums are written.
+pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }

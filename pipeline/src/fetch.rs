@@ -22,6 +22,7 @@ use std::{
     time::Duration,
 };
 
+use corpus::manifest::hex;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -530,10 +531,6 @@ fn resolve(base: &str, location: &str) -> String {
     let path = path.split(['?', '#']).next().unwrap_or_default();
     let directory = path.rfind('/').map_or("/", |at| &path[..=at]);
     format!("{origin}{directory}{location}")
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
 /// Today's date in UTC, `YYYY-MM-DD`.

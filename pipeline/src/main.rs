@@ -160,32 +160,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             let mut failed = 0;
             for source in chosen {
-                let before = status::statuses(&catalog, &sources_dir)
-                    .into_iter()
-                    .find(|status| status.id == source.id);
+                let before = status::status_of(&catalog, source, &sources_dir);
                 match pipeline::fetch::fetch_source(&catalog, source, &sources_dir) {
                     Ok(files) => {
-                        let after = status::statuses(&catalog, &sources_dir)
-                            .into_iter()
-                            .find(|status| status.id == source.id);
+                        let after = status::status_of(&catalog, source, &sources_dir);
                         let show = |value: Option<String>| value.unwrap_or_else(|| "-".into());
                         println!(
                             "{}: rows {} -> {}, newest year {} -> {}",
                             source.id,
-                            show(before.as_ref().and_then(|s| s.rows).map(|r| r.to_string())),
-                            show(after.as_ref().and_then(|s| s.rows).map(|r| r.to_string())),
-                            show(
-                                before
-                                    .as_ref()
-                                    .and_then(|s| s.newest_year)
-                                    .map(|y| y.to_string())
-                            ),
-                            show(
-                                after
-                                    .as_ref()
-                                    .and_then(|s| s.newest_year)
-                                    .map(|y| y.to_string())
-                            ),
+                            show(before.rows.map(|r| r.to_string())),
+                            show(after.rows.map(|r| r.to_string())),
+                            show(before.newest_year.map(|y| y.to_string())),
+                            show(after.newest_year.map(|y| y.to_string())),
                         );
                         for file in files {
                             let state = match &file.previous_sha256 {

@@ -37,17 +37,32 @@ pub struct SourceStatus {
 /// zeros and flag as suspect scale. Never fails on a missing or unreadable source: that is what the
 /// status says.
 pub fn statuses(catalog: &Catalog, sources_dir: &Path) -> Vec<SourceStatus> {
-    let countries = catalog
-        .sources
-        .iter()
-        .find(|source| matches!(source.connector, Connector::CountryNames { .. }))
-        .and_then(|entry| ingest::countries::read(entry, &catalog.settings, sources_dir).ok())
-        .map(corpus::CountryRegistry::new);
+    let countries = countries(catalog, sources_dir);
     catalog
         .sources
         .iter()
         .map(|source| status(catalog, source, sources_dir, countries.as_ref()))
         .collect()
+}
+
+/// The status of one source (see [`statuses`]), reading only its raw files and the country list.
+pub fn status_of(catalog: &Catalog, source: &SourceEntry, sources_dir: &Path) -> SourceStatus {
+    status(
+        catalog,
+        source,
+        sources_dir,
+        countries(catalog, sources_dir).as_ref(),
+    )
+}
+
+/// The country registry of the catalog's country list, when it reads.
+fn countries(catalog: &Catalog, sources_dir: &Path) -> Option<corpus::CountryRegistry> {
+    catalog
+        .sources
+        .iter()
+        .find(|source| matches!(source.connector, Connector::CountryNames { .. }))
+        .and_then(|entry| ingest::countries::read(entry, &catalog.settings, sources_dir).ok())
+        .map(corpus::CountryRegistry::new)
 }
 
 /// What governance drops and flags in one source (placeholder zeros, suspect scale), for the note.

@@ -110,8 +110,10 @@ impl ClientFeatures {
                 .map_or(0, |elapsed| elapsed.as_nanos());
             random = (nanos ^ u128::from(std::process::id())).to_le_bytes();
         }
-        let hex: String = random.iter().map(|byte| format!("{byte:02x}")).collect();
-        Some(format!("{SESSION_PREFIX}{hex}"))
+        Some(format!(
+            "{SESSION_PREFIX}{}",
+            corpus::manifest::hex(&random)
+        ))
     }
 }
 

@@ -709,7 +709,7 @@ fn modern_refusal(
     headers: &MirroredHeaders,
 ) -> Option<Response> {
     // The id as the request wrote it (an integer past 64 bits keeps every digit).
-    let refuse = |status: StatusCode, _id: &Value, error: jsonrpc::RpcError| {
+    let refuse = |status: StatusCode, error: jsonrpc::RpcError| {
         let mut fields = json!({"code": error.code, "message": error.message});
         if let Some(data) = error.data {
             fields["data"] = data;
@@ -730,7 +730,6 @@ fn modern_refusal(
         let message = "invalid request: a 2026-07-28 request is one JSON-RPC message per POST (batches are for 2025-06-18 and 2025-11-25)";
         return refuse(
             StatusCode::BAD_REQUEST,
-            &Value::Null,
             jsonrpc::RpcError::new(codes::INVALID_REQUEST, message.into()),
         );
     }
@@ -744,14 +743,12 @@ fn modern_refusal(
             {
                 refuse(
                     StatusCode::BAD_REQUEST,
-                    body.get("id").unwrap_or(&Value::Null),
                     modern::missing_meta(modern::PROTOCOL_VERSION_KEY, version),
                 )
             }
             _ => None,
         };
     }
-    let id = body.get("id").unwrap_or(&Value::Null);
     let params = body.get("params");
     let method = body
         .get("method")
@@ -771,13 +768,13 @@ fn modern_refusal(
             headers.version.as_deref(),
             &declared,
         );
-        return refuse(StatusCode::BAD_REQUEST, id, error);
+        return refuse(StatusCode::BAD_REQUEST, error);
     }
     // Notifications (no id) carry no header requirements in this revision.
     if body.get("id").is_some() {
         if headers.method.as_deref() != Some(method) {
             let error = modern::header_mismatch("Mcp-Method", headers.method.as_deref(), method);
-            return refuse(StatusCode::BAD_REQUEST, id, error);
+            return refuse(StatusCode::BAD_REQUEST, error);
         }
         let named = match method {
             "tools/call" | "prompts/get" => params.and_then(|params| params.get("name")),
@@ -788,12 +785,12 @@ fn modern_refusal(
             let sent = headers.name.as_deref().map(modern::decoded_header);
             if sent.as_ref().map(|decoded| decoded.as_deref()) != Some(Some(named)) {
                 let error = modern::header_mismatch("Mcp-Name", headers.name.as_deref(), named);
-                return refuse(StatusCode::BAD_REQUEST, id, error);
+                return refuse(StatusCode::BAD_REQUEST, error);
             }
         }
     }
     if let Err(error) = modern::of_params(params) {
-        return refuse(StatusCode::BAD_REQUEST, id, error);
+        return refuse(StatusCode::BAD_REQUEST, error);
     }
     if body.get("id").is_some() && !MODERN_METHODS.contains(&method) {
         let error = jsonrpc::RpcError::new(
@@ -804,7 +801,7 @@ fn modern_refusal(
                 MODERN_METHODS.join(", ")
             ),
         );
-        return refuse(StatusCode::NOT_FOUND, id, error);
+        return refuse(StatusCode::NOT_FOUND, error);
     }
     None
 }

@@ -364,11 +364,6 @@ impl McpServer {
         }
     }
 
-    /// What the client this server answers negotiated.
-    pub fn client(&self) -> ClientFeatures {
-        self.client
-    }
-
     /// The plugin.
     pub fn plugin(&self) -> &Plugin {
         &self.plugin
@@ -574,19 +569,7 @@ impl McpServer {
         if modern::is_modern(params) {
             let negotiated = match modern::of_params(params) {
                 Ok(negotiated) => negotiated,
-                Err(RpcError {
-                    code,
-                    message,
-                    data,
-                }) => {
-                    let response = Response::Error {
-                        id,
-                        code,
-                        message,
-                        data,
-                    };
-                    return Some((response, false));
-                }
+                Err(error) => return Some((Response::error(id, error), false)),
             };
             let owned =
                 (negotiated.features != self.client).then(|| self.for_client(negotiated.features));
@@ -612,16 +595,7 @@ impl McpServer {
         );
         let response = match dispatched {
             Ok(result) => Response::Result { id, result },
-            Err(RpcError {
-                code,
-                message,
-                data,
-            }) => Response::Error {
-                id,
-                code,
-                message,
-                data,
-            },
+            Err(error) => Response::error(id, error),
         };
         Some((response, false))
     }
@@ -717,21 +691,13 @@ impl McpServer {
                 id,
                 result: Bytes::from(modern::with_fields(&result, &modern::result_fields(method))),
             },
-            Err(RpcError {
-                code,
-                message,
-                data,
-            }) => Response::Error {
-                id,
+            Err(mut error) => {
                 // 2026-07-28 names a resource not found an invalid parameter.
-                code: if code == super::resources::RESOURCE_NOT_FOUND {
-                    codes::INVALID_PARAMS
-                } else {
-                    code
-                },
-                message,
-                data,
-            },
+                if error.code == super::resources::RESOURCE_NOT_FOUND {
+                    error.code = codes::INVALID_PARAMS;
+                }
+                Response::error(id, error)
+            }
         };
         Some((response, false))
     }
@@ -1118,6 +1084,16 @@ enum Response {
 }
 
 impl Response {
+    /// The error response of `id` for `error`.
+    fn error(id: String, error: RpcError) -> Response {
+        Response::Error {
+            id,
+            code: error.code,
+            message: error.message,
+            data: error.data,
+        }
+    }
+
     fn into_string(self) -> String {
         match self {
             Response::Value(value) => value.to_string(),

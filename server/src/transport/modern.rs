@@ -54,14 +54,6 @@ pub struct Modern {
     pub features: ClientFeatures,
 }
 
-/// The protocol version a message's `params._meta` declares, if it declares one (a modern message).
-pub fn declared_version(params: Option<&Value>) -> Option<&str> {
-    params?
-        .get("_meta")?
-        .get(PROTOCOL_VERSION_KEY)
-        .and_then(Value::as_str)
-}
-
 /// Whether `params` are those of a modern message (their `_meta` names a protocol version, of any
 /// type: a wrong one is refused as modern, not served as legacy).
 pub fn is_modern(params: Option<&Value>) -> bool {
