@@ -49,7 +49,8 @@ impl Staging {
 
     /// Writes the manifest, moves the staging directory to `out_dir/<corpus_version>` and points `current`
     /// at it. If that version is already published (same inputs), the existing directory is kept and the
-    /// staging copy discarded: its bytes are identical. Then removes every corpus directory but the new
+    /// staging copy discarded: its bytes are identical; if that directory fails its manifest check
+    /// (damaged by hand), the staging copy replaces it. Then removes every corpus directory but the new
     /// one and the previous `current` ([`remove_superseded`]).
     ///
     /// # Errors
@@ -59,10 +60,22 @@ impl Staging {
         let manifest = Manifest::compute(&self.dir)?;
         manifest.write(&self.dir)?;
         let target = self.out_dir.join(&manifest.corpus_version);
-        if target.exists() {
-            Manifest::read(&target)?.verify(&target)?;
+        let intact = target.exists()
+            && Manifest::read(&target)
+                .and_then(|published| published.verify(&target))
+                .is_ok();
+        if intact {
             std::fs::remove_dir_all(&self.dir).map_err(|error| BakeError::io(&self.dir, error))?;
         } else {
+            if target.exists() {
+                // Same version but damaged (files removed or changed by hand): nothing can be serving
+                // it whole, so the fresh copy takes its place.
+                let damaged = self
+                    .out_dir
+                    .join(format!(".damaged-{}", std::process::id()));
+                std::fs::rename(&target, &damaged).map_err(|error| BakeError::io(&target, error))?;
+                let _ = std::fs::remove_dir_all(&damaged);
+            }
             std::fs::rename(&self.dir, &target).map_err(|error| BakeError::io(&target, error))?;
         }
         self.published = true;
@@ -209,5 +222,20 @@ mod tests {
         // Re-publishing the current corpus keeps it (it is also the previous `current`).
         assert_eq!(publish_text(out.path(), "third"), third);
         assert!(out.path().join(&third).is_dir());
+    }
+
+    #[test]
+    fn a_damaged_corpus_of_the_same_version_is_replaced_by_the_fresh_bake() {
+        let out = tempfile::tempdir().unwrap();
+        let version = publish_text(out.path(), "same");
+        let published = out.path().join(&version);
+        std::fs::remove_file(published.join(layout::MANIFEST)).unwrap();
+        std::fs::remove_file(published.join("observations.txt")).unwrap();
+        assert_eq!(publish_text(out.path(), "same"), version);
+        assert_eq!(
+            std::fs::read_to_string(published.join("observations.txt")).unwrap(),
+            "same"
+        );
+        Manifest::read(&published).unwrap().verify(&published).unwrap();
     }
 }
