@@ -57,6 +57,40 @@ pub struct Event {
     pub url: String,
     /// When the source was retrieved.
     pub retrieved_at: String,
+    /// `title` in Spanish (the same facts; the record's own names stay as published).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_es: Option<String>,
+    /// `title` in Portuguese.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_pt: Option<String>,
+    /// `why` in Spanish.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why_es: Option<String>,
+    /// `why` in Portuguese.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why_pt: Option<String>,
+}
+
+impl Event {
+    /// `title` in `lang` (English when the bake wrote no translation).
+    pub fn title_in(&self, lang: crate::Lang) -> &str {
+        match lang {
+            crate::Lang::Es => self.title_es.as_deref(),
+            crate::Lang::Pt => self.title_pt.as_deref(),
+            crate::Lang::En => None,
+        }
+        .unwrap_or(&self.title)
+    }
+
+    /// `why` in `lang` (English when the bake wrote no translation).
+    pub fn why_in(&self, lang: crate::Lang) -> &str {
+        match lang {
+            crate::Lang::Es => self.why_es.as_deref(),
+            crate::Lang::Pt => self.why_pt.as_deref(),
+            crate::Lang::En => None,
+        }
+        .unwrap_or(&self.why)
+    }
 }
 
 crate::cited_record!(Event, "events", title);

@@ -275,7 +275,9 @@ impl MetricIndex {
     }
 
     /// The best `limit` records of the given datasets (all when `datasets` is empty) for free text
-    /// `query`, optionally within one pillar, best first.
+    /// `query`, optionally within one pillar, best first, each with its [`MetricHit::match_share`].
+    /// Only the first [`MAX_QUERY_WORDS`] words of `query` are read; a query of stop words alone
+    /// (`de la`, `of the`) gives no hits.
     ///
     /// # Errors
     /// [`CorpusError::Index`] if the index cannot be read.
@@ -286,9 +288,41 @@ impl MetricIndex {
         pillar: Option<&str>,
         limit: usize,
     ) -> Result<Vec<MetricHit>, CorpusError> {
-        if limit == 0 || query.trim().is_empty() {
+        self.hits(query, datasets, pillar, limit, true)
+    }
+
+    /// As [`MetricIndex::search_datasets`], without judging each hit's `match_share` (0 in every hit):
+    /// for callers that rank by relevance alone and read many hits.
+    ///
+    /// # Errors
+    /// [`CorpusError::Index`] if the index cannot be read.
+    pub fn search_ranked(
+        &self,
+        query: &str,
+        datasets: &[&str],
+        pillar: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<MetricHit>, CorpusError> {
+        self.hits(query, datasets, pillar, limit, false)
+    }
+
+    fn hits(
+        &self,
+        query: &str,
+        datasets: &[&str],
+        pillar: Option<&str>,
+        limit: usize,
+        judge_matches: bool,
+    ) -> Result<Vec<MetricHit>, CorpusError> {
+        let query = query
+            .split_whitespace()
+            .take(MAX_QUERY_WORDS)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if limit == 0 || self.words(&escape(&query)).is_empty() {
             return Ok(Vec::new());
         }
+        let query = query.as_str();
         let index_error = |error: tantivy::TantivyError| CorpusError::Index {
             path: "index".into(),
             message: error.to_string(),
@@ -338,7 +372,7 @@ impl MetricIndex {
                         .is_ok()
                 })
             };
-            let match_share = if words.is_empty() {
+            let match_share = if words.is_empty() || !judge_matches {
                 0.0
             } else {
                 words.iter().filter(|word| named_by(word)).count() as f32 / words.len() as f32
@@ -370,6 +404,10 @@ impl MetricIndex {
         Ok(hits)
     }
 }
+
+/// Words of a query read by a search; the rest are ignored, so a pasted paragraph costs what a query
+/// does.
+pub const MAX_QUERY_WORDS: usize = 16;
 
 /// Words that say how a quantity is measured, not what it is (`homicide rate`, `GDP per capita`,
 /// `tasa de desempleo`): a record is not named by them, so they count toward a match only when the query

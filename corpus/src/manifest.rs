@@ -17,7 +17,7 @@ use crate::{CorpusError, layout, read_json, write_json};
 /// 8: the curated `projects` dataset (`projects.json`).
 /// 9: the curated `regulation`, `institutions`, `financing` and `events` datasets; projects carry a stage and
 /// co-financing (GEF).
-pub const FORMAT_VERSION: u32 = 9;
+pub const FORMAT_VERSION: u32 = 10;
 
 /// One artifact file and its checksum.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

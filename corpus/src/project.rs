@@ -29,8 +29,8 @@ pub struct Project {
     /// Project Approved → Active, Completed → Closed, Concept Approved or Proposed and Received by the GEF
     /// Secretariat → Pipeline, Cancelled → Dropped).
     pub status: String,
-    /// The publisher's own stage when it has one (GEF: `Concept Approved`, with the replenishment period,
-    /// `GEF - 7`).
+    /// The publisher's own stage when it has one (World Bank: the last stage reached, `BANK APPROVED`;
+    /// GEF: `Concept Approved`, with the replenishment period, `GEF - 7`).
     #[serde(default)]
     pub stage: Option<String>,
     /// Board approval date, `YYYY-MM-DD`, when published.
@@ -66,8 +66,14 @@ pub struct Project {
     pub sectors: Vec<String>,
     /// Themes as published.
     pub themes: Vec<String>,
-    /// Pillar ids the sectors and themes map to (reviewed mapping), sorted, unique.
+    /// Pillar ids the sectors and themes map to (reviewed mapping), sorted, unique; for a project the
+    /// exports list without sector or theme, the pillars of the reviewed title words
+    /// (`data/curated/wb_title_pillars.csv`; [`Project::pillar_basis`] says which).
     pub pillars: Vec<String>,
+    /// What the pillars were read from: `sectors` (the sectors and themes, through the reviewed mapping),
+    /// `title` (words of the title, the record having no sector or theme), `None` when nothing maps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pillar_basis: Option<String>,
     /// The main pillar: that of the first sector the mapping places (the export lists the main sector
     /// first), else of the first theme; `None` when nothing maps.
     #[serde(default)]
@@ -81,6 +87,11 @@ pub struct Project {
     /// Which export the record was read from (`2025-03-31`), and for sectors and themes, the older one
     /// when only it has them.
     pub retrieved_at: String,
+    /// Fields the newer export leaves blank (or 0, "not reported") that the older export of the same
+    /// project reports, hence read from the older one (`commitment_usd`, `cost_usd`, `borrower`…);
+    /// empty for most records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub from_older_export: Vec<String>,
 }
 
 crate::cited_record!(Project, "projects", title);

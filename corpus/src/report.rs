@@ -128,6 +128,15 @@ pub struct CuratedReport {
     /// Records the steward's override file (`data/curated/overrides/`) replaced or added.
     #[serde(default)]
     pub overrides: u64,
+    /// Records with at least one field the newer export leaves blank, read from the older export.
+    #[serde(default)]
+    pub filled_from_older_export: u64,
+    /// Records without sector or theme whose pillars come from reviewed title words.
+    #[serde(default)]
+    pub pillars_from_title: u64,
+    /// Why the source was not read at all (its licence is not admitted by this bake), when it was not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub excluded: Option<String>,
     /// Records or fields refused: file, line, field, reason.
     pub refused: Vec<CuratedRefusal>,
     /// Sectors and themes of kept records that the reviewed mapping does not list (no pillar taken from them).
@@ -308,13 +317,34 @@ impl BakeReport {
         }
         text.push_str(&self.derived_rules.summary());
         for curated in &self.curated {
+            if let Some(reason) = &curated.excluded {
+                text.push_str(&format!(
+                    "curated {} ({}): not read: {reason}\n",
+                    curated.dataset, curated.source
+                ));
+                continue;
+            }
+            let mut parts = Vec::new();
+            for (count, what) in [
+                (curated.from_older_export, "only in the older export"),
+                (curated.filled_from_older_export, "with fields filled from the older export"),
+                (curated.pillars_from_title, "with pillars from title words"),
+                (curated.overrides, "from the steward's overrides"),
+            ] {
+                if count > 0 {
+                    parts.push(format!("{count} {what}"));
+                }
+            }
             text.push_str(&format!(
-                "curated {} ({}): {} records kept ({} only in the older export, {} from the steward's overrides), {} refusals, {} names unmapped\n",
+                "curated {} ({}): {} records kept{}, {} refusals, {} names unmapped\n",
                 curated.dataset,
                 curated.source,
                 curated.kept,
-                curated.from_older_export,
-                curated.overrides,
+                if parts.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", parts.join(", "))
+                },
                 curated.refused.len(),
                 curated.unmapped.len()
             ));

@@ -555,6 +555,7 @@ fn write_artifacts(
         &financing,
         &search_terms,
     ));
+    documents.extend(event_documents(&events, &catalog.settings.pillars));
     corpus::index::build_index(&index_dir, &documents)?;
     progress.inc(1);
     write_json(&dir.join(layout::BAKE_REPORT), &report)?;
@@ -625,7 +626,9 @@ fn write_derived_exports(
 }
 
 /// Index documents for the curated projects (`dataset_id` `projects`): title, objective, sectors and
-/// themes, the country or region label, and its pillars' names in es/en/pt (the records are in English),
+/// themes, the implementing agency (often named in Spanish or Portuguese: "Viceministerio de Electricidad
+/// y Energías Renovables"), the country or region label, and its pillars' names in es/en/pt (the records
+/// are in English),
 /// so `search_corpus` and `find_pilots` find a project by what it does and where.
 fn project_documents(
     projects: &[corpus::Project],
@@ -657,11 +660,12 @@ fn project_documents(
             title: project.title.clone(),
             description: project.objective.clone(),
             context: format!(
-                "{} {} {} {} {} {}",
+                "{} {} {} {} {} {} {}",
                 project.location,
                 project.country.as_deref().unwrap_or(""),
                 project.sectors.join(" "),
                 project.themes.join(" "),
+                project.implementing_agency.as_deref().unwrap_or(""),
                 pillar_words(&project.pillars),
                 terms.expand(&format!(
                     "{} {} {} {}",
@@ -739,6 +743,51 @@ fn record_documents(
             ..Default::default()
         });
     laws.chain(institutions).chain(flows).collect()
+}
+
+/// Index documents for the curated events (`dataset_id` `events`, by citation id): title and why in
+/// en/es/pt, kind, countries and pillar names, so `search_corpus` finds "earthquake deaths Ecuador".
+fn event_documents(
+    events: &[corpus::Event],
+    pillars: &[corpus::Pillar],
+) -> Vec<corpus::IndexDocument> {
+    events
+        .iter()
+        .map(|event| corpus::IndexDocument {
+            dataset_id: "events".into(),
+            id: event.citation_id.clone(),
+            pillars: event.pillars.clone(),
+            code: event.citation_id.clone(),
+            title: event.title.clone(),
+            description: event.why.clone(),
+            // The title in Spanish and Portuguese, and the words of its kind, name the event as its
+            // title does.
+            synonyms: [
+                event.title_es.clone().unwrap_or_default(),
+                event.title_pt.clone().unwrap_or_default(),
+                match event.kind.as_str() {
+                    "earthquake" => "sismo terremoto quake deaths muertes mortes",
+                    "law_passed" | "law_amended" | "policy_adopted" => "ley lei law policy política",
+                    "project_approved" | "project_closed" => "proyecto projeto project",
+                    _ => "publicación publicação release datos dados data",
+                }
+                .to_string(),
+            ]
+            .into(),
+            context: format!(
+                "{} {} {}",
+                event.kind.replace('_', " "),
+                event.countries.join(" "),
+                pillars
+                    .iter()
+                    .filter(|pillar| event.pillars.contains(&pillar.id))
+                    .flat_map(|pillar| pillar.names.all())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            ..Default::default()
+        })
+        .collect()
 }
 
 /// Index documents for the dataset catalog, the countries and the pillars, so `search_corpus` finds them.

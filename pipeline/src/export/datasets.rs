@@ -158,7 +158,7 @@ pub fn dataset_catalog(
         Dataset {
             dataset_id: "projects".into(),
             title: "Curated: World Bank projects in Latin America and the Caribbean".into(),
-            description: "Development projects from the World Bank's Projects & Operations list (two exports: the newer decides status, dates and amounts; the older gives sectors and themes and the projects only it lists): P-code, title, country (ISO3; multi-country operations keep their region label and no country), status, approval and closing dates, cost, the World Bank's total commitment (IBRD, IDA and grant, as the export sums them) and the grant in current US$ (empty when not reported), financing type, lending instrument and family (IPF, DPF, PforR), implementing agency, borrower, environmental category and risk, sectors and themes with the pillars they map to (reviewed mapping), development objective, link and citation id.".into(),
+            description: "Development projects from the World Bank's Projects & Operations list (two exports: the newer decides status, dates and amounts it reports, and the older fills what the newer leaves blank, named in `from_older_export`; the older gives sectors and themes and the projects only it lists; status as of the export in `retrieved_at`): P-code, title, country (ISO3; multi-country operations keep their region label and no country), status and last stage reached, approval and closing dates, cost, the World Bank's total commitment (IBRD, IDA and grant, as the export sums them) and the grant in current US$ (empty when not reported), financing type, lending instrument and family (IPF, DPF, PforR), implementing agency, borrower, environmental category and risk, sectors and themes with the pillars they map to (reviewed mapping; for a project the exports list without sector, the pillars of reviewed title words, `pillar_basis` title), development objective, link and citation id.".into(),
             artifacts: vec![layout::PROJECTS.into()],
             keys: vec!["id".into()],
             columns: columns(&[
@@ -215,7 +215,7 @@ pub fn dataset_catalog(
         Dataset {
             dataset_id: "financing".into(),
             title: "Curated: financing instruments and flows per recipient".into(),
-            description: "OECD CRS climate-related disbursements (Rio markers significant or principal, the full disbursement counted: an upper bound) per recipient × donor × flow type × sector group, with first and last year, the latest year at current prices and the total at constant prices; and, per country and pillar, the World Bank instrument families (IPF, DPF, PforR) its projects used (dropped ones aside), with those projects and their commitments summed (current US$, nominal).".into(),
+            description: "OECD CRS climate-related disbursements (Rio markers significant or principal, the full disbursement counted: an upper bound) per recipient × donor × flow type × sector group, with first and last year, the latest year at current prices and the total at constant prices; and, per country and pillar, the World Bank instrument families (IPF, DPF, PforR) its projects used (dropped ones aside), with those projects and their commitments summed (current US$, nominal). The CRS figures cannot tell adaptation from mitigation (either marker counts), and donors outside the CRS (China among them) are absent. GEF trust funds (kind trust_fund) appear only in a private bake that admits the GEF's terms.".into(),
             artifacts: vec![layout::FINANCING.into()],
             keys: vec!["citation_id".into()],
             columns: columns(&[
@@ -234,13 +234,13 @@ pub fn dataset_catalog(
         Dataset {
             dataset_id: "events".into(),
             title: "Curated: dated events from the corpus' records (what get_news serves)".into(),
-            description: "Dated items made from the records themselves, never press news: World Bank project approvals and closings, laws passed and policies adopted or amended (Climate Change Laws of the World), significant earthquakes (NOAA NCEI/WDS, to June 2023, with magnitude, deaths, damage and houses destroyed) and the source releases in the corpus. Each event is its own citation and names the record it comes from and why it matters to its pillars.".into(),
+            description: "Dated items made from the records themselves, never press news: World Bank project approvals and closings, laws passed and policies adopted or amended (Climate Change Laws of the World, to its export of 2021-01-30), significant earthquakes (NOAA NCEI/WDS, to June 2023, with magnitude, deaths, damage and houses destroyed) and the source releases in the corpus. Each event is its own citation and names the record it comes from and why it matters to its pillars.".into(),
             artifacts: vec![layout::EVENTS.into()],
             keys: vec!["citation_id".into()],
             columns: columns(&[
                 ("citation_id", "string", "e.g. event-wbproj-p127837-approved, ncei_eq-2016-04-16-ecu"),
                 ("date", "string", "YYYY-MM-DD (YYYY-MM or YYYY when the source has no day)"),
-                ("countries", "array", "ISO 3166-1 alpha-3; empty for a multi-country project or a release"),
+                ("countries", "array", "ISO 3166-1 alpha-3; empty for a multi-country project; for a release, the countries its source has observations of"),
                 ("kind", "string", "project_approved, project_closed, law_passed, policy_adopted, law_amended, earthquake, data_release"),
                 ("pillars", "array", "pillar ids it bears on"),
                 ("record_id", "string", "citation id of the record it was made from"),

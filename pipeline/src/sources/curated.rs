@@ -175,6 +175,10 @@ pub struct ProjectsSource {
     pub citation_prefix: String,
     /// The reviewed sector/theme → pillar mapping, relative to the catalog directory.
     pub sector_pillars: String,
+    /// The reviewed title word → pillar mapping for projects without sector or theme, relative to the
+    /// catalog directory; without it such projects keep no pillar.
+    #[serde(default)]
+    pub title_pillars: Option<String>,
 }
 
 impl ProjectsSource {
@@ -217,7 +221,8 @@ impl ProjectsSource {
     }
 }
 
-/// Whether `text` is a calendar date `YYYY-MM-DD` (month 1-12, day 1-31).
+/// Whether `text` is a calendar date `YYYY-MM-DD`: month 1-12, and a day that month has (`2021-02-29`
+/// and `2021-04-31` are not dates; `2020-02-29` is).
 pub fn is_iso_date(text: &str) -> bool {
     let bytes = text.as_bytes();
     let digits = |range: std::ops::Range<usize>| {
@@ -231,8 +236,20 @@ pub fn is_iso_date(text: &str) -> bool {
         && bytes[4] == b'-'
         && bytes[7] == b'-'
         && digits(0..4).is_some()
-        && digits(5..7).is_some_and(|month| (1..=12).contains(&month))
-        && digits(8..10).is_some_and(|day| (1..=31).contains(&day))
+        && match (digits(0..4), digits(5..7), digits(8..10)) {
+            (Some(year), Some(month), Some(day)) => {
+                let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+                let days = match month {
+                    1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+                    4 | 6 | 9 | 11 => 30,
+                    2 if leap => 29,
+                    2 => 28,
+                    _ => 0,
+                };
+                (1..=days).contains(&day)
+            }
+            _ => false,
+        }
 }
 
 #[cfg(test)]
@@ -242,7 +259,13 @@ mod tests {
     #[test]
     fn dates_are_calendar_dates() {
         assert!(is_iso_date("2025-03-31"));
+        assert!(is_iso_date("2020-02-29"));
+        assert!(is_iso_date("2000-02-29"));
         for bad in [
+            "2021-02-29",
+            "1900-02-29",
+            "2021-02-31",
+            "2021-04-31",
             "2025-13-01",
             "2025-3-31",
             "31/03/2025",

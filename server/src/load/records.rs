@@ -54,7 +54,7 @@ impl<T: CitedRecord + serde::de::DeserializeOwned> LazyTable<T> {
 }
 
 /// The curated datasets and the citation-id prefixes of their records, with an example id each.
-pub const RECORD_PREFIXES: [(&str, &str, &str); 10] = [
+pub const RECORD_PREFIXES: [(&str, &str, &str); 11] = [
     ("wbproj-", "projects", "wbproj-p127837"),
     ("gef-", "projects", "gef-10450"),
     (
@@ -75,6 +75,11 @@ pub const RECORD_PREFIXES: [(&str, &str, &str); 10] = [
         "crsflow-bol-germany-oda-grants-energy",
     ),
     ("wbinstrument-", "financing", "wbinstrument-bol-ipf-energia"),
+    (
+        "geffund-",
+        "financing",
+        "geffund-bol-gef-trust-fund-medio-ambiente",
+    ),
     ("event-", "events", "event-wbproj-p127837-approved"),
     ("ncei_eq-", "events", "ncei_eq-2016-04-16-ecu"),
 ];

@@ -36,6 +36,9 @@ pub const ANSWER_BYTES: usize = 22 * 1024;
 /// Bytes one cited value adds to `citations` (its series and indicator records), as estimated.
 const CITED_VALUE_BYTES: usize = 600;
 
+/// The largest `offset`.
+pub const MAX_OFFSET: u32 = 10_000;
+
 /// Search hits read for a query before the filters (the best ones; a broader query is not read further).
 pub const MAX_QUERY_HITS: usize = 500;
 
@@ -44,12 +47,13 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "find_pilots",
         "Find projects that could serve as pilots",
-        "Projects that could serve as pilots, from World Bank project records (Projects & Operations) and GEF \
-         project records (only in a private bake: the GEF grants no open licence), \
+        "Projects that could serve as pilots, from World Bank project records (Projects & Operations; GEF \
+         project records only in a private bake, as the GEF grants no open licence: the default corpus has none), \
          ranked by `query` (what it does, es/en/pt) or else active, pipeline, closed, then cost. Filters: `country` \
          (multi-country operations match none), `parameter` (pillar). Each pilot: slug, pitch, country, maturity, \
          capex and commitment (US$), approval date, pillars, link, citation_id; `impact_base`: per country and \
-         pillar, its headline indicators' latest values, cited. `limit` default 10, at most 25; under 24 KB.",
+         pillar, its headline indicators' latest values, cited. `limit` default 10, at most 25; `offset` pages \
+         (`next_offset`); under 24 KB.",
         &["projects", "series_stats", "metrics"],
         handle,
     )
@@ -72,6 +76,10 @@ pub struct FindPilotsInput {
     #[serde(default, deserialize_with = "common::whole_number")]
     #[schemars(range(min = 1, max = 25), extend("default" = 10))]
     pub limit: Option<u32>,
+    /// Pilots to skip (a previous answer's `next_offset`). Default 0.
+    #[serde(default, deserialize_with = "common::whole_number")]
+    #[schemars(range(min = 0, max = 10000), extend("default" = 0))]
+    pub offset: Option<u32>,
 }
 
 /// The portfolio.
@@ -81,8 +89,11 @@ pub struct FindPilotsResult {
     pub total: usize,
     /// Whether fewer than `limit` pilots are shown to keep the answer under 24 KB.
     pub truncated: bool,
-    /// The best `limit` of them, best first.
+    /// The best `limit` of them after `offset`, best first.
     pub pilots: Vec<Pilot>,
+    /// The `offset` of the next page, when more projects match.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
     /// Per `{ISO3}:{pillar}` of the pilots: the pillar's headline indicators in that country, latest values.
     pub impact_base: BTreeMap<String, Vec<IndicatorValue>>,
     /// When nothing matches: what the corpus does hold nearby.
@@ -115,8 +126,13 @@ pub struct Pilot {
     /// Board approval date.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval_date: Option<String>,
-    /// Pillars its sectors and themes map to.
+    /// Pillars its sectors and themes map to (or, for a project the exports list without sector, its
+    /// title's words: then `pillars_from` is `title`).
     pub pillars: Vec<String>,
+    /// `title` when the pillars come from reviewed title words (the record has no sector); absent when
+    /// they come from its sectors and themes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pillars_from: Option<&'static str>,
     /// Key of its `impact_base` entry, when it has a country and a pillar.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub impact: Option<String>,
@@ -160,7 +176,7 @@ pub(crate) fn unclassified_note(
         .map(|project| format!("{} ({})", project.id.to_ascii_lowercase(), project.title))
         .collect();
     Some(format!(
-        "{} active or pipeline projects{} have no sector in the World Bank's exports, so no pillar, and a filter on \
+        "{} active or pipeline projects{} have neither a sector in the World Bank's exports nor a title word of the reviewed list, so no pillar, and a filter on \
          {pillar} cannot see them (e.g. {}); query them by words without `parameter`.",
         unclassified.len(),
         iso3.map_or_else(String::new, |iso3| format!(" in {iso3}")),
@@ -199,6 +215,13 @@ fn handle(
             "limit {limit}: give 1 to {MAX_LIMIT}"
         )));
     }
+    let offset = input.offset.unwrap_or(0);
+    if offset > MAX_OFFSET {
+        return Err(ToolError::Invalid(format!(
+            "offset {offset}: give 0 to {MAX_OFFSET}"
+        )));
+    }
+    let offset = offset as usize;
     let country = common::optional_country(corpus, input.country.as_deref())?;
     let pillar = common::optional_pillar(corpus, input.parameter.as_deref())?;
     let (iso3, pillar_id) = (
@@ -219,7 +242,7 @@ fn handle(
     let ranked: Vec<&Project> = match query {
         Some(query) => corpus
             .index
-            .search_datasets(query, &["projects"], None, MAX_QUERY_HITS)
+            .search_ranked(query, &["projects"], None, MAX_QUERY_HITS)
             .map_err(|error| ToolError::Internal(error.to_string()))?
             .into_iter()
             .filter_map(|hit| corpus.project(&hit.id))
@@ -246,7 +269,7 @@ fn handle(
     let mut impact_base: BTreeMap<String, Vec<IndicatorValue>> = BTreeMap::new();
     let mut cited: Vec<String> = Vec::new();
     let (mut pilots, mut shown, mut bytes) = (Vec::new(), Vec::new(), 0);
-    for project in ranked.iter().take(limit as usize) {
+    for project in ranked.iter().skip(offset).take(limit as usize) {
         let before = (impact_base.len(), cited.len());
         let pilot = pilot(
             corpus,
@@ -284,8 +307,13 @@ fn handle(
         pilots.push(pilot);
         shown.push(*project);
     }
-    let truncated = pilots.len() < (limit as usize).min(total);
+    let truncated = pilots.len() < (limit as usize).min(total.saturating_sub(offset));
+    let next_offset = (offset + pilots.len() < total).then_some(offset + pilots.len());
     let note = match (pilots.is_empty(), pillar_id) {
+        (true, _) if total > 0 => Some(format!(
+            "offset {offset} is past the last of the {total} matching projects; give 0 to {}",
+            total - 1
+        )),
         (true, _) => Some(nearby(projects, iso3, pillar_id, query)),
         // A pillar filter cannot see the projects whose records map to no pillar: say how many there are.
         (false, Some(pillar)) => unclassified_note(projects, iso3, pillar),
@@ -298,6 +326,7 @@ fn handle(
             total,
             truncated,
             pilots,
+            next_offset,
             impact_base,
             note,
             sources: vec![
@@ -351,6 +380,7 @@ fn pilot(
         commitment_usd: project.commitment_usd,
         approval_date: project.approval_date.clone(),
         pillars: project.pillars.clone(),
+        pillars_from: (project.pillar_basis.as_deref() == Some("title")).then_some("title"),
         impact,
         url: project.url.clone(),
         citation_id: project.citation_id.clone(),

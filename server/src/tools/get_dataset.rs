@@ -123,7 +123,8 @@ pub struct GetDatasetInput {
     /// Key of one record: a metric id, source id, pillar id, ISO3, citation id, or a concordance pair id.
     #[serde(default)]
     pub id: Option<String>,
-    /// Pillar id or name (metrics, data_health).
+    /// Pillar id or name (metrics, data_health, and the curated records: projects, regulation, institutions,
+    /// financing, events).
     #[serde(default)]
     pub pillar: Option<String>,
     /// Rows per page, 1 to 500. Default 100.
@@ -144,6 +145,10 @@ pub struct GetDatasetResult {
     pub title: String,
     /// The key columns of a row.
     pub keys: Vec<String>,
+    /// What the dataset holds and leaves out (its catalog description), on the first page of a curated
+    /// dataset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub about: Option<String>,
     /// Rows matching the filters.
     pub total: usize,
     /// Rows skipped.
@@ -312,6 +317,16 @@ fn handle(
             Page::of(matching, offset, limit, |entity| plain(json!(entity)))
         }
         "projects" => {
+            for (name, given) in [
+                ("indicator", input.indicator.is_some()),
+                ("year", input.year.is_some()),
+            ] {
+                if given {
+                    return Err(ToolError::Invalid(format!(
+                        "{name}: projects rows are filtered by id (P-code or citation id), country and pillar only"
+                    )));
+                }
+            }
             let projects = corpus.projects().map_err(ToolError::Internal)?;
             let country = common::optional_country(corpus, input.country.as_deref())?
                 .map(|country| country.iso3.as_str());
@@ -383,14 +398,33 @@ fn handle(
                 }
                 "financing" => {
                     let table = corpus.financing().map_err(ToolError::Internal)?;
-                    let matching = table.records.iter().filter(|record| {
-                        filter.keeps(
-                            &record.citation_id,
-                            std::slice::from_ref(&record.country),
-                            &record.pillars,
-                        )
+                    let mut matching: Vec<&corpus::FinancingRecord> = table
+                        .records
+                        .iter()
+                        .filter(|record| {
+                            filter.keeps(
+                                &record.citation_id,
+                                std::slice::from_ref(&record.country),
+                                &record.pillars,
+                            )
+                        })
+                        .collect();
+                    // By country, then kind, then the largest amount first (CRS totals at constant
+                    // prices, instruments' commitments), so a page shows the main donors first.
+                    matching.sort_by(|left, right| {
+                        let amount = |record: &corpus::FinancingRecord| {
+                            record
+                                .total_constant_usd_mn
+                                .map(|millions| millions * 1e6)
+                                .or(record.committed_usd)
+                                .unwrap_or(0.0)
+                        };
+                        (&left.country, &left.kind)
+                            .cmp(&(&right.country, &right.kind))
+                            .then(amount(right).total_cmp(&amount(left)))
+                            .then(left.citation_id.cmp(&right.citation_id))
                     });
-                    Page::weighted(matching, offset, limit, weighted_record)
+                    Page::weighted(matching.into_iter(), offset, limit, weighted_record)
                 }
                 _ => {
                     let table = corpus.events().map_err(ToolError::Internal)?;
@@ -552,6 +586,10 @@ fn handle(
             vec!["dataset_id".to_string()],
         ),
     };
+    let about = corpus
+        .dataset(&input.dataset_id)
+        .filter(|_| offset == 0 && CURATED.contains(&input.dataset_id.as_str()))
+        .map(|dataset| dataset.description.clone());
     let mut cited = page.cited;
     cited.sort_unstable();
     cited.dedup();
@@ -595,6 +633,7 @@ fn handle(
         dataset_id: input.dataset_id,
         title,
         keys,
+        about,
         total: page.total,
         offset,
         truncated: offset + page.rows.len() < page.total,

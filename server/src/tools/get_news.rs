@@ -153,7 +153,7 @@ fn in_country(event: &Event, iso3: &str) -> bool {
 fn handle(
     corpus: &Corpus,
     input: GetNewsInput,
-    _lang: Lang,
+    lang: Lang,
 ) -> Result<ToolAnswer<'_, GetNewsResult>, ToolError> {
     let limit = input.limit.unwrap_or(10);
     if !(1..=MAX_LIMIT).contains(&limit) {
@@ -164,9 +164,10 @@ fn handle(
     let pillar = common::pillar(corpus, &input.parameter)?;
     let country = common::optional_country(corpus, Some(&input.country))?
         .expect("a given country resolves or errs");
-    let kind = match input.kind.as_deref().map(str::trim) {
+    let asked_kind = input.kind.as_deref().map(|kind| kind.trim().to_ascii_lowercase());
+    let kind = match asked_kind.as_deref() {
         None | Some("") => None,
-        Some(kind) if KINDS.contains(&kind) => Some(kind),
+        Some(kind) if KINDS.contains(&kind) => KINDS.iter().copied().find(|known| *known == kind),
         Some(other) => {
             return Err(ToolError::Invalid(format!(
                 "kind `{}`: give one of {}",
@@ -204,7 +205,7 @@ fn handle(
         {
             cited.push(record);
         }
-        let size = serde_json::to_string(&item(event)).map_or(0, |text| text.len())
+        let size = serde_json::to_string(&item(event, lang)).map_or(0, |text| text.len())
             + cited
                 .iter()
                 .map(|record| serde_json::to_string(record).map_or(0, |text| text.len()))
@@ -218,25 +219,21 @@ fn handle(
     }
     let next_offset = (offset + shown.len() < matching.len()).then_some(offset + shown.len());
     let nearby = if matching.is_empty() {
-        nearby(events, iso3, pillar_id)
+        nearby(events, iso3, pillar_id, kind)
     } else {
         Vec::new()
     };
-    let what = "Dated items made from the corpus' records (project approvals and closings, laws and policies, \
-                significant earthquakes, data releases), not press news";
-    let note = match (matching.first(), kind) {
-        (Some(newest), _) => format!(
-            "{what}. The newest is of {}; laws run to 2020 and earthquakes to June 2023 (the sources' last exports).",
-            newest.date
-        ),
-        (None, Some(kind)) => format!(
-            "The corpus holds no {kind} event of the pillar {pillar_id} in {iso3}. {what}; `nearby` lists what it holds."
-        ),
-        (None, None) => format!(
-            "The corpus holds no event of the pillar {pillar_id} in {iso3}. {what}; `nearby` lists what it holds."
-        ),
+    let note = note(lang, matching.first().map(|newest| newest.date.as_str()), kind, pillar_id, iso3);
+    let note = if matching.is_empty() || !shown.is_empty() {
+        note
+    } else {
+        format!(
+            "{note} offset {offset} is past the last of the {} items; give 0 to {}.",
+            matching.len(),
+            matching.len() - 1
+        )
     };
-    let items = shown.iter().map(|event| item(event)).collect();
+    let items = shown.iter().map(|event| item(event, lang)).collect();
     Ok(ToolAnswer {
         result: GetNewsResult {
             country: iso3.to_string(),
@@ -254,14 +251,56 @@ fn handle(
     })
 }
 
-/// An event as the answer lists it.
-fn item(event: &Event) -> NewsItem {
+/// The answer's note in `lang`: what the items are (and are not), how far the sources run, and when
+/// nothing matched, what was asked.
+fn note(lang: Lang, newest: Option<&str>, kind: Option<&str>, pillar: &str, iso3: &str) -> String {
+    let what = match lang {
+        Lang::En => {
+            "Dated items made from the corpus' records (project approvals and closings, laws and policies, \
+             significant earthquakes, data releases), not press news"
+        }
+        Lang::Es => {
+            "Hechos fechados a partir de los registros del corpus (aprobaciones y cierres de proyectos, leyes y \
+             políticas, sismos significativos, publicaciones de datos), no noticias de prensa"
+        }
+        Lang::Pt => {
+            "Fatos datados a partir dos registros do corpus (aprovações e encerramentos de projetos, leis e \
+             políticas, sismos significativos, publicações de dados), não notícias de imprensa"
+        }
+    };
+    let asked = kind.map_or_else(String::new, |kind| format!(" {kind}"));
+    match (newest, lang) {
+        (Some(newest), Lang::En) => format!(
+            "{what}. The newest is of {newest}; laws run to 2020 and earthquakes to June 2023 (the sources' last exports)."
+        ),
+        (Some(newest), Lang::Es) => format!(
+            "{what}. El más reciente es del {newest}; las leyes llegan a 2020 y los sismos a junio de 2023 (las últimas \
+             exportaciones de las fuentes)."
+        ),
+        (Some(newest), Lang::Pt) => format!(
+            "{what}. O mais recente é de {newest}; as leis vão até 2020 e os sismos até junho de 2023 (as últimas \
+             exportações das fontes)."
+        ),
+        (None, Lang::En) => format!(
+            "The corpus holds no{asked} event of the pillar {pillar} in {iso3}. {what}; `nearby` lists what it holds."
+        ),
+        (None, Lang::Es) => format!(
+            "El corpus no tiene ningún hecho{asked} del pilar {pillar} en {iso3}. {what}; `nearby` lista lo que tiene."
+        ),
+        (None, Lang::Pt) => format!(
+            "O corpus não tem nenhum fato{asked} do pilar {pillar} em {iso3}. {what}; `nearby` lista o que tem."
+        ),
+    }
+}
+
+/// An event as the answer lists it, its prose in `lang`.
+fn item(event: &Event, lang: Lang) -> NewsItem {
     NewsItem {
         id: event.citation_id.clone(),
         date: event.date.clone(),
         kind: event.kind.clone(),
-        title: event.title.clone(),
-        why: event.why.clone(),
+        title: event.title_in(lang).to_string(),
+        why: event.why_in(lang).to_string(),
         record_id: event.record_id.clone(),
         magnitude: event.magnitude,
         deaths: event.deaths,
@@ -270,10 +309,14 @@ fn item(event: &Event) -> NewsItem {
     }
 }
 
-/// The country's events in other pillars and the pillar's events in other countries, the most first.
-fn nearby(events: &[Event], iso3: &str, pillar: &str) -> Vec<Nearby> {
+/// The country's events in other pillars and the pillar's events in other countries (of `kind` only, when
+/// asked), the most first.
+fn nearby(events: &[Event], iso3: &str, pillar: &str, kind: Option<&str>) -> Vec<Nearby> {
     let mut counts: BTreeMap<(String, String), (usize, String)> = BTreeMap::new();
-    for event in events {
+    for event in events
+        .iter()
+        .filter(|event| kind.is_none_or(|kind| event.kind == kind))
+    {
         let here = event.countries.iter().any(|code| code == iso3);
         for of in &event.pillars {
             let keys: Vec<(String, String)> = if here && of != pillar {

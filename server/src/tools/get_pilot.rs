@@ -69,7 +69,8 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetPilotInput {
-    /// The pilot's slug from find_pilots: its P-code, any case (`p102479`).
+    /// The pilot's slug from find_pilots: its P-code, any case (`p102479`; `102479` and the citation id
+    /// `wbproj-p102479` are read the same).
     pub slug: String,
 }
 
@@ -88,6 +89,9 @@ pub struct GetPilotResult {
     pub financing: Financing,
     /// Who decides and implements (institutions as published).
     pub decision_makers: DecisionMakers,
+    /// What the sheet rests on and leaves out: the export the status is as of, fields read from the
+    /// older export, and why a part is empty.
+    pub notes: Vec<String>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
 }
@@ -104,11 +108,14 @@ pub struct ProjectSummary {
     pub country: Option<String>,
     /// The publisher's country or region label.
     pub location: String,
-    /// Pillars its sectors and themes map to.
+    /// Pillars its sectors and themes map to (or its title's reviewed words, when the exports list no
+    /// sector: `pillars_from` is then `title`).
     pub pillars: Vec<String>,
-    /// The main pillar (its first sector's), in which risks, flows and institutions are read; `None` when
-    /// the record has no mapped sector or theme (the newer export lists none), and then those parts are
-    /// empty.
+    /// `sectors` or `title`: what the pillars were read from; absent when there are none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pillars_from: Option<String>,
+    /// The main pillar (its first sector's, or its title's first pillar word), in which risks, flows and
+    /// institutions are read; `None` when nothing maps, and then those parts are empty (`notes` says so).
     pub main_pillar: Option<String>,
     /// Sectors as published.
     pub sectors: Vec<String>,
@@ -142,8 +149,10 @@ pub struct Economics {
 /// Standing.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Bankability {
-    /// Status as published.
+    /// Status as published, as of `status_as_of`.
     pub status: String,
+    /// The date of the export the status was read from (`2025-03-31`): the status may have changed since.
+    pub status_as_of: String,
     /// `active`, `pipeline`, `closed`, or `dropped`.
     pub maturity: &'static str,
     /// The publisher's own stage, when it has one (GEF: `Concept Approved (GEF - 7)`).
@@ -243,6 +252,65 @@ pub struct DecisionMakers {
     pub institutions: Vec<PillarInstitution>,
 }
 
+/// The upper-case P-code a slug names: `p102479`, `P102479`, `102479` and the citation id
+/// `wbproj-p102479` all name `P102479`.
+fn p_code(slug: &str) -> String {
+    let slug = slug.trim();
+    let slug = slug
+        .get(..7)
+        .filter(|prefix| prefix.eq_ignore_ascii_case("wbproj-"))
+        .map_or(slug, |_| &slug[7..]);
+    if !slug.is_empty() && slug.bytes().all(|byte| byte.is_ascii_digit()) {
+        format!("P{slug}")
+    } else {
+        slug.to_ascii_uppercase()
+    }
+}
+
+/// The sheet's notes: the export the status is as of (and a closing date since passed), fields read from
+/// the older export, and why the pillar's parts are empty.
+fn sheet_notes(project: &Project) -> Vec<String> {
+    let mut notes = vec![format!(
+        "status {} as of the publisher's export of {}; the project's page has the current one",
+        project.status, project.retrieved_at
+    )];
+    if project.status == "Active"
+        && project
+            .closing_date
+            .as_deref()
+            .is_some_and(|closing| closing < project.retrieved_at.as_str())
+    {
+        notes.push(format!(
+            "its closing date {} is before that export: the status may be stale",
+            project.closing_date.as_deref().unwrap_or_default()
+        ));
+    }
+    if !project.from_older_export.is_empty() {
+        notes.push(format!(
+            "{} read from the older export (the newer leaves them blank)",
+            project.from_older_export.join(", ")
+        ));
+    }
+    if project.pillar_basis.as_deref() == Some("title") {
+        notes.push(
+            "the exports list no sector for it: its pillars come from reviewed words of its title".into(),
+        );
+    }
+    match (project.country.as_deref(), project.main_pillar.as_deref()) {
+        (None, _) => notes.push(format!(
+            "a multi-country operation ({}): no country's indicators, flows or institutions are read",
+            project.location
+        )),
+        (Some(_), None) => notes.push(
+            "no sector or title word maps it to a pillar: risks in the pillar, CRS flows and the pillar's \
+             institutions are not read"
+                .into(),
+        ),
+        _ => {}
+    }
+    notes
+}
+
 /// A cited latest value of an indicator in a country (`get_pilot`'s risks and flows, `find_pilots`' impact base).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct IndicatorValue {
@@ -269,14 +337,13 @@ fn handle(
     lang: Lang,
 ) -> Result<ToolAnswer<'_, GetPilotResult>, ToolError> {
     let projects = corpus.projects().map_err(ToolError::Internal)?;
-    let project = corpus
-        .project(&input.slug.trim().to_ascii_uppercase())
-        .ok_or_else(|| {
-            ToolError::Invalid(format!(
-                "slug `{}`: no project with this P-code in the corpus; find_pilots lists slugs (e.g. p102479)",
-                common::snippet(&input.slug)
-            ))
-        })?;
+    let project = corpus.project(&p_code(&input.slug)).ok_or_else(|| {
+        ToolError::Invalid(format!(
+            "slug `{}`: no project with this P-code in the corpus (a slug is P and 6 digits, e.g. p102479); \
+             find_pilots lists them",
+            common::snippet(&input.slug)
+        ))
+    })?;
     // The main pillar: the first sector's (risks, flows and institutions are read in it).
     let pillar = project.main_pillar.as_deref();
     let similar: Vec<&Project> = similar(projects, project);
@@ -314,6 +381,7 @@ fn handle(
     // The export often reports a grant in both the commitment and the grant column: the World Bank's share
     // is the commitment, or the grant when no commitment is reported, never their sum.
     let world_bank = project.commitment_usd.or(project.grant_usd);
+    let notes = sheet_notes(project);
     let other_financing_usd = project
         .cost_usd
         .zip(world_bank)
@@ -326,6 +394,7 @@ fn handle(
                 country: project.country.clone(),
                 location: project.location.clone(),
                 pillars: project.pillars.clone(),
+                pillars_from: project.pillar_basis.clone(),
                 main_pillar: project.main_pillar.clone(),
                 sectors: project.sectors.clone(),
                 objective: project
@@ -345,6 +414,7 @@ fn handle(
             },
             bankability: Bankability {
                 status: project.status.clone(),
+                status_as_of: project.retrieved_at.clone(),
                 maturity: maturity(&project.status).unwrap_or("dropped"),
                 stage: project.stage.clone(),
                 approval_date: project.approval_date.clone(),
@@ -378,6 +448,7 @@ fn handle(
                 borrower: project.borrower.clone(),
                 institutions,
             },
+            notes,
             sources: vec![
                 common::source_link(corpus, "projects", None),
                 common::source_link(corpus, "series_stats", None),

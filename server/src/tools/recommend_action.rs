@@ -7,7 +7,7 @@
 //!    that year, by the good direction), when at least 10 countries report that year. Ranked: worsening ones
 //!    first (10-year trend against the good direction by at least 1 % of the value over the decade), then by the country's position among the countries
 //!    reporting that year (competition ranking: ties share a rank; last = weakest). Both cells cited. The
-//!    asks are written in English with the indicators' English names.
+//!    asks are written in `lang` with the indicators' names in it (units as the publisher gives them).
 //! 2. **Projects**: active, then pipeline projects in the country acting on the pillar, newest approval first;
 //!    when there are none, comparable ones elsewhere in the region (same pillar, active or closed), marked
 //!    `elsewhere`.
@@ -52,7 +52,7 @@ pub fn spec() -> ToolSpec {
          World Bank projects (active or pipeline there; else comparable ones elsewhere in the region) → the \
          financing instruments that funded such work there (IPF/DPF/PforR, OECD CRS climate-related flows) → ranked \
          institutions (implementing agencies, public bodies, the statistics office), each with an ask written from \
-         those numbers (asks in English). No model call, no invented facts.",
+         those numbers (in `lang`). No model call, no invented facts.",
         &[
             "observations",
             "projects",
@@ -102,9 +102,6 @@ pub struct IndicatorGap {
     pub indicator: String,
     /// Name in the requested language.
     pub name: String,
-    /// English name, for the asks (written in English).
-    #[serde(skip)]
-    pub name_en: String,
     /// Unit.
     pub unit: String,
     /// `up` or `down`: which way is better.
@@ -121,6 +118,9 @@ pub struct IndicatorGap {
     pub rank: usize,
     /// Countries reporting that year.
     pub of: usize,
+    /// Word stems of its names in es/en/pt, to pair it with an institution or project that names them.
+    #[serde(skip)]
+    pub stems: Vec<String>,
     /// 10-year least-squares slope per year, when the series has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trend_slope: Option<f64>,
@@ -299,6 +299,7 @@ fn handle(
 
     let institutions = corpus.institutions().map_err(ToolError::Internal)?;
     let asks = institution_asks(
+        lang,
         &institutions.records,
         &here,
         &fits,
@@ -435,7 +436,7 @@ fn gaps(
         found.push(IndicatorGap {
             indicator: metric.id.clone(),
             name: metric.names.get(lang).to_string(),
-            name_en: metric.names.get(Lang::En).to_string(),
+            stems: stems(metric.names.all()),
             unit: metric.unit.clone(),
             good_direction: if up { "up" } else { "down" },
             year: own.year,
@@ -528,8 +529,97 @@ fn instruments(
         .collect()
 }
 
+/// The stems of the words of `texts` that carry meaning: folded (case and accents aside), at least 4
+/// letters, cut to 5, so cognates meet (`electricity`, `electricidad`: `elect`).
+fn stems<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut stems: Vec<String> = texts
+        .into_iter()
+        .flat_map(|text| {
+            corpus::folding::fold(text)
+                .split(' ')
+                .filter(|word| word.len() >= 4 && !STEM_STOP_WORDS.contains(word))
+                .map(|word| word.chars().take(5).collect::<String>())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    stems.sort();
+    stems.dedup();
+    stems
+}
+
+/// Words of names that pair nothing (`national`, `ministry`, `total`).
+const STEM_STOP_WORDS: [&str; 24] = [
+    "national", "nacional", "ministry", "ministerio", "ministerio", "secretaria", "project", "proyecto",
+    "projeto", "program", "programa", "total", "rate", "tasa", "taxa", "population", "poblacion",
+    "populacao", "with", "from", "para", "del", "public", "publico",
+];
+
+/// The first gap as a sentence in `lang`: the value, its rank and the regional frontier (or that the
+/// country is the frontier), and whether it is worsening.
+fn gap_sentence(lang: Lang, gap: &IndicatorGap, iso3: &str) -> String {
+    let value = format!("{} {} ({})", significant(gap.value, 4), gap.unit, gap.year);
+    let frontier = significant(gap.frontier_value, 4);
+    let (rank, of) = (gap.rank, gap.of);
+    let best = gap.frontier_country == iso3;
+    let worsening = gap.worsening;
+    let name = &gap.name;
+    match lang {
+        Lang::En => format!(
+            "{name} in {iso3} is {value}, rank {rank} of {of}, {}{}",
+            if best { "the regional frontier".to_string() } else { format!("vs the regional frontier {frontier} ({})", gap.frontier_country) },
+            if worsening { if best { ", but worsening" } else { " and worsening" } } else { "" }
+        ),
+        Lang::Es => format!(
+            "{name} en {iso3} es {value}, puesto {rank} de {of}, {}{}",
+            if best { "la frontera regional".to_string() } else { format!("frente a la frontera regional {frontier} ({})", gap.frontier_country) },
+            if worsening { if best { ", pero empeora" } else { " y empeora" } } else { "" }
+        ),
+        Lang::Pt => format!(
+            "{name} em {iso3} é {value}, posição {rank} de {of}, {}{}",
+            if best { "a fronteira regional".to_string() } else { format!("ante a fronteira regional {frontier} ({})", gap.frontier_country) },
+            if worsening { if best { ", mas piora" } else { " e piora" } } else { "" }
+        ),
+    }
+}
+
+/// An institution's ask in `lang`, by its tier (0 an implementer of the pillar's projects there, 1 a public
+/// body of the pillar, 2 the statistics office), from the gap sentence and the project it would act on.
+fn ask(
+    lang: Lang,
+    tier: u8,
+    gap: Option<&str>,
+    project: Option<&str>,
+    iso3: &str,
+    pillar: &str,
+) -> String {
+    match (lang, tier, gap, project) {
+        (Lang::En, 0, Some(gap), Some(project)) => format!("{gap}; as implementer of {project}, which addresses the pillar: target that gap and report on it."),
+        (Lang::Es, 0, Some(gap), Some(project)) => format!("{gap}; como ejecutor de {project}, que actúa sobre el pilar: apunte a esa brecha e informe sobre ella."),
+        (Lang::Pt, 0, Some(gap), Some(project)) => format!("{gap}; como executor de {project}, que atua sobre o pilar: mire essa lacuna e informe sobre ela."),
+        (Lang::En, 0, None, Some(project)) => format!("As implementer of {project}, which addresses the pillar: state its results in the pillar's indicators."),
+        (Lang::Es, 0, None, Some(project)) => format!("Como ejecutor de {project}, que actúa sobre el pilar: informe sus resultados en los indicadores del pilar."),
+        (Lang::Pt, 0, None, Some(project)) => format!("Como executor de {project}, que atua sobre o pilar: informe seus resultados nos indicadores do pilar."),
+        (Lang::En, 2, Some(gap), _) => format!("{gap}: publish newer and more complete figures for the pillar, so progress can be measured."),
+        (Lang::Es, 2, Some(gap), _) => format!("{gap}: publique cifras más recientes y completas del pilar, para poder medir el avance."),
+        (Lang::Pt, 2, Some(gap), _) => format!("{gap}: publique números mais recentes e completos do pilar, para que o avanço possa ser medido."),
+        (Lang::En, 2, None, _) => format!("Publish the pillar's indicators for {iso3}: the corpus holds too little to compare it."),
+        (Lang::Es, 2, None, _) => format!("Publique los indicadores del pilar para {iso3}: el corpus tiene demasiado poco para compararlo."),
+        (Lang::Pt, 2, None, _) => format!("Publique os indicadores do pilar para {iso3}: o corpus tem pouco demais para compará-lo."),
+        (Lang::En, _, Some(gap), Some(project)) => format!("{gap}; {project} addresses the pillar: take part in it or in a like one."),
+        (Lang::Es, _, Some(gap), Some(project)) => format!("{gap}; {project} actúa sobre el pilar: participe en él o en uno similar."),
+        (Lang::Pt, _, Some(gap), Some(project)) => format!("{gap}; {project} atua sobre o pilar: participe dele ou de um semelhante."),
+        (Lang::En, _, Some(gap), None) => format!("{gap}: no project of the pillar is active there; propose one."),
+        (Lang::Es, _, Some(gap), None) => format!("{gap}: no hay ningún proyecto activo del pilar allí; proponga uno."),
+        (Lang::Pt, _, Some(gap), None) => format!("{gap}: não há nenhum projeto ativo do pilar ali; proponha um."),
+        (Lang::En, _, None, _) => format!("Act on {pillar} in {iso3}, where the corpus finds no comparable indicator gap."),
+        (Lang::Es, _, None, _) => format!("Actúe sobre {pillar} en {iso3}, donde el corpus no encuentra una brecha comparable de indicadores."),
+        (Lang::Pt, _, None, _) => format!("Atue sobre {pillar} em {iso3}, onde o corpus não encontra uma lacuna comparável de indicadores."),
+    }
+}
+
 /// The institutions to approach, ranked, each with its ask.
 fn institution_asks(
+    lang: Lang,
     institutions: &[Institution],
     here: &[&Project],
     fits: &[&Project],
@@ -538,20 +628,6 @@ fn institution_asks(
     pillar: &str,
     elsewhere: bool,
 ) -> Vec<InstitutionAsk> {
-    let gap_sentence = gaps.first().map(|gap| {
-        format!(
-            "{} in {iso3} is {} {} ({}), rank {} of {}, vs the regional frontier {} ({}){}",
-            gap.name_en,
-            significant(gap.value, 4),
-            gap.unit,
-            gap.year,
-            gap.rank,
-            gap.of,
-            significant(gap.frontier_value, 4),
-            gap.frontier_country,
-            if gap.worsening { " and worsening" } else { "" }
-        )
-    });
     let here_codes: Vec<&str> = here.iter().map(|project| project.id.as_str()).collect();
     let mut ranked: Vec<(u8, usize, &Institution, Vec<String>)> = institutions
         .iter()
@@ -596,31 +672,31 @@ fn institution_asks(
             .first()
             .and_then(|code| here.iter().find(|project| &project.id == code))
             .or_else(|| fits.first().filter(|_| !elsewhere));
-        let addressed = project
-            .map(|project| format!("{} ({}) addresses the pillar", project.id, project.title));
-        let ask = match (tier, &gap_sentence, addressed) {
-            (0, Some(gap), Some(addressed)) => {
-                format!("{gap}; as implementer of {addressed}: target that gap and report on it.")
-            }
-            (0, None, Some(addressed)) => format!(
-                "As implementer of {addressed}: state its results in the pillar's indicators."
-            ),
-            (2, Some(gap), _) => format!(
-                "{gap}: publish newer and more complete figures for the pillar, so progress can be measured."
-            ),
-            (2, None, _) => format!(
-                "Publish the pillar's indicators for {iso3}: the corpus holds too little to compare it."
-            ),
-            (_, Some(gap), Some(addressed)) => {
-                format!("{gap}; {addressed}: take part in it or in a like one.")
-            }
-            (_, Some(gap), None) => {
-                format!("{gap}: no project of the pillar is active there; propose one.")
-            }
-            (_, None, _) => format!(
-                "Act on {pillar} in {iso3}, where the corpus finds no comparable indicator gap."
-            ),
-        };
+        let addressed = project.map(|project| format!("{} ({})", project.id, project.title));
+        // The gap this body's names (an implementer's: and its project's title and sectors) name, by the
+        // stem of a word in both; else the first, the pillar's weakest.
+        let implemented = project.filter(|_| tier == 0);
+        let own = stems(
+            [institution.name.as_str()]
+                .into_iter()
+                .chain(institution.name_es.as_deref())
+                .chain(institution.name_pt.as_deref())
+                .chain(implemented.map(|project| project.title.as_str()))
+                .chain(
+                    implemented
+                        .into_iter()
+                        .flat_map(|project| project.sectors.iter().map(String::as_str)),
+                ),
+        );
+        let gap = gaps
+            .iter()
+            .enumerate()
+            .max_by_key(|(index, gap)| {
+                let shared = gap.stems.iter().filter(|stem| own.contains(stem)).count();
+                (shared, std::cmp::Reverse(*index))
+            })
+            .map(|(_, gap)| gap_sentence(lang, gap, iso3));
+        let ask = ask(lang, tier, gap.as_deref(), addressed.as_deref(), iso3, pillar);
         asks.push(InstitutionAsk {
             name: institution.name.clone(),
             role: institution.role.clone(),

@@ -23,9 +23,10 @@ pub fn spec() -> ToolSpec {
         "Maps a metric named in words (Spanish, English or Portuguese: \"homicidios\", \"life expectancy\", \"PIB per cápita\") \
          to governed indicator ids, ranked: id, unit, good_direction, pillar, coverage (countries and years with data), vintage \
          and match_quality (share of the query's words the indicator is named by). `matched: false` means no indicator of the \
-         corpus measures what was asked: the candidates are only the nearest, so say the corpus lacks it. Call it first whenever \
+         corpus measures what was asked: the candidates are only the nearest, so say the corpus lacks it as an indicator \
+         (the note then names curated records that bear on it, e.g. earthquake tolls in `events`). Call it first whenever \
          you need an indicator id. Answer: up to `limit` (default 5, at most 20) candidates, under 10 KB.",
-        &["metrics"],
+        &["metrics", "events", "projects", "financing", "regulation", "institutions"],
         handle,
     )
 }
@@ -195,6 +196,11 @@ fn handle(
     } else {
         ""
     };
+    let records_note = if matched {
+        None
+    } else {
+        records_nearby(corpus, &input.query)?
+    };
     let note = (!matched).then(|| {
         let query = common::snippet(&input.query);
         if candidates.is_empty() {
@@ -210,6 +216,15 @@ fn handle(
             )
         }
     });
+    let note = match (note, records_note) {
+        // Not an indicator, but records: the note says where they are instead of "the corpus lacks it".
+        (Some(_), Some(records)) => Some(format!(
+            "No governed indicator in the corpus{within} measures `{}` (the candidates are only the nearest, not a \
+             match). {records}",
+            common::snippet(&input.query)
+        )),
+        (note, _) => note,
+    };
     let result = ResolveMetricResult {
         query: input.query,
         pillar: pillar.map(|pillar| pillar.id.clone()),
@@ -224,4 +239,50 @@ fn handle(
         display: None,
         records: Vec::new(),
     })
+}
+
+/// Record datasets searched when no indicator matches: a figure the corpus holds as records, not as an
+/// indicator (an earthquake's deaths, a project's commitment, a CRS flow).
+const RECORD_DATASETS: [&str; 5] = ["events", "projects", "financing", "regulation", "institutions"];
+
+/// Where the corpus' curated records bear on `query` when no indicator does ("earthquake deaths" is in
+/// the events' tolls): a sentence naming the datasets with matching records and the tool to read them;
+/// `None` when none matches.
+///
+/// # Errors
+/// [`ToolError::Internal`] if the index cannot be read.
+fn records_nearby(corpus: &Corpus, query: &str) -> Result<Option<String>, ToolError> {
+    let hits = corpus
+        .index
+        .search_datasets(query, &RECORD_DATASETS, None, 50)
+        .map_err(|error| ToolError::Internal(error.to_string()))?;
+    let mut found: Vec<(&str, usize)> = Vec::new();
+    // A record named by half the query's words bears on it ("earthquake deaths": an earthquake, whose
+    // toll is a field of the record, not a word of its title).
+    for hit in hits.iter().filter(|hit| hit.match_share >= 0.5) {
+        if let Some(dataset) = RECORD_DATASETS.iter().find(|dataset| **dataset == hit.dataset_id) {
+            match found.iter_mut().find(|(known, _)| known == dataset) {
+                Some((_, count)) => *count += 1,
+                None => found.push((dataset, 1)),
+            }
+        }
+    }
+    if found.is_empty() {
+        return Ok(None);
+    }
+    let listed: Vec<String> = found
+        .iter()
+        .map(|(dataset, count)| {
+            let read_by = match *dataset {
+                "events" => "get_news or get_dataset",
+                "projects" => "find_pilots or get_dataset",
+                _ => "get_dataset",
+            };
+            format!("`{dataset}` ({count}{} matching records; {read_by})", if *count == 50 { "+" } else { "" })
+        })
+        .collect();
+    Ok(Some(format!(
+        "The corpus does hold records that bear on it: {}; search_corpus with those datasets lists them.",
+        listed.join(", ")
+    )))
 }

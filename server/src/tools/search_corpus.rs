@@ -17,7 +17,7 @@ use super::{
 use crate::load::Corpus;
 
 /// Datasets the index covers.
-pub const SEARCHABLE: [&str; 8] = [
+pub const SEARCHABLE: [&str; 9] = [
     "metrics",
     "catalog",
     "countries",
@@ -26,10 +26,15 @@ pub const SEARCHABLE: [&str; 8] = [
     "regulation",
     "institutions",
     "financing",
+    "events",
 ];
 
 /// The curated record datasets of the index: a country filter keeps a record of that country only.
-const RECORDS: [&str; 4] = ["projects", "regulation", "institutions", "financing"];
+const RECORDS: [&str; 5] = ["projects", "regulation", "institutions", "financing", "events"];
+
+/// Bytes of hits and their cited records an answer stays under: hits stop being added before it (the
+/// first always fits), and `truncated` says so.
+pub const ANSWER_BYTES: usize = 20 * 1024;
 
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
@@ -37,11 +42,13 @@ pub fn spec() -> ToolSpec {
         "search_corpus",
         "Full-text search over the corpus",
         "Searches indicators, datasets, countries, pillars, World Bank projects (title, objective, sectors, place), \
-         climate laws and policies (`regulation`), public bodies (`institutions`) and OECD CRS flows (`financing`) by \
-         words in Spanish, English or Portuguese (events: get_news). Each hit \
+         climate laws and policies (`regulation`), public bodies (`institutions`), OECD CRS flows (`financing`) and \
+         dated events (`events`: approvals, laws, earthquakes, releases; get_news lists them by pillar) by \
+         words in Spanish, English or Portuguese. Each hit \
          names its dataset_id and the keys to pass to get_dataset (indicators can also go straight to get_series or \
-         compute). Filter with datasets[], parameter (pillar) or country (indicators with data for it). Answer: `limit` hits \
-         (default 10, at most 50), under 10 KB.",
+         compute). Filter with datasets[], parameter (pillar) or country (indicators with data for it; records of \
+         that country). Answer: `limit` hits (default 10, at most 50), under 24 KB (`truncated` when hits were \
+         left out for size).",
         &[
             "metrics",
             "countries",
@@ -50,6 +57,7 @@ pub fn spec() -> ToolSpec {
             "regulation",
             "institutions",
             "financing",
+            "events",
         ],
         handle,
     )
@@ -65,7 +73,7 @@ pub struct SearchCorpusInput {
     /// institutions, financing. Default all.
     #[serde(default)]
     pub datasets: Option<Vec<String>>,
-    /// Only indicators with data for this country (ISO3 or name).
+    /// Only indicators with data for this country, and records of it (ISO3 or name).
     #[serde(default)]
     pub country: Option<String>,
     /// Only records of this pillar (id or name in es/en/pt).
@@ -84,6 +92,11 @@ pub struct SearchCorpusResult {
     pub query: String,
     /// Hits, best first.
     pub hits: Vec<Hit>,
+    /// Whether hits were left out to keep the answer under 24 KB (ask for fewer, or filter).
+    pub truncated: bool,
+    /// When nothing matches: that the corpus holds nothing for it, and what to try.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
 }
@@ -162,6 +175,7 @@ fn handle(
     // An unreadable projects artifact is a fault, not "no hits".
     corpus.projects().map_err(ToolError::Internal)?;
     let mut hits = Vec::new();
+    let (mut bytes, mut truncated) = (0, false);
     for hit in found {
         let entry = match hit.dataset_id.as_str() {
             "metrics" => baked.metric(&hit.id).and_then(|metric| {
@@ -206,7 +220,7 @@ fn handle(
                         json!({"dataset_id": "projects", "id": project.id}),
                     )
                 }),
-            "regulation" | "institutions" | "financing" => record_hit(
+            "regulation" | "institutions" | "financing" | "events" => record_hit(
                 corpus,
                 &hit.dataset_id,
                 &hit.id,
@@ -230,36 +244,40 @@ fn handle(
             .into_iter()
             .next()
             .map(|file| file.url);
-            hits.push(Hit {
+            let hit = Hit {
                 download,
                 dataset_id: hit.dataset_id,
                 keys,
                 title,
                 snippet: snippet(&description),
                 score: hit.score,
-            });
+            };
+            let record = hit_record(corpus, &hit);
+            let size = serde_json::to_string(&hit).map_or(0, |text| text.len())
+                + record
+                    .as_ref()
+                    .and_then(|record| serde_json::to_string(record).ok())
+                    .map_or(0, |text| text.len());
+            if !hits.is_empty() && bytes + size > ANSWER_BYTES {
+                truncated = true;
+                break;
+            }
+            bytes += size;
+            hits.push(hit);
         }
         if hits.len() == limit as usize {
             break;
         }
     }
-    if hits.is_empty() {
-        return Err(ToolError::Invalid(format!(
-            "nothing in the corpus matches `{}` with these filters; try other words in Spanish, English or Portuguese",
+    let note = hits.is_empty().then(|| {
+        format!(
+            "nothing in the corpus matches `{}` with these filters: say the corpus holds none; or try other words \
+             in Spanish, English or Portuguese, or fewer filters",
             common::snippet(&input.query)
-        )));
-    }
+        )
+    });
     // A curated record a hit names is cited; the datasets the hits come from are the sources.
-    let records = hits
-        .iter()
-        .filter(|hit| RECORDS.contains(&hit.dataset_id.as_str()))
-        .filter_map(|hit| match hit.dataset_id.as_str() {
-            "projects" => corpus
-                .project(hit.keys["id"].as_str()?)
-                .map(CitedRecord::citation),
-            _ => corpus.record_citation(hit.keys["id"].as_str()?),
-        })
-        .collect();
+    let records = hits.iter().filter_map(|hit| hit_record(corpus, hit)).collect();
     let mut datasets: Vec<&str> = hits.iter().map(|hit| hit.dataset_id.as_str()).collect();
     datasets.sort_unstable();
     datasets.dedup();
@@ -280,6 +298,8 @@ fn handle(
     let result = SearchCorpusResult {
         query: input.query,
         hits,
+        truncated,
+        note,
         sources,
     };
     Ok(ToolAnswer {
@@ -290,7 +310,19 @@ fn handle(
     })
 }
 
-/// A hit on a law, institution or CRS flow (title, description, keys), unless `country` filters it out.
+/// The citation record of a hit on a curated record (projects, laws, institutions, flows, events).
+fn hit_record(corpus: &Corpus, hit: &Hit) -> Option<corpus::RecordCitation> {
+    if !RECORDS.contains(&hit.dataset_id.as_str()) {
+        return None;
+    }
+    let id = hit.keys["id"].as_str()?;
+    match hit.dataset_id.as_str() {
+        "projects" => corpus.project(id).map(CitedRecord::citation),
+        _ => corpus.record_citation(id),
+    }
+}
+
+/// A hit on a law, institution, CRS flow or event (title, description, keys), unless `country` filters it out.
 ///
 /// # Errors
 /// [`ToolError::Internal`] if the record table cannot be read.
@@ -309,6 +341,12 @@ fn record_hit(
             .get(id)
             .filter(|law| keep(&law.country))
             .map(|law| (law.title.clone(), law.description.clone(), keys)),
+        "events" => corpus
+            .events()
+            .map_err(ToolError::Internal)?
+            .get(id)
+            .filter(|event| country.is_none_or(|country| event.countries.iter().any(|of| of == country)))
+            .map(|event| (event.title.clone(), format!("{}: {}", event.date, event.why), keys)),
         "institutions" => corpus
             .institutions()
             .map_err(ToolError::Internal)?

@@ -1390,7 +1390,11 @@ fn instructions(plugin: &Plugin) -> String {
          {indicators} indicators from {sources} sources; {with_data} of the {countries} LAC countries and territories have data). Flow: (1) call resolve_metric with the metric \
          in words (Spanish, English or Portuguese) to get an indicator id; (2) call get_series for a country-year panel or \
          compare_countries for a pillar across countries; (3) call resolve_citations to turn any stored citation_id into \
-         its source and value. Citations: every stored number in `result` carries its `citation_id` (wb-sp-dyn-le00-in-mex-2024) or \
+         its source and value. Records: find_pilots and get_pilot read World Bank projects, recommend_action chains a \
+         country's gaps to projects, financing and institutions, get_news lists dated events (approvals, laws, \
+         earthquakes, releases; not press news), and search_corpus then get_dataset find laws (`regulation`), \
+         donors' flows (`financing`), public bodies (`institutions`) and events; a record is its own citation \
+         (`citations.records`). Citations: every stored number in `result` carries its `citation_id` (wb-sp-dyn-le00-in-mex-2024) or \
          is a [year, value] point of an object with a `series_id` (wb-sp-dyn-le00-in-mex), whose citation_id is `{{series_id}}-{{year}}`. \
          `citations.series[series_id]` gives country and deep link, `citations.indicators[its indicator]` code, title and unit, \
          `citations.sources[its source]` publisher, dataset, licence, vintage, attribution and link_kind (`dataset`: the url is the \

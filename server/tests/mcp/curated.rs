@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{call_tool, payload};
+use crate::support::{call_tool, payload, structured_size};
 
 /// The record ids of `citations.records`.
 fn record_ids(body: &Value) -> Vec<String> {
@@ -13,17 +13,12 @@ fn record_ids(body: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn structured_size(answer: &Value) -> usize {
-    serde_json::to_string(&answer["structuredContent"])
-        .unwrap()
-        .len()
-}
 
 #[test]
 fn get_news_lists_an_ecuadorian_earthquake_with_its_toll_newest_first() {
     let answer = call_tool(
         "get_news",
-        json!({"parameter": "salud", "country": "Ecuador", "kind": "earthquake", "limit": 20}),
+        json!({"parameter": "salud", "country": "Ecuador", "kind": "earthquake", "limit": 20, "lang": "en"}),
     );
     assert_eq!(answer["isError"], false, "{answer}");
     let body = payload(&answer);
@@ -94,7 +89,7 @@ fn get_news_ids_resolve_and_bolivian_energy_news_names_its_records() {
 fn get_news_with_nothing_says_so_and_names_what_is_near() {
     let body = payload(&call_tool(
         "get_news",
-        json!({"parameter": "genero", "country": "AIA"}),
+        json!({"parameter": "genero", "country": "AIA", "lang": "en"}),
     ));
     assert_eq!(body["result"]["total"], 0);
     assert!(
@@ -439,4 +434,76 @@ fn recommend_action_for_a_territory_without_data_says_so() {
         "{}",
         body["result"]["notes"]
     );
+}
+
+#[test]
+fn get_news_speaks_the_asked_language_with_the_same_facts() {
+    let ask = |lang: &str| {
+        payload(&call_tool(
+            "get_news",
+            json!({"parameter": "salud", "country": "ECU", "kind": "EARTHQUAKE", "limit": 20, "lang": lang}),
+        ))
+    };
+    let manabi = |body: &serde_json::Value| {
+        body["result"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|item| item["id"] == "ncei_eq-2016-04-16-ecu")
+            .cloned()
+            .expect("the 2016 earthquake")
+    };
+    let (es, pt, en) = (ask("es"), ask("pt"), ask("en"));
+    // NCEI: 663 deaths, 6,274 injured (totals) for 2016-04-16; the kind is read case-insensitively.
+    assert_eq!(
+        manabi(&es)["title"],
+        "Sismo de M7.8: ECUADOR: NEAR WEST COAST: MANABI, ESMERALDAS"
+    );
+    assert_eq!(
+        manabi(&en)["title"],
+        "M7.8 earthquake: ECUADOR: NEAR WEST COAST: MANABI, ESMERALDAS"
+    );
+    assert!(manabi(&es)["why"].as_str().unwrap().starts_with("663 muertes, 6,274 heridos"));
+    assert!(manabi(&pt)["why"].as_str().unwrap().starts_with("663 mortes, 6,274 feridos"));
+    assert!(manabi(&en)["why"].as_str().unwrap().starts_with("663 deaths, 6,274 injured"));
+    assert_eq!(manabi(&es)["deaths"], manabi(&en)["deaths"]);
+    assert!(es["result"]["note"].as_str().unwrap().contains("no noticias de prensa"));
+    assert!(pt["result"]["note"].as_str().unwrap().contains("não notícias de imprensa"));
+}
+
+#[test]
+fn earthquake_deaths_are_no_indicator_but_resolve_metric_points_to_the_events() {
+    let body = payload(&call_tool("resolve_metric", json!({"query": "earthquake deaths"})));
+    assert_eq!(body["result"]["matched"], false);
+    let note = body["result"]["note"].as_str().unwrap();
+    assert!(note.contains("`events`") && note.contains("get_news"), "{note}");
+    // And search_corpus finds the quake itself among the events.
+    let hits = payload(&call_tool(
+        "search_corpus",
+        json!({"query": "earthquake Manabi", "datasets": ["events"], "country": "ECU"}),
+    ));
+    let ids: Vec<&str> = hits["result"]["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hit| hit["keys"]["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"ncei_eq-2016-04-16-ecu"), "{ids:?}");
+    assert!(ids.iter().all(|id| id.contains("-ecu")), "{ids:?}");
+}
+
+#[test]
+fn recommend_action_writes_its_asks_in_the_asked_language() {
+    for (lang, word) in [("es", " puesto "), ("pt", " posição "), ("en", " rank ")] {
+        let body = payload(&call_tool(
+            "recommend_action",
+            json!({"country": "HTI", "pillar": "energia", "lang": lang}),
+        ));
+        let asks = body["result"]["institutions"].as_array().unwrap();
+        assert!(!asks.is_empty());
+        for ask in asks {
+            let ask = ask["ask"].as_str().unwrap();
+            assert!(ask.contains(word), "{lang}: {ask}");
+        }
+    }
 }

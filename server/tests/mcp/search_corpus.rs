@@ -45,7 +45,15 @@ fn filters_by_pillar_and_by_country_with_data() {
         "search_corpus",
         json!({"query": "femicide", "country": "MEX", "datasets": ["metrics"]}),
     );
-    assert_eq!(answer["isError"], json!(true));
+    assert_eq!(answer["isError"], json!(false));
+    let body = payload(&answer);
+    assert_eq!(body["result"]["hits"], json!([]));
+    assert!(
+        body["result"]["note"]
+            .as_str()
+            .unwrap()
+            .contains("say the corpus holds none")
+    );
     let hits = search(json!({"query": "homicides", "country": "MEX", "datasets": ["metrics"]}));
     assert_eq!(hits[0]["keys"]["id"], json!("vc_ihr_psrc_p5"));
 }

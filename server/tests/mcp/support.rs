@@ -149,6 +149,13 @@ pub fn call_tool(name: &str, arguments: Value) -> Value {
     }
 }
 
+/// Bytes of a tool result's `structuredContent` as compact JSON (what a host hands the model).
+pub fn structured_size(result: &Value) -> usize {
+    serde_json::to_string(&result["structuredContent"])
+        .unwrap()
+        .len()
+}
+
 /// The `{"result", "citations"}` payload of a tool result's text block.
 pub fn payload(result: &Value) -> Value {
     let text = result["content"][0]["text"].as_str().expect("a text block");

@@ -16,7 +16,9 @@
 
 use std::{collections::BTreeSet, path::Path};
 
-use corpus::{CountryRegistry, CuratedReport, Event, Law, Metric, Project, SourceRecord};
+use corpus::{
+    CountryRegistry, CuratedReport, Event, Lang, Law, Metric, Pillar, Project, SourceRecord,
+};
 use serde::Deserialize;
 
 use super::{UniqueIds, finish, list, read_rows, refuse, report, text};
@@ -156,32 +158,77 @@ pub fn earthquakes(
         let location = text(&row.location)
             .map(|location| location.split_whitespace().collect::<Vec<_>>().join(" "))
             .unwrap_or_else(|| codes.join(", "));
-        let mut facts = Vec::new();
-        for (value, what) in [
-            (deaths, "deaths"),
-            (injuries, "injured"),
-            (houses_destroyed, "houses destroyed"),
-            (houses_damaged, "houses damaged"),
-        ] {
-            if let Some(value) = value {
-                facts.push(format!("{} {what}", thousands(value)));
+        let said = |lang: Lang| {
+            let mut facts = Vec::new();
+            for (value, what) in [
+                (deaths, ["deaths", "muertes", "mortes"]),
+                (injuries, ["injured", "heridos", "feridos"]),
+                (
+                    houses_destroyed,
+                    ["houses destroyed", "viviendas destruidas", "casas destruídas"],
+                ),
+                (
+                    houses_damaged,
+                    ["houses damaged", "viviendas dañadas", "casas danificadas"],
+                ),
+            ] {
+                if let Some(value) = value {
+                    facts.push(format!("{} {}", thousands(value), pick(lang, what)));
+                }
             }
-        }
-        if let Some(damage) = damage_usd_mn {
-            facts.push(format!("US${} million of damage", millions(damage)));
-        }
-        let title = match magnitude {
-            Some(magnitude) => format!("M{magnitude} earthquake: {location}"),
-            None => format!("Earthquake: {location}"),
+            if let Some(damage) = damage_usd_mn {
+                let damage = millions(damage);
+                facts.push(pick(
+                    lang,
+                    [
+                        format!("US${damage} million of damage"),
+                        format!("US${damage} millones en daños"),
+                        format!("US${damage} milhões em danos"),
+                    ],
+                ));
+            }
+            
+            let title = match magnitude {
+                Some(magnitude) => pick(
+                    lang,
+                    [
+                        format!("M{magnitude} earthquake: {location}"),
+                        format!("Sismo de M{magnitude}: {location}"),
+                        format!("Sismo de M{magnitude}: {location}"),
+                    ],
+                ),
+                None => pick(
+                    lang,
+                    [
+                        format!("Earthquake: {location}"),
+                        format!("Sismo: {location}"),
+                        format!("Sismo: {location}"),
+                    ],
+                ),
+            };
+            let why = if facts.is_empty() {
+                pick(lang, [
+                    "A significant earthquake (NCEI criteria: deaths, damage of about US$1 million or more, M7.5 or more, MMI X or more, or a tsunami); no toll recorded.",
+                    "Un sismo significativo (criterios de NCEI: muertes, daños de unos US$1 millón o más, M7.5 o más, MMI X o más, o un tsunami); sin balance registrado.",
+                    "Um sismo significativo (critérios da NCEI: mortes, danos de cerca de US$1 milhão ou mais, M7.5 ou mais, MMI X ou mais, ou um tsunami); sem balanço registrado.",
+                ])
+                .to_string()
+            } else {
+                format!(
+                    "{} {}",
+                    facts.join(", "),
+                    pick(lang, [
+                        "(NCEI: totals including the tsunamis and landslides it caused, else the quake's own).",
+                        "(NCEI: totales con los tsunamis y deslizamientos que causó; si no, los del propio sismo).",
+                        "(NCEI: totais com os tsunamis e deslizamentos que causou; senão, os do próprio sismo).",
+                    ])
+                )
+            };
+            (title, why)
         };
-        let why = if facts.is_empty() {
-            "A significant earthquake (NCEI criteria: deaths, damage of about US$1 million or more, M7.5 or more, MMI X or more, or a tsunami); no toll recorded.".to_string()
-        } else {
-            format!(
-                "{} (NCEI: totals including the tsunamis and landslides it caused, else the quake's own).",
-                facts.join(", ")
-            )
-        };
+        let (title, why) = said(Lang::En);
+        let (title_es, why_es) = said(Lang::Es);
+        let (title_pt, why_pt) = said(Lang::Pt);
         let mut sorted = codes.clone();
         sorted.sort();
         events.push(Event {
@@ -208,6 +255,10 @@ pub fn earthquakes(
             attribution: source.attribution.clone(),
             url: source.homepage.clone(),
             retrieved_at: source.retrieved_at.clone(),
+            title_es: Some(title_es),
+            title_pt: Some(title_pt),
+            why_es: Some(why_es),
+            why_pt: Some(why_pt),
         });
     }
     finish(&mut report, events.len(), BTreeSet::new());
@@ -225,6 +276,32 @@ fn thousands(value: f64) -> String {
         out.push(digit);
     }
     out
+}
+
+/// The English, Spanish or Portuguese of three.
+fn pick<T>(lang: Lang, [en, es, pt]: [T; 3]) -> T {
+    match lang {
+        Lang::En => en,
+        Lang::Es => es,
+        Lang::Pt => pt,
+    }
+}
+
+/// A sentence in English, Spanish and Portuguese.
+struct Said {
+    en: String,
+    es: String,
+    pt: String,
+}
+
+impl Said {
+    fn new(say: impl Fn(Lang) -> String) -> Said {
+        Said {
+            en: say(Lang::En),
+            es: say(Lang::Es),
+            pt: say(Lang::Pt),
+        }
+    }
 }
 
 /// An amount in millions for a sentence: grouped thousands, one decimal below 100 (`5.2`, `3,300`).
@@ -253,16 +330,20 @@ impl FromRecord<'_> {
         citation_id: String,
         date: String,
         kind: &str,
-        title: String,
-        why: String,
+        title: Said,
+        why: Said,
     ) -> Event {
         Event {
             citation_id,
             date,
             countries: Vec::new(),
             kind: kind.into(),
-            title,
-            why,
+            title: title.en,
+            title_es: Some(title.es),
+            title_pt: Some(title.pt),
+            why: why.en,
+            why_es: Some(why.es),
+            why_pt: Some(why.pt),
             pillars: Vec::new(),
             record_id: None,
             magnitude: None,
@@ -281,7 +362,7 @@ impl FromRecord<'_> {
 }
 
 /// The approvals and closings of the projects.
-pub fn project_events(projects: &[Project]) -> Vec<Event> {
+pub fn project_events(projects: &[Project], pillars: &[Pillar]) -> Vec<Event> {
     let mut events = Vec::new();
     for project in projects {
         let from = FromRecord {
@@ -292,15 +373,27 @@ pub fn project_events(projects: &[Project]) -> Vec<Event> {
             url: &project.url,
             retrieved_at: &project.retrieved_at,
         };
-        let sectors = if project.sectors.is_empty() {
-            String::new()
-        } else {
-            format!(" Sectors: {}.", project.sectors.join(", "))
+        let sectors = |lang| {
+            if project.sectors.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " {}: {}.",
+                    pick(lang, ["Sectors", "Sectores", "Setores"]),
+                    project.sectors.join(", ")
+                )
+            }
         };
         let amount = project.commitment_usd.or(project.grant_usd);
-        let money = amount.map_or_else(String::new, |amount| {
-            format!(", US${} million", millions(amount / 1e6))
-        });
+        let money = |lang| {
+            amount.map_or_else(String::new, |amount| {
+                format!(
+                    ", US${} {}",
+                    millions(amount / 1e6),
+                    pick(lang, ["million", "millones", "milhões"])
+                )
+            })
+        };
         let milestones = [
             matches!(project.status.as_str(), "Active" | "Closed")
                 .then_some(project.approval_date.as_ref())
@@ -316,15 +409,52 @@ pub fn project_events(projects: &[Project]) -> Vec<Event> {
                 format!("event-{}-{verb}", project.citation_id),
                 date.clone(),
                 kind,
-                format!(
-                    "{} {verb} {}: {}{money}",
-                    project.publisher, project.id, project.title
-                ),
-                format!(
-                    "A project of the pillars {} in {}.{sectors}",
-                    pillar_list(&project.pillars),
-                    project.location
-                ),
+                Said::new(|lang| match lang {
+                    Lang::En => format!(
+                        "{} {verb} {}: {}{}",
+                        project.publisher,
+                        project.id,
+                        project.title,
+                        money(lang)
+                    ),
+                    _ => format!(
+                        "{} {} {} ({}): {}{}",
+                        pick(lang, ["", "Proyecto", "Projeto"]),
+                        project.id,
+                        match (verb, lang) {
+                            ("approved", Lang::Es) => "aprobado",
+                            ("approved", _) => "aprovado",
+                            (_, Lang::Es) => "cerrado",
+                            _ => "encerrado",
+                        },
+                        project.publisher,
+                        project.title,
+                        money(lang)
+                    ),
+                }),
+                Said::new(|lang| {
+                    format!(
+                        "{} {} {}.{}",
+                        pick(
+                            lang,
+                            [
+                                "A project of the pillars",
+                                "Un proyecto de los pilares",
+                                "Um projeto dos pilares"
+                            ]
+                        ),
+                        pillar_list(&project.pillars, pillars, lang),
+                        pick(
+                            lang,
+                            [
+                                format!("in {}", project.location),
+                                format!("en {}", project.location),
+                                format!("em {}", project.location),
+                            ]
+                        ),
+                        sectors(lang)
+                    )
+                }),
             );
             event.countries = project.country.iter().cloned().collect();
             event.pillars = project.pillars.clone();
@@ -336,17 +466,24 @@ pub fn project_events(projects: &[Project]) -> Vec<Event> {
     events
 }
 
-/// The pillars as a list for a sentence, or `no pillar`.
-fn pillar_list(pillars: &[String]) -> String {
-    if pillars.is_empty() {
-        "(none mapped)".into()
-    } else {
-        pillars.join(", ")
+/// The pillars' names in `lang` as a list for a sentence, or "(none mapped)".
+fn pillar_list(ids: &[String], pillars: &[Pillar], lang: Lang) -> String {
+    if ids.is_empty() {
+        return pick(lang, ["(none mapped)", "(ninguno asignado)", "(nenhum atribuído)"]).into();
     }
+    ids.iter()
+        .map(|id| {
+            pillars
+                .iter()
+                .find(|pillar| &pillar.id == id)
+                .map_or(id.as_str(), |pillar| pillar.names.get(lang))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The events of the laws and policies.
-pub fn law_events(laws: &[Law]) -> Vec<Event> {
+pub fn law_events(laws: &[Law], pillars: &[Pillar]) -> Vec<Event> {
     let mut events = Vec::new();
     for law in laws {
         let from = FromRecord {
@@ -358,29 +495,37 @@ pub fn law_events(laws: &[Law]) -> Vec<Event> {
             retrieved_at: &law.retrieved_at,
         };
         let mut ids = UniqueIds::default();
-        let why = format!(
-            "{} {} of the pillars {}; sectors: {}; responses: {}.",
-            if law.kind == "executive" {
-                "An executive"
-            } else {
-                "A legislative"
-            },
-            law.document_types
+        let why = |lang| {
+            let listed = |names: &[String]| {
+                if names.is_empty() {
+                    pick(lang, ["none listed", "ninguno indicado", "nenhum indicado"]).to_string()
+                } else {
+                    names.join(", ")
+                }
+            };
+            let document = law
+                .document_types
                 .first()
                 .map_or("text", String::as_str)
-                .to_lowercase(),
-            pillar_list(&law.pillars),
-            if law.sectors.is_empty() {
-                "none listed".to_string()
-            } else {
-                law.sectors.join(", ")
-            },
-            if law.responses.is_empty() {
-                "none listed".to_string()
-            } else {
-                law.responses.join(", ")
-            },
-        );
+                .to_lowercase();
+            let executive = law.kind == "executive";
+            format!(
+                "{} {}; {}: {}; {}: {}.",
+                match (lang, executive) {
+                    (Lang::En, true) => format!("An executive {document} of the pillars"),
+                    (Lang::En, false) => format!("A legislative {document} of the pillars"),
+                    (Lang::Es, true) => format!("Un texto ejecutivo ({document}) de los pilares"),
+                    (Lang::Es, false) => format!("Un texto legislativo ({document}) de los pilares"),
+                    (Lang::Pt, true) => format!("Um texto executivo ({document}) dos pilares"),
+                    (Lang::Pt, false) => format!("Um texto legislativo ({document}) dos pilares"),
+                },
+                pillar_list(&law.pillars, pillars, lang),
+                pick(lang, ["sectors", "sectores", "setores"]),
+                listed(&law.sectors),
+                pick(lang, ["responses", "respuestas", "respostas"]),
+                listed(&law.responses),
+            )
+        };
         for (index, event) in law.events.iter().enumerate() {
             let kind = match (index, law.kind.as_str()) {
                 (0, "legislative") => "law_passed",
@@ -391,8 +536,8 @@ pub fn law_events(laws: &[Law]) -> Vec<Event> {
                 ids.next(format!("event-{}-{}", law.citation_id, event.date)),
                 event.date.clone(),
                 kind,
-                format!("{}: {} ({})", event.label, law.title, law.country),
-                why.clone(),
+                Said::new(|_| format!("{}: {} ({})", event.label, law.title, law.country)),
+                Said::new(why),
             );
             item.countries = vec![law.country.clone()];
             item.pillars = law.pillars.clone();
@@ -409,6 +554,7 @@ pub fn release_events(
     sources: &[SourceRecord],
     metrics: &[Metric],
     source_countries: &std::collections::BTreeMap<String, BTreeSet<String>>,
+    pillar_names: &[Pillar],
 ) -> Vec<Event> {
     sources
         .iter()
@@ -442,15 +588,47 @@ pub fn release_events(
                 ),
                 source.retrieved_at.clone(),
                 "data_release",
-                format!(
-                    "{}: {} (release {}) in the corpus",
-                    source.publisher, source.name, source.vintage
-                ),
-                format!(
-                    "{} indicators of the pillars {} read from this release.",
-                    indicators.len(),
-                    pillars.join(", ")
-                ),
+                Said::new(|lang| {
+                    pick(
+                        lang,
+                        [
+                            format!(
+                                "{}: {} (release {}) in the corpus",
+                                source.publisher, source.name, source.vintage
+                            ),
+                            format!(
+                                "{}: {} (publicación {}) en el corpus",
+                                source.publisher, source.name, source.vintage
+                            ),
+                            format!(
+                                "{}: {} (publicação {}) no corpus",
+                                source.publisher, source.name, source.vintage
+                            ),
+                        ],
+                    )
+                }),
+                Said::new(|lang| {
+                    format!(
+                        "{} {} {}",
+                        indicators.len(),
+                        pick(
+                            lang,
+                            [
+                                "indicators of the pillars",
+                                "indicadores de los pilares",
+                                "indicadores dos pilares"
+                            ]
+                        ),
+                        pillar_list(&pillars, pillar_names, lang)
+                    ) + pick(
+                        lang,
+                        [
+                            " read from this release.",
+                            " leídos de esta publicación.",
+                            " lidos desta publicação.",
+                        ],
+                    )
+                }),
             );
             event.pillars = pillars;
             event.countries = source_countries

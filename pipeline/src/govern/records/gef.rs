@@ -194,6 +194,7 @@ pub fn projects(
                 environmental_risk: None,
                 sectors,
                 themes: Vec::new(),
+                pillar_basis: (!pillars.is_empty()).then(|| "sectors".to_string()),
                 pillars: pillars.into_iter().collect(),
                 main_pillar,
                 objective: String::new(),
@@ -201,6 +202,7 @@ pub fn projects(
                     .filter(|url| *url == canonical)
                     .unwrap_or(canonical),
                 retrieved_at: source.retrieved_at.clone(),
+                from_older_export: Vec::new(),
             },
         );
     }

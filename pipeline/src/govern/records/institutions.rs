@@ -20,7 +20,8 @@ use corpus::{CountryRegistry, CuratedReport, Institution, Project};
 use serde::Deserialize;
 
 use super::{
-    PillarMapping, UniqueIds, finish, lac_country, list, read_rows, refuse, report, slug, text,
+    PillarMapping, UniqueIds, finish, keyword_pillars, lac_country, list, read_rows, refuse, report,
+    slug, text,
 };
 use crate::{BakeError, sources::curated::RecordSource};
 
@@ -248,7 +249,11 @@ fn directory_body(
     );
     body.kind = text(&row.org_type);
     body.website = first_https_or_http(&row.official_website);
-    body.pillars = keyword_pillars(&body.name, keywords).into_iter().collect();
+    body.pillars = keyword_pillars(&body.name, keywords)
+        .into_iter()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
     Ok(body)
 }
 
@@ -313,19 +318,9 @@ fn first_https_or_http(cell: &Option<String>) -> Option<String> {
         .find(|url| url.starts_with("https://") || url.starts_with("http://"))
 }
 
-/// The pillars whose keywords occur as whole words in `name` (case and accents aside).
-fn keyword_pillars(name: &str, keywords: &PillarMapping) -> BTreeSet<String> {
-    let folded = format!(" {} ", corpus::folding::fold(name));
-    keywords
-        .iter()
-        .filter(|((_, keyword), _)| folded.contains(&format!(" {keyword} ")))
-        .filter_map(|(_, pillar)| pillar.clone())
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{PillarMapping, keyword_pillars};
+    use super::super::{PillarMapping, keyword_pillars};
 
     #[test]
     fn keywords_match_whole_folded_words() {

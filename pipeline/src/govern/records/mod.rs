@@ -105,6 +105,28 @@ pub fn pillars_of(
     pillars
 }
 
+/// The pillars whose keywords (folded words of a reviewed mapping) occur as whole words in `text`, case,
+/// accents and punctuation aside, unique, in the order their first keyword appears in `text` (so the
+/// first is the main pillar).
+pub fn keyword_pillars(text: &str, keywords: &PillarMapping) -> Vec<String> {
+    let folded = format!(" {} ", corpus::folding::fold(text));
+    let mut found: Vec<(usize, &String)> = keywords
+        .iter()
+        .filter_map(|((_, keyword), pillar)| {
+            let at = folded.find(&format!(" {keyword} "))?;
+            Some((at, pillar.as_ref()?))
+        })
+        .collect();
+    found.sort();
+    let mut pillars: Vec<String> = Vec::new();
+    for (_, pillar) in found {
+        if !pillars.contains(pillar) {
+            pillars.push(pillar.clone());
+        }
+    }
+    pillars
+}
+
 /// Reads a reviewed mapping (`kind,name,pillar`, `#` comments) whose kinds are among `kinds`.
 ///
 /// # Errors
@@ -339,6 +361,16 @@ pub fn read_all(inputs: &Inputs) -> Result<Curated, BakeError> {
             continue;
         };
         if !inputs.settings.admits_license(&source.license) {
+            curated.reports.push(CuratedReport {
+                dataset: dataset.to_string(),
+                source: source.id.clone(),
+                excluded: Some(format!(
+                    "licence {} is not redistributable in the default corpus (`include_restricted_licenses = true` \
+                     reads it, for a private bake)",
+                    source.license
+                )),
+                ..CuratedReport::default()
+            });
             continue;
         }
         let (dir, raw) = (inputs.catalog_dir, inputs.sources_dir);
@@ -397,13 +429,15 @@ pub fn read_all(inputs: &Inputs) -> Result<Curated, BakeError> {
     curated
         .financing
         .sort_by(|left, right| left.citation_id.cmp(&right.citation_id));
-    let mut all_events = events::project_events(&curated.projects);
-    all_events.extend(events::law_events(&curated.laws));
+    let pillars = &inputs.settings.pillars;
+    let mut all_events = events::project_events(&curated.projects, pillars);
+    all_events.extend(events::law_events(&curated.laws, pillars));
     all_events.extend(earthquakes);
     all_events.extend(events::release_events(
         inputs.sources,
         inputs.metrics,
         inputs.source_countries,
+        pillars,
     ));
     all_events.sort_by(|left, right| {
         right
