@@ -327,7 +327,10 @@ impl BakeReport {
             let mut parts = Vec::new();
             for (count, what) in [
                 (curated.from_older_export, "only in the older export"),
-                (curated.filled_from_older_export, "with fields filled from the older export"),
+                (
+                    curated.filled_from_older_export,
+                    "with fields filled from the older export",
+                ),
                 (curated.pillars_from_title, "with pillars from title words"),
                 (curated.overrides, "from the steward's overrides"),
             ] {

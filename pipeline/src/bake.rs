@@ -767,7 +767,9 @@ fn event_documents(
                 event.title_pt.clone().unwrap_or_default(),
                 match event.kind.as_str() {
                     "earthquake" => "sismo terremoto quake deaths muertes mortes",
-                    "law_passed" | "law_amended" | "policy_adopted" => "ley lei law policy política",
+                    "law_passed" | "law_amended" | "policy_adopted" => {
+                        "ley lei law policy política"
+                    }
                     "project_approved" | "project_closed" => "proyecto projeto project",
                     _ => "publicación publicação release datos dados data",
                 }

@@ -73,7 +73,8 @@ impl Staging {
                 let damaged = self
                     .out_dir
                     .join(format!(".damaged-{}", std::process::id()));
-                std::fs::rename(&target, &damaged).map_err(|error| BakeError::io(&target, error))?;
+                std::fs::rename(&target, &damaged)
+                    .map_err(|error| BakeError::io(&target, error))?;
                 let _ = std::fs::remove_dir_all(&damaged);
             }
             std::fs::rename(&self.dir, &target).map_err(|error| BakeError::io(&target, error))?;
@@ -236,6 +237,9 @@ mod tests {
             std::fs::read_to_string(published.join("observations.txt")).unwrap(),
             "same"
         );
-        Manifest::read(&published).unwrap().verify(&published).unwrap();
+        Manifest::read(&published)
+            .unwrap()
+            .verify(&published)
+            .unwrap();
     }
 }

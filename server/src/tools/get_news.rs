@@ -164,7 +164,10 @@ fn handle(
     let pillar = common::pillar(corpus, &input.parameter)?;
     let country = common::optional_country(corpus, Some(&input.country))?
         .expect("a given country resolves or errs");
-    let asked_kind = input.kind.as_deref().map(|kind| kind.trim().to_ascii_lowercase());
+    let asked_kind = input
+        .kind
+        .as_deref()
+        .map(|kind| kind.trim().to_ascii_lowercase());
     let kind = match asked_kind.as_deref() {
         None | Some("") => None,
         Some(kind) if KINDS.contains(&kind) => KINDS.iter().copied().find(|known| *known == kind),
@@ -223,7 +226,13 @@ fn handle(
     } else {
         Vec::new()
     };
-    let note = note(lang, matching.first().map(|newest| newest.date.as_str()), kind, pillar_id, iso3);
+    let note = note(
+        lang,
+        matching.first().map(|newest| newest.date.as_str()),
+        kind,
+        pillar_id,
+        iso3,
+    );
     let note = if matching.is_empty() || !shown.is_empty() {
         note
     } else {

@@ -293,7 +293,8 @@ fn sheet_notes(project: &Project) -> Vec<String> {
     }
     if project.pillar_basis.as_deref() == Some("title") {
         notes.push(
-            "the exports list no sector for it: its pillars come from reviewed words of its title".into(),
+            "the exports list no sector for it: its pillars come from reviewed words of its title"
+                .into(),
         );
     }
     match (project.country.as_deref(), project.main_pillar.as_deref()) {

@@ -299,13 +299,11 @@ fn handle(
 
     let institutions = corpus.institutions().map_err(ToolError::Internal)?;
     let asks = institution_asks(
-        lang,
+        (lang, iso3, pillar_id),
         &institutions.records,
         &here,
         &fits,
         &gaps,
-        iso3,
-        pillar_id,
         elsewhere,
     );
     if asks.is_empty() {
@@ -530,7 +528,8 @@ fn instruments(
 }
 
 /// The stems of the words of `texts` that carry meaning: folded (case and accents aside), at least 4
-/// letters, cut to 5, so cognates meet (`electricity`, `electricidad`: `elect`).
+/// letters, cut to 6, so cognates meet (`electricity`, `electricidad`: `electr`) and prefixes alone do not
+/// (`transport`, `transmisibles`).
 fn stems<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut stems: Vec<String> = texts
         .into_iter()
@@ -538,7 +537,7 @@ fn stems<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
             corpus::folding::fold(text)
                 .split(' ')
                 .filter(|word| word.len() >= 4 && !STEM_STOP_WORDS.contains(word))
-                .map(|word| word.chars().take(5).collect::<String>())
+                .map(|word| word.chars().take(6).collect::<String>())
                 .collect::<Vec<_>>()
         })
         .collect();
@@ -549,9 +548,30 @@ fn stems<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
 
 /// Words of names that pair nothing (`national`, `ministry`, `total`).
 const STEM_STOP_WORDS: [&str; 24] = [
-    "national", "nacional", "ministry", "ministerio", "ministerio", "secretaria", "project", "proyecto",
-    "projeto", "program", "programa", "total", "rate", "tasa", "taxa", "population", "poblacion",
-    "populacao", "with", "from", "para", "del", "public", "publico",
+    "national",
+    "nacional",
+    "ministry",
+    "ministerio",
+    "ministerio",
+    "secretaria",
+    "project",
+    "proyecto",
+    "projeto",
+    "program",
+    "programa",
+    "total",
+    "rate",
+    "tasa",
+    "taxa",
+    "population",
+    "poblacion",
+    "populacao",
+    "with",
+    "from",
+    "para",
+    "del",
+    "public",
+    "publico",
 ];
 
 /// The first gap as a sentence in `lang`: the value, its rank and the regional frontier (or that the
@@ -566,18 +586,55 @@ fn gap_sentence(lang: Lang, gap: &IndicatorGap, iso3: &str) -> String {
     match lang {
         Lang::En => format!(
             "{name} in {iso3} is {value}, rank {rank} of {of}, {}{}",
-            if best { "the regional frontier".to_string() } else { format!("vs the regional frontier {frontier} ({})", gap.frontier_country) },
-            if worsening { if best { ", but worsening" } else { " and worsening" } } else { "" }
+            if best {
+                "the regional frontier".to_string()
+            } else {
+                format!(
+                    "vs the regional frontier {frontier} ({})",
+                    gap.frontier_country
+                )
+            },
+            if worsening {
+                if best {
+                    ", but worsening"
+                } else {
+                    " and worsening"
+                }
+            } else {
+                ""
+            }
         ),
         Lang::Es => format!(
             "{name} en {iso3} es {value}, puesto {rank} de {of}, {}{}",
-            if best { "la frontera regional".to_string() } else { format!("frente a la frontera regional {frontier} ({})", gap.frontier_country) },
-            if worsening { if best { ", pero empeora" } else { " y empeora" } } else { "" }
+            if best {
+                "la frontera regional".to_string()
+            } else {
+                format!(
+                    "frente a la frontera regional {frontier} ({})",
+                    gap.frontier_country
+                )
+            },
+            if worsening {
+                if best { ", pero empeora" } else { " y empeora" }
+            } else {
+                ""
+            }
         ),
         Lang::Pt => format!(
             "{name} em {iso3} é {value}, posição {rank} de {of}, {}{}",
-            if best { "a fronteira regional".to_string() } else { format!("ante a fronteira regional {frontier} ({})", gap.frontier_country) },
-            if worsening { if best { ", mas piora" } else { " e piora" } } else { "" }
+            if best {
+                "a fronteira regional".to_string()
+            } else {
+                format!(
+                    "ante a fronteira regional {frontier} ({})",
+                    gap.frontier_country
+                )
+            },
+            if worsening {
+                if best { ", mas piora" } else { " e piora" }
+            } else {
+                ""
+            }
         ),
     }
 }
@@ -593,39 +650,80 @@ fn ask(
     pillar: &str,
 ) -> String {
     match (lang, tier, gap, project) {
-        (Lang::En, 0, Some(gap), Some(project)) => format!("{gap}; as implementer of {project}, which addresses the pillar: target that gap and report on it."),
-        (Lang::Es, 0, Some(gap), Some(project)) => format!("{gap}; como ejecutor de {project}, que actúa sobre el pilar: apunte a esa brecha e informe sobre ella."),
-        (Lang::Pt, 0, Some(gap), Some(project)) => format!("{gap}; como executor de {project}, que atua sobre o pilar: mire essa lacuna e informe sobre ela."),
-        (Lang::En, 0, None, Some(project)) => format!("As implementer of {project}, which addresses the pillar: state its results in the pillar's indicators."),
-        (Lang::Es, 0, None, Some(project)) => format!("Como ejecutor de {project}, que actúa sobre el pilar: informe sus resultados en los indicadores del pilar."),
-        (Lang::Pt, 0, None, Some(project)) => format!("Como executor de {project}, que atua sobre o pilar: informe seus resultados nos indicadores do pilar."),
-        (Lang::En, 2, Some(gap), _) => format!("{gap}: publish newer and more complete figures for the pillar, so progress can be measured."),
-        (Lang::Es, 2, Some(gap), _) => format!("{gap}: publique cifras más recientes y completas del pilar, para poder medir el avance."),
-        (Lang::Pt, 2, Some(gap), _) => format!("{gap}: publique números mais recentes e completos do pilar, para que o avanço possa ser medido."),
-        (Lang::En, 2, None, _) => format!("Publish the pillar's indicators for {iso3}: the corpus holds too little to compare it."),
-        (Lang::Es, 2, None, _) => format!("Publique los indicadores del pilar para {iso3}: el corpus tiene demasiado poco para compararlo."),
-        (Lang::Pt, 2, None, _) => format!("Publique os indicadores do pilar para {iso3}: o corpus tem pouco demais para compará-lo."),
-        (Lang::En, _, Some(gap), Some(project)) => format!("{gap}; {project} addresses the pillar: take part in it or in a like one."),
-        (Lang::Es, _, Some(gap), Some(project)) => format!("{gap}; {project} actúa sobre el pilar: participe en él o en uno similar."),
-        (Lang::Pt, _, Some(gap), Some(project)) => format!("{gap}; {project} atua sobre o pilar: participe dele ou de um semelhante."),
-        (Lang::En, _, Some(gap), None) => format!("{gap}: no project of the pillar is active there; propose one."),
-        (Lang::Es, _, Some(gap), None) => format!("{gap}: no hay ningún proyecto activo del pilar allí; proponga uno."),
-        (Lang::Pt, _, Some(gap), None) => format!("{gap}: não há nenhum projeto ativo do pilar ali; proponha um."),
-        (Lang::En, _, None, _) => format!("Act on {pillar} in {iso3}, where the corpus finds no comparable indicator gap."),
-        (Lang::Es, _, None, _) => format!("Actúe sobre {pillar} en {iso3}, donde el corpus no encuentra una brecha comparable de indicadores."),
-        (Lang::Pt, _, None, _) => format!("Atue sobre {pillar} em {iso3}, onde o corpus não encontra uma lacuna comparável de indicadores."),
+        (Lang::En, 0, Some(gap), Some(project)) => format!(
+            "{gap}; as implementer of {project}, which addresses the pillar: target that gap and report on it."
+        ),
+        (Lang::Es, 0, Some(gap), Some(project)) => format!(
+            "{gap}; como ejecutor de {project}, que actúa sobre el pilar: apunte a esa brecha e informe sobre ella."
+        ),
+        (Lang::Pt, 0, Some(gap), Some(project)) => format!(
+            "{gap}; como executor de {project}, que atua sobre o pilar: mire essa lacuna e informe sobre ela."
+        ),
+        (Lang::En, 0, None, Some(project)) => format!(
+            "As implementer of {project}, which addresses the pillar: state its results in the pillar's indicators."
+        ),
+        (Lang::Es, 0, None, Some(project)) => format!(
+            "Como ejecutor de {project}, que actúa sobre el pilar: informe sus resultados en los indicadores del pilar."
+        ),
+        (Lang::Pt, 0, None, Some(project)) => format!(
+            "Como executor de {project}, que atua sobre o pilar: informe seus resultados nos indicadores do pilar."
+        ),
+        (Lang::En, 2, Some(gap), _) => format!(
+            "{gap}: publish newer and more complete figures for the pillar, so progress can be measured."
+        ),
+        (Lang::Es, 2, Some(gap), _) => format!(
+            "{gap}: publique cifras más recientes y completas del pilar, para poder medir el avance."
+        ),
+        (Lang::Pt, 2, Some(gap), _) => format!(
+            "{gap}: publique números mais recentes e completos do pilar, para que o avanço possa ser medido."
+        ),
+        (Lang::En, 2, None, _) => format!(
+            "Publish the pillar's indicators for {iso3}: the corpus holds too little to compare it."
+        ),
+        (Lang::Es, 2, None, _) => format!(
+            "Publique los indicadores del pilar para {iso3}: el corpus tiene demasiado poco para compararlo."
+        ),
+        (Lang::Pt, 2, None, _) => format!(
+            "Publique os indicadores do pilar para {iso3}: o corpus tem pouco demais para compará-lo."
+        ),
+        (Lang::En, _, Some(gap), Some(project)) => {
+            format!("{gap}; {project} addresses the pillar: take part in it or in a like one.")
+        }
+        (Lang::Es, _, Some(gap), Some(project)) => {
+            format!("{gap}; {project} actúa sobre el pilar: participe en él o en uno similar.")
+        }
+        (Lang::Pt, _, Some(gap), Some(project)) => {
+            format!("{gap}; {project} atua sobre o pilar: participe dele ou de um semelhante.")
+        }
+        (Lang::En, _, Some(gap), None) => {
+            format!("{gap}: no project of the pillar is active there; propose one.")
+        }
+        (Lang::Es, _, Some(gap), None) => {
+            format!("{gap}: no hay ningún proyecto activo del pilar allí; proponga uno.")
+        }
+        (Lang::Pt, _, Some(gap), None) => {
+            format!("{gap}: não há nenhum projeto ativo do pilar ali; proponha um.")
+        }
+        (Lang::En, _, None, _) => format!(
+            "Act on {pillar} in {iso3}, where the corpus finds no comparable indicator gap."
+        ),
+        (Lang::Es, _, None, _) => format!(
+            "Actúe sobre {pillar} en {iso3}, donde el corpus no encuentra una brecha comparable de indicadores."
+        ),
+        (Lang::Pt, _, None, _) => format!(
+            "Atue sobre {pillar} em {iso3}, onde o corpus não encontra uma lacuna comparável de indicadores."
+        ),
     }
 }
 
 /// The institutions to approach, ranked, each with its ask.
+/// `(lang, iso3, pillar)` is what was asked.
 fn institution_asks(
-    lang: Lang,
+    (lang, iso3, pillar): (Lang, &str, &str),
     institutions: &[Institution],
     here: &[&Project],
     fits: &[&Project],
     gaps: &[IndicatorGap],
-    iso3: &str,
-    pillar: &str,
     elsewhere: bool,
 ) -> Vec<InstitutionAsk> {
     let here_codes: Vec<&str> = here.iter().map(|project| project.id.as_str()).collect();
@@ -696,7 +794,14 @@ fn institution_asks(
                 (shared, std::cmp::Reverse(*index))
             })
             .map(|(_, gap)| gap_sentence(lang, gap, iso3));
-        let ask = ask(lang, tier, gap.as_deref(), addressed.as_deref(), iso3, pillar);
+        let ask = ask(
+            lang,
+            tier,
+            gap.as_deref(),
+            addressed.as_deref(),
+            iso3,
+            pillar,
+        );
         asks.push(InstitutionAsk {
             name: institution.name.clone(),
             role: institution.role.clone(),

@@ -26,7 +26,14 @@ pub fn spec() -> ToolSpec {
          corpus measures what was asked: the candidates are only the nearest, so say the corpus lacks it as an indicator \
          (the note then names curated records that bear on it, e.g. earthquake tolls in `events`). Call it first whenever \
          you need an indicator id. Answer: up to `limit` (default 5, at most 20) candidates, under 10 KB.",
-        &["metrics", "events", "projects", "financing", "regulation", "institutions"],
+        &[
+            "metrics",
+            "events",
+            "projects",
+            "financing",
+            "regulation",
+            "institutions",
+        ],
         handle,
     )
 }
@@ -243,7 +250,13 @@ fn handle(
 
 /// Record datasets searched when no indicator matches: a figure the corpus holds as records, not as an
 /// indicator (an earthquake's deaths, a project's commitment, a CRS flow).
-const RECORD_DATASETS: [&str; 5] = ["events", "projects", "financing", "regulation", "institutions"];
+const RECORD_DATASETS: [&str; 5] = [
+    "events",
+    "projects",
+    "financing",
+    "regulation",
+    "institutions",
+];
 
 /// Where the corpus' curated records bear on `query` when no indicator does ("earthquake deaths" is in
 /// the events' tolls): a sentence naming the datasets with matching records and the tool to read them;
@@ -260,7 +273,10 @@ fn records_nearby(corpus: &Corpus, query: &str) -> Result<Option<String>, ToolEr
     // A record named by half the query's words bears on it ("earthquake deaths": an earthquake, whose
     // toll is a field of the record, not a word of its title).
     for hit in hits.iter().filter(|hit| hit.match_share >= 0.5) {
-        if let Some(dataset) = RECORD_DATASETS.iter().find(|dataset| **dataset == hit.dataset_id) {
+        if let Some(dataset) = RECORD_DATASETS
+            .iter()
+            .find(|dataset| **dataset == hit.dataset_id)
+        {
             match found.iter_mut().find(|(known, _)| known == dataset) {
                 Some((_, count)) => *count += 1,
                 None => found.push((dataset, 1)),
@@ -278,7 +294,10 @@ fn records_nearby(corpus: &Corpus, query: &str) -> Result<Option<String>, ToolEr
                 "projects" => "find_pilots or get_dataset",
                 _ => "get_dataset",
             };
-            format!("`{dataset}` ({count}{} matching records; {read_by})", if *count == 50 { "+" } else { "" })
+            format!(
+                "`{dataset}` ({count}{} matching records; {read_by})",
+                if *count == 50 { "+" } else { "" }
+            )
         })
         .collect();
     Ok(Some(format!(

@@ -30,7 +30,13 @@ pub const SEARCHABLE: [&str; 9] = [
 ];
 
 /// The curated record datasets of the index: a country filter keeps a record of that country only.
-const RECORDS: [&str; 5] = ["projects", "regulation", "institutions", "financing", "events"];
+const RECORDS: [&str; 5] = [
+    "projects",
+    "regulation",
+    "institutions",
+    "financing",
+    "events",
+];
 
 /// Bytes of hits and their cited records an answer stays under: hits stop being added before it (the
 /// first always fits), and `truncated` says so.
@@ -277,7 +283,10 @@ fn handle(
         )
     });
     // A curated record a hit names is cited; the datasets the hits come from are the sources.
-    let records = hits.iter().filter_map(|hit| hit_record(corpus, hit)).collect();
+    let records = hits
+        .iter()
+        .filter_map(|hit| hit_record(corpus, hit))
+        .collect();
     let mut datasets: Vec<&str> = hits.iter().map(|hit| hit.dataset_id.as_str()).collect();
     datasets.sort_unstable();
     datasets.dedup();
@@ -345,8 +354,16 @@ fn record_hit(
             .events()
             .map_err(ToolError::Internal)?
             .get(id)
-            .filter(|event| country.is_none_or(|country| event.countries.iter().any(|of| of == country)))
-            .map(|event| (event.title.clone(), format!("{}: {}", event.date, event.why), keys)),
+            .filter(|event| {
+                country.is_none_or(|country| event.countries.iter().any(|of| of == country))
+            })
+            .map(|event| {
+                (
+                    event.title.clone(),
+                    format!("{}: {}", event.date, event.why),
+                    keys,
+                )
+            }),
         "institutions" => corpus
             .institutions()
             .map_err(ToolError::Internal)?

@@ -13,7 +13,6 @@ fn record_ids(body: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-
 #[test]
 fn get_news_lists_an_ecuadorian_earthquake_with_its_toll_newest_first() {
     let answer = call_tool(
@@ -463,20 +462,51 @@ fn get_news_speaks_the_asked_language_with_the_same_facts() {
         manabi(&en)["title"],
         "M7.8 earthquake: ECUADOR: NEAR WEST COAST: MANABI, ESMERALDAS"
     );
-    assert!(manabi(&es)["why"].as_str().unwrap().starts_with("663 muertes, 6,274 heridos"));
-    assert!(manabi(&pt)["why"].as_str().unwrap().starts_with("663 mortes, 6,274 feridos"));
-    assert!(manabi(&en)["why"].as_str().unwrap().starts_with("663 deaths, 6,274 injured"));
+    assert!(
+        manabi(&es)["why"]
+            .as_str()
+            .unwrap()
+            .starts_with("663 muertes, 6,274 heridos")
+    );
+    assert!(
+        manabi(&pt)["why"]
+            .as_str()
+            .unwrap()
+            .starts_with("663 mortes, 6,274 feridos")
+    );
+    assert!(
+        manabi(&en)["why"]
+            .as_str()
+            .unwrap()
+            .starts_with("663 deaths, 6,274 injured")
+    );
     assert_eq!(manabi(&es)["deaths"], manabi(&en)["deaths"]);
-    assert!(es["result"]["note"].as_str().unwrap().contains("no noticias de prensa"));
-    assert!(pt["result"]["note"].as_str().unwrap().contains("não notícias de imprensa"));
+    assert!(
+        es["result"]["note"]
+            .as_str()
+            .unwrap()
+            .contains("no noticias de prensa")
+    );
+    assert!(
+        pt["result"]["note"]
+            .as_str()
+            .unwrap()
+            .contains("não notícias de imprensa")
+    );
 }
 
 #[test]
 fn earthquake_deaths_are_no_indicator_but_resolve_metric_points_to_the_events() {
-    let body = payload(&call_tool("resolve_metric", json!({"query": "earthquake deaths"})));
+    let body = payload(&call_tool(
+        "resolve_metric",
+        json!({"query": "earthquake deaths"}),
+    ));
     assert_eq!(body["result"]["matched"], false);
     let note = body["result"]["note"].as_str().unwrap();
-    assert!(note.contains("`events`") && note.contains("get_news"), "{note}");
+    assert!(
+        note.contains("`events`") && note.contains("get_news"),
+        "{note}"
+    );
     // And search_corpus finds the quake itself among the events.
     let hits = payload(&call_tool(
         "search_corpus",

@@ -252,7 +252,8 @@ fn get_pilot_gives_the_full_sheet_of_a_project_every_number_cited() {
 }
 
 #[test]
-fn blanks_of_the_newer_export_are_read_from_the_older_and_projects_without_sectors_take_title_pillars() {
+fn blanks_of_the_newer_export_are_read_from_the_older_and_projects_without_sectors_take_title_pillars()
+ {
     // wb_projects_lac_2025-03-31.csv leaves P006110 (ENDE POWER I, Bolivia, closed) at cost 0.0 and no
     // commitment; wb_projects_lac_2024-08-29.csv reports 10,000,000 for both, closing 10/31/1970.
     let ende = payload(&call_tool("get_pilot", json!({"slug": "006110"})));
@@ -260,7 +261,10 @@ fn blanks_of_the_newer_export_are_read_from_the_older_and_projects_without_secto
     assert_eq!(ende["result"]["economics"]["cost_usd"], 10_000_000.0);
     assert_eq!(ende["result"]["bankability"]["closing_date"], "1970-10-31");
     let notes = ende["result"]["notes"].to_string();
-    assert!(notes.contains("cost_usd, commitment_usd, closing_date read from the older export"), "{notes}");
+    assert!(
+        notes.contains("cost_usd, commitment_usd, closing_date read from the older export"),
+        "{notes}"
+    );
     // P180027 (IDTR III, active, US$125 million): no sector in either export; "Electricity" in its title
     // places it in energia, and the sheet says so. The newer export's stage is "BANK APPROVED".
     let idtr = payload(&call_tool("get_pilot", json!({"slug": "wbproj-p180027"})));
@@ -269,7 +273,11 @@ fn blanks_of_the_newer_export_are_read_from_the_older_and_projects_without_secto
     assert_eq!(idtr["result"]["bankability"]["stage"], "BANK APPROVED");
     assert_eq!(idtr["result"]["bankability"]["status_as_of"], "2025-03-31");
     assert_eq!(idtr["result"]["risks"]["environmental_risk"], "Substantial");
-    assert!(idtr["result"]["notes"].to_string().contains("reviewed words of its title"));
+    assert!(
+        idtr["result"]["notes"]
+            .to_string()
+            .contains("reviewed words of its title")
+    );
     // So the Bolivian energy chain finds it at home, and a Spanish query finds it by its agency's name.
     let chain = payload(&call_tool(
         "recommend_action",
@@ -286,12 +294,18 @@ fn blanks_of_the_newer_export_are_read_from_the_older_and_projects_without_secto
         .iter()
         .map(|pilot| pilot["slug"].as_str().unwrap())
         .collect();
-    assert!(slugs.contains(&"p180027") && slugs.contains(&"p127837"), "{slugs:?}");
+    assert!(
+        slugs.contains(&"p180027") && slugs.contains(&"p127837"),
+        "{slugs:?}"
+    );
 }
 
 #[test]
 fn find_pilots_pages_and_a_query_of_stop_words_matches_nothing() {
-    let first = payload(&call_tool("find_pilots", json!({"country": "BOL", "limit": 5})));
+    let first = payload(&call_tool(
+        "find_pilots",
+        json!({"country": "BOL", "limit": 5}),
+    ));
     assert_eq!(first["result"]["next_offset"], 5);
     let second = payload(&call_tool(
         "find_pilots",
@@ -306,7 +320,12 @@ fn find_pilots_pages_and_a_query_of_stop_words_matches_nothing() {
         "find_pilots",
         json!({"country": "BOL", "offset": 9999}),
     ));
-    assert!(past["result"]["note"].as_str().unwrap().contains("past the last"));
+    assert!(
+        past["result"]["note"]
+            .as_str()
+            .unwrap()
+            .contains("past the last")
+    );
     for query in ["de la", "of the", "do da"] {
         let body = payload(&call_tool("find_pilots", json!({"query": query})));
         assert_eq!(body["result"]["total"], 0, "{query}");
@@ -315,7 +334,10 @@ fn find_pilots_pages_and_a_query_of_stop_words_matches_nothing() {
 
 #[test]
 fn search_corpus_stays_under_its_budget_at_fifty_hits() {
-    let answer = call_tool("search_corpus", json!({"query": "climate change", "limit": 50}));
+    let answer = call_tool(
+        "search_corpus",
+        json!({"query": "climate change", "limit": 50}),
+    );
     let size = structured_size(&answer);
     assert!(size < 24 * 1024, "{size} B");
     assert_eq!(payload(&answer)["result"]["truncated"], true);

@@ -165,7 +165,11 @@ pub fn earthquakes(
                 (injuries, ["injured", "heridos", "feridos"]),
                 (
                     houses_destroyed,
-                    ["houses destroyed", "viviendas destruidas", "casas destruídas"],
+                    [
+                        "houses destroyed",
+                        "viviendas destruidas",
+                        "casas destruídas",
+                    ],
                 ),
                 (
                     houses_damaged,
@@ -187,7 +191,7 @@ pub fn earthquakes(
                     ],
                 ));
             }
-            
+
             let title = match magnitude {
                 Some(magnitude) => pick(
                     lang,
@@ -217,11 +221,14 @@ pub fn earthquakes(
                 format!(
                     "{} {}",
                     facts.join(", "),
-                    pick(lang, [
-                        "(NCEI: totals including the tsunamis and landslides it caused, else the quake's own).",
-                        "(NCEI: totales con los tsunamis y deslizamientos que causó; si no, los del propio sismo).",
-                        "(NCEI: totais com os tsunamis e deslizamentos que causou; senão, os do próprio sismo).",
-                    ])
+                    pick(
+                        lang,
+                        [
+                            "(NCEI: totals including the tsunamis and landslides it caused, else the quake's own).",
+                            "(NCEI: totales con los tsunamis y deslizamientos que causó; si no, los del propio sismo).",
+                            "(NCEI: totais com os tsunamis e deslizamentos que causou; senão, os do próprio sismo).",
+                        ]
+                    )
                 )
             };
             (title, why)
@@ -469,7 +476,11 @@ pub fn project_events(projects: &[Project], pillars: &[Pillar]) -> Vec<Event> {
 /// The pillars' names in `lang` as a list for a sentence, or "(none mapped)".
 fn pillar_list(ids: &[String], pillars: &[Pillar], lang: Lang) -> String {
     if ids.is_empty() {
-        return pick(lang, ["(none mapped)", "(ninguno asignado)", "(nenhum atribuído)"]).into();
+        return pick(
+            lang,
+            ["(none mapped)", "(ninguno asignado)", "(nenhum atribuído)"],
+        )
+        .into();
     }
     ids.iter()
         .map(|id| {
@@ -515,7 +526,8 @@ pub fn law_events(laws: &[Law], pillars: &[Pillar]) -> Vec<Event> {
                     (Lang::En, true) => format!("An executive {document} of the pillars"),
                     (Lang::En, false) => format!("A legislative {document} of the pillars"),
                     (Lang::Es, true) => format!("Un texto ejecutivo ({document}) de los pilares"),
-                    (Lang::Es, false) => format!("Un texto legislativo ({document}) de los pilares"),
+                    (Lang::Es, false) =>
+                        format!("Un texto legislativo ({document}) de los pilares"),
                     (Lang::Pt, true) => format!("Um texto executivo ({document}) dos pilares"),
                     (Lang::Pt, false) => format!("Um texto legislativo ({document}) dos pilares"),
                 },

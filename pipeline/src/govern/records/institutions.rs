@@ -20,8 +20,8 @@ use corpus::{CountryRegistry, CuratedReport, Institution, Project};
 use serde::Deserialize;
 
 use super::{
-    PillarMapping, UniqueIds, finish, keyword_pillars, lac_country, list, read_rows, refuse, report,
-    slug, text,
+    PillarMapping, UniqueIds, finish, keyword_pillars, lac_country, list, read_rows, refuse,
+    report, slug, text,
 };
 use crate::{BakeError, sources::curated::RecordSource};
 

@@ -93,16 +93,36 @@ impl RawProject {
                 taken.push(name.to_string());
             }
         };
-        fill(&mut merged.project_cost_usd, &older.project_cost_usd, "cost_usd", true);
+        fill(
+            &mut merged.project_cost_usd,
+            &older.project_cost_usd,
+            "cost_usd",
+            true,
+        );
         fill(
             &mut merged.total_ibrd_ida_commitment_usd,
             &older.total_ibrd_ida_commitment_usd,
             "commitment_usd",
             true,
         );
-        fill(&mut merged.grant_amount_usd, &older.grant_amount_usd, "grant_usd", true);
-        fill(&mut merged.board_approval_date, &older.board_approval_date, "approval_date", false);
-        fill(&mut merged.closing_date, &older.closing_date, "closing_date", false);
+        fill(
+            &mut merged.grant_amount_usd,
+            &older.grant_amount_usd,
+            "grant_usd",
+            true,
+        );
+        fill(
+            &mut merged.board_approval_date,
+            &older.board_approval_date,
+            "approval_date",
+            false,
+        );
+        fill(
+            &mut merged.closing_date,
+            &older.closing_date,
+            "closing_date",
+            false,
+        );
         fill(&mut merged.borrower, &older.borrower, "borrower", false);
         fill(
             &mut merged.implementing_agency,
@@ -122,14 +142,24 @@ impl RawProject {
             "environmental_risk",
             false,
         );
-        fill(&mut merged.lending_instrument, &older.lending_instrument, "lending_instrument", false);
+        fill(
+            &mut merged.lending_instrument,
+            &older.lending_instrument,
+            "lending_instrument",
+            false,
+        );
         fill(
             &mut merged.lending_instrument_family,
             &older.lending_instrument_family,
             "instrument_family",
             false,
         );
-        fill(&mut merged.financing_type, &older.financing_type, "financing_type", false);
+        fill(
+            &mut merged.financing_type,
+            &older.financing_type,
+            "financing_type",
+            false,
+        );
         fill(
             &mut merged.project_development_objective,
             &older.project_development_objective,
