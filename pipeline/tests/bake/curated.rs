@@ -379,6 +379,110 @@ fn a_stewards_override_file_replaces_and_adds_records_validated_the_same_way() {
     );
 }
 
+#[test]
+fn a_stewards_project_rows_replace_and_add_projects_with_countries_by_name() {
+    let scratch = tempfile::tempdir().unwrap();
+    let catalog = scratch.path().join("data");
+    copy_dir(&project_catalog(), &catalog);
+    let overrides = catalog.join("curated/overrides");
+    std::fs::create_dir_all(&overrides).unwrap();
+    // The newer export's own header; a row of P127837 with a corrected cost, a new project whose country is
+    // written as a name, and one with a bad P-code.
+    let newer = real_sources().join("wb_projects/wb_projects_lac_2025-03-31.csv");
+    let header = std::fs::read_to_string(&newer)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let columns: Vec<&str> = header.split(',').collect();
+    let row = |cells: &[(&str, &str)]| {
+        columns
+            .iter()
+            .map(|column| {
+                cells
+                    .iter()
+                    .find(|(name, _)| name == column)
+                    .map_or("", |(_, value)| value)
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let rows = [
+        row(&[
+            ("project_id", "P127837"),
+            ("iso3", "BOL"),
+            ("status", "Closed"),
+            ("project_name", "Access and Renewable Energy Project"),
+            ("board_approval_date", "2014-05-27"),
+            ("project_cost_usd", "60000000"),
+            ("total_ibrd_ida_commitment_usd", "50000000"),
+        ]),
+        row(&[
+            ("project_id", "P999991"),
+            ("iso3", "Bolivia"),
+            ("status", "Pipeline"),
+            ("project_name", "Rural Water Supply Pilot"),
+            ("board_approval_date", "2021-02-31"),
+        ]),
+        row(&[
+            ("project_id", "X1"),
+            ("status", "Active"),
+            ("project_name", "Not a project"),
+        ]),
+    ];
+    std::fs::write(
+        overrides.join("wb_projects.csv"),
+        format!("{header}\n{}\n", rows.join("\n")),
+    )
+    .unwrap();
+    let settings =
+        pipeline::sources::settings::CorpusSettings::load(&catalog.join("corpus.toml")).unwrap();
+    let source = pipeline::sources::curated::ProjectsSource::load(&catalog, &settings)
+        .unwrap()
+        .unwrap();
+    let countries: Vec<corpus::Country> = corpus::read_json(
+        &real().corpus.dir().join(corpus::layout::COUNTRIES),
+        "countries",
+    )
+    .unwrap();
+    let registry = corpus::CountryRegistry::new(countries);
+    let (projects, report) = pipeline::govern::records::projects::projects(
+        &source,
+        &catalog,
+        &real_sources(),
+        &settings.pillar_id_list(),
+        &registry,
+    )
+    .unwrap();
+    assert_eq!(report.overrides, 2);
+    assert_eq!(projects.len(), 5155, "one replaced, one added");
+    let corrected = projects
+        .iter()
+        .find(|project| project.id == "P127837")
+        .unwrap();
+    assert_eq!(corrected.cost_usd, Some(60_000_000.0));
+    assert_eq!(corrected.pillars, ["energia"], "its title's words");
+    let added = projects
+        .iter()
+        .find(|project| project.id == "P999991")
+        .unwrap();
+    assert_eq!(
+        added.country.as_deref(),
+        Some("BOL"),
+        "a country by name, through the normaliser"
+    );
+    assert_eq!(added.approval_date, None, "2021-02-31 is no date");
+    assert_eq!(added.pillars, ["infraestructura"]);
+    let refused: Vec<(u64, &str)> = report
+        .refused
+        .iter()
+        .filter(|refusal| refusal.file == "curated/overrides/wb_projects.csv")
+        .map(|refusal| (refusal.line, refusal.field.as_str()))
+        .collect();
+    assert_eq!(refused, [(3, "board_approval_date"), (4, "project_id")]);
+}
+
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {

@@ -32,10 +32,11 @@ use crate::{BakeError, sources::curated::RecordSource};
 /// A reviewed mapping: (kind, name) → pillar id (`None`: reviewed, no pillar).
 pub type PillarMapping = HashMap<(String, String), Option<String>>;
 
-/// `iso3` as the registry spells it, if it is a LAC country of the registry (not an aggregate); else the
-/// reason, for a refusal.
+/// The ISO3 of a LAC country of the registry (not an aggregate) that `iso3` names: the code, or any name,
+/// alias or code the shared normaliser reads (`bol`, `Bolivia`, `Estado Plurinacional de Bolivia`, as a
+/// steward's override row may write it); else the reason, for a refusal.
 pub fn lac_country(countries: &corpus::CountryRegistry, iso3: &str) -> Result<String, String> {
-    match countries.get(iso3) {
+    match countries.get(iso3).or_else(|| countries.resolve(iso3)) {
         Some(entity) if entity.kind == corpus::EntityKind::Country => Ok(entity.iso3.clone()),
         _ => Err(format!("`{iso3}` is not a LAC country of the registry")),
     }
