@@ -78,6 +78,8 @@ pub struct MetricHit {
 pub struct MetricIndex {
     reader: IndexReader,
     parser: QueryParser,
+    /// The same parser requiring every word (`energía renovable`: both).
+    parser_every_word: QueryParser,
     fields: Fields,
     analyzer: TextAnalyzer,
 }
@@ -252,9 +254,12 @@ impl MetricIndex {
             .tokenizers()
             .get(FOLDED_ANALYZER)
             .expect("the analyzer is registered above");
+        let mut parser_every_word = parser.clone();
+        parser_every_word.set_conjunction_by_default();
         Ok(MetricIndex {
             reader,
             parser,
+            parser_every_word,
             fields,
             analyzer,
         })
@@ -288,11 +293,12 @@ impl MetricIndex {
         pillar: Option<&str>,
         limit: usize,
     ) -> Result<Vec<MetricHit>, CorpusError> {
-        self.hits(query, datasets, pillar, limit, true)
+        self.hits(query, datasets, pillar, limit, (true, false))
     }
 
     /// As [`MetricIndex::search_datasets`], without judging each hit's `match_share` (0 in every hit):
-    /// for callers that rank by relevance alone and read many hits.
+    /// for callers that rank by relevance alone and read many hits. With `every_word`, a record matches
+    /// only if each word of the query (or its glossary word) is in one of its fields.
     ///
     /// # Errors
     /// [`CorpusError::Index`] if the index cannot be read.
@@ -302,8 +308,9 @@ impl MetricIndex {
         datasets: &[&str],
         pillar: Option<&str>,
         limit: usize,
+        every_word: bool,
     ) -> Result<Vec<MetricHit>, CorpusError> {
-        self.hits(query, datasets, pillar, limit, false)
+        self.hits(query, datasets, pillar, limit, (false, every_word))
     }
 
     fn hits(
@@ -312,7 +319,7 @@ impl MetricIndex {
         datasets: &[&str],
         pillar: Option<&str>,
         limit: usize,
-        judge_matches: bool,
+        (judge_matches, every_word): (bool, bool),
     ) -> Result<Vec<MetricHit>, CorpusError> {
         let query = query
             .split_whitespace()
@@ -328,7 +335,12 @@ impl MetricIndex {
             message: error.to_string(),
         };
         let words = self.content_words(query);
-        let (text_query, _) = self.parser.parse_query_lenient(&escape(query));
+        let parser = if every_word {
+            &self.parser_every_word
+        } else {
+            &self.parser
+        };
+        let (text_query, _) = parser.parse_query_lenient(&escape(query));
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text_query)];
         if let Some(pillar) = pillar {
             let term = Term::from_field_text(self.fields.pillar, pillar);

@@ -2,7 +2,9 @@
 //! (World Bank Projects & Operations records, and the GEF's in a bake that admits its terms), ranked for
 //! relevance, each with the pillar indicators it bears on in its country (latest values, cited).
 //!
-//! Ranking: with `query`, the search index's relevance over titles, objectives, sectors and places; without,
+//! Ranking: with `query`, the search index's relevance over titles, objectives, sectors, agencies and places,
+//! among the projects naming every word of it (or its glossary word), and only when none does among those
+//! naming some (`query_match` says which); without,
 //! maturity (active, then pipeline, then closed), then cost, then the newest approval. Dropped projects are
 //! never pilots. A project that is no country's (a multi-country operation) matches no `country`.
 
@@ -49,7 +51,8 @@ pub fn spec() -> ToolSpec {
         "Find projects that could serve as pilots",
         "Projects that could serve as pilots, from World Bank project records (Projects & Operations; GEF \
          project records only in a private bake, as the GEF grants no open licence: the default corpus has none), \
-         ranked by `query` (what it does, es/en/pt) or else active, pipeline, closed, then cost. Filters: `country` \
+         ranked by `query` (what it does, es/en/pt; projects naming every word first, `query_match` says whether \
+         only some words matched) or else active, pipeline, closed, then cost. Filters: `country` \
          (multi-country operations match none), `parameter` (pillar). Each pilot: slug, pitch, country, maturity, \
          capex and commitment (US$), approval date, pillars, link, citation_id; `impact_base`: per country and \
          pillar, its headline indicators' latest values, cited. `limit` default 10, at most 25; `offset` pages \
@@ -89,6 +92,10 @@ pub struct FindPilotsResult {
     pub total: usize,
     /// Whether fewer than `limit` pilots are shown to keep the answer under 24 KB.
     pub truncated: bool,
+    /// With a `query`: `every_word` when the projects listed name every word of it (or its glossary
+    /// word), `some_words` when none does and those naming some are listed instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query_match: Option<&'static str>,
     /// The best `limit` of them after `offset`, best first.
     pub pilots: Vec<Pilot>,
     /// The `offset` of the next page, when more projects match.
@@ -239,15 +246,36 @@ fn handle(
         .as_deref()
         .map(str::trim)
         .filter(|query| !query.is_empty());
-    let ranked: Vec<&Project> = match query {
-        Some(query) => corpus
+    let search = |every_word: bool| -> Result<Vec<&Project>, ToolError> {
+        Ok(corpus
             .index
-            .search_ranked(query, &["projects"], None, MAX_QUERY_HITS)
+            .search_ranked(
+                query.unwrap_or_default(),
+                &["projects"],
+                None,
+                MAX_QUERY_HITS,
+                every_word,
+            )
             .map_err(|error| ToolError::Internal(error.to_string()))?
             .into_iter()
             .filter_map(|hit| corpus.project(&hit.id))
             .filter(keep)
-            .collect(),
+            .collect())
+    };
+    // Projects naming every word of the query first; only when none does, those naming some.
+    let mut query_match = None;
+    let ranked: Vec<&Project> = match query {
+        Some(_) => {
+            let every = search(true)?;
+            if every.is_empty() {
+                let some = search(false)?;
+                query_match = (!some.is_empty()).then_some("some_words");
+                some
+            } else {
+                query_match = Some("every_word");
+                every
+            }
+        }
         None => {
             let mut matching: Vec<&Project> = projects.iter().filter(keep).collect();
             matching.sort_by(|left, right| {
@@ -309,6 +337,12 @@ fn handle(
     }
     let truncated = pilots.len() < (limit as usize).min(total.saturating_sub(offset));
     let next_offset = (offset + pilots.len() < total).then_some(offset + pilots.len());
+    let some_words = (query_match == Some("some_words")).then(|| {
+        format!(
+            "No project matches every word of `{}`: these match some of them, best first.",
+            common::snippet(query.unwrap_or_default())
+        )
+    });
     let note = match (pilots.is_empty(), pillar_id) {
         (true, _) if total > 0 => Some(format!(
             "offset {offset} is past the last of the {total} matching projects; give 0 to {}",
@@ -319,12 +353,17 @@ fn handle(
         (false, Some(pillar)) => unclassified_note(projects, iso3, pillar),
         (false, None) => None,
     };
+    let note = match (some_words, note) {
+        (Some(words), Some(note)) => Some(format!("{words} {note}")),
+        (words, note) => words.or(note),
+    };
     let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
     let records = shown.iter().map(|project| project.citation()).collect();
     Ok(ToolAnswer {
         result: FindPilotsResult {
             total,
             truncated,
+            query_match,
             pilots,
             next_offset,
             impact_base,

@@ -342,3 +342,23 @@ fn search_corpus_stays_under_its_budget_at_fifty_hits() {
     assert!(size < 24 * 1024, "{size} B");
     assert_eq!(payload(&answer)["result"]["truncated"], true);
 }
+
+#[test]
+fn find_pilots_lists_projects_naming_every_word_first_and_says_when_only_some_do() {
+    let every = payload(&call_tool(
+        "find_pilots",
+        json!({"query": "water supply sanitation", "country": "PER"}),
+    ));
+    assert_eq!(every["result"]["query_match"], "every_word");
+    let some = payload(&call_tool(
+        "find_pilots",
+        json!({"query": "China Chinese financing", "country": "ARG"}),
+    ));
+    assert_eq!(some["result"]["query_match"], "some_words");
+    assert!(
+        some["result"]["note"]
+            .as_str()
+            .unwrap()
+            .contains("No project matches every word")
+    );
+}
