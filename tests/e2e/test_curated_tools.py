@@ -74,7 +74,8 @@ FILLED_FROM_OLDER = (
 
 def raw_project(code, export=NEWER_EXPORT):
     """The row of a project (P-code, any case) in an export; for the newer export, with each field of
-    FILLED_FROM_OLDER it leaves blank taken from the older export, as the README says the bake merges them."""
+    FILLED_FROM_OLDER it leaves blank taken from the older export (the amounts only when it reports none), as
+    the README says the bake merges them."""
     row = wb_projects(export).loc[code.upper()].copy()
     older = wb_projects(OLDER_EXPORT)
     if export == NEWER_EXPORT and code.upper() in older.index:
@@ -82,7 +83,12 @@ def raw_project(code, export=NEWER_EXPORT):
         def blank(column, cell):
             return not cell or (column.endswith("_usd") and float(cell) == 0)
 
+        # The amounts go together: taken only when the newer export reports none of them.
+        amounts = [column for column in FILLED_FROM_OLDER if column.endswith("_usd")]
+        no_amount = all(blank(column, row[column]) for column in amounts)
         for column in FILLED_FROM_OLDER:
+            if column in amounts and not no_amount:
+                continue
             if blank(column, row[column]) and not blank(column, older.loc[code.upper()][column]):
                 row[column] = older.loc[code.upper()][column]
     return row

@@ -50,9 +50,9 @@ pub fn spec() -> ToolSpec {
         "find_pilots",
         "Find projects that could serve as pilots",
         "Projects that could serve as pilots, from World Bank project records (Projects & Operations; GEF \
-         project records only in a private bake, as the GEF grants no open licence: the default corpus has none), \
-         ranked by `query` (what it does, es/en/pt; projects naming every word first, `query_match` says whether \
-         only some words matched) or else active, pipeline, closed, then cost. Filters: `country` \
+         records only in a private bake: the default corpus has none), \
+         ranked by `query` (what it does, es/en/pt; every word first, see `query_match`) or else active, \
+         pipeline, closed, then cost. Filters: `country` \
          (multi-country operations match none), `parameter` (pillar). Each pilot: slug, pitch, country, maturity, \
          capex and commitment (US$), approval date, pillars, link, citation_id; `impact_base`: per country and \
          pillar, its headline indicators' latest values, cited. `limit` default 10, at most 25; `offset` pages \
@@ -92,8 +92,7 @@ pub struct FindPilotsResult {
     pub total: usize,
     /// Whether fewer than `limit` pilots are shown to keep the answer under 24 KB.
     pub truncated: bool,
-    /// With a `query`: `every_word` when the projects listed name every word of it (or its glossary
-    /// word), `some_words` when none does and those naming some are listed instead.
+    /// With a `query`: `every_word`, or `some_words` when no project names every word.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query_match: Option<&'static str>,
     /// The best `limit` of them after `offset`, best first.
@@ -119,7 +118,7 @@ pub struct Pilot {
     pub title: String,
     /// Its development objective, cut at a word.
     pub pitch: String,
-    /// ISO3, or `None` for a multi-country operation.
+    /// ISO3; absent for a multi-country operation (its `title` names the region).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// `pipeline`, `active` or `closed`.
@@ -133,11 +132,9 @@ pub struct Pilot {
     /// Board approval date.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval_date: Option<String>,
-    /// Pillars its sectors and themes map to (or, for a project the exports list without sector, its
-    /// title's words: then `pillars_from` is `title`).
+    /// Pillars its sectors and themes map to.
     pub pillars: Vec<String>,
-    /// `title` when the pillars come from reviewed title words (the record has no sector); absent when
-    /// they come from its sectors and themes.
+    /// `title` when the pillars come from reviewed title words (no sector).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pillars_from: Option<&'static str>,
     /// Key of its `impact_base` entry, when it has a country and a pillar.
@@ -183,9 +180,10 @@ pub(crate) fn unclassified_note(
         .map(|project| format!("{} ({})", project.id.to_ascii_lowercase(), project.title))
         .collect();
     Some(format!(
-        "{} active or pipeline projects{} have neither a sector in the World Bank's exports nor a title word of the reviewed list, so no pillar, and a filter on \
+        "{} active or pipeline project{}{} have neither a sector in the World Bank's exports nor a title word of the reviewed list, so no pillar, and a filter on \
          {pillar} cannot see them (e.g. {}); query them by words without `parameter`.",
         unclassified.len(),
+        if unclassified.len() == 1 { "" } else { "s" },
         iso3.map_or_else(String::new, |iso3| format!(" in {iso3}")),
         examples.join("; ")
     ))

@@ -123,8 +123,7 @@ pub struct GetDatasetInput {
     /// Key of one record: a metric id, source id, pillar id, ISO3, citation id, or a concordance pair id.
     #[serde(default)]
     pub id: Option<String>,
-    /// Pillar id or name (metrics, data_health, and the curated records: projects, regulation, institutions,
-    /// financing, events).
+    /// Pillar id or name (metrics, data_health, curated records).
     #[serde(default)]
     pub pillar: Option<String>,
     /// Rows per page, 1 to 500. Default 100.
@@ -145,8 +144,7 @@ pub struct GetDatasetResult {
     pub title: String,
     /// The key columns of a row.
     pub keys: Vec<String>,
-    /// What the dataset holds and leaves out (its catalog description), on the first page of a curated
-    /// dataset.
+    /// A curated dataset's description, on its first page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub about: Option<String>,
     /// Rows matching the filters.
@@ -332,11 +330,14 @@ fn handle(
                 .map(|country| country.iso3.as_str());
             let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
                 .map(|pillar| pillar.id.as_str());
-            // A P-code in any case, or the record's citation id (`wbproj-p127837`).
+            // A P-code in any case or its digits alone, or the record's citation id (`wbproj-p127837`).
             let id = input.id.as_deref().map(|id| {
                 let id = id.trim();
                 match corpus.project_by_citation(&id.to_ascii_lowercase()) {
                     Some(project) => project.id.clone(),
+                    None if !id.is_empty() && id.bytes().all(|byte| byte.is_ascii_digit()) => {
+                        format!("P{id}")
+                    }
                     None => id.to_ascii_uppercase(),
                 }
             });

@@ -227,11 +227,11 @@ fn handle(
         Vec::new()
     };
     let note = note(
-        lang,
         matching.first().map(|newest| newest.date.as_str()),
         kind,
         pillar_id,
         iso3,
+        !nearby.is_empty(),
     );
     let note = if matching.is_empty() || !shown.is_empty() {
         note
@@ -260,44 +260,29 @@ fn handle(
     })
 }
 
-/// The answer's note in `lang`: what the items are (and are not), how far the sources run, and when
-/// nothing matched, what was asked.
-fn note(lang: Lang, newest: Option<&str>, kind: Option<&str>, pillar: &str, iso3: &str) -> String {
-    let what = match lang {
-        Lang::En => {
-            "Dated items made from the corpus' records (project approvals and closings, laws and policies, \
-             significant earthquakes, data releases), not press news"
-        }
-        Lang::Es => {
-            "Hechos fechados a partir de los registros del corpus (aprobaciones y cierres de proyectos, leyes y \
-             políticas, sismos significativos, publicaciones de datos), no noticias de prensa"
-        }
-        Lang::Pt => {
-            "Fatos datados a partir dos registros do corpus (aprovações e encerramentos de projetos, leis e \
-             políticas, sismos significativos, publicações de dados), não notícias de imprensa"
-        }
-    };
+/// The answer's note (addressed to the agent, so in English like every note): what the items are (and
+/// are not), how far the sources run, and when nothing matched, what was asked and where `nearby` is.
+fn note(
+    newest: Option<&str>,
+    kind: Option<&str>,
+    pillar: &str,
+    iso3: &str,
+    nearby: bool,
+) -> String {
+    let what = "Dated items made from the corpus' records (project approvals and closings, laws and policies, \
+                significant earthquakes, data releases), not press news";
     let asked = kind.map_or_else(String::new, |kind| format!(" {kind}"));
-    match (newest, lang) {
-        (Some(newest), Lang::En) => format!(
+    let near = if nearby {
+        "; `nearby` lists what it holds"
+    } else {
+        "; it holds none of that kind nearby either"
+    };
+    match newest {
+        Some(newest) => format!(
             "{what}. The newest is of {newest}; laws run to 2020 and earthquakes to June 2023 (the sources' last exports)."
         ),
-        (Some(newest), Lang::Es) => format!(
-            "{what}. El más reciente es del {newest}; las leyes llegan a 2020 y los sismos a junio de 2023 (las últimas \
-             exportaciones de las fuentes)."
-        ),
-        (Some(newest), Lang::Pt) => format!(
-            "{what}. O mais recente é de {newest}; as leis vão até 2020 e os sismos até junho de 2023 (as últimas \
-             exportações das fontes)."
-        ),
-        (None, Lang::En) => format!(
-            "The corpus holds no{asked} event of the pillar {pillar} in {iso3}. {what}; `nearby` lists what it holds."
-        ),
-        (None, Lang::Es) => format!(
-            "El corpus no tiene ningún hecho{asked} del pilar {pillar} en {iso3}. {what}; `nearby` lista lo que tiene."
-        ),
-        (None, Lang::Pt) => format!(
-            "O corpus não tem nenhum fato{asked} do pilar {pillar} em {iso3}. {what}; `nearby` lista o que tem."
+        None => format!(
+            "The corpus holds no{asked} event of the pillar {pillar} in {iso3}. {what}{near}."
         ),
     }
 }

@@ -69,8 +69,7 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetPilotInput {
-    /// The pilot's slug from find_pilots: its P-code, any case (`p102479`; `102479` and the citation id
-    /// `wbproj-p102479` are read the same).
+    /// The pilot's slug from find_pilots: its P-code (`p102479`, `102479` or `wbproj-p102479`).
     pub slug: String,
 }
 
@@ -89,8 +88,7 @@ pub struct GetPilotResult {
     pub financing: Financing,
     /// Who decides and implements (institutions as published).
     pub decision_makers: DecisionMakers,
-    /// What the sheet rests on and leaves out: the export the status is as of, fields read from the
-    /// older export, and why a part is empty.
+    /// What the sheet rests on and leaves out.
     pub notes: Vec<String>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
@@ -108,14 +106,12 @@ pub struct ProjectSummary {
     pub country: Option<String>,
     /// The publisher's country or region label.
     pub location: String,
-    /// Pillars its sectors and themes map to (or its title's reviewed words, when the exports list no
-    /// sector: `pillars_from` is then `title`).
+    /// Pillars its sectors and themes (or title words) map to.
     pub pillars: Vec<String>,
-    /// `sectors` or `title`: what the pillars were read from; absent when there are none.
+    /// `sectors` or `title`: what the pillars were read from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pillars_from: Option<String>,
-    /// The main pillar (its first sector's, or its title's first pillar word), in which risks, flows and
-    /// institutions are read; `None` when nothing maps, and then those parts are empty (`notes` says so).
+    /// The main pillar, in which risks, flows and institutions are read; `None`: those parts are empty.
     pub main_pillar: Option<String>,
     /// Sectors as published.
     pub sectors: Vec<String>,
@@ -151,7 +147,7 @@ pub struct Economics {
 pub struct Bankability {
     /// Status as published, as of `status_as_of`.
     pub status: String,
-    /// The date of the export the status was read from (`2025-03-31`): the status may have changed since.
+    /// Date of the export the status is from.
     pub status_as_of: String,
     /// `active`, `pipeline`, `closed`, or `dropped`.
     pub maturity: &'static str,

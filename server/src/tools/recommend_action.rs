@@ -546,19 +546,21 @@ fn stems<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     stems
 }
 
-/// Words of names that pair nothing (`national`, `ministry`, `total`).
-const STEM_STOP_WORDS: [&str; 24] = [
+/// Words of names and titles that pair nothing: the kind of body or project, not what it works on
+/// (`ministry`, `development`, `public`, `improvement`).
+const STEM_STOP_WORDS: [&str; 48] = [
     "national",
     "nacional",
     "ministry",
     "ministerio",
-    "ministerio",
     "secretaria",
+    "secretariat",
     "project",
     "proyecto",
     "projeto",
     "program",
     "programa",
+    "programme",
     "total",
     "rate",
     "tasa",
@@ -569,9 +571,32 @@ const STEM_STOP_WORDS: [&str; 24] = [
     "with",
     "from",
     "para",
-    "del",
     "public",
     "publico",
+    "publica",
+    "development",
+    "desarrollo",
+    "desenvolvimento",
+    "sector",
+    "sectoral",
+    "services",
+    "servicios",
+    "servicos",
+    "management",
+    "gestion",
+    "gestao",
+    "improvement",
+    "improving",
+    "support",
+    "strengthening",
+    "fortalecimiento",
+    "fortalecimento",
+    "investment",
+    "inversion",
+    "investimento",
+    "general",
+    "institute",
+    "instituto",
 ];
 
 /// The first gap as a sentence in `lang`: the value, its rank and the regional frontier (or that the

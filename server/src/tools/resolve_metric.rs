@@ -24,7 +24,7 @@ pub fn spec() -> ToolSpec {
          to governed indicator ids, ranked: id, unit, good_direction, pillar, coverage (countries and years with data), vintage \
          and match_quality (share of the query's words the indicator is named by). `matched: false` means no indicator of the \
          corpus measures what was asked: the candidates are only the nearest, so say the corpus lacks it as an indicator \
-         (the note then names curated records that bear on it, e.g. earthquake tolls in `events`). Call it first whenever \
+         (the note names records that bear on it). Call it first whenever \
          you need an indicator id. Answer: up to `limit` (default 5, at most 20) candidates, under 10 KB.",
         &[
             "metrics",
@@ -295,8 +295,9 @@ fn records_nearby(corpus: &Corpus, query: &str) -> Result<Option<String>, ToolEr
                 _ => "get_dataset",
             };
             format!(
-                "`{dataset}` ({count}{} matching records; {read_by})",
-                if *count == 50 { "+" } else { "" }
+                "`{dataset}` ({count}{} matching record{}; {read_by})",
+                if *count == 50 { "+" } else { "" },
+                if *count == 1 { "" } else { "s" }
             )
         })
         .collect();

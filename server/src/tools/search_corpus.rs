@@ -49,12 +49,10 @@ pub fn spec() -> ToolSpec {
         "Full-text search over the corpus",
         "Searches indicators, datasets, countries, pillars, World Bank projects (title, objective, sectors, place), \
          climate laws and policies (`regulation`), public bodies (`institutions`), OECD CRS flows (`financing`) and \
-         dated events (`events`: approvals, laws, earthquakes, releases; get_news lists them by pillar) by \
-         words in Spanish, English or Portuguese. Each hit \
+         dated events (`events`) by words in Spanish, English or Portuguese. Each hit \
          names its dataset_id and the keys to pass to get_dataset (indicators can also go straight to get_series or \
          compute). Filter with datasets[], parameter (pillar) or country (indicators with data for it; records of \
-         that country). Answer: `limit` hits (default 10, at most 50), under 24 KB (`truncated` when hits were \
-         left out for size).",
+         that country). Answer: `limit` hits (default 10, at most 50), under 24 KB (`truncated`).",
         &[
             "metrics",
             "countries",
@@ -75,8 +73,8 @@ pub fn spec() -> ToolSpec {
 pub struct SearchCorpusInput {
     /// Words to search for, in es/en/pt.
     pub query: String,
-    /// Restrict to these datasets: metrics, catalog, countries, pillars, projects, regulation,
-    /// institutions, financing. Default all.
+    /// Restrict to these datasets (any case): metrics, catalog, countries, pillars, projects, regulation,
+    /// institutions, financing, events. Default all.
     #[serde(default)]
     pub datasets: Option<Vec<String>>,
     /// Only indicators with data for this country, and records of it (ISO3 or name).
@@ -98,9 +96,9 @@ pub struct SearchCorpusResult {
     pub query: String,
     /// Hits, best first.
     pub hits: Vec<Hit>,
-    /// Whether hits were left out to keep the answer under 24 KB (ask for fewer, or filter).
+    /// Whether hits were left out to stay under 24 KB.
     pub truncated: bool,
-    /// When nothing matches: that the corpus holds nothing for it, and what to try.
+    /// When nothing matches: what to try.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// Datasets read.
@@ -142,19 +140,23 @@ fn handle(
         ));
     }
     let datasets: Vec<&str> = match &input.datasets {
-        Some(datasets) => {
-            if let Some(unknown) = datasets
-                .iter()
-                .find(|dataset| !SEARCHABLE.contains(&dataset.as_str()))
-            {
-                return Err(ToolError::Invalid(format!(
-                    "datasets: `{}` is not searchable; valid: {}",
-                    common::snippet(unknown),
-                    SEARCHABLE.join(", ")
-                )));
-            }
-            datasets.iter().map(String::as_str).collect()
-        }
+        Some(datasets) => datasets
+            .iter()
+            .map(|dataset| {
+                let folded = dataset.trim().to_ascii_lowercase();
+                SEARCHABLE
+                    .iter()
+                    .copied()
+                    .find(|known| *known == folded)
+                    .ok_or_else(|| {
+                        ToolError::Invalid(format!(
+                            "datasets: `{}` is not searchable; valid: {}",
+                            common::snippet(dataset),
+                            SEARCHABLE.join(", ")
+                        ))
+                    })
+            })
+            .collect::<Result<_, _>>()?,
         None => Vec::new(),
     };
     let pillar = common::optional_pillar(corpus, input.parameter.as_deref())?;
@@ -228,9 +230,9 @@ fn handle(
                 }),
             "regulation" | "institutions" | "financing" | "events" => record_hit(
                 corpus,
-                &hit.dataset_id,
-                &hit.id,
+                (&hit.dataset_id, &hit.id),
                 country.map(|country| country.iso3.as_str()),
+                lang,
             )?,
             "pillars" => baked.pillars().get(&hit.id).map(|pillar| {
                 (
@@ -331,15 +333,15 @@ fn hit_record(corpus: &Corpus, hit: &Hit) -> Option<corpus::RecordCitation> {
     }
 }
 
-/// A hit on a law, institution, CRS flow or event (title, description, keys), unless `country` filters it out.
+/// A hit on a law, institution, CRS flow or event (an event's title and why in `lang`) (title, description, keys), unless `country` filters it out.
 ///
 /// # Errors
 /// [`ToolError::Internal`] if the record table cannot be read.
 fn record_hit(
     corpus: &Corpus,
-    dataset_id: &str,
-    id: &str,
+    (dataset_id, id): (&str, &str),
     country: Option<&str>,
+    lang: Lang,
 ) -> Result<Option<(String, String, serde_json::Value)>, ToolError> {
     let keep = |of: &str| country.is_none_or(|country| country == of);
     let keys = json!({"dataset_id": dataset_id, "id": id});
@@ -359,8 +361,8 @@ fn record_hit(
             })
             .map(|event| {
                 (
-                    event.title.clone(),
-                    format!("{}: {}", event.date, event.why),
+                    event.title_in(lang).to_string(),
+                    format!("{}: {}", event.date, event.why_in(lang)),
                     keys,
                 )
             }),

@@ -1369,7 +1369,7 @@ fn with_lang(mut schema: Value) -> Value {
         let properties = object.entry("properties").or_insert_with(|| json!({}));
         if let Some(properties) = properties.as_object_mut() {
             let mut lang = json!({"type": "string", "enum": ["es", "en", "pt"], "default": "es",
-                       "description": "Language of names and prose; numbers, ids and citations do not change."});
+                       "description": "Language of names and of prose for the person (event texts, asks); notes stay in English; numbers and ids do not change."});
             limits::cap_string(&mut lang, limits::ArgumentKind::of("lang"));
             properties.insert("lang".into(), lang);
         }

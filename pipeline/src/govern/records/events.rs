@@ -369,7 +369,11 @@ impl FromRecord<'_> {
 }
 
 /// The approvals and closings of the projects.
-pub fn project_events(projects: &[Project], pillars: &[Pillar]) -> Vec<Event> {
+pub fn project_events(
+    projects: &[Project],
+    pillars: &[Pillar],
+    countries: &CountryRegistry,
+) -> Vec<Event> {
     let mut events = Vec::new();
     for project in projects {
         let from = FromRecord {
@@ -390,6 +394,14 @@ pub fn project_events(projects: &[Project], pillars: &[Pillar]) -> Vec<Event> {
                     project.sectors.join(", ")
                 )
             }
+        };
+        // The country's name in the sentence's language; a region keeps the publisher's label.
+        let place = |lang| {
+            project
+                .country
+                .as_deref()
+                .and_then(|iso3| countries.get(iso3))
+                .map_or(project.location.as_str(), |country| country.names.get(lang))
         };
         let amount = project.commitment_usd.or(project.grant_usd);
         let money = |lang| {
@@ -442,21 +454,32 @@ pub fn project_events(projects: &[Project], pillars: &[Pillar]) -> Vec<Event> {
                 Said::new(|lang| {
                     format!(
                         "{} {} {}.{}",
-                        pick(
-                            lang,
-                            [
-                                "A project of the pillars",
-                                "Un proyecto de los pilares",
-                                "Um projeto dos pilares"
-                            ]
-                        ),
+                        if project.pillars.len() == 1 {
+                            pick(
+                                lang,
+                                [
+                                    "A project of the pillar",
+                                    "Un proyecto del pilar",
+                                    "Um projeto do pilar",
+                                ],
+                            )
+                        } else {
+                            pick(
+                                lang,
+                                [
+                                    "A project of the pillars",
+                                    "Un proyecto de los pilares",
+                                    "Um projeto dos pilares",
+                                ],
+                            )
+                        },
                         pillar_list(&project.pillars, pillars, lang),
                         pick(
                             lang,
                             [
-                                format!("in {}", project.location),
-                                format!("en {}", project.location),
-                                format!("em {}", project.location),
+                                format!("in {}", place(lang)),
+                                format!("en {}", place(lang)),
+                                format!("em {}", place(lang)),
                             ]
                         ),
                         sectors(lang)
@@ -623,23 +646,48 @@ pub fn release_events(
                     format!(
                         "{} {} {}",
                         indicators.len(),
-                        pick(
-                            lang,
-                            [
-                                "indicators of the pillars",
-                                "indicadores de los pilares",
-                                "indicadores dos pilares"
-                            ]
-                        ),
+                        match (indicators.len(), pillars.len()) {
+                            (1, 1) => pick(
+                                lang,
+                                [
+                                    "indicator of the pillar",
+                                    "indicador del pilar",
+                                    "indicador do pilar"
+                                ]
+                            ),
+                            (1, _) => pick(
+                                lang,
+                                [
+                                    "indicator of the pillars",
+                                    "indicador de los pilares",
+                                    "indicador dos pilares"
+                                ]
+                            ),
+                            (_, 1) => pick(
+                                lang,
+                                [
+                                    "indicators of the pillar",
+                                    "indicadores del pilar",
+                                    "indicadores do pilar"
+                                ]
+                            ),
+                            _ => pick(
+                                lang,
+                                [
+                                    "indicators of the pillars",
+                                    "indicadores de los pilares",
+                                    "indicadores dos pilares"
+                                ]
+                            ),
+                        },
                         pillar_list(&pillars, pillar_names, lang)
-                    ) + pick(
-                        lang,
-                        [
-                            " read from this release.",
-                            " leídos de esta publicación.",
-                            " lidos desta publicação.",
-                        ],
-                    )
+                    ) + match (indicators.len(), lang) {
+                        (_, Lang::En) => " read from this release.",
+                        (1, Lang::Es) => " leído de esta publicación.",
+                        (_, Lang::Es) => " leídos de esta publicación.",
+                        (1, Lang::Pt) => " lido desta publicação.",
+                        (_, Lang::Pt) => " lidos desta publicação.",
+                    }
                 }),
             );
             event.pillars = pillars;

@@ -108,19 +108,30 @@ pub fn pillars_of(
 
 /// The pillars whose keywords (folded words of a reviewed mapping) occur as whole words in `text`, case,
 /// accents and punctuation aside, unique, in the order their first keyword appears in `text` (so the
-/// first is the main pillar).
+/// first is the main pillar). A keyword inside a longer one that also matches there gives nothing: the
+/// longer decides ("investment climate" → economia, not "climate" → medio_ambiente), and a longer one
+/// mapped to no pillar silences the words in it ("covid 19 crisis").
 pub fn keyword_pillars(text: &str, keywords: &PillarMapping) -> Vec<String> {
     let folded = format!(" {} ", corpus::folding::fold(text));
-    let mut found: Vec<(usize, &String)> = keywords
+    let found: Vec<(usize, usize, Option<&String>)> = keywords
         .iter()
         .filter_map(|((_, keyword), pillar)| {
             let at = folded.find(&format!(" {keyword} "))?;
-            Some((at, pillar.as_ref()?))
+            Some((at, at + keyword.len() + 2, pillar.as_ref()))
         })
         .collect();
-    found.sort();
+    let mut kept: Vec<(usize, &String)> = found
+        .iter()
+        .filter(|(start, end, _)| {
+            !found.iter().any(|(other_start, other_end, _)| {
+                other_start <= start && end <= other_end && other_end - other_start > end - start
+            })
+        })
+        .filter_map(|(start, _, pillar)| Some((*start, (*pillar)?)))
+        .collect();
+    kept.sort();
     let mut pillars: Vec<String> = Vec::new();
-    for (_, pillar) in found {
+    for (_, pillar) in kept {
         if !pillars.contains(pillar) {
             pillars.push(pillar.clone());
         }
@@ -431,7 +442,7 @@ pub fn read_all(inputs: &Inputs) -> Result<Curated, BakeError> {
         .financing
         .sort_by(|left, right| left.citation_id.cmp(&right.citation_id));
     let pillars = &inputs.settings.pillars;
-    let mut all_events = events::project_events(&curated.projects, pillars);
+    let mut all_events = events::project_events(&curated.projects, pillars, inputs.countries);
     all_events.extend(events::law_events(&curated.laws, pillars));
     all_events.extend(earthquakes);
     all_events.extend(events::release_events(

@@ -3,7 +3,8 @@
 //!
 //! - **Merge**: the newer export decides every field it reports; a field it leaves blank (or 0, "not
 //!   reported") that the older export of the same project reports is read from the older one and named in
-//!   the record's `from_older_export` (1,149 commitments of closed projects, 1,256 costs, 903 borrowers).
+//!   the record's `from_older_export` (1,143 costs and commitments of closed projects, taken together only
+//!   when the newer reports no amount, so a record never mixes the exports' amounts; 903 borrowers).
 //!   The older export also gives sectors and themes (the newer has none) and the projects only it lists
 //!   (kept, `retrieved_at` the older date).
 //! - **Records refused** (listed in the bake report with file, line, field and reason): an id that is not
@@ -79,7 +80,9 @@ struct RawProject {
 impl RawProject {
     /// This row with each field it leaves blank (an amount of 0 counts as blank, the publisher's "not
     /// reported") taken from `older`, the same project in the older export; the names of the fields so
-    /// taken, as the record calls them.
+    /// taken, as the record calls them. The amounts (cost, commitment, grant) go together: they are taken
+    /// only when this row reports none of them, so a record never mixes the two exports' amounts (a cost
+    /// of one below a commitment of the other).
     fn filled_from(&self, older: &RawProject) -> (RawProject, Vec<String>) {
         let mut merged = self.clone();
         let mut taken = Vec::new();
@@ -93,24 +96,33 @@ impl RawProject {
                 taken.push(name.to_string());
             }
         };
-        fill(
-            &mut merged.project_cost_usd,
-            &older.project_cost_usd,
-            "cost_usd",
-            true,
-        );
-        fill(
-            &mut merged.total_ibrd_ida_commitment_usd,
-            &older.total_ibrd_ida_commitment_usd,
-            "commitment_usd",
-            true,
-        );
-        fill(
-            &mut merged.grant_amount_usd,
-            &older.grant_amount_usd,
-            "grant_usd",
-            true,
-        );
+        let no_amount = [
+            &self.project_cost_usd,
+            &self.total_ibrd_ida_commitment_usd,
+            &self.grant_amount_usd,
+        ]
+        .into_iter()
+        .all(|amount| blank(amount, true));
+        if no_amount {
+            fill(
+                &mut merged.project_cost_usd,
+                &older.project_cost_usd,
+                "cost_usd",
+                true,
+            );
+            fill(
+                &mut merged.total_ibrd_ida_commitment_usd,
+                &older.total_ibrd_ida_commitment_usd,
+                "commitment_usd",
+                true,
+            );
+            fill(
+                &mut merged.grant_amount_usd,
+                &older.grant_amount_usd,
+                "grant_usd",
+                true,
+            );
+        }
         fill(
             &mut merged.board_approval_date,
             &older.board_approval_date,
@@ -257,6 +269,11 @@ pub fn projects(
             countries,
             &mut report,
         );
+        // A field taken but refused (an older date such as `5/1/1979 1`) was not read from anywhere.
+        let taken: Vec<String> = taken
+            .into_iter()
+            .filter(|field| record_has(&record, field))
+            .collect();
         if !taken.is_empty() {
             report.filled_from_older_export += 1;
         }
@@ -487,6 +504,26 @@ fn build(
         url,
         retrieved_at: retrieved_at.to_string(),
         from_older_export: Vec::new(),
+    }
+}
+
+/// Whether `record` holds a value in the field `name` (as [`RawProject::filled_from`] names them).
+fn record_has(record: &Project, name: &str) -> bool {
+    match name {
+        "cost_usd" => record.cost_usd.is_some(),
+        "commitment_usd" => record.commitment_usd.is_some(),
+        "grant_usd" => record.grant_usd.is_some(),
+        "approval_date" => record.approval_date.is_some(),
+        "closing_date" => record.closing_date.is_some(),
+        "borrower" => record.borrower.is_some(),
+        "implementing_agency" => record.implementing_agency.is_some(),
+        "environmental_category" => record.environmental_category.is_some(),
+        "environmental_risk" => record.environmental_risk.is_some(),
+        "lending_instrument" => record.lending_instrument.is_some(),
+        "instrument_family" => record.instrument_family.is_some(),
+        "financing_type" => record.financing_type.is_some(),
+        "objective" => !record.objective.is_empty(),
+        _ => false,
     }
 }
 
