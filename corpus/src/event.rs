@@ -74,23 +74,23 @@ pub struct Event {
 impl Event {
     /// `title` in `lang` (English when the bake wrote no translation).
     pub fn title_in(&self, lang: crate::Lang) -> &str {
-        match lang {
-            crate::Lang::Es => self.title_es.as_deref(),
-            crate::Lang::Pt => self.title_pt.as_deref(),
-            crate::Lang::En => None,
-        }
-        .unwrap_or(&self.title)
+        in_lang(&self.title, [&self.title_es, &self.title_pt], lang)
     }
 
     /// `why` in `lang` (English when the bake wrote no translation).
     pub fn why_in(&self, lang: crate::Lang) -> &str {
-        match lang {
-            crate::Lang::Es => self.why_es.as_deref(),
-            crate::Lang::Pt => self.why_pt.as_deref(),
-            crate::Lang::En => None,
-        }
-        .unwrap_or(&self.why)
+        in_lang(&self.why, [&self.why_es, &self.why_pt], lang)
     }
+}
+
+/// The text in `lang` of an English text and its Spanish and Portuguese translations.
+fn in_lang<'a>(en: &'a str, [es, pt]: [&'a Option<String>; 2], lang: crate::Lang) -> &'a str {
+    match lang {
+        crate::Lang::Es => es.as_deref(),
+        crate::Lang::Pt => pt.as_deref(),
+        crate::Lang::En => None,
+    }
+    .unwrap_or(en)
 }
 
 crate::cited_record!(Event, "events", title);

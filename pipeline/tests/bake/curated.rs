@@ -339,12 +339,7 @@ fn a_stewards_override_file_replaces_and_adds_records_validated_the_same_way() {
     )
     .unwrap()
     .unwrap();
-    let countries: Vec<corpus::Country> = corpus::read_json(
-        &real().corpus.dir().join(corpus::layout::COUNTRIES),
-        "countries",
-    )
-    .unwrap();
-    let registry = corpus::CountryRegistry::new(countries);
+    let registry = baked_registry();
     let (laws, report) = pipeline::govern::records::regulation::laws(
         &source,
         &catalog,
@@ -441,12 +436,7 @@ fn a_stewards_project_rows_replace_and_add_projects_with_countries_by_name() {
     let source = pipeline::sources::curated::ProjectsSource::load(&catalog, &settings)
         .unwrap()
         .unwrap();
-    let countries: Vec<corpus::Country> = corpus::read_json(
-        &real().corpus.dir().join(corpus::layout::COUNTRIES),
-        "countries",
-    )
-    .unwrap();
-    let registry = corpus::CountryRegistry::new(countries);
+    let registry = baked_registry();
     let (projects, report) = pipeline::govern::records::projects::projects(
         &source,
         &catalog,
@@ -481,6 +471,16 @@ fn a_stewards_project_rows_replace_and_add_projects_with_countries_by_name() {
         .map(|refusal| (refusal.line, refusal.field.as_str()))
         .collect();
     assert_eq!(refused, [(3, "board_approval_date"), (4, "project_id")]);
+}
+
+/// The country registry of the real bake.
+fn baked_registry() -> corpus::CountryRegistry {
+    let countries: Vec<corpus::Country> = corpus::read_json(
+        &real().corpus.dir().join(corpus::layout::COUNTRIES),
+        "countries",
+    )
+    .unwrap();
+    corpus::CountryRegistry::new(countries)
 }
 
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
