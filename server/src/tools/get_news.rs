@@ -168,16 +168,22 @@ fn handle(
         .kind
         .as_deref()
         .map(|kind| kind.trim().to_ascii_lowercase());
+    // Any case: `EARTHQUAKE` is `earthquake`.
     let kind = match asked_kind.as_deref() {
         None | Some("") => None,
-        Some(kind) if KINDS.contains(&kind) => KINDS.iter().copied().find(|known| *known == kind),
-        Some(other) => {
-            return Err(ToolError::Invalid(format!(
-                "kind `{}`: give one of {}",
-                common::snippet(other),
-                KINDS.join(", ")
-            )));
-        }
+        Some(asked) => Some(
+            KINDS
+                .iter()
+                .copied()
+                .find(|known| *known == asked)
+                .ok_or_else(|| {
+                    ToolError::Invalid(format!(
+                        "kind `{}`: give one of {}",
+                        common::snippet(asked),
+                        KINDS.join(", ")
+                    ))
+                })?,
+        ),
     };
     let events = &corpus.events().map_err(ToolError::Internal)?.records;
     let (iso3, pillar_id) = (country.iso3.as_str(), pillar.id.as_str());

@@ -18,7 +18,9 @@
 //!    summed over years; an upper bound). Each cited by its record.
 //! 4. **Institutions**: the implementing agencies of the pillar's projects in the country (most of those
 //!    projects first), then public bodies acting on the pillar, then the national statistics office; each
-//!    with an ask written from the data above.
+//!    with an ask written from the data above: the gap whose indicator's names share a word stem with the
+//!    body's names (an implementer's: or its project's title and sectors; `Ministerio de Energía` and
+//!    energy intensity), else the pillar's weakest.
 
 use corpus::{CitedRecord, GoodDirection, Institution, Lang, Metric, Project, is_projection};
 use schemars::JsonSchema;
