@@ -313,25 +313,17 @@ fn institutions_are_bodies_with_roles_and_pillars() {
 
 #[test]
 fn a_stewards_override_file_replaces_and_adds_records_validated_the_same_way() {
-    let scratch = tempfile::tempdir().unwrap();
-    let catalog = scratch.path().join("data");
-    copy_dir(&project_catalog(), &catalog);
-    let overrides = catalog.join("curated/overrides");
-    std::fs::create_dir_all(&overrides).unwrap();
     let header = "iso3,geography,title,type,document_types,first_event_date,first_event_year,last_event_date,events_parsed,frameworks,responses,instruments,sectors,keywords,natural_hazards,parent_legislation,description,documents_raw,events_raw";
-    std::fs::write(
-        overrides.join("cclw_laws.csv"),
-        format!(
+    let (_scratch, catalog, settings) = catalog_with_override(
+        "cclw_laws.csv",
+        &format!(
             "{header}\n\
              ARG,Argentina,Law 27191 on Renewable Energy,legislative,Law,2015-10-16,2015,2015-10-16,2015-10-16 Law passed,,,,Energy,,,,Corrected date.,,\n\
              BOL,Bolivia,Ley 1 de prueba,executive,Decree,2020-01-01,2020,2020-01-01,2020-01-01 Approved,,,,Energy,,,,A steward's record.,,\n\
              XXX,Nowhere,Ley 2,executive,Decree,2020-01-01,2020,,,,,,Energy,,,,,,\n\
              BOL,Bolivia,Ley 3,judicial,Decree,2020-13-01,2020,,,,,,Energy,,,,,,\n"
         ),
-    )
-    .unwrap();
-    let settings =
-        pipeline::sources::settings::CorpusSettings::load(&catalog.join("corpus.toml")).unwrap();
+    );
     let source = pipeline::sources::curated::RecordSource::load(
         &catalog,
         "curated/cclw_laws.toml",
@@ -376,11 +368,6 @@ fn a_stewards_override_file_replaces_and_adds_records_validated_the_same_way() {
 
 #[test]
 fn a_stewards_project_rows_replace_and_add_projects_with_countries_by_name() {
-    let scratch = tempfile::tempdir().unwrap();
-    let catalog = scratch.path().join("data");
-    copy_dir(&project_catalog(), &catalog);
-    let overrides = catalog.join("curated/overrides");
-    std::fs::create_dir_all(&overrides).unwrap();
     // The newer export's own header; a row of P127837 with a corrected cost, a new project whose country is
     // written as a name, and one with a bad P-code.
     let newer = real_sources().join("wb_projects/wb_projects_lac_2025-03-31.csv");
@@ -426,13 +413,10 @@ fn a_stewards_project_rows_replace_and_add_projects_with_countries_by_name() {
             ("project_name", "Not a project"),
         ]),
     ];
-    std::fs::write(
-        overrides.join("wb_projects.csv"),
-        format!("{header}\n{}\n", rows.join("\n")),
-    )
-    .unwrap();
-    let settings =
-        pipeline::sources::settings::CorpusSettings::load(&catalog.join("corpus.toml")).unwrap();
+    let (_scratch, catalog, settings) = catalog_with_override(
+        "wb_projects.csv",
+        &format!("{header}\n{}\n", rows.join("\n")),
+    );
     let source = pipeline::sources::curated::ProjectsSource::load(&catalog, &settings)
         .unwrap()
         .unwrap();
@@ -471,6 +455,27 @@ fn a_stewards_project_rows_replace_and_add_projects_with_countries_by_name() {
         .map(|refusal| (refusal.line, refusal.field.as_str()))
         .collect();
     assert_eq!(refused, [(3, "board_approval_date"), (4, "project_id")]);
+}
+
+/// A scratch copy of the project's catalog with `text` as the steward's override file `name`
+/// (`curated/overrides/{name}`), and its settings; the directory lives as long as the first value.
+fn catalog_with_override(
+    name: &str,
+    text: &str,
+) -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    pipeline::sources::settings::CorpusSettings,
+) {
+    let scratch = tempfile::tempdir().unwrap();
+    let catalog = scratch.path().join("data");
+    copy_dir(&project_catalog(), &catalog);
+    let overrides = catalog.join("curated/overrides");
+    std::fs::create_dir_all(&overrides).unwrap();
+    std::fs::write(overrides.join(name), text).unwrap();
+    let settings =
+        pipeline::sources::settings::CorpusSettings::load(&catalog.join("corpus.toml")).unwrap();
+    (scratch, catalog, settings)
 }
 
 /// The country registry of the real bake.

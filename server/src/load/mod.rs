@@ -208,6 +208,19 @@ impl Corpus {
             .filter(|project| project.citation_id == citation_id)
     }
 
+    /// The project a person or agent names: its P-code in any case (`p127837`, `P127837`), its digits alone
+    /// (`127837`), or its citation id (`wbproj-p127837`, `gef-10450`); `None` if the corpus holds none.
+    pub fn project_named(&self, text: &str) -> Option<&corpus::Project> {
+        let text = text.trim();
+        if let Some(project) = self.project_by_citation(&text.to_ascii_lowercase()) {
+            return Some(project);
+        }
+        if !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit()) {
+            return self.project(&format!("P{text}"));
+        }
+        self.project(&text.to_ascii_uppercase())
+    }
+
     /// The project with P-code `id` (`P127837`, as stored), if the corpus holds it (and its projects read).
     pub fn project(&self, id: &str) -> Option<&corpus::Project> {
         let projects = self.projects().ok()?;

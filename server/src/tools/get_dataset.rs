@@ -330,19 +330,14 @@ fn handle(
                 .map(|country| country.iso3.as_str());
             let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
                 .map(|pillar| pillar.id.as_str());
-            // A P-code in any case or its digits alone, or the record's citation id (`wbproj-p127837`).
-            let id = input.id.as_deref().map(|id| {
-                let id = id.trim();
-                match corpus.project_by_citation(&id.to_ascii_lowercase()) {
-                    Some(project) => project.id.clone(),
-                    None if !id.is_empty() && id.bytes().all(|byte| byte.is_ascii_digit()) => {
-                        format!("P{id}")
-                    }
-                    None => id.to_ascii_uppercase(),
-                }
-            });
+            // A P-code in any case or its digits alone, or the record's citation id (`wbproj-p127837`);
+            // an id the corpus does not hold matches nothing.
+            let id = input
+                .id
+                .as_deref()
+                .map(|id| corpus.project_named(id).map(|project| project.id.as_str()));
             let matching = projects.iter().filter(|project| {
-                id.as_deref().is_none_or(|id| project.id == id)
+                id.is_none_or(|id| id == Some(project.id.as_str()))
                     && country.is_none_or(|country| project.country.as_deref() == Some(country))
                     && pillar.is_none_or(|pillar| project.pillars.iter().any(|of| of == pillar))
             });
@@ -580,17 +575,20 @@ fn handle(
             )));
         }
     };
-    let (title, keys) = match corpus.dataset(&input.dataset_id) {
-        Some(dataset) => (dataset.title.clone(), dataset.keys.clone()),
+    // A curated dataset's first page also says what the dataset holds.
+    let first_curated_page = offset == 0 && CURATED.contains(&input.dataset_id.as_str());
+    let (title, keys, about) = match corpus.dataset(&input.dataset_id) {
+        Some(dataset) => (
+            dataset.title.clone(),
+            dataset.keys.clone(),
+            first_curated_page.then(|| dataset.description.clone()),
+        ),
         None => (
             "Dataset catalog".to_string(),
             vec!["dataset_id".to_string()],
+            None,
         ),
     };
-    let about = corpus
-        .dataset(&input.dataset_id)
-        .filter(|_| offset == 0 && CURATED.contains(&input.dataset_id.as_str()))
-        .map(|dataset| dataset.description.clone());
     let mut cited = page.cited;
     cited.sort_unstable();
     cited.dedup();

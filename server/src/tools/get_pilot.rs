@@ -248,21 +248,6 @@ pub struct DecisionMakers {
     pub institutions: Vec<PillarInstitution>,
 }
 
-/// The upper-case P-code a slug names: `p102479`, `P102479`, `102479` and the citation id
-/// `wbproj-p102479` all name `P102479`.
-fn p_code(slug: &str) -> String {
-    let slug = slug.trim();
-    let slug = slug
-        .get(..7)
-        .filter(|prefix| prefix.eq_ignore_ascii_case("wbproj-"))
-        .map_or(slug, |_| &slug[7..]);
-    if !slug.is_empty() && slug.bytes().all(|byte| byte.is_ascii_digit()) {
-        format!("P{slug}")
-    } else {
-        slug.to_ascii_uppercase()
-    }
-}
-
 /// The sheet's notes: the export the status is as of (and a closing date since passed), fields read from
 /// the older export, and why the pillar's parts are empty.
 fn sheet_notes(project: &Project) -> Vec<String> {
@@ -334,7 +319,7 @@ fn handle(
     lang: Lang,
 ) -> Result<ToolAnswer<'_, GetPilotResult>, ToolError> {
     let projects = corpus.projects().map_err(ToolError::Internal)?;
-    let project = corpus.project(&p_code(&input.slug)).ok_or_else(|| {
+    let project = corpus.project_named(&input.slug).ok_or_else(|| {
         ToolError::Invalid(format!(
             "slug `{}`: no project with this P-code in the corpus (a slug is P and 6 digits, e.g. p102479); \
              find_pilots lists them",

@@ -604,66 +604,72 @@ const STEM_STOP_WORDS: [&str; 48] = [
 /// The first gap as a sentence in `lang`: the value, its rank and the regional frontier (or that the
 /// country is the frontier), and whether it is worsening.
 fn gap_sentence(lang: Lang, gap: &IndicatorGap, iso3: &str) -> String {
-    let value = format!("{} {} ({})", significant(gap.value, 4), gap.unit, gap.year);
-    let frontier = significant(gap.frontier_value, 4);
-    let (rank, of) = (gap.rank, gap.of);
+    // in, is, rank, of, "vs the frontier", "the frontier", and worsening, but worsening.
+    let [
+        inside,
+        is,
+        rank_word,
+        of_word,
+        versus,
+        frontier_itself,
+        and_worse,
+        but_worse,
+    ] = match lang {
+        Lang::En => [
+            "in",
+            "is",
+            "rank",
+            "of",
+            "vs the regional frontier",
+            "the regional frontier",
+            " and worsening",
+            ", but worsening",
+        ],
+        Lang::Es => [
+            "en",
+            "es",
+            "puesto",
+            "de",
+            "frente a la frontera regional",
+            "la frontera regional",
+            " y empeora",
+            ", pero empeora",
+        ],
+        Lang::Pt => [
+            "em",
+            "é",
+            "posição",
+            "de",
+            "ante a fronteira regional",
+            "a fronteira regional",
+            " e piora",
+            ", mas piora",
+        ],
+    };
     let best = gap.frontier_country == iso3;
-    let worsening = gap.worsening;
-    let name = &gap.name;
-    match lang {
-        Lang::En => format!(
-            "{name} in {iso3} is {value}, rank {rank} of {of}, {}{}",
-            if best {
-                "the regional frontier".to_string()
-            } else {
-                format!(
-                    "vs the regional frontier {frontier} ({})",
-                    gap.frontier_country
-                )
-            },
-            if worsening {
-                if best {
-                    ", but worsening"
-                } else {
-                    " and worsening"
-                }
-            } else {
-                ""
-            }
-        ),
-        Lang::Es => format!(
-            "{name} en {iso3} es {value}, puesto {rank} de {of}, {}{}",
-            if best {
-                "la frontera regional".to_string()
-            } else {
-                format!(
-                    "frente a la frontera regional {frontier} ({})",
-                    gap.frontier_country
-                )
-            },
-            if worsening {
-                if best { ", pero empeora" } else { " y empeora" }
-            } else {
-                ""
-            }
-        ),
-        Lang::Pt => format!(
-            "{name} em {iso3} é {value}, posição {rank} de {of}, {}{}",
-            if best {
-                "a fronteira regional".to_string()
-            } else {
-                format!(
-                    "ante a fronteira regional {frontier} ({})",
-                    gap.frontier_country
-                )
-            },
-            if worsening {
-                if best { ", mas piora" } else { " e piora" }
-            } else {
-                ""
-            }
-        ),
-    }
+    let frontier = if best {
+        frontier_itself.to_string()
+    } else {
+        format!(
+            "{versus} {} ({})",
+            significant(gap.frontier_value, 4),
+            gap.frontier_country
+        )
+    };
+    let worsening = match (gap.worsening, best) {
+        (false, _) => "",
+        (true, true) => but_worse,
+        (true, false) => and_worse,
+    };
+    format!(
+        "{} {inside} {iso3} {is} {} {} ({}), {rank_word} {} {of_word} {}, {frontier}{worsening}",
+        gap.name,
+        significant(gap.value, 4),
+        gap.unit,
+        gap.year,
+        gap.rank,
+        gap.of
+    )
 }
 
 /// An institution's ask in `lang`, by its tier (0 an implementer of the pillar's projects there, 1 a public

@@ -183,6 +183,8 @@ fn handle(
     // An unreadable projects artifact is a fault, not "no hits".
     corpus.projects().map_err(ToolError::Internal)?;
     let mut hits = Vec::new();
+    // A curated record a hit names is cited.
+    let mut records = Vec::new();
     let (mut bytes, mut truncated) = (0, false);
     for hit in found {
         let entry = match hit.dataset_id.as_str() {
@@ -272,6 +274,7 @@ fn handle(
             }
             bytes += size;
             hits.push(hit);
+            records.extend(record);
         }
         if hits.len() == limit as usize {
             break;
@@ -284,11 +287,7 @@ fn handle(
             common::snippet(&input.query)
         )
     });
-    // A curated record a hit names is cited; the datasets the hits come from are the sources.
-    let records = hits
-        .iter()
-        .filter_map(|hit| hit_record(corpus, hit))
-        .collect();
+    // The datasets the hits come from are the sources.
     let mut datasets: Vec<&str> = hits.iter().map(|hit| hit.dataset_id.as_str()).collect();
     datasets.sort_unstable();
     datasets.dedup();
