@@ -167,8 +167,8 @@ mod tests {
 
 /// A curated record that is its own citation (a project, law, institution, financing record or event).
 pub trait CitedRecord {
-    /// The curated dataset it belongs to (`projects`).
-    const DATASET: &'static str;
+    /// The curated dataset it belongs to.
+    const DATASET: crate::curated::RecordDataset;
     /// The record's citation id (`wbproj-p127837`).
     fn citation_id(&self) -> &str;
     /// What `citations.records[citation_id]` of an answer holds.
@@ -177,12 +177,13 @@ pub trait CitedRecord {
 
 /// Implements [`CitedRecord`] for a record type whose fields `citation_id`, `source`, `publisher`, `url`,
 /// `license`, `attribution` and `retrieved_at` are its provenance, with `$title` its title field and
-/// `$dataset` its curated dataset id.
+/// `$dataset` its [`crate::curated::RecordDataset`] variant.
 #[macro_export]
 macro_rules! cited_record {
-    ($type:ty, $dataset:literal, $title:ident) => {
+    ($type:ty, $dataset:ident, $title:ident) => {
         impl $crate::citation::CitedRecord for $type {
-            const DATASET: &'static str = $dataset;
+            const DATASET: $crate::curated::RecordDataset =
+                $crate::curated::RecordDataset::$dataset;
 
             fn citation_id(&self) -> &str {
                 &self.citation_id
@@ -191,7 +192,7 @@ macro_rules! cited_record {
             fn citation(&self) -> $crate::citation::RecordCitation {
                 $crate::citation::RecordCitation {
                     citation_id: self.citation_id.clone(),
-                    dataset: Self::DATASET.into(),
+                    dataset: Self::DATASET.id().into(),
                     source: self.source.clone(),
                     publisher: self.publisher.clone(),
                     title: self.$title.clone(),

@@ -93,4 +93,4 @@ fn in_lang<'a>(en: &'a str, [es, pt]: [&'a Option<String>; 2], lang: crate::Lang
     .unwrap_or(en)
 }
 
-crate::cited_record!(Event, "events", title);
+crate::cited_record!(Event, Events, title);

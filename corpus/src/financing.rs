@@ -61,4 +61,4 @@ pub struct FinancingRecord {
     pub retrieved_at: String,
 }
 
-crate::cited_record!(FinancingRecord, "financing", title);
+crate::cited_record!(FinancingRecord, Financing, title);

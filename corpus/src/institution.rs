@@ -54,4 +54,4 @@ pub struct Institution {
     pub retrieved_at: String,
 }
 
-crate::cited_record!(Institution, "institutions", name);
+crate::cited_record!(Institution, Institutions, name);

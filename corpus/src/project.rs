@@ -94,4 +94,4 @@ pub struct Project {
     pub from_older_export: Vec<String>,
 }
 
-crate::cited_record!(Project, "projects", title);
+crate::cited_record!(Project, Projects, title);

@@ -58,4 +58,4 @@ pub struct LawEvent {
     pub label: String,
 }
 
-crate::cited_record!(Law, "regulation", title);
+crate::cited_record!(Law, Regulation, title);

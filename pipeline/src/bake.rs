@@ -17,7 +17,10 @@ use crate::{
     BakeError,
     derive::concordance::concordance,
     export::{
-        dataset_files::{json_records, records_frame, write_dataset_files, write_registry_xlsx},
+        dataset_files::{
+            json_records, records_frame, write_dataset_files, write_record_artifacts,
+            write_record_dataset_files, write_registry_xlsx,
+        },
         datasets::{DatasetCounts, dataset_catalog},
         downloads,
         tables::{ObservationColumns, write_concordance, write_observations},
@@ -351,21 +354,9 @@ fn write_artifacts(
         mut report,
     } = governed;
     let progress = progress_bar(show_progress, 3, "writing");
-    let Curated {
-        projects,
-        laws,
-        institutions,
-        financing,
-        events,
-        reports,
-        search_terms,
-    } = curated;
-    report.curated = reports;
-    write_json(&dir.join(layout::PROJECTS), &projects)?;
-    write_json(&dir.join(layout::REGULATION), &laws)?;
-    write_json(&dir.join(layout::INSTITUTIONS), &institutions)?;
-    write_json(&dir.join(layout::FINANCING), &financing)?;
-    write_json(&dir.join(layout::EVENTS), &events)?;
+    let mut curated = curated;
+    report.curated = std::mem::take(&mut curated.reports);
+    write_record_artifacts(dir, &curated)?;
     report.observations = observations.len() as u64;
     report.aggregate_observations = aggregates.len() as u64;
     report.indicators = metrics
@@ -388,11 +379,7 @@ fn write_artifacts(
         series: 0,
         discoveries: 0,
         health: 0,
-        projects: projects.len() as u64,
-        regulation: laws.len() as u64,
-        institutions: institutions.len() as u64,
-        financing: financing.len() as u64,
-        events: events.len() as u64,
+        records: corpus::RecordDataset::ALL.map(|dataset| curated.count(dataset)),
     };
     report.dropped.sort_by(|left, right| {
         (&left.source, &left.file, left.line).cmp(&(&right.source, &right.file, right.line))
@@ -480,19 +467,7 @@ fn write_artifacts(
         || -> Result<(), BakeError> {
             write_concordance(concordance_table, dir)?;
             write_derived_exports(dir, &stats, &discoveries, &data_health)?;
-            write_dataset_files(dir, "projects", &mut records_frame("projects", &projects)?)?;
-            write_dataset_files(dir, "regulation", &mut records_frame("regulation", &laws)?)?;
-            write_dataset_files(
-                dir,
-                "institutions",
-                &mut records_frame("institutions", &institutions)?,
-            )?;
-            write_dataset_files(
-                dir,
-                "financing",
-                &mut records_frame("financing", &financing)?,
-            )?;
-            write_dataset_files(dir, "events", &mut records_frame("events", &events)?)?;
+            write_record_dataset_files(dir, &curated)?;
             write_observations(&observations, dir, "observations")?;
             progress.inc(1);
             write_observations(&aggregates, dir, "aggregates")?;
@@ -534,28 +509,20 @@ fn write_artifacts(
         &metrics,
         &exported_metrics,
         &datasets,
-        &EXPORTED_DATASETS,
+        &EXPORTED_TABLES
+            .into_iter()
+            .chain(corpus::RecordDataset::IDS)
+            .collect::<Vec<_>>(),
     )?;
     let index_dir = dir.join(layout::INDEX_DIR);
     std::fs::create_dir(&index_dir).map_err(|error| BakeError::io(&index_dir, error))?;
-    let mut documents = corpus::index::metric_documents(&metrics, &catalog.settings.pillars);
-    documents.extend(search_documents(
+    let documents = crate::index::search_documents(
+        &metrics,
         &datasets,
         countries,
         &catalog.settings.pillars,
-    ));
-    documents.extend(project_documents(
-        &projects,
-        &catalog.settings.pillars,
-        &search_terms,
-    ));
-    documents.extend(record_documents(
-        &laws,
-        &institutions,
-        &financing,
-        &search_terms,
-    ));
-    documents.extend(event_documents(&events, &catalog.settings.pillars));
+        &curated,
+    );
     corpus::index::build_index(&index_dir, &documents)?;
     progress.inc(1);
     write_json(&dir.join(layout::BAKE_REPORT), &report)?;
@@ -567,19 +534,15 @@ fn write_artifacts(
 
 use crate::govern::records::Curated;
 
-/// The datasets of `datasets.json` with CSV and Parquet files in `exports/datasets/`.
-const EXPORTED_DATASETS: [&str; 11] = [
+/// The datasets of `datasets.json` with CSV and Parquet files in `exports/datasets/`, besides the curated
+/// record datasets (which follow them, in the order of [`corpus::RecordDataset::ALL`]).
+const EXPORTED_TABLES: [&str; 6] = [
     "observations",
     "aggregates",
     "concordance",
     "series_stats",
     "discoveries",
     "data_health",
-    "projects",
-    "regulation",
-    "institutions",
-    "financing",
-    "events",
 ];
 
 /// Writes the derived datasets stored as JSON as CSV and Parquet: series statistics, discoveries (anomalies
@@ -623,222 +586,6 @@ fn write_derived_exports(
         "data_health",
         &mut records_frame("data_health", &data_health.pillar_countries)?,
     )
-}
-
-/// Index documents for the curated projects (`dataset_id` `projects`): title, objective, sectors and
-/// themes, the implementing agency (often named in Spanish or Portuguese: "Viceministerio de Electricidad
-/// y Energías Renovables"), the country or region label, and its pillars' names in es/en/pt (the records
-/// are in English),
-/// so `search_corpus` and `find_pilots` find a project by what it does and where.
-fn project_documents(
-    projects: &[corpus::Project],
-    pillars: &[corpus::Pillar],
-    terms: &crate::govern::records::terms::SearchTerms,
-) -> Vec<corpus::IndexDocument> {
-    let pillar_words = |ids: &[String]| -> String {
-        pillars
-            .iter()
-            .filter(|pillar| ids.contains(&pillar.id))
-            .map(|pillar| {
-                format!(
-                    "{} {} {}",
-                    pillar.names.get(corpus::Lang::Es),
-                    pillar.names.get(corpus::Lang::En),
-                    pillar.names.get(corpus::Lang::Pt)
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    projects
-        .iter()
-        .map(|project| corpus::IndexDocument {
-            dataset_id: "projects".into(),
-            id: project.id.clone(),
-            pillars: project.pillars.clone(),
-            code: project.id.clone(),
-            title: project.title.clone(),
-            description: project.objective.clone(),
-            context: format!(
-                "{} {} {} {} {} {} {}",
-                project.location,
-                project.country.as_deref().unwrap_or(""),
-                project.sectors.join(" "),
-                project.themes.join(" "),
-                project.implementing_agency.as_deref().unwrap_or(""),
-                pillar_words(&project.pillars),
-                terms.expand(&format!(
-                    "{} {} {} {}",
-                    project.title,
-                    project.objective,
-                    project.sectors.join(" "),
-                    project.themes.join(" ")
-                ))
-            ),
-            ..Default::default()
-        })
-        .collect()
-}
-
-/// Index documents for the curated laws (title, summary, sectors), institutions (names in en/es/pt, kind,
-/// role) and CRS flows (donor, flow type, sector), each by its citation id, so `search_corpus` finds them.
-fn record_documents(
-    laws: &[corpus::Law],
-    institutions: &[corpus::Institution],
-    financing: &[corpus::FinancingRecord],
-    terms: &crate::govern::records::terms::SearchTerms,
-) -> Vec<corpus::IndexDocument> {
-    let laws = laws.iter().map(|law| corpus::IndexDocument {
-        dataset_id: "regulation".into(),
-        id: law.citation_id.clone(),
-        pillars: law.pillars.clone(),
-        code: law.citation_id.clone(),
-        title: law.title.clone(),
-        description: law.description.clone(),
-        context: format!(
-            "{} {} {} {} {}",
-            law.country,
-            law.document_types.join(" "),
-            law.sectors.join(" "),
-            law.responses.join(" "),
-            terms.expand(&format!(
-                "{} {} {}",
-                law.title,
-                law.description,
-                law.sectors.join(" ")
-            ))
-        ),
-        ..Default::default()
-    });
-    let institutions = institutions.iter().map(|body| corpus::IndexDocument {
-        dataset_id: "institutions".into(),
-        id: body.citation_id.clone(),
-        pillars: body.pillars.clone(),
-        code: body.citation_id.clone(),
-        title: body.name.clone(),
-        description: format!(
-            "{} {}",
-            body.name_es.as_deref().unwrap_or(""),
-            body.name_pt.as_deref().unwrap_or("")
-        ),
-        context: format!(
-            "{} {} {}",
-            body.country,
-            body.kind.as_deref().unwrap_or(""),
-            body.role.replace('_', " ")
-        ),
-        ..Default::default()
-    });
-    let flows = financing
-        .iter()
-        .filter(|record| record.kind == "crs_flow")
-        .map(|record| corpus::IndexDocument {
-            dataset_id: "financing".into(),
-            id: record.citation_id.clone(),
-            pillars: record.pillars.clone(),
-            code: record.citation_id.clone(),
-            title: record.title.clone(),
-            description: String::new(),
-            context: record.country.clone(),
-            ..Default::default()
-        });
-    laws.chain(institutions).chain(flows).collect()
-}
-
-/// Index documents for the curated events (`dataset_id` `events`, by citation id): title and why in
-/// en/es/pt, kind, countries and pillar names, so `search_corpus` finds "earthquake deaths Ecuador".
-fn event_documents(
-    events: &[corpus::Event],
-    pillars: &[corpus::Pillar],
-) -> Vec<corpus::IndexDocument> {
-    events
-        .iter()
-        .map(|event| corpus::IndexDocument {
-            dataset_id: "events".into(),
-            id: event.citation_id.clone(),
-            pillars: event.pillars.clone(),
-            code: event.citation_id.clone(),
-            title: event.title.clone(),
-            description: event.why.clone(),
-            // The title in Spanish and Portuguese, and the words of its kind, name the event as its
-            // title does.
-            synonyms: [
-                event.title_es.clone().unwrap_or_default(),
-                event.title_pt.clone().unwrap_or_default(),
-                match event.kind.as_str() {
-                    "earthquake" => "sismo terremoto quake deaths muertes mortes",
-                    "law_passed" | "law_amended" | "policy_adopted" => {
-                        "ley lei law policy política"
-                    }
-                    "project_approved" | "project_closed" => "proyecto projeto project",
-                    _ => "publicación publicação release datos dados data",
-                }
-                .to_string(),
-            ]
-            .into(),
-            context: format!(
-                "{} {} {}",
-                event.kind.replace('_', " "),
-                event.countries.join(" "),
-                pillars
-                    .iter()
-                    .filter(|pillar| event.pillars.contains(&pillar.id))
-                    .flat_map(|pillar| pillar.names.all())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            ),
-            ..Default::default()
-        })
-        .collect()
-}
-
-/// Index documents for the dataset catalog, the countries and the pillars, so `search_corpus` finds them.
-fn search_documents(
-    datasets: &[corpus::Dataset],
-    countries: &CountryRegistry,
-    pillars: &[corpus::Pillar],
-) -> Vec<corpus::IndexDocument> {
-    let mut documents: Vec<corpus::IndexDocument> = datasets
-        .iter()
-        .map(|dataset| corpus::IndexDocument {
-            dataset_id: "catalog".into(),
-            id: dataset.dataset_id.clone(),
-            code: dataset.dataset_id.replace('_', " "),
-            title: dataset.title.clone(),
-            description: dataset.description.clone(),
-            context: dataset
-                .columns
-                .iter()
-                .map(|column| column.name.replace('_', " "))
-                .collect::<Vec<_>>()
-                .join(" "),
-            ..Default::default()
-        })
-        .collect();
-    documents.extend(
-        countries
-            .entities()
-            .iter()
-            .map(|entity| corpus::IndexDocument {
-                dataset_id: "countries".into(),
-                id: entity.iso3.clone(),
-                code: format!("{} {}", entity.iso3, entity.iso2),
-                names: entity.names.all().map(String::from).collect(),
-                synonyms: entity.aliases.clone(),
-                context: entity.intermediate_region.clone().unwrap_or_default(),
-                ..Default::default()
-            }),
-    );
-    documents.extend(pillars.iter().map(|pillar| corpus::IndexDocument {
-        dataset_id: "pillars".into(),
-        id: pillar.id.clone(),
-        pillars: vec![pillar.id.clone()],
-        code: pillar.id.replace('_', " "),
-        names: pillar.names.all().map(String::from).collect(),
-        synonyms: pillar.aliases.clone(),
-        ..Default::default()
-    }));
-    documents
 }
 
 /// The registry's entities with the number of observations each has in the corpus.

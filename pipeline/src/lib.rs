@@ -3,7 +3,7 @@
 //!
 //! Data flow, one module per step: [`sources`] (catalog files, validated) → [`ingest`] (connectors read
 //! raw rows, cells as written) → [`govern`] (checks; every dropped row reported) → [`derive`]
-//! (concordance pairs) → [`export`] (polars
+//! (concordance pairs) → [`index`] (the search documents) and [`export`] (polars
 //! writes the observation tables; `corpus` writes the registries) → [`publish`] (content-hashed
 //! directory, atomic pointer swap). [`bake::bake`] runs them in order.
 //!
@@ -29,6 +29,7 @@ pub mod error;
 pub mod export;
 pub mod fetch;
 pub mod govern;
+pub mod index;
 pub mod ingest;
 pub mod paths;
 pub mod publish;

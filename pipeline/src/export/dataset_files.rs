@@ -8,7 +8,11 @@
 
 use std::{fs::File, io::BufWriter, path::Path};
 
-use corpus::exports::{Format, Subject};
+use corpus::{
+    RecordDataset,
+    exports::{Format, Subject},
+    write_json,
+};
 use flate2::{Compression, write::GzEncoder};
 use polars::prelude::{Column, CsvWriter, DataFrame, NamedFrom, SerWriter, Series};
 use rust_xlsxwriter::{Format as CellFormat, XlsxError};
@@ -16,7 +20,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::indicators::{new_workbook, write_header, write_parquet_frame};
-use crate::BakeError;
+use crate::{BakeError, govern::records::Curated};
 
 /// The directory of the dataset files, inside a corpus directory.
 pub const DATASET_DIR: &str = "exports/datasets";
@@ -51,6 +55,45 @@ pub fn write_dataset_files(dir: &Path, id: &str, frame: &mut DataFrame) -> Resul
         .and_then(|mut inner| std::io::Write::flush(&mut inner))
         .map_err(|error| BakeError::io(&csv_path, error))?;
     write_parquet_frame(&dataset_path(dir, id, Format::Parquet), frame)
+}
+
+/// Writes every curated record dataset's artifact (`projects.json`, …, [`RecordDataset::artifact`]) in
+/// `dir`.
+///
+/// # Errors
+/// [`BakeError`] naming the file that could not be written.
+pub fn write_record_artifacts(dir: &Path, curated: &Curated) -> Result<(), BakeError> {
+    for dataset in RecordDataset::ALL {
+        let path = dir.join(dataset.artifact());
+        match dataset {
+            RecordDataset::Projects => write_json(&path, &curated.projects)?,
+            RecordDataset::Regulation => write_json(&path, &curated.laws)?,
+            RecordDataset::Institutions => write_json(&path, &curated.institutions)?,
+            RecordDataset::Financing => write_json(&path, &curated.financing)?,
+            RecordDataset::Events => write_json(&path, &curated.events)?,
+        }
+    }
+    Ok(())
+}
+
+/// Writes every curated record dataset as `exports/datasets/{dataset_id}.csv.gz` and `.parquet` in `dir`
+/// ([`write_dataset_files`], the records flattened by [`records_frame`]).
+///
+/// # Errors
+/// As [`write_dataset_files`] and [`records_frame`].
+pub fn write_record_dataset_files(dir: &Path, curated: &Curated) -> Result<(), BakeError> {
+    for dataset in RecordDataset::ALL {
+        let id = dataset.id();
+        let mut frame = match dataset {
+            RecordDataset::Projects => records_frame(id, &curated.projects)?,
+            RecordDataset::Regulation => records_frame(id, &curated.laws)?,
+            RecordDataset::Institutions => records_frame(id, &curated.institutions)?,
+            RecordDataset::Financing => records_frame(id, &curated.financing)?,
+            RecordDataset::Events => records_frame(id, &curated.events)?,
+        };
+        write_dataset_files(dir, id, &mut frame)?;
+    }
+    Ok(())
 }
 
 /// Flattens serializable records into a frame: one column per top-level field of any record (every record

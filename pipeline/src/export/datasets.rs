@@ -1,6 +1,7 @@
-//! The dataset catalog of a bake (`datasets.json`): what each table holds, its keys and columns.
+//! The dataset catalog of a bake (`datasets.json`): what each table holds, its keys and columns (the
+//! curated record datasets' entries are [`RecordDataset::catalog_entry`]).
 
-use corpus::{Dataset, DatasetColumn, Metric, SourceRecord, layout};
+use corpus::{Dataset, DatasetColumn, Metric, RecordDataset, SourceRecord, layout};
 
 /// Counts the catalog needs from the bake.
 #[derive(Debug, Clone, Copy)]
@@ -21,16 +22,8 @@ pub struct DatasetCounts {
     pub discoveries: u64,
     /// Pillar × country entries of the data health view.
     pub health: u64,
-    /// Curated projects.
-    pub projects: u64,
-    /// Curated laws and policies.
-    pub regulation: u64,
-    /// Curated public bodies.
-    pub institutions: u64,
-    /// Curated financing records.
-    pub financing: u64,
-    /// Curated dated events.
-    pub events: u64,
+    /// Records of each curated dataset, in the order of [`RecordDataset::ALL`].
+    pub records: [u64; RecordDataset::ALL.len()],
 }
 
 /// The catalog of every dataset the bake writes.
@@ -80,7 +73,8 @@ pub fn dataset_catalog(
         ])
     };
     let observation_keys = || vec!["indicator".to_string(), "country".into(), "year".into()];
-    vec![
+    let mut catalog = Vec::new();
+    catalog.extend([
         Dataset {
             dataset_id: "observations".into(),
             title: "Governed observations, LAC countries".into(),
@@ -155,100 +149,14 @@ pub fn dataset_catalog(
             license: license.clone(),
             rows: counts.series,
         },
-        Dataset {
-            dataset_id: "projects".into(),
-            title: "Curated: World Bank projects in Latin America and the Caribbean".into(),
-            description: "Development projects from the World Bank's Projects & Operations list (two exports: the newer decides status, dates and amounts it reports, and the older fills what the newer leaves blank, named in `from_older_export`; the older gives sectors and themes and the projects only it lists; status as of the export in `retrieved_at`): P-code, title, country (ISO3; multi-country operations keep their region label and no country), status and last stage reached, approval and closing dates, cost, the World Bank's total commitment (IBRD, IDA and grant, as the export sums them) and the grant in current US$ (empty when not reported), financing type, lending instrument and family (IPF, DPF, PforR), implementing agency, borrower, environmental category and risk, sectors and themes with the pillars they map to (reviewed mapping; for a project the exports list without sector, the pillars of reviewed title words, `pillar_basis` title), development objective, link and citation id.".into(),
-            artifacts: vec![layout::PROJECTS.into()],
-            keys: vec!["id".into()],
-            columns: columns(&[
-                ("id", "string", "the World Bank's P-code, e.g. P127837"),
-                ("country", "string", "ISO 3166-1 alpha-3; empty for a multi-country operation"),
-                ("status", "string", "Active, Pipeline, Closed or Dropped"),
-                ("approval_date", "date", "board approval, YYYY-MM-DD"),
-                ("commitment_usd", "float64", "World Bank total commitment (IBRD + IDA + grant), current US$"),
-                ("cost_usd", "float64", "total project cost, current US$"),
-                ("pillars", "array", "pillar ids its sectors and themes map to"),
-                ("citation_id", "string", "the record's citation id, e.g. wbproj-p127837"),
-                ("url", "string", "the project's page at projects.worldbank.org"),
-            ]),
-            sources: vec!["wb_projects".into()],
-            license: "CC-BY-4.0".into(),
-            rows: counts.projects,
-        },
-        Dataset {
-            dataset_id: "regulation".into(),
-            title: "Curated: climate laws and policies of Latin America and the Caribbean".into(),
-            description: "Laws (legislative) and policies (executive) from Climate Change Laws of the World (LSE Grantham Research Institute, export of 2021-01-30): title, country (ISO3), type, document types, first and last event dates and every dated event, sectors with the pillars they map to (reviewed mapping), responses (mitigation, adaptation, disaster risk management), summary, the first document link as published (links of the 2021 export may have moved) and citation id.".into(),
-            artifacts: vec![layout::REGULATION.into()],
-            keys: vec!["citation_id".into()],
-            columns: columns(&[
-                ("citation_id", "string", "the record's citation id, e.g. cclw-arg-law-25-019-declaring-a-national-interest-to"),
-                ("country", "string", "ISO 3166-1 alpha-3"),
-                ("kind", "string", "legislative or executive"),
-                ("date", "date", "first event (passed, approved), YYYY-MM-DD"),
-                ("pillars", "array", "pillar ids its sectors map to"),
-                ("url", "string", "the first document link as published"),
-            ]),
-            sources: vec!["cclw_laws".into()],
-            license: "CC-BY-4.0".into(),
-            rows: counts.regulation,
-        },
-        Dataset {
-            dataset_id: "institutions".into(),
-            title: "Curated: public bodies of Latin America and the Caribbean and their roles".into(),
-            description: "Institutions only, no person named: national statistics offices and open-data portals (agency registry, from Wikidata, CC0), public bodies of Chile, Cuba, Peru and Uruguay (Govdirectory, from Wikidata, CC0; pillars from reviewed name keywords) and the bodies implementing World Bank projects (derived from the World Bank project list, CC BY 4.0; pillars, active projects and commitments from those projects).".into(),
-            artifacts: vec![layout::INSTITUTIONS.into()],
-            keys: vec!["citation_id".into()],
-            columns: columns(&[
-                ("citation_id", "string", "e.g. nso-ar-nso-indec, govdir-q9149472, wbagency-arg-national-ministry-of-health"),
-                ("country", "string", "ISO 3166-1 alpha-3"),
-                ("role", "string", "national_statistical_office, open_data_portal, public_body or implementing_agency"),
-                ("pillars", "array", "pillar ids it acts on"),
-                ("projects", "array", "P-codes of the World Bank projects it implements"),
-                ("url", "string", "the record's page"),
-            ]),
-            sources: vec!["gov_nso_registry".into(), "govdirectory".into(), "wb_implementing_agencies".into()],
-            license: "CC0-1.0, CC-BY-4.0 (per record)".into(),
-            rows: counts.institutions,
-        },
-        Dataset {
-            dataset_id: "financing".into(),
-            title: "Curated: financing instruments and flows per recipient".into(),
-            description: "OECD CRS climate-related disbursements (Rio markers significant or principal, the full disbursement counted: an upper bound) per recipient × donor × flow type × sector group, with first and last year, the latest year at current prices and the total at constant prices; and, per country and pillar, the World Bank instrument families (IPF, DPF, PforR) its projects used (dropped ones aside), with those projects and their commitments summed (current US$, nominal). The CRS figures cannot tell adaptation from mitigation (either marker counts), and donors outside the CRS (China among them) are absent. GEF trust funds (kind trust_fund) appear only in a private bake that admits the GEF's terms.".into(),
-            artifacts: vec![layout::FINANCING.into()],
-            keys: vec!["citation_id".into()],
-            columns: columns(&[
-                ("citation_id", "string", "e.g. crsflow-bol-germany-oda-grants-energy, wbinstrument-bol-ipf-energia"),
-                ("kind", "string", "crs_flow, lending_instrument or trust_fund"),
-                ("financier", "string", "CRS donor, World Bank or GEF"),
-                ("instrument", "string", "CRS flow type, World Bank family or GEF fund"),
-                ("country", "string", "recipient, ISO 3166-1 alpha-3"),
-                ("total_constant_usd_mn", "float64", "CRS: disbursements summed over the years, US$ million, constant prices"),
-                ("committed_usd", "float64", "projects: commitments summed, current US$"),
-            ]),
-            sources: vec!["oecd_crs_flows".into(), "wb_projects".into()],
-            license: "CC-BY-4.0".into(),
-            rows: counts.financing,
-        },
-        Dataset {
-            dataset_id: "events".into(),
-            title: "Curated: dated events from the corpus' records (what get_news serves)".into(),
-            description: "Dated items made from the records themselves, never press news: World Bank project approvals and closings, laws passed and policies adopted or amended (Climate Change Laws of the World, to its export of 2021-01-30), significant earthquakes (NOAA NCEI/WDS, to June 2023, with magnitude, deaths, damage and houses destroyed) and the source releases in the corpus. Each event is its own citation and names the record it comes from and why it matters to its pillars.".into(),
-            artifacts: vec![layout::EVENTS.into()],
-            keys: vec!["citation_id".into()],
-            columns: columns(&[
-                ("citation_id", "string", "e.g. event-wbproj-p127837-approved, ncei_eq-2016-04-16-ecu"),
-                ("date", "string", "YYYY-MM-DD (YYYY-MM or YYYY when the source has no day)"),
-                ("countries", "array", "ISO 3166-1 alpha-3; empty for a multi-country project; for a release, the countries its source has observations of"),
-                ("kind", "string", "project_approved, project_closed, law_passed, policy_adopted, law_amended, earthquake, data_release"),
-                ("pillars", "array", "pillar ids it bears on"),
-                ("record_id", "string", "citation id of the record it was made from"),
-            ]),
-            sources: vec!["wb_projects".into(), "cclw_laws".into(), "ncei_earthquakes".into()],
-            license: "CC-BY-4.0, US-Gov-PD (per record)".into(),
-            rows: counts.events,
-        },
+    ]);
+    catalog.extend(
+        RecordDataset::ALL
+            .into_iter()
+            .zip(counts.records)
+            .map(|(dataset, rows)| dataset.catalog_entry(rows)),
+    );
+    catalog.extend([
         Dataset {
             dataset_id: "discoveries".into(),
             title: "Discoveries: anomalies and source contradictions".into(),
@@ -334,7 +242,8 @@ pub fn dataset_catalog(
             license: "CC-BY-4.0".into(),
             rows: counts.pillars,
         },
-    ]
+    ]);
+    catalog
 }
 
 fn columns(specs: &[(&str, &str, &str)]) -> Vec<DatasetColumn> {

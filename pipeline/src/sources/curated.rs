@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use corpus::RecordDataset;
 use serde::Deserialize;
 
 use super::settings::{CorpusSettings, check_https, is_snake_id};
@@ -19,15 +20,18 @@ pub const CURATED_DIR: &str = "curated";
 /// The file declaring the World Bank project list.
 pub const PROJECTS_FILE: &str = "curated/wb_projects.toml";
 
-/// The declarations of the other record tables, by file, and the dataset each feeds.
-pub const RECORD_SOURCES: [(&str, &str); 7] = [
-    ("curated/gef_projects.toml", "projects"),
-    ("curated/cclw_laws.toml", "regulation"),
-    ("curated/gov_nso_registry.toml", "institutions"),
-    ("curated/govdirectory.toml", "institutions"),
-    ("curated/wb_implementing_agencies.toml", "institutions"),
-    ("curated/oecd_crs_flows.toml", "financing"),
-    ("curated/ncei_earthquakes.toml", "events"),
+/// The declarations of the other record tables, by file, and the curated dataset each feeds.
+pub const RECORD_SOURCES: [(&str, RecordDataset); 7] = [
+    ("curated/gef_projects.toml", RecordDataset::Projects),
+    ("curated/cclw_laws.toml", RecordDataset::Regulation),
+    ("curated/gov_nso_registry.toml", RecordDataset::Institutions),
+    ("curated/govdirectory.toml", RecordDataset::Institutions),
+    (
+        "curated/wb_implementing_agencies.toml",
+        RecordDataset::Institutions,
+    ),
+    ("curated/oecd_crs_flows.toml", RecordDataset::Financing),
+    ("curated/ncei_earthquakes.toml", RecordDataset::Events),
 ];
 
 /// `data/curated/<source>.toml`: one raw table of records (laws, institutions, flows, earthquakes).

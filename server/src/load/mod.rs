@@ -190,8 +190,8 @@ impl Corpus {
         read_once(
             &self.projects,
             self.baked.dir(),
-            layout::PROJECTS,
-            "projects",
+            corpus::RecordDataset::Projects.artifact(),
+            corpus::RecordDataset::Projects.id(),
         )
         .map(Vec::as_slice)
     }
@@ -235,7 +235,7 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn laws(&self) -> Result<&records::RecordTable<corpus::Law>, String> {
-        self.laws.get(self.baked.dir(), layout::REGULATION)
+        self.laws.get(self.baked.dir())
     }
 
     /// The curated public bodies (`institutions.json`), by country and name.
@@ -243,8 +243,7 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn institutions(&self) -> Result<&records::RecordTable<corpus::Institution>, String> {
-        self.institutions
-            .get(self.baked.dir(), layout::INSTITUTIONS)
+        self.institutions.get(self.baked.dir())
     }
 
     /// The curated financing records (`financing.json`), by citation id.
@@ -252,7 +251,7 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn financing(&self) -> Result<&records::RecordTable<corpus::FinancingRecord>, String> {
-        self.financing.get(self.baked.dir(), layout::FINANCING)
+        self.financing.get(self.baked.dir())
     }
 
     /// The curated events (`events.json`), newest first.
@@ -260,35 +259,35 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn events(&self) -> Result<&records::RecordTable<corpus::Event>, String> {
-        self.events.get(self.baked.dir(), layout::EVENTS)
+        self.events.get(self.baked.dir())
     }
 
     /// The citation of the curated record whose citation id is exactly `citation_id` (a project, law,
     /// institution, financing record or event), if the corpus holds it. Only the table its prefix names is
     /// read.
     pub fn record_citation(&self, citation_id: &str) -> Option<corpus::RecordCitation> {
-        use corpus::CitedRecord;
-        let (_, dataset, _) = records::record_prefix(citation_id)?;
+        use corpus::{CitedRecord, RecordDataset};
+        let (dataset, _) = RecordDataset::of_citation_id(citation_id)?;
         match dataset {
-            "projects" => self
+            RecordDataset::Projects => self
                 .project_by_citation(citation_id)
                 .map(CitedRecord::citation),
-            "regulation" => self
+            RecordDataset::Regulation => self
                 .laws()
                 .ok()?
                 .get(citation_id)
                 .map(CitedRecord::citation),
-            "institutions" => self
+            RecordDataset::Institutions => self
                 .institutions()
                 .ok()?
                 .get(citation_id)
                 .map(CitedRecord::citation),
-            "financing" => self
+            RecordDataset::Financing => self
                 .financing()
                 .ok()?
                 .get(citation_id)
                 .map(CitedRecord::citation),
-            _ => self
+            RecordDataset::Events => self
                 .events()
                 .ok()?
                 .get(citation_id)
@@ -317,13 +316,9 @@ fn read_once<'a, T: serde::de::DeserializeOwned>(
         .map_err(Clone::clone)
 }
 
-/// The artifacts the server reads on first use rather than at start-up.
-const LAZY_ARTIFACTS: [&str; 12] = [
-    layout::PROJECTS,
-    layout::REGULATION,
-    layout::INSTITUTIONS,
-    layout::FINANCING,
-    layout::EVENTS,
+/// The artifacts the server reads on first use rather than at start-up, besides the curated record
+/// datasets' ([`corpus::RecordDataset::artifact`]).
+const LAZY_ARTIFACTS: [&str; 7] = [
     layout::CONCORDANCE_ARROW,
     layout::SERIES_STATS,
     layout::DISCOVERIES,
@@ -342,7 +337,8 @@ const LAZY_ARTIFACTS: [&str; 12] = [
 pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
     let baked = BakedCorpus::open_current(out_dir)?;
     // The derived views are read on first use; their absence is reported now, not on some later call.
-    for name in LAZY_ARTIFACTS {
+    let records = corpus::RecordDataset::ALL.map(corpus::RecordDataset::artifact);
+    for name in records.into_iter().chain(LAZY_ARTIFACTS) {
         let path = baked.dir().join(name);
         if !path.is_file() {
             return Err(CorpusError::MissingArtifact { path });

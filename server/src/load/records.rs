@@ -1,6 +1,6 @@
 //! The curated record tables other than projects (`regulation.json`, `institutions.json`,
-//! `financing.json`, `events.json`), read on first use and indexed by citation id, and the lookup of any
-//! curated record's citation by its id's prefix.
+//! `financing.json`, `events.json`), read on first use and indexed by citation id. Which dataset a record
+//! citation id names is [`corpus::RecordDataset::of_citation_id`]'s to say.
 
 use std::{collections::HashMap, path::Path, sync::OnceLock};
 
@@ -32,15 +32,17 @@ impl<T> Default for LazyTable<T> {
 }
 
 impl<T: CitedRecord + serde::de::DeserializeOwned> LazyTable<T> {
-    /// The table of artifact `name` in `dir`, read and indexed on the first call.
+    /// The table of the corpus in `dir` (its dataset's artifact, [`corpus::RecordDataset::artifact`]),
+    /// read and indexed on the first call.
     ///
     /// # Errors
     /// The read error's message, on every call.
-    pub fn get(&self, dir: &Path, name: &str) -> Result<&RecordTable<T>, String> {
+    pub fn get(&self, dir: &Path) -> Result<&RecordTable<T>, String> {
         self.0
             .get_or_init(|| {
+                let path = dir.join(T::DATASET.artifact());
                 let records: Vec<T> =
-                    read_json(&dir.join(name), T::DATASET).map_err(|error| error.to_string())?;
+                    read_json(&path, T::DATASET.id()).map_err(|error| error.to_string())?;
                 let by_id = records
                     .iter()
                     .enumerate()
@@ -51,42 +53,4 @@ impl<T: CitedRecord + serde::de::DeserializeOwned> LazyTable<T> {
             .as_ref()
             .map_err(Clone::clone)
     }
-}
-
-/// The curated datasets and the citation-id prefixes of their records, with an example id each.
-pub const RECORD_PREFIXES: [(&str, &str, &str); 11] = [
-    ("wbproj-", "projects", "wbproj-p127837"),
-    ("gef-", "projects", "gef-10450"),
-    (
-        "cclw-",
-        "regulation",
-        "cclw-arg-law-25-019-declaring-a-national-interest-to",
-    ),
-    ("nso-", "institutions", "nso-ar-nso-indec"),
-    ("govdir-", "institutions", "govdir-q9149472"),
-    (
-        "wbagency-",
-        "institutions",
-        "wbagency-arg-national-ministry-of-health",
-    ),
-    (
-        "crsflow-",
-        "financing",
-        "crsflow-bol-germany-oda-grants-energy",
-    ),
-    ("wbinstrument-", "financing", "wbinstrument-bol-ipf-energia"),
-    (
-        "geffund-",
-        "financing",
-        "geffund-bol-gef-trust-fund-medio-ambiente",
-    ),
-    ("event-", "events", "event-wbproj-p127837-approved"),
-    ("ncei_eq-", "events", "ncei_eq-2016-04-16-ecu"),
-];
-
-/// The dataset and example id of a record citation id's prefix, if it has a record prefix.
-pub fn record_prefix(citation_id: &str) -> Option<(&'static str, &'static str, &'static str)> {
-    RECORD_PREFIXES
-        .into_iter()
-        .find(|(prefix, _, _)| citation_id.starts_with(prefix))
 }

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use corpus::CitedRecord;
-use corpus::{Lang, Project};
+use corpus::{Lang, Project, RecordDataset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +44,9 @@ pub const MAX_OFFSET: u32 = 10_000;
 /// Search hits read for a query before the filters (the best ones; a broader query is not read further).
 pub const MAX_QUERY_HITS: usize = 500;
 
+/// The datasets it reads.
+const DATASETS: [&str; 3] = [RecordDataset::Projects.id(), "series_stats", "metrics"];
+
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
     ToolSpec::new(
@@ -57,7 +60,7 @@ pub fn spec() -> ToolSpec {
          capex and commitment (US$), approval date, pillars, link, citation_id; `impact_base`: per country and \
          pillar, its headline indicators' latest values, cited. `limit` default 10, at most 25; `offset` pages \
          (`next_offset`); under 24 KB.",
-        &["projects", "series_stats", "metrics"],
+        &DATASETS,
         handle,
     )
 }
@@ -249,7 +252,7 @@ fn handle(
             .index
             .search_ranked(
                 query.unwrap_or_default(),
-                &["projects"],
+                &[RecordDataset::Projects.id()],
                 None,
                 MAX_QUERY_HITS,
                 every_word,
@@ -367,7 +370,7 @@ fn handle(
             impact_base,
             note,
             sources: vec![
-                common::source_link(corpus, "projects", None),
+                common::source_link(corpus, RecordDataset::Projects.id(), None),
                 common::source_link(corpus, "series_stats", None),
             ],
         },

@@ -11,7 +11,7 @@
 //! `total` says how many rows match. Every citation id a page holds is resolved in
 //! `citations`.
 
-use corpus::CitedRecord;
+use corpus::{CitedRecord, RecordDataset};
 use corpus::{Lang, Observation, ObservationTable, exports::Subject};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -43,35 +43,29 @@ pub fn spec() -> ToolSpec {
          (dated events), by `id` citation id, `country`, `pillar`. Rows are paged with limit (default 100, \
          at most 500) and offset; a page also stops at about 32 KB, and `total`, `truncated` and `next_offset` say what is left. \
          Every citation id in a page has its records in `citations`.",
-        &[
-            "observations",
-            "aggregates",
-            "metrics",
-            "sources",
-            "countries",
-            "pillars",
-            "citations",
-            "series_stats",
-            "discoveries",
-            "concordance",
-            "data_health",
-            "projects",
-            "regulation",
-            "institutions",
-            "financing",
-            "events",
-        ],
+        &DATASETS,
         handle,
     )
 }
 
-/// The curated record datasets: each row is a record cited by its `citation_id`.
-const CURATED: [&str; 5] = [
-    "projects",
-    "regulation",
-    "institutions",
-    "financing",
-    "events",
+/// The datasets it reads: every table of the catalog, the curated records last.
+const DATASETS: [&str; 16] = [
+    "observations",
+    "aggregates",
+    "metrics",
+    "sources",
+    "countries",
+    "pillars",
+    "citations",
+    "series_stats",
+    "discoveries",
+    "concordance",
+    "data_health",
+    RecordDataset::Projects.id(),
+    RecordDataset::Regulation.id(),
+    RecordDataset::Institutions.id(),
+    RecordDataset::Financing.id(),
+    RecordDataset::Events.id(),
 ];
 
 /// The filters of a curated record dataset: its citation id, a country among its countries, a pillar
@@ -267,9 +261,98 @@ fn handle(
     if let Some(year) = input.year {
         common::year_range(Some(year), Some(year))?;
     }
+    let record_dataset = RecordDataset::from_id(&input.dataset_id);
+    let page = if let Some(dataset) = record_dataset {
+        record_page(corpus, dataset, &input, (offset, limit))?
+    } else {
+        other_page(corpus, &input, (offset, limit))?
+    };
+    // A curated dataset's first page also says what the dataset holds.
+    let first_curated_page = offset == 0 && record_dataset.is_some();
+    let (title, keys, about) = match corpus.dataset(&input.dataset_id) {
+        Some(dataset) => (
+            dataset.title.clone(),
+            dataset.keys.clone(),
+            first_curated_page.then(|| dataset.description.clone()),
+        ),
+        None => (
+            "Dataset catalog".to_string(),
+            vec!["dataset_id".to_string()],
+            None,
+        ),
+    };
+    let mut cited = page.cited;
+    cited.sort_unstable();
+    cited.dedup();
+    let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
+    // A page of curated records cites each record it shows.
+    let records = if record_dataset.is_some() {
+        // Each row's record, and for an event the record it was made from, once.
+        let mut ids: Vec<&str> = Vec::new();
+        for row in &page.rows {
+            for key in ["citation_id", "record_id"] {
+                if let Some(id) = row[key].as_str().filter(|id| !ids.contains(id)) {
+                    ids.push(id);
+                }
+            }
+        }
+        ids.into_iter()
+            .filter_map(|id| corpus.record_citation(id))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut files = common::file_links(corpus, Subject::Dataset, &input.dataset_id);
+    let indicator_id = match input.dataset_id.as_str() {
+        "metrics" => input.id.as_deref().or(input.indicator.as_deref()),
+        _ => input.indicator.as_deref(),
+    };
+    if let Some(Ok(metric)) = indicator_id.map(|id| common::metric(corpus, id)) {
+        files.extend(common::file_links(corpus, Subject::Indicator, &metric.id));
+    }
+    let result = GetDatasetResult {
+        files,
+        sources: vec![common::source_link(
+            corpus,
+            if input.dataset_id == "catalog" {
+                "metrics"
+            } else {
+                &input.dataset_id
+            },
+            None,
+        )],
+        dataset_id: input.dataset_id,
+        title,
+        keys,
+        about,
+        total: page.total,
+        offset,
+        truncated: offset + page.rows.len() < page.total,
+        next_offset: (offset + page.rows.len() < page.total).then_some(offset + page.rows.len()),
+        rows: page.rows,
+    };
+    Ok(ToolAnswer {
+        result,
+        citations,
+        display: None,
+        records,
+    })
+}
+
+/// A page of a dataset other than the curated records: the catalog, the observation tables, the
+/// registries, citations and the derived views.
+///
+/// # Errors
+/// [`ToolError::Invalid`] for an unknown dataset or a filter that names nothing the corpus holds;
+/// [`ToolError::Internal`] if an artifact cannot be read.
+fn other_page(
+    corpus: &Corpus,
+    input: &GetDatasetInput,
+    (offset, limit): (usize, usize),
+) -> Result<Page, ToolError> {
     let baked = &corpus.baked;
     let plain = |value: Value| (value, Vec::new());
-    let page = match input.dataset_id.as_str() {
+    Ok(match input.dataset_id.as_str() {
         "catalog" => Page::of(corpus.datasets.iter(), offset, limit, |dataset| {
             plain(json!(dataset))
         }),
@@ -313,133 +396,6 @@ fn handle(
                 .iter()
                 .filter(|candidate| entity.is_none_or(|entity| entity == candidate.iso3));
             Page::of(matching, offset, limit, |entity| plain(json!(entity)))
-        }
-        "projects" => {
-            for (name, given) in [
-                ("indicator", input.indicator.is_some()),
-                ("year", input.year.is_some()),
-            ] {
-                if given {
-                    return Err(ToolError::Invalid(format!(
-                        "{name}: projects rows are filtered by id (P-code or citation id), country and pillar only"
-                    )));
-                }
-            }
-            let projects = corpus.projects().map_err(ToolError::Internal)?;
-            let country = common::optional_country(corpus, input.country.as_deref())?
-                .map(|country| country.iso3.as_str());
-            let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
-                .map(|pillar| pillar.id.as_str());
-            // A P-code in any case or its digits alone, or the record's citation id (`wbproj-p127837`);
-            // an id the corpus does not hold matches nothing.
-            let id = input
-                .id
-                .as_deref()
-                .map(|id| corpus.project_named(id).map(|project| project.id.as_str()));
-            let matching = projects.iter().filter(|project| {
-                id.is_none_or(|id| id == Some(project.id.as_str()))
-                    && country.is_none_or(|country| project.country.as_deref() == Some(country))
-                    && pillar.is_none_or(|pillar| project.pillars.iter().any(|of| of == pillar))
-            });
-            Page::weighted(matching, offset, limit, |project| {
-                let record =
-                    serde_json::to_string(&project.citation()).map_or(0, |text| text.len());
-                (json!(project), Vec::new(), record)
-            })
-        }
-        "regulation" | "institutions" | "financing" | "events" => {
-            for (name, given) in [
-                ("indicator", input.indicator.is_some()),
-                ("year", input.year.is_some()),
-            ] {
-                if given {
-                    return Err(ToolError::Invalid(format!(
-                        "{name}: {} rows are filtered by id (their citation id), country and pillar only",
-                        input.dataset_id
-                    )));
-                }
-            }
-            let country = common::optional_country(corpus, input.country.as_deref())?
-                .map(|country| country.iso3.clone());
-            let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
-                .map(|pillar| pillar.id.clone());
-            let filter = RecordFilter {
-                // Citation ids are lower case, without spaces.
-                id: input.id.as_deref().map(|id| id.trim().to_ascii_lowercase()),
-                country,
-                pillar,
-            };
-            match input.dataset_id.as_str() {
-                "regulation" => {
-                    let table = corpus.laws().map_err(ToolError::Internal)?;
-                    let matching = table.records.iter().filter(|law| {
-                        filter.keeps(
-                            &law.citation_id,
-                            std::slice::from_ref(&law.country),
-                            &law.pillars,
-                        )
-                    });
-                    Page::weighted(matching, offset, limit, weighted_record)
-                }
-                "institutions" => {
-                    let table = corpus.institutions().map_err(ToolError::Internal)?;
-                    let matching = table.records.iter().filter(|body| {
-                        filter.keeps(
-                            &body.citation_id,
-                            std::slice::from_ref(&body.country),
-                            &body.pillars,
-                        )
-                    });
-                    Page::weighted(matching, offset, limit, weighted_record)
-                }
-                "financing" => {
-                    let table = corpus.financing().map_err(ToolError::Internal)?;
-                    let mut matching: Vec<&corpus::FinancingRecord> = table
-                        .records
-                        .iter()
-                        .filter(|record| {
-                            filter.keeps(
-                                &record.citation_id,
-                                std::slice::from_ref(&record.country),
-                                &record.pillars,
-                            )
-                        })
-                        .collect();
-                    // By country, then kind, then the largest amount first (CRS totals at constant
-                    // prices, instruments' commitments), so a page shows the main donors first.
-                    matching.sort_by(|left, right| {
-                        let amount = |record: &corpus::FinancingRecord| {
-                            record
-                                .total_constant_usd_mn
-                                .map(|millions| millions * 1e6)
-                                .or(record.committed_usd)
-                                .unwrap_or(0.0)
-                        };
-                        (&left.country, &left.kind)
-                            .cmp(&(&right.country, &right.kind))
-                            .then(amount(right).total_cmp(&amount(left)))
-                            .then(left.citation_id.cmp(&right.citation_id))
-                    });
-                    Page::weighted(matching.into_iter(), offset, limit, weighted_record)
-                }
-                _ => {
-                    let table = corpus.events().map_err(ToolError::Internal)?;
-                    let matching = table.records.iter().filter(|event| {
-                        filter.keeps(&event.citation_id, &event.countries, &event.pillars)
-                    });
-                    // An event also cites the record it was made from.
-                    Page::weighted(matching, offset, limit, |event| {
-                        let (row, cited, bytes) = weighted_record(event);
-                        let source = event
-                            .record_id
-                            .as_deref()
-                            .and_then(|id| corpus.record_citation(id))
-                            .and_then(|record| serde_json::to_string(&record).ok())
-                            .map_or(0, |text| text.len());
-                        (row, cited, bytes + source)
-                    })
-                }
-            }
         }
         "series_stats" => {
             let stats = corpus.series_stats().map_err(ToolError::Internal)?;
@@ -574,76 +530,152 @@ fn handle(
                 valid.join(", ")
             )));
         }
-    };
-    // A curated dataset's first page also says what the dataset holds.
-    let first_curated_page = offset == 0 && CURATED.contains(&input.dataset_id.as_str());
-    let (title, keys, about) = match corpus.dataset(&input.dataset_id) {
-        Some(dataset) => (
-            dataset.title.clone(),
-            dataset.keys.clone(),
-            first_curated_page.then(|| dataset.description.clone()),
-        ),
-        None => (
-            "Dataset catalog".to_string(),
-            vec!["dataset_id".to_string()],
-            None,
-        ),
-    };
-    let mut cited = page.cited;
-    cited.sort_unstable();
-    cited.dedup();
-    let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
-    // A page of curated records cites each record it shows.
-    let records = if CURATED.contains(&input.dataset_id.as_str()) {
-        // Each row's record, and for an event the record it was made from, once.
-        let mut ids: Vec<&str> = Vec::new();
-        for row in &page.rows {
-            for key in ["citation_id", "record_id"] {
-                if let Some(id) = row[key].as_str().filter(|id| !ids.contains(id)) {
-                    ids.push(id);
+    })
+}
+
+/// A page of the curated record dataset `dataset` (each row a record cited by its `citation_id`), filtered
+/// by `id` (P-code or citation id), `country` and `pillar`.
+///
+/// # Errors
+/// [`ToolError::Invalid`] for a filter the dataset does not take or a country or pillar the corpus lacks;
+/// [`ToolError::Internal`] if its table cannot be read.
+fn record_page(
+    corpus: &Corpus,
+    dataset: RecordDataset,
+    input: &GetDatasetInput,
+    (offset, limit): (usize, usize),
+) -> Result<Page, ToolError> {
+    Ok(match dataset {
+        RecordDataset::Projects => {
+            for (name, given) in [
+                ("indicator", input.indicator.is_some()),
+                ("year", input.year.is_some()),
+            ] {
+                if given {
+                    return Err(ToolError::Invalid(format!(
+                        "{name}: projects rows are filtered by id (P-code or citation id), country and pillar only"
+                    )));
+                }
+            }
+            let projects = corpus.projects().map_err(ToolError::Internal)?;
+            let country = common::optional_country(corpus, input.country.as_deref())?
+                .map(|country| country.iso3.as_str());
+            let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
+                .map(|pillar| pillar.id.as_str());
+            // A P-code in any case or its digits alone, or the record's citation id (`wbproj-p127837`);
+            // an id the corpus does not hold matches nothing.
+            let id = input
+                .id
+                .as_deref()
+                .map(|id| corpus.project_named(id).map(|project| project.id.as_str()));
+            let matching = projects.iter().filter(|project| {
+                id.is_none_or(|id| id == Some(project.id.as_str()))
+                    && country.is_none_or(|country| project.country.as_deref() == Some(country))
+                    && pillar.is_none_or(|pillar| project.pillars.iter().any(|of| of == pillar))
+            });
+            Page::weighted(matching, offset, limit, |project| {
+                let record =
+                    serde_json::to_string(&project.citation()).map_or(0, |text| text.len());
+                (json!(project), Vec::new(), record)
+            })
+        }
+        RecordDataset::Regulation
+        | RecordDataset::Institutions
+        | RecordDataset::Financing
+        | RecordDataset::Events => {
+            for (name, given) in [
+                ("indicator", input.indicator.is_some()),
+                ("year", input.year.is_some()),
+            ] {
+                if given {
+                    return Err(ToolError::Invalid(format!(
+                        "{name}: {} rows are filtered by id (their citation id), country and pillar only",
+                        input.dataset_id
+                    )));
+                }
+            }
+            let country = common::optional_country(corpus, input.country.as_deref())?
+                .map(|country| country.iso3.clone());
+            let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
+                .map(|pillar| pillar.id.clone());
+            let filter = RecordFilter {
+                // Citation ids are lower case, without spaces.
+                id: input.id.as_deref().map(|id| id.trim().to_ascii_lowercase()),
+                country,
+                pillar,
+            };
+            match dataset {
+                RecordDataset::Regulation => {
+                    let table = corpus.laws().map_err(ToolError::Internal)?;
+                    let matching = table.records.iter().filter(|law| {
+                        filter.keeps(
+                            &law.citation_id,
+                            std::slice::from_ref(&law.country),
+                            &law.pillars,
+                        )
+                    });
+                    Page::weighted(matching, offset, limit, weighted_record)
+                }
+                RecordDataset::Institutions => {
+                    let table = corpus.institutions().map_err(ToolError::Internal)?;
+                    let matching = table.records.iter().filter(|body| {
+                        filter.keeps(
+                            &body.citation_id,
+                            std::slice::from_ref(&body.country),
+                            &body.pillars,
+                        )
+                    });
+                    Page::weighted(matching, offset, limit, weighted_record)
+                }
+                RecordDataset::Financing => {
+                    let table = corpus.financing().map_err(ToolError::Internal)?;
+                    let mut matching: Vec<&corpus::FinancingRecord> = table
+                        .records
+                        .iter()
+                        .filter(|record| {
+                            filter.keeps(
+                                &record.citation_id,
+                                std::slice::from_ref(&record.country),
+                                &record.pillars,
+                            )
+                        })
+                        .collect();
+                    // By country, then kind, then the largest amount first (CRS totals at constant
+                    // prices, instruments' commitments), so a page shows the main donors first.
+                    matching.sort_by(|left, right| {
+                        let amount = |record: &corpus::FinancingRecord| {
+                            record
+                                .total_constant_usd_mn
+                                .map(|millions| millions * 1e6)
+                                .or(record.committed_usd)
+                                .unwrap_or(0.0)
+                        };
+                        (&left.country, &left.kind)
+                            .cmp(&(&right.country, &right.kind))
+                            .then(amount(right).total_cmp(&amount(left)))
+                            .then(left.citation_id.cmp(&right.citation_id))
+                    });
+                    Page::weighted(matching.into_iter(), offset, limit, weighted_record)
+                }
+                RecordDataset::Projects | RecordDataset::Events => {
+                    let table = corpus.events().map_err(ToolError::Internal)?;
+                    let matching = table.records.iter().filter(|event| {
+                        filter.keeps(&event.citation_id, &event.countries, &event.pillars)
+                    });
+                    // An event also cites the record it was made from.
+                    Page::weighted(matching, offset, limit, |event| {
+                        let (row, cited, bytes) = weighted_record(event);
+                        let source = event
+                            .record_id
+                            .as_deref()
+                            .and_then(|id| corpus.record_citation(id))
+                            .and_then(|record| serde_json::to_string(&record).ok())
+                            .map_or(0, |text| text.len());
+                        (row, cited, bytes + source)
+                    })
                 }
             }
         }
-        ids.into_iter()
-            .filter_map(|id| corpus.record_citation(id))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let mut files = common::file_links(corpus, Subject::Dataset, &input.dataset_id);
-    let indicator_id = match input.dataset_id.as_str() {
-        "metrics" => input.id.as_deref().or(input.indicator.as_deref()),
-        _ => input.indicator.as_deref(),
-    };
-    if let Some(Ok(metric)) = indicator_id.map(|id| common::metric(corpus, id)) {
-        files.extend(common::file_links(corpus, Subject::Indicator, &metric.id));
-    }
-    let result = GetDatasetResult {
-        files,
-        sources: vec![common::source_link(
-            corpus,
-            if input.dataset_id == "catalog" {
-                "metrics"
-            } else {
-                &input.dataset_id
-            },
-            None,
-        )],
-        dataset_id: input.dataset_id,
-        title,
-        keys,
-        about,
-        total: page.total,
-        offset,
-        truncated: offset + page.rows.len() < page.total,
-        next_offset: (offset + page.rows.len() < page.total).then_some(offset + page.rows.len()),
-        rows: page.rows,
-    };
-    Ok(ToolAnswer {
-        result,
-        citations,
-        display: None,
-        records,
     })
 }
 

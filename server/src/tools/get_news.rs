@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use corpus::{CitedRecord, Event, Lang};
+use corpus::{CitedRecord, Event, Lang, RecordDataset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +41,9 @@ pub const KINDS: [&str; 7] = [
     "data_release",
 ];
 
+/// The datasets it reads.
+const DATASETS: [&str; 1] = [RecordDataset::Events.id()];
+
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
     ToolSpec::new(
@@ -52,7 +55,7 @@ pub fn spec() -> ToolSpec {
          and data releases. Each item: id (its citation id, resolvable), date, kind, title, why it matters, the \
          record it comes from, link. Optional `kind` filter. `limit` default 10, at most 20, under 24 KB; \
          `offset` pages (`next_offset`). Nothing found: says so and names nearby events.",
-        &["events"],
+        &DATASETS,
         handle,
     )
 }
@@ -258,7 +261,11 @@ fn handle(
             next_offset,
             note,
             nearby,
-            sources: vec![common::source_link(corpus, "events", None)],
+            sources: vec![common::source_link(
+                corpus,
+                RecordDataset::Events.id(),
+                None,
+            )],
         },
         citations: Vec::new(),
         display: None,

@@ -19,7 +19,7 @@
 //!   institutions, never people.
 
 use corpus::CitedRecord;
-use corpus::{GoodDirection, Lang, Project};
+use corpus::{GoodDirection, Lang, Project, RecordDataset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +42,16 @@ pub const FINANCIERS: usize = 3;
 /// Institutions of the pillar shown.
 pub const INSTITUTIONS: usize = 4;
 
+/// The datasets it reads.
+const DATASETS: [&str; 6] = [
+    RecordDataset::Projects.id(),
+    "series_stats",
+    "data_health",
+    "metrics",
+    RecordDataset::Financing.id(),
+    RecordDataset::Institutions.id(),
+];
+
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
     ToolSpec::new(
@@ -53,14 +63,7 @@ pub fn spec() -> ToolSpec {
          their good direction), financing (instrument, OECD CRS flows to the country in the pillar and their largest \
          donors) and decision makers (implementing agency, borrower, the pillar's institutions there). Every number \
          and record is cited; under 24 KB.",
-        &[
-            "projects",
-            "series_stats",
-            "data_health",
-            "metrics",
-            "financing",
-            "institutions",
-        ],
+        &DATASETS,
         handle,
     )
 }
@@ -432,7 +435,7 @@ fn handle(
             },
             notes,
             sources: vec![
-                common::source_link(corpus, "projects", None),
+                common::source_link(corpus, RecordDataset::Projects.id(), None),
                 common::source_link(corpus, "series_stats", None),
                 common::source_link(corpus, "data_health", None),
             ],

@@ -22,7 +22,9 @@
 //!    body's names (an implementer's: or its project's title and sectors; `Ministerio de Energía` and
 //!    energy intensity), else the pillar's weakest.
 
-use corpus::{CitedRecord, GoodDirection, Institution, Lang, Metric, Project, is_projection};
+use corpus::{
+    CitedRecord, GoodDirection, Institution, Lang, Metric, Project, RecordDataset, is_projection,
+};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -44,6 +46,15 @@ pub const INSTITUTIONS: usize = 4;
 /// Projects listed per instrument (its record lists them all).
 pub const LISTED_PROJECTS: usize = 5;
 
+/// The datasets it reads.
+const DATASETS: [&str; 5] = [
+    "observations",
+    RecordDataset::Projects.id(),
+    RecordDataset::Financing.id(),
+    RecordDataset::Institutions.id(),
+    "series_stats",
+];
+
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
     ToolSpec::new(
@@ -55,13 +66,7 @@ pub fn spec() -> ToolSpec {
          financing instruments that funded such work there (IPF/DPF/PforR, OECD CRS climate-related flows) → ranked \
          institutions (implementing agencies, public bodies, the statistics office), each with an ask written from \
          those numbers (in `lang`). No model call, no invented facts.",
-        &[
-            "observations",
-            "projects",
-            "financing",
-            "institutions",
-            "series_stats",
-        ],
+        &DATASETS,
         handle,
     )
 }
@@ -346,9 +351,9 @@ fn handle(
             notes,
             sources: vec![
                 common::source_link(corpus, "observations", None),
-                common::source_link(corpus, "projects", None),
-                common::source_link(corpus, "financing", None),
-                common::source_link(corpus, "institutions", None),
+                common::source_link(corpus, RecordDataset::Projects.id(), None),
+                common::source_link(corpus, RecordDataset::Financing.id(), None),
+                common::source_link(corpus, RecordDataset::Institutions.id(), None),
             ],
         },
         citations,

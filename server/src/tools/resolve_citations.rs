@@ -112,12 +112,14 @@ fn handle(
             });
             continue;
         }
-        if let Some((prefix, dataset, example)) = crate::load::records::record_prefix(id) {
+        if let Some((dataset, prefix)) = corpus::RecordDataset::of_citation_id(id) {
             unresolved.push(Unresolved {
                 citation_id: id.clone(),
                 reason: format!(
-                    "no {dataset} record `{}` in the corpus: its ids start {prefix}, e.g. {example} (exactly as an answer gives them)",
-                    common::snippet(id)
+                    "no {dataset} record `{}` in the corpus: its ids start {}, e.g. {} (exactly as an answer gives them)",
+                    common::snippet(id),
+                    prefix.prefix,
+                    prefix.example
                 ),
             });
             continue;

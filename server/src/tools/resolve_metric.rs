@@ -5,7 +5,7 @@
 //! candidates with id, unit, `good_direction`, pillar, coverage and vintage. Call it first when an id is
 //! needed.
 
-use corpus::{GoodDirection, Lang};
+use corpus::{GoodDirection, Lang, RecordDataset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -26,14 +26,7 @@ pub fn spec() -> ToolSpec {
          corpus measures what was asked: the candidates are only the nearest, so say the corpus lacks it as an indicator \
          (the note names records that bear on it). Call it first whenever \
          you need an indicator id. Answer: up to `limit` (default 5, at most 20) candidates, under 10 KB.",
-        &[
-            "metrics",
-            "events",
-            "projects",
-            "financing",
-            "regulation",
-            "institutions",
-        ],
+        &DATASETS,
         handle,
     )
 }
@@ -248,14 +241,14 @@ fn handle(
     })
 }
 
-/// Record datasets searched when no indicator matches: a figure the corpus holds as records, not as an
-/// indicator (an earthquake's deaths, a project's commitment, a CRS flow).
-const RECORD_DATASETS: [&str; 5] = [
-    "events",
-    "projects",
-    "financing",
-    "regulation",
-    "institutions",
+/// The datasets it reads: the indicators, and the curated records searched when no indicator matches.
+const DATASETS: [&str; 6] = [
+    "metrics",
+    RecordDataset::Events.id(),
+    RecordDataset::Projects.id(),
+    RecordDataset::Financing.id(),
+    RecordDataset::Regulation.id(),
+    RecordDataset::Institutions.id(),
 ];
 
 /// Where the corpus' curated records bear on `query` when no indicator does ("earthquake deaths" is in
@@ -267,17 +260,14 @@ const RECORD_DATASETS: [&str; 5] = [
 fn records_nearby(corpus: &Corpus, query: &str) -> Result<Option<String>, ToolError> {
     let hits = corpus
         .index
-        .search_datasets(query, &RECORD_DATASETS, None, 50)
+        .search_datasets(query, &DATASETS[1..], None, 50)
         .map_err(|error| ToolError::Internal(error.to_string()))?;
-    let mut found: Vec<(&str, usize)> = Vec::new();
+    let mut found: Vec<(RecordDataset, usize)> = Vec::new();
     // A record named by half the query's words bears on it ("earthquake deaths": an earthquake, whose
     // toll is a field of the record, not a word of its title).
     for hit in hits.iter().filter(|hit| hit.match_share >= 0.5) {
-        if let Some(dataset) = RECORD_DATASETS
-            .iter()
-            .find(|dataset| **dataset == hit.dataset_id)
-        {
-            match found.iter_mut().find(|(known, _)| known == dataset) {
+        if let Some(dataset) = RecordDataset::from_id(&hit.dataset_id) {
+            match found.iter_mut().find(|(known, _)| *known == dataset) {
                 Some((_, count)) => *count += 1,
                 None => found.push((dataset, 1)),
             }
@@ -289,10 +279,12 @@ fn records_nearby(corpus: &Corpus, query: &str) -> Result<Option<String>, ToolEr
     let listed: Vec<String> = found
         .iter()
         .map(|(dataset, count)| {
-            let read_by = match *dataset {
-                "events" => "get_news or get_dataset",
-                "projects" => "find_pilots or get_dataset",
-                _ => "get_dataset",
+            let read_by = match dataset {
+                RecordDataset::Events => "get_news or get_dataset",
+                RecordDataset::Projects => "find_pilots or get_dataset",
+                RecordDataset::Regulation
+                | RecordDataset::Institutions
+                | RecordDataset::Financing => "get_dataset",
             };
             format!(
                 "`{dataset}` ({count}{} matching record{}; {read_by})",

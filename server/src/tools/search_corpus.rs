@@ -4,7 +4,7 @@
 //! Reads the tantivy index the bake builds (`metrics`, `catalog`, `countries`, `pillars` documents);
 //! case-, accent- and stop-word-insensitive, es/en/pt. `limit` 1 to 50 (default 10).
 
-use corpus::CitedRecord;
+use corpus::{CitedRecord, RecordDataset};
 use corpus::{Lang, exports::Subject};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -16,26 +16,30 @@ use super::{
 };
 use crate::load::Corpus;
 
-/// Datasets the index covers.
+/// Datasets the index covers: the indicators, the dataset catalog, countries, pillars and every curated
+/// record dataset.
 pub const SEARCHABLE: [&str; 9] = [
     "metrics",
     "catalog",
     "countries",
     "pillars",
-    "projects",
-    "regulation",
-    "institutions",
-    "financing",
-    "events",
+    RecordDataset::Projects.id(),
+    RecordDataset::Regulation.id(),
+    RecordDataset::Institutions.id(),
+    RecordDataset::Financing.id(),
+    RecordDataset::Events.id(),
 ];
 
-/// The curated record datasets of the index: a country filter keeps a record of that country only.
-const RECORDS: [&str; 5] = [
-    "projects",
-    "regulation",
-    "institutions",
-    "financing",
-    "events",
+/// The datasets it reads.
+const DATASETS: [&str; 8] = [
+    "metrics",
+    "countries",
+    "pillars",
+    RecordDataset::Projects.id(),
+    RecordDataset::Regulation.id(),
+    RecordDataset::Institutions.id(),
+    RecordDataset::Financing.id(),
+    RecordDataset::Events.id(),
 ];
 
 /// Bytes of hits and their cited records an answer stays under: hits stop being added before it (the
@@ -53,16 +57,7 @@ pub fn spec() -> ToolSpec {
          names its dataset_id and the keys to pass to get_dataset (indicators can also go straight to get_series or \
          compute). Filter with datasets[], parameter (pillar) or country (indicators with data for it; records of \
          that country). Answer: `limit` hits (default 10, at most 50), under 24 KB (`truncated`).",
-        &[
-            "metrics",
-            "countries",
-            "pillars",
-            "projects",
-            "regulation",
-            "institutions",
-            "financing",
-            "events",
-        ],
+        &DATASETS,
         handle,
     )
 }
@@ -163,8 +158,10 @@ fn handle(
     let country = common::optional_country(corpus, input.country.as_deref())?;
     // Ask for more than `limit` when a country filter will drop hits: indicators without data for it and,
     // above all, the projects of every other country.
-    let projects_searched =
-        datasets.is_empty() || datasets.iter().any(|dataset| RECORDS.contains(dataset));
+    let projects_searched = datasets.is_empty()
+        || datasets
+            .iter()
+            .any(|dataset| RecordDataset::from_id(dataset).is_some());
     let fetch = match (country.is_some(), projects_searched) {
         (true, true) => (limit as usize * 8).max(500),
         (true, false) => limit as usize * 8,
@@ -187,63 +184,54 @@ fn handle(
     let mut records = Vec::new();
     let (mut bytes, mut truncated) = (0, false);
     for hit in found {
-        let entry = match hit.dataset_id.as_str() {
-            "metrics" => baked.metric(&hit.id).and_then(|metric| {
-                let has_data = country.is_none_or(|country| {
-                    !baked
-                        .observations()
-                        .series(&metric.id, &country.iso3)
-                        .is_empty()
-                });
-                has_data.then(|| {
-                    (
-                        metric.names.get(lang).to_string(),
-                        metric.description.clone(),
-                        json!({"dataset_id": "metrics", "id": metric.id}),
-                    )
-                })
-            }),
-            "catalog" => corpus.dataset(&hit.id).map(|dataset| {
-                (
-                    dataset.title.clone(),
-                    dataset.description.clone(),
-                    json!({"dataset_id": dataset.dataset_id}),
-                )
-            }),
-            "countries" => baked.countries().get(&hit.id).map(|entity| {
-                (
-                    entity.names.get(lang).to_string(),
-                    format!("{:?}, {} observations", entity.kind, entity.observations)
-                        .to_lowercase(),
-                    json!({"dataset_id": "countries", "id": entity.iso3}),
-                )
-            }),
-            "projects" => corpus
-                .project(&hit.id)
-                .filter(|project| {
-                    country.is_none_or(|country| project.country.as_deref() == Some(&country.iso3))
-                })
-                .map(|project| {
-                    (
-                        project.title.clone(),
-                        project.objective.clone(),
-                        json!({"dataset_id": "projects", "id": project.id}),
-                    )
-                }),
-            "regulation" | "institutions" | "financing" | "events" => record_hit(
+        let entry = if let Some(dataset) = RecordDataset::from_id(&hit.dataset_id) {
+            record_hit(
                 corpus,
-                (&hit.dataset_id, &hit.id),
+                (dataset, &hit.id),
                 country.map(|country| country.iso3.as_str()),
                 lang,
-            )?,
-            "pillars" => baked.pillars().get(&hit.id).map(|pillar| {
-                (
-                    pillar.names.get(lang).to_string(),
-                    String::new(),
-                    json!({"dataset_id": "pillars", "id": pillar.id}),
-                )
-            }),
-            _ => None,
+            )?
+        } else {
+            match hit.dataset_id.as_str() {
+                "metrics" => baked.metric(&hit.id).and_then(|metric| {
+                    let has_data = country.is_none_or(|country| {
+                        !baked
+                            .observations()
+                            .series(&metric.id, &country.iso3)
+                            .is_empty()
+                    });
+                    has_data.then(|| {
+                        (
+                            metric.names.get(lang).to_string(),
+                            metric.description.clone(),
+                            json!({"dataset_id": "metrics", "id": metric.id}),
+                        )
+                    })
+                }),
+                "catalog" => corpus.dataset(&hit.id).map(|dataset| {
+                    (
+                        dataset.title.clone(),
+                        dataset.description.clone(),
+                        json!({"dataset_id": dataset.dataset_id}),
+                    )
+                }),
+                "countries" => baked.countries().get(&hit.id).map(|entity| {
+                    (
+                        entity.names.get(lang).to_string(),
+                        format!("{:?}, {} observations", entity.kind, entity.observations)
+                            .to_lowercase(),
+                        json!({"dataset_id": "countries", "id": entity.iso3}),
+                    )
+                }),
+                "pillars" => baked.pillars().get(&hit.id).map(|pillar| {
+                    (
+                        pillar.names.get(lang).to_string(),
+                        String::new(),
+                        json!({"dataset_id": "pillars", "id": pillar.id}),
+                    )
+                }),
+                _ => None,
+            }
         };
         if let Some((title, description, keys)) = entry {
             let download = match hit.dataset_id.as_str() {
@@ -320,38 +308,46 @@ fn handle(
     })
 }
 
-/// The citation record of a hit on a curated record (projects, laws, institutions, flows, events).
+/// The citation of a hit on a curated record (projects, laws, institutions, flows, events).
 fn hit_record(corpus: &Corpus, hit: &Hit) -> Option<corpus::RecordCitation> {
-    if !RECORDS.contains(&hit.dataset_id.as_str()) {
-        return None;
-    }
+    let dataset = RecordDataset::from_id(&hit.dataset_id)?;
     let id = hit.keys["id"].as_str()?;
-    match hit.dataset_id.as_str() {
-        "projects" => corpus.project(id).map(CitedRecord::citation),
-        _ => corpus.record_citation(id),
+    match dataset {
+        RecordDataset::Projects => corpus.project(id).map(CitedRecord::citation),
+        RecordDataset::Regulation
+        | RecordDataset::Institutions
+        | RecordDataset::Financing
+        | RecordDataset::Events => corpus.record_citation(id),
     }
 }
 
-/// A hit on a law, institution, CRS flow or event (an event's title and why in `lang`) (title, description, keys), unless `country` filters it out.
+/// A hit on a curated record: a project, law, institution, CRS flow or event (an event's title and why in
+/// `lang`) (title, description, keys), unless `country` filters it out.
 ///
 /// # Errors
 /// [`ToolError::Internal`] if the record table cannot be read.
 fn record_hit(
     corpus: &Corpus,
-    (dataset_id, id): (&str, &str),
+    (dataset, id): (RecordDataset, &str),
     country: Option<&str>,
     lang: Lang,
 ) -> Result<Option<(String, String, serde_json::Value)>, ToolError> {
     let keep = |of: &str| country.is_none_or(|country| country == of);
-    let keys = json!({"dataset_id": dataset_id, "id": id});
-    Ok(match dataset_id {
-        "regulation" => corpus
+    let keys = json!({"dataset_id": dataset.id(), "id": id});
+    Ok(match dataset {
+        RecordDataset::Projects => corpus
+            .project(id)
+            .filter(|project| {
+                country.is_none_or(|country| project.country.as_deref() == Some(country))
+            })
+            .map(|project| (project.title.clone(), project.objective.clone(), keys)),
+        RecordDataset::Regulation => corpus
             .laws()
             .map_err(ToolError::Internal)?
             .get(id)
             .filter(|law| keep(&law.country))
             .map(|law| (law.title.clone(), law.description.clone(), keys)),
-        "events" => corpus
+        RecordDataset::Events => corpus
             .events()
             .map_err(ToolError::Internal)?
             .get(id)
@@ -365,7 +361,7 @@ fn record_hit(
                     keys,
                 )
             }),
-        "institutions" => corpus
+        RecordDataset::Institutions => corpus
             .institutions()
             .map_err(ToolError::Internal)?
             .get(id)
@@ -374,7 +370,7 @@ fn record_hit(
                 let role = body.role.replace('_', " ");
                 (body.name.clone(), format!("{role}, {}", body.country), keys)
             }),
-        _ => corpus
+        RecordDataset::Financing => corpus
             .financing()
             .map_err(ToolError::Internal)?
             .get(id)

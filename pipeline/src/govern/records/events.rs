@@ -70,7 +70,7 @@ pub fn earthquakes(
     sources_dir: &Path,
     countries: &CountryRegistry,
 ) -> Result<(Vec<Event>, CuratedReport), BakeError> {
-    let mut report = report("events", &source.id);
+    let mut report = report(corpus::RecordDataset::Events, &source.id);
     let mut ids = UniqueIds::default();
     let mut events = Vec::new();
     for (file, line, row) in

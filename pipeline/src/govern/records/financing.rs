@@ -55,7 +55,7 @@ pub fn crs_flows(
     countries: &CountryRegistry,
 ) -> Result<(Vec<FinancingRecord>, CuratedReport), BakeError> {
     let mapping = source_mapping(source, catalog_dir, &["sector"], pillar_ids)?;
-    let mut report = report("financing", &source.id);
+    let mut report = report(corpus::RecordDataset::Financing, &source.id);
     let mut flows: BTreeMap<(String, String, String, String), Flow> = BTreeMap::new();
     let mut seen = HashSet::new();
     for (file, line, row) in read_rows::<RawFlow>(source, catalog_dir, sources_dir, &mut report)? {

@@ -67,7 +67,7 @@ pub fn projects(
     countries: &CountryRegistry,
 ) -> Result<(Vec<Project>, CuratedReport), BakeError> {
     let mapping = source_mapping(source, catalog_dir, &["focal_area"], pillar_ids)?;
-    let mut report = report("projects", &source.id);
+    let mut report = report(corpus::RecordDataset::Projects, &source.id);
     let raw_label = source.file_label();
     let mut unmapped = BTreeSet::new();
     let mut by_id: BTreeMap<String, Project> = BTreeMap::new();

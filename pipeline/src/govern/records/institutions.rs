@@ -98,7 +98,7 @@ pub fn institutions(
             ));
         }
     };
-    let mut report = report("institutions", &source.id);
+    let mut report = report(corpus::RecordDataset::Institutions, &source.id);
     let raw_label = source.file_label();
     let mut agency_ids = UniqueIds::default();
     let mut by_id: BTreeMap<String, Institution> = BTreeMap::new();

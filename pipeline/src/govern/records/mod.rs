@@ -200,9 +200,9 @@ pub fn source_mapping(
 }
 
 /// A new report for `dataset` read from `source`.
-pub fn report(dataset: &str, source: &str) -> CuratedReport {
+pub fn report(dataset: corpus::RecordDataset, source: &str) -> CuratedReport {
     CuratedReport {
-        dataset: dataset.into(),
+        dataset: dataset.id().into(),
         source: source.into(),
         ..CuratedReport::default()
     }
@@ -322,6 +322,21 @@ pub struct Curated {
     pub search_terms: terms::SearchTerms,
 }
 
+impl Curated {
+    /// How many records the curated dataset `dataset` holds.
+    pub fn count(&self, dataset: corpus::RecordDataset) -> u64 {
+        use corpus::RecordDataset;
+        let count = match dataset {
+            RecordDataset::Projects => self.projects.len(),
+            RecordDataset::Regulation => self.laws.len(),
+            RecordDataset::Institutions => self.institutions.len(),
+            RecordDataset::Financing => self.financing.len(),
+            RecordDataset::Events => self.events.len(),
+        };
+        count as u64
+    }
+}
+
 /// What the curated datasets are read with.
 pub struct Inputs<'a> {
     /// The catalog directory (`data/`).
@@ -347,6 +362,7 @@ pub struct Inputs<'a> {
 /// Any [`BakeError`] of a declaration, a raw table or a mapping.
 pub fn read_all(inputs: &Inputs) -> Result<Curated, BakeError> {
     use crate::sources::curated::{ProjectsSource, RECORD_SOURCES};
+    use corpus::RecordDataset;
     let pillar_ids = inputs.settings.pillar_id_list();
     let mut curated = Curated {
         search_terms: terms::SearchTerms::read(inputs.catalog_dir)?,
@@ -374,7 +390,7 @@ pub fn read_all(inputs: &Inputs) -> Result<Curated, BakeError> {
         };
         if !inputs.settings.admits_license(&source.license) {
             curated.reports.push(CuratedReport {
-                dataset: dataset.to_string(),
+                dataset: dataset.id().to_string(),
                 source: source.id.clone(),
                 excluded: Some(format!(
                     "licence {} is not redistributable in the default corpus (`include_restricted_licenses = true` \
@@ -387,7 +403,7 @@ pub fn read_all(inputs: &Inputs) -> Result<Curated, BakeError> {
         }
         let (dir, raw) = (inputs.catalog_dir, inputs.sources_dir);
         let report = match dataset {
-            "projects" => {
+            RecordDataset::Projects => {
                 let (projects, report) =
                     gef::projects(&source, dir, raw, &pillar_ids, inputs.countries)?;
                 homepages.insert(source.id.clone(), source.homepage.clone());
@@ -397,13 +413,13 @@ pub fn read_all(inputs: &Inputs) -> Result<Curated, BakeError> {
                     .sort_by(|left, right| left.id.cmp(&right.id));
                 report
             }
-            "regulation" => {
+            RecordDataset::Regulation => {
                 let (laws, report) =
                     regulation::laws(&source, dir, raw, &pillar_ids, inputs.countries)?;
                 curated.laws.extend(laws);
                 report
             }
-            "institutions" => {
+            RecordDataset::Institutions => {
                 let context = institutions::Context {
                     countries: inputs.countries,
                     pillar_ids: &pillar_ids,
@@ -413,13 +429,13 @@ pub fn read_all(inputs: &Inputs) -> Result<Curated, BakeError> {
                 curated.institutions.extend(records);
                 report
             }
-            "financing" => {
+            RecordDataset::Financing => {
                 let (records, report) =
                     financing::crs_flows(&source, dir, raw, &pillar_ids, inputs.countries)?;
                 curated.financing.extend(records);
                 report
             }
-            _ => {
+            RecordDataset::Events => {
                 let (records, report) = events::earthquakes(&source, dir, raw, inputs.countries)?;
                 earthquakes = records;
                 report

@@ -209,7 +209,7 @@ pub fn projects(
         title_words: &title_words,
     };
     let mut report = CuratedReport {
-        dataset: "projects".into(),
+        dataset: corpus::RecordDataset::Projects.id().into(),
         source: source.id.clone(),
         ..CuratedReport::default()
     };

@@ -61,7 +61,7 @@ pub fn laws(
     countries: &CountryRegistry,
 ) -> Result<(Vec<Law>, CuratedReport), BakeError> {
     let mapping = source_mapping(source, catalog_dir, &["sector"], pillar_ids)?;
-    let mut report = report("regulation", &source.id);
+    let mut report = report(corpus::RecordDataset::Regulation, &source.id);
     let raw_label = source.file_label();
     let mut by_key: BTreeMap<(String, String), Law> = BTreeMap::new();
     let mut unmapped = BTreeSet::new();
