@@ -14,6 +14,7 @@
 pub mod catalog;
 pub mod links;
 pub mod load;
+pub mod text;
 pub mod tools;
 pub mod transport;
 

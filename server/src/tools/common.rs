@@ -428,16 +428,8 @@ pub fn countries<'a>(
     Ok(found)
 }
 
-/// `text` cut to 60 characters for echoing in a message (with `…` when cut).
-pub fn snippet(text: &str) -> String {
-    let mut characters = text.chars();
-    let head: String = characters.by_ref().take(60).collect();
-    if characters.next().is_some() {
-        format!("{head}…")
-    } else {
-        head
-    }
-}
+/// `text` cut to 60 characters for echoing in a message (with `…` when cut); shared with the transport.
+pub use crate::text::snippet;
 
 /// The name of `country` in `lang`.
 pub fn country_name(country: &Country, lang: Lang) -> String {

@@ -2,8 +2,13 @@
 //!
 //! A tool is a plain function from the corpus and a typed input to a typed answer
 //! ([`ToolAnswer`]); it knows nothing of JSON-RPC or HTTP. [`ToolSpec::new`] derives the input and
-//! output schemas from the types (schemars), so the schemas are never kept by hand. The transport core
-//! ([`crate::transport`]) lists and calls tools only through [`Plugin`].
+//! output schemas from the types (schemars), so the schemas are never kept by hand.
+//!
+//! **The plugin interface.** The transport core ([`crate::transport`]) lists and calls tools only through
+//! [`Plugin`] (the tool table, the instructions, argument preparation, running a tool), [`ToolSpec`] (a
+//! tool's listed contract: name, title, description, input schema with `lang`, output schema, whether it
+//! charts or is app-only, its argument caps), [`PreparedArguments`], [`ToolOutput`] and [`ToolError`];
+//! it names no other item of this module (a test in `transport/mod.rs` holds it).
 
 pub mod answer;
 pub mod common;
@@ -19,6 +24,7 @@ pub mod get_parameter_data;
 pub mod get_pilot;
 pub mod get_regional_pulse;
 pub mod get_series;
+mod instructions;
 pub mod limits;
 pub mod recommend_action;
 pub mod resolve_citations;
@@ -65,6 +71,41 @@ pub struct ToolOutput {
     pub resource_links: Vec<String>,
 }
 
+impl ToolOutput {
+    /// The key of the result's `_meta` under which [`ToolOutput::display`] travels
+    /// ([`answer::DISPLAY_META_KEY`]): hosts keep it out of the model's context.
+    pub const DISPLAY_META_KEY: &'static str = answer::DISPLAY_META_KEY;
+
+    /// The output of a caller's mistake ([`ToolError::Invalid`], answered as an `isError` result): the
+    /// payload `{"result": {"error": message}, "citations": {…}}` with empty citation records, no display,
+    /// no message for the person, no links.
+    pub fn refusal(message: &str) -> ToolOutput {
+        let payload = serde_json::json!({"result": {"error": message}, "citations": {"sources": {}, "indicators": {}, "series": {}}});
+        ToolOutput {
+            payload: payload.to_string(),
+            display: None,
+            user_message: None,
+            resource_links: Vec::new(),
+        }
+    }
+}
+
+/// One call's arguments as its tool takes them ([`Plugin::prepare_arguments`]): `lang` taken out of
+/// them (default `es`), countries and pillars normalised.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedArguments {
+    arguments: Value,
+    lang: Lang,
+}
+
+impl PreparedArguments {
+    /// The key equal calls of `tool` share: `{tool}\0{lang}\0{arguments as JSON}` (serde_json maps are
+    /// ordered by key, so equal arguments give equal keys).
+    pub fn cache_key(&self, tool: &str) -> String {
+        format!("{tool}\0{:?}\0{}", self.lang, self.arguments)
+    }
+}
+
 type Handler = dyn Fn(&Corpus, Value, Lang) -> Result<ToolOutput, ToolError> + Send + Sync;
 
 /// One tool: its public contract and its handler.
@@ -78,7 +119,8 @@ pub struct ToolSpec {
     pub description: &'static str,
     /// Dataset ids of `datasets.json` the tool reads; checked at start-up.
     pub datasets: &'static [&'static str],
-    /// JSON Schema of the arguments (without `lang`, which the transport injects).
+    /// JSON Schema of the arguments, as `tools/list` publishes it: the input type's, with the caps of
+    /// [`limits`] and the optional `lang` argument every tool takes (`es`, `en`, `pt`; default `es`).
     pub input_schema: Value,
     /// JSON Schema of `structuredContent`.
     pub output_schema: Value,
@@ -86,6 +128,10 @@ pub struct ToolSpec {
     /// clients that negotiated the extension, and hosts keep it from the model
     /// ([`crate::transport::apps`]).
     pub app_only: bool,
+    /// Whether the tool's answers chart: a client with the MCP Apps extension sees the chart view on its
+    /// listing, and [`get_chart_data`] serves its chart data (set by [`model_tools`] from
+    /// [`get_chart_data::CHARTING_TOOLS`]).
+    pub charts: bool,
     caps: Arc<limits::ArgumentCaps>,
     handler: Arc<Handler>,
 }
@@ -141,11 +187,9 @@ impl ToolSpec {
         schema::tidy(&mut input_schema, schema::Side::Input);
         let caps = Arc::new(limits::ArgumentCaps::inject(&mut input_schema));
         let valid_arguments = describe_arguments(&input_schema);
-        let checked = caps.clone();
+        add_lang_argument(&mut input_schema);
+        // The caps are checked once, by the caller, before any work ([`ToolSpec::check_arguments`]).
         let typed = move |corpus: &Corpus, arguments: Value, lang: Lang| {
-            if let Value::Object(arguments) = &arguments {
-                checked.check(name, arguments)?;
-            }
             let input: I = serde_path_to_error::deserialize(arguments).map_err(|error| {
                 let path = error.path().to_string();
                 let at = if path == "." {
@@ -168,6 +212,7 @@ impl ToolSpec {
             input_schema,
             output_schema: output_schema::<O>(),
             app_only: false,
+            charts: false,
             caps,
             handler: Arc::new(typed),
         }
@@ -179,8 +224,9 @@ impl ToolSpec {
         self
     }
 
-    /// Holds raw arguments (before [`Plugin::normalize_arguments`]) to the caps of the tool's input
-    /// schema: lengths, characters and array sizes (see [`limits`]). The handler checks them again.
+    /// Holds raw arguments (before [`Plugin::prepare_arguments`]) to the caps of the tool's input
+    /// schema: lengths, characters and array sizes (see [`limits`]). Every caller runs it once, before
+    /// any work; the handler does not check them again.
     ///
     /// # Errors
     /// [`ToolError::Invalid`] naming the first argument past its cap, its length and the cap.
@@ -188,7 +234,8 @@ impl ToolSpec {
         self.caps.check(self.name, arguments)
     }
 
-    /// Runs the handler on already-normalised arguments.
+    /// Runs the handler on arguments already held to the caps ([`ToolSpec::check_arguments`]) and
+    /// normalised ([`normalize_arguments`]), `lang` taken out.
     pub fn call(
         &self,
         corpus: &Corpus,
@@ -209,9 +256,10 @@ pub fn all() -> Vec<ToolSpec> {
     tools
 }
 
-/// The fifteen tools the model calls, in `tools/list` order.
+/// The fifteen tools the model calls, in `tools/list` order; those of
+/// [`get_chart_data::CHARTING_TOOLS`] marked as charting ([`ToolSpec::charts`]).
 pub fn model_tools() -> Vec<ToolSpec> {
-    vec![
+    let mut tools = vec![
         resolve_metric::spec(),
         get_parameter_data::spec(),
         get_series::spec(),
@@ -227,7 +275,11 @@ pub fn model_tools() -> Vec<ToolSpec> {
         search_corpus::spec(),
         get_dataset::spec(),
         resolve_citations::spec(),
-    ]
+    ];
+    for tool in &mut tools {
+        tool.charts = get_chart_data::CHARTING_TOOLS.contains(&tool.name);
+    }
+    tools
 }
 
 /// The domain plugin: the loaded corpus and its tools.
@@ -295,6 +347,38 @@ impl Plugin {
     pub fn normalize_arguments(&self, arguments: &mut Map<String, Value>) {
         normalize_arguments(&self.corpus, arguments);
     }
+
+    /// A call's raw arguments (already held to the caps) as its tool takes them: `lang` taken out (a
+    /// string read by [`Lang::parse_or_default`], anything else the default `es`), countries and
+    /// pillars normalised.
+    pub fn prepare_arguments(&self, mut arguments: Map<String, Value>) -> PreparedArguments {
+        let lang = match arguments.remove("lang") {
+            Some(Value::String(lang)) => Lang::parse_or_default(&lang),
+            _ => Lang::default(),
+        };
+        self.normalize_arguments(&mut arguments);
+        PreparedArguments {
+            arguments: Value::Object(arguments),
+            lang,
+        }
+    }
+
+    /// Runs the tool named `name` on prepared arguments (blocking: tools are CPU-bound).
+    ///
+    /// # Errors
+    /// The tool's [`ToolError`]; [`ToolError::Internal`] when no tool has that name.
+    pub fn call(&self, name: &str, prepared: PreparedArguments) -> Result<ToolOutput, ToolError> {
+        let tool = self
+            .tool(name)
+            .ok_or_else(|| ToolError::Internal(format!("no tool `{name}` in the table")))?;
+        tool.call(&self.corpus, prepared.arguments, prepared.lang)
+    }
+
+    /// The server's instructions for the model (`initialize` and `server/discover`): what the corpus
+    /// holds (version, counts), the flow of calls, the citation contract and the tool names.
+    pub fn instructions(&self) -> String {
+        instructions::text(self)
+    }
 }
 
 /// Reconciles country and pillar arguments with `corpus` before a tool runs (`"Brasil"` → `BRA`,
@@ -323,6 +407,23 @@ pub fn normalize_arguments(corpus: &Corpus, arguments: &mut Map<String, Value>) 
             && let Some(pillar) = baked.pillars().resolve(text)
         {
             *value = Value::String(pillar.id.clone());
+        }
+    }
+}
+
+/// Adds the optional `lang` argument (`es`, `en`, `pt`; default `es`, capped as [`limits`] caps its
+/// kind) to an input schema, which is made `type: "object"`.
+fn add_lang_argument(schema: &mut Value) {
+    if let Some(object) = schema.as_object_mut() {
+        object.insert("type".into(), serde_json::json!("object"));
+        let properties = object
+            .entry("properties")
+            .or_insert_with(|| serde_json::json!({}));
+        if let Some(properties) = properties.as_object_mut() {
+            let mut lang = serde_json::json!({"type": "string", "enum": ["es", "en", "pt"], "default": "es",
+                       "description": "Language of names and of prose for the person (event texts, asks); notes stay in English; numbers and ids do not change."});
+            limits::cap_string(&mut lang, limits::ArgumentKind::of("lang"));
+            properties.insert("lang".into(), lang);
         }
     }
 }

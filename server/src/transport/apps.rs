@@ -6,8 +6,8 @@
 //! did, with `mimeTypes` naming [`RESOURCE_MIME_TYPE`] or absent); the server then declares it back in its
 //! own `capabilities.extensions`. Such a client ([`ClientFeatures::apps`]) gets:
 //! - in `tools/list`: `_meta.ui.resourceUri` (and the older flat `_meta["ui/resourceUri"]`) on the charting
-//!   tools ([`crate::tools::get_chart_data::CHARTING_TOOLS`]), and the app-only tool `get_chart_data`
-//!   with `_meta.ui.visibility: ["app"]`, which hosts keep from the model;
+//!   tools (those whose [`ToolSpec::charts`] is set), and the app-only tools ([`ToolSpec::app_only`],
+//!   `get_chart_data`) with `_meta.ui.visibility: ["app"]`, which hosts keep from the model;
 //! - in `resources/list`: the chart view, first on the first page.
 //!
 //! A client that does not advertise it sees exactly what it saw before (`resources/read` of the view
@@ -26,7 +26,7 @@ use std::sync::LazyLock;
 use bytes::Bytes;
 use serde_json::{Value, json};
 
-use crate::tools::get_chart_data::CHARTING_TOOLS;
+use crate::tools::ToolSpec;
 
 /// The extension's identifier, the key in `capabilities.extensions`.
 pub const EXTENSION_ID: &str = "io.modelcontextprotocol/ui";
@@ -123,17 +123,17 @@ pub fn server_extensions(features: ClientFeatures) -> Option<Value> {
     features.apps.then(|| json!({ EXTENSION_ID: {} }))
 }
 
-/// Adds the Apps metadata to a `tools/list` entry (`tool`, an object, named `name`): the view's URI on a
-/// charting tool; the view's URI and `visibility: ["app"]` on an app-only one.
-pub fn decorate_tool(tool: &mut Value, name: &str, app_only: bool) {
-    let ui = if app_only {
+/// Adds the Apps metadata to `listed`, the `tools/list` entry (an object) of `tool`: the view's URI on a
+/// charting tool ([`ToolSpec::charts`]); the view's URI and `visibility: ["app"]` on an app-only one.
+pub fn decorate_tool(listed: &mut Value, tool: &ToolSpec) {
+    let ui = if tool.app_only {
         json!({"resourceUri": CHART_VIEW_URI, "visibility": ["app"]})
-    } else if CHARTING_TOOLS.contains(&name) {
+    } else if tool.charts {
         json!({"resourceUri": CHART_VIEW_URI})
     } else {
         return;
     };
-    tool["_meta"] = json!({"ui": ui, "ui/resourceUri": CHART_VIEW_URI});
+    listed["_meta"] = json!({"ui": ui, "ui/resourceUri": CHART_VIEW_URI});
 }
 
 /// The view's `_meta.ui` (on its listing and its content): no network at all, and a border.
@@ -408,18 +408,25 @@ mod tests {
 
     #[test]
     fn charting_tools_point_at_the_view_and_the_app_tool_is_for_apps_only() {
+        let tools = crate::tools::all();
+        let spec = |name: &str| {
+            tools
+                .iter()
+                .find(|tool| tool.name == name)
+                .expect("the tool is in the table")
+        };
         let mut series = json!({"name": "get_series"});
-        decorate_tool(&mut series, "get_series", false);
+        decorate_tool(&mut series, spec("get_series"));
         assert_eq!(
             series["_meta"]["ui"],
             json!({"resourceUri": CHART_VIEW_URI})
         );
         assert_eq!(series["_meta"]["ui/resourceUri"], CHART_VIEW_URI);
         let mut app = json!({"name": "get_chart_data"});
-        decorate_tool(&mut app, "get_chart_data", true);
+        decorate_tool(&mut app, spec("get_chart_data"));
         assert_eq!(app["_meta"]["ui"]["visibility"], json!(["app"]));
         let mut search = json!({"name": "search_corpus"});
-        decorate_tool(&mut search, "search_corpus", false);
+        decorate_tool(&mut search, spec("search_corpus"));
         assert!(search.get("_meta").is_none());
     }
 }

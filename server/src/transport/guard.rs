@@ -101,7 +101,7 @@ pub fn refusal(headers: &HeaderMap, policy: &OriginPolicy, check_host: bool) -> 
     if !policy.allows(origin) {
         return Some(format!(
             "origin `{}` may not call this server; allowed: pages on this machine{}",
-            crate::tools::common::snippet(origin.unwrap_or_default()),
+            crate::text::snippet(origin.unwrap_or_default()),
             match policy {
                 OriginPolicy::Local(extra) if !extra.is_empty() =>
                     format!(" and {}", extra.join(", ")),
@@ -115,7 +115,7 @@ pub fn refusal(headers: &HeaderMap, policy: &OriginPolicy, check_host: bool) -> 
     {
         return Some(format!(
             "host `{}` is not this machine: a server bound to loopback answers only localhost, 127.0.0.1 or [::1]",
-            crate::tools::common::snippet(host.to_str().unwrap_or("(not text)"))
+            crate::text::snippet(host.to_str().unwrap_or("(not text)"))
         ));
     }
     None

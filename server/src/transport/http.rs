@@ -33,11 +33,10 @@ use serde_json::{Value, json};
 use super::{
     apps::ClientFeatures,
     guard::{self, OriginPolicy, TrustedProxies},
-    jsonrpc::{
-        self, BodyShape, MAX_BATCH, McpServer, PendingCall, Reply, ResultParts, Step, codes,
-    },
+    jsonrpc::{self, BodyShape, MAX_BATCH, McpServer, PendingCall, Reply, ResultParts, Step},
     modern,
     rate_limit::{Charge, RateLimiter},
+    rpc_error::{RpcError, codes, error_response},
     shared_limit::SharedLimiter,
 };
 
@@ -202,21 +201,21 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     ) {
         return json_response(
             StatusCode::FORBIDDEN,
-            &jsonrpc::error_response(Value::Null, codes::INVALID_REQUEST, &message, None),
+            &error_response(Value::Null, codes::INVALID_REQUEST, &message, None),
         );
     }
     if !guard::is_json(request.headers()) {
         let message = "a POST to /api/mcp must be Content-Type: application/json";
         return json_response(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            &jsonrpc::error_response(Value::Null, codes::INVALID_REQUEST, message, None),
+            &error_response(Value::Null, codes::INVALID_REQUEST, message, None),
         );
     }
     let too_large = || {
         let message = format!("request body above {MAX_BODY_BYTES} bytes");
         json_response(
             StatusCode::PAYLOAD_TOO_LARGE,
-            &jsonrpc::error_response(Value::Null, codes::PARSE_ERROR, &message, None),
+            &error_response(Value::Null, codes::PARSE_ERROR, &message, None),
         )
     };
     // A declared length above the cap is refused at once; an acceptable one is not trusted either: the
@@ -260,7 +259,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         Ok(Err(_)) => {
             return json_response(
                 StatusCode::BAD_REQUEST,
-                &jsonrpc::error_response(
+                &error_response(
                     Value::Null,
                     codes::PARSE_ERROR,
                     "could not read the request body",
@@ -275,7 +274,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
             );
             return json_response(
                 StatusCode::REQUEST_TIMEOUT,
-                &jsonrpc::error_response(Value::Null, codes::PARSE_ERROR, &message, None),
+                &error_response(Value::Null, codes::PARSE_ERROR, &message, None),
             );
         }
     };
@@ -312,7 +311,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         );
         return json_response(
             StatusCode::BAD_REQUEST,
-            &jsonrpc::error_response(Value::Null, codes::INVALID_REQUEST, &message, None),
+            &error_response(Value::Null, codes::INVALID_REQUEST, &message, None),
         );
     }
     if let Some(refusal) = modern_refusal(&body, &bytes, is_modern, &mirrored) {
@@ -375,7 +374,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         }
         Err(_) => json_response(
             StatusCode::OK,
-            &jsonrpc::error_response(Value::Null, codes::INTERNAL_ERROR, "internal error", None),
+            &error_response(Value::Null, codes::INTERNAL_ERROR, "internal error", None),
         ),
     };
     if let Some(session_id) = session_id.and_then(|id| HeaderValue::from_str(&id).ok()) {
@@ -413,7 +412,7 @@ async fn charge(state: &HttpState, client: Option<IpAddr>, units: u32) -> Option
     );
     let mut response = json_response(
         StatusCode::TOO_MANY_REQUESTS,
-        &jsonrpc::error_response(Value::Null, codes::RATE_LIMITED, &message, None),
+        &error_response(Value::Null, codes::RATE_LIMITED, &message, None),
     );
     response.headers_mut().insert(
         header::RETRY_AFTER,
@@ -518,7 +517,7 @@ async fn method_not_allowed() -> Response {
     let message = "method not allowed: POST JSON-RPC to /api/mcp, or GET /api/mcp?health=1";
     let mut response = json_response(
         StatusCode::METHOD_NOT_ALLOWED,
-        &jsonrpc::error_response(Value::Null, codes::METHOD_NOT_FOUND, message, None),
+        &error_response(Value::Null, codes::METHOD_NOT_FOUND, message, None),
     );
     response
         .headers_mut()
@@ -531,7 +530,7 @@ async fn preflight(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> R
     {
         return json_response(
             StatusCode::FORBIDDEN,
-            &jsonrpc::error_response(Value::Null, codes::INVALID_REQUEST, &message, None),
+            &error_response(Value::Null, codes::INVALID_REQUEST, &message, None),
         );
     }
     let mut response = StatusCode::NO_CONTENT.into_response();
@@ -709,16 +708,13 @@ fn modern_refusal(
     headers: &MirroredHeaders,
 ) -> Option<Response> {
     // The id as the request wrote it (an integer past 64 bits keeps every digit).
-    let refuse = |status: StatusCode, error: jsonrpc::RpcError| {
-        let mut fields = json!({"code": error.code, "message": error.message});
-        if let Some(data) = error.data {
-            fields["data"] = data;
-        }
+    let refuse = |status: StatusCode, error: RpcError| {
         Some(text_json_response(
             status,
             format!(
-                r#"{{"jsonrpc":"2.0","id":{},"error":{fields}}}"#,
-                raw_id(raw)
+                r#"{{"jsonrpc":"2.0","id":{},"error":{}}}"#,
+                raw_id(raw),
+                error.fields()
             ),
         ))
     };
@@ -730,7 +726,7 @@ fn modern_refusal(
         let message = "invalid request: a 2026-07-28 request is one JSON-RPC message per POST (batches are for 2025-06-18 and 2025-11-25)";
         return refuse(
             StatusCode::BAD_REQUEST,
-            jsonrpc::RpcError::new(codes::INVALID_REQUEST, message.into()),
+            RpcError::new(codes::INVALID_REQUEST, message.into()),
         );
     }
     if !is_modern {
@@ -793,11 +789,11 @@ fn modern_refusal(
         return refuse(StatusCode::BAD_REQUEST, error);
     }
     if body.get("id").is_some() && !MODERN_METHODS.contains(&method) {
-        let error = jsonrpc::RpcError::new(
+        let error = RpcError::new(
             codes::METHOD_NOT_FOUND,
             format!(
                 "method not found: `{}`; methods of 2026-07-28 here: {}",
-                crate::tools::common::snippet(method),
+                crate::text::snippet(method),
                 MODERN_METHODS.join(", ")
             ),
         );
@@ -810,7 +806,7 @@ fn parse(bytes: &Bytes) -> Result<Value, Box<Response>> {
     serde_json::from_slice(bytes).map_err(|error| {
         Box::new(json_response(
             StatusCode::BAD_REQUEST,
-            &jsonrpc::error_response(
+            &error_response(
                 Value::Null,
                 codes::PARSE_ERROR,
                 &format!("parse error: {error}"),

@@ -18,7 +18,10 @@
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use super::{apps::ClientFeatures, jsonrpc::RpcError};
+use super::{
+    apps::ClientFeatures,
+    rpc_error::{RpcError, codes},
+};
 
 /// The modern revisions this server speaks.
 pub const MODERN_VERSIONS: [&str; 1] = ["2026-07-28"];
@@ -36,14 +39,6 @@ pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 /// How long a cacheable result may be considered fresh, in milliseconds (an hour: the corpus changes
 /// only when a new one is published, and list results never change within one).
 pub const TTL_MS: u64 = 3_600_000;
-
-/// The error codes of the revision.
-pub mod codes {
-    /// The HTTP headers do not match the body, or a required header is missing or malformed.
-    pub const HEADER_MISMATCH: i64 = -32020;
-    /// The request's protocol version is not one this server speaks.
-    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
-}
 
 /// A modern request's protocol fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,7 +89,7 @@ pub fn of_params(params: Option<&Value>) -> Result<Modern, RpcError> {
 /// `-32602`: a required `_meta` field is missing.
 pub fn missing_meta(key: &str, valid: &str) -> RpcError {
     RpcError::new(
-        super::jsonrpc::codes::INVALID_PARAMS,
+        codes::INVALID_PARAMS,
         format!("invalid params: a 2026-07-28 request needs params._meta[\"{key}\"] ({valid})"),
     )
 }
@@ -103,8 +98,8 @@ pub fn missing_meta(key: &str, valid: &str) -> RpcError {
 /// one of them succeeds) and the one requested; the message names the legacy ones too.
 pub fn unsupported_version(requested: Option<&Value>) -> RpcError {
     let shown = match requested {
-        Some(Value::String(text)) => crate::tools::common::snippet(text).to_string(),
-        Some(other) => crate::tools::common::snippet(&other.to_string()).to_string(),
+        Some(Value::String(text)) => crate::text::snippet(text).to_string(),
+        Some(other) => crate::text::snippet(&other.to_string()).to_string(),
         None => String::new(),
     };
     RpcError {
@@ -169,7 +164,7 @@ pub fn decoded_header(value: &str) -> Option<String> {
 
 /// `-32020` for `header`: missing, or not what the body says.
 pub fn header_mismatch(header: &str, sent: Option<&str>, body: &str) -> RpcError {
-    let snippet = |text: &str| crate::tools::common::snippet(text).to_string();
+    let snippet = |text: &str| crate::text::snippet(text).to_string();
     RpcError::new(
         codes::HEADER_MISMATCH,
         match sent {
@@ -210,7 +205,7 @@ mod tests {
         );
         assert_eq!(
             of_params(Some(&params(json!(5)))).unwrap_err().code,
-            crate::transport::jsonrpc::codes::INVALID_PARAMS
+            codes::INVALID_PARAMS
         );
         // A legacy version is served through initialize, not named per request.
         let legacy = of_params(Some(&params(json!("2025-11-25")))).unwrap_err();
@@ -223,7 +218,7 @@ mod tests {
         let without_capabilities = json!({"_meta": {PROTOCOL_VERSION_KEY: "2026-07-28"}});
         assert_eq!(
             of_params(Some(&without_capabilities)).unwrap_err().code,
-            crate::transport::jsonrpc::codes::INVALID_PARAMS
+            codes::INVALID_PARAMS
         );
     }
 

@@ -12,7 +12,7 @@
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use super::jsonrpc::{RpcError, codes};
+use super::rpc_error::{RpcError, codes};
 use crate::{links, load::Corpus};
 
 /// Resources per `resources/list` page.
@@ -23,9 +23,6 @@ pub const MAX_INLINE_BYTES: u64 = 2 * 1024 * 1024;
 
 /// The longest URI or cursor read (characters); longer ones are refused before any lookup.
 pub const MAX_URI_CHARS: usize = 512;
-
-/// JSON-RPC code of an unknown resource (MCP).
-pub const RESOURCE_NOT_FOUND: i64 = -32002;
 
 /// `resources/list`: one page of resources, from the offset in `params.cursor` (absent: the first page),
 /// the chart view first on the first page for a client with `features.apps`.
@@ -71,7 +68,7 @@ fn invalid_cursor(cursor: &str) -> RpcError {
         codes::INVALID_PARAMS,
         format!(
             "invalid cursor `{}`: pass the nextCursor of the previous resources/list page, or none for the first",
-            crate::tools::common::snippet(cursor)
+            crate::text::snippet(cursor)
         ),
     )
 }
@@ -128,12 +125,12 @@ pub fn read(corpus: &Corpus, params: Option<&Value>) -> Result<Value, RpcError> 
     if let Some(view) = super::apps::read(uri) {
         return Ok(view);
     }
-    let shown = crate::tools::common::snippet(uri);
+    let shown = crate::text::snippet(uri);
     let file = (uri.len() <= MAX_URI_CHARS)
         .then(|| corpus.downloads.by_uri(uri))
         .flatten()
         .ok_or_else(|| RpcError {
-            code: RESOURCE_NOT_FOUND,
+            code: codes::RESOURCE_NOT_FOUND,
             message: if uri.get(..3).is_some_and(|scheme| scheme.eq_ignore_ascii_case("ui:")) {
                 format!(
                     "resource not found: `{shown}`; the one UI resource is {}",

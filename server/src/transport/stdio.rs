@@ -16,7 +16,8 @@ use serde_json::Value;
 use super::{
     apps::ClientFeatures,
     http::MAX_BODY_BYTES,
-    jsonrpc::{McpServer, Reply, codes, error_response},
+    jsonrpc::{McpServer, Reply},
+    rpc_error::{codes, error_response},
 };
 
 /// The longest line read, in bytes (the HTTP body cap).

@@ -6,7 +6,7 @@
 
 use std::{
     collections::VecDeque,
-    sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError},
+    sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, mpsc},
     thread,
     time::Duration,
 };
@@ -73,6 +73,21 @@ impl Workers {
                 job();
             }
         }
+    }
+
+    /// Runs `job` on a worker ([`Workers::execute`]) and waits at most `deadline` for what it returns;
+    /// `None` past the deadline (the job finishes on its own and what it returns is dropped).
+    pub fn run_within<T: Send + 'static>(
+        self: &Arc<Self>,
+        deadline: Duration,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let (sender, receiver) = mpsc::sync_channel::<T>(1);
+        self.execute(move || {
+            // Past the deadline nobody waits any more: the value is dropped.
+            let _ = sender.send(job());
+        });
+        receiver.recv_timeout(deadline).ok()
     }
 
     /// A worker's loop: queued jobs until none comes for [`IDLE_TIMEOUT`].

@@ -1,0 +1,364 @@
+//! `tools/call`: one path for every transport. [`McpServer::prepare_call`] does everything but running
+//! the tool (the argument caps, once and first; `lang` and normalisation through the plugin; the result
+//! cache) and hands back the [`PendingCall`]; [`McpServer::run_call`] runs it (the one place a tool runs,
+//! inside `catch_unwind`); [`McpServer::settle`] turns its outcome, or its absence at the call deadline,
+//! into the answer and files a result in the cache. Only the waiting differs: HTTP runs the job on
+//! tokio's blocking pool under `tokio::time::timeout` ([`McpServer::finish_call`]), stdio and batches on a
+//! [`Workers`](crate::transport::workers::Workers) thread waited for until the deadline
+//! ([`McpServer::call_tool`]).
+
+use std::{
+    sync::PoisonError,
+    time::{Duration, Instant},
+};
+
+use bytes::Bytes;
+use serde_json::{Map, Value};
+
+use super::{
+    McpServer,
+    reply::{Reply, ResultParts},
+};
+use crate::{
+    tools::{Plugin, PreparedArguments, ToolError, ToolOutput},
+    transport::{
+        metrics, modern,
+        rpc_error::{RpcError, codes},
+    },
+};
+
+/// What running a tool gave: its outcome, or the panic it raised.
+type Outcome = std::thread::Result<Result<ToolOutput, ToolError>>;
+
+/// An uncached `tools/call`, ready to run: the job (the tool and its prepared arguments, for the thread
+/// that runs it) and the ticket (what the answer needs).
+#[derive(Debug)]
+pub struct PendingCall {
+    /// What runs.
+    pub job: CallJob,
+    /// What answers.
+    pub ticket: CallTicket,
+}
+
+/// The tool of a pending call and its prepared arguments.
+#[derive(Debug)]
+pub struct CallJob {
+    tool: &'static str,
+    arguments: PreparedArguments,
+}
+
+/// What the answer to a pending call needs: its id, its revision and where its result is filed.
+#[derive(Debug)]
+pub struct CallTicket {
+    /// The request id, serialized.
+    pub(super) id: String,
+    /// Whether the request speaks 2026-07-28 (its result gains `resultType`, [`modern`]).
+    pub(super) modern: bool,
+    /// The tool and the cache keys of its result.
+    pub(super) keys: CallKeys,
+}
+
+/// The tool of a call and the cache keys its result is filed under.
+#[derive(Debug)]
+pub(super) struct CallKeys {
+    tool: &'static str,
+    /// The key of the tool, `lang` and normalised arguments ([`PreparedArguments::cache_key`]).
+    key: String,
+    /// The key of the params' exact text, when known.
+    raw_key: Option<String>,
+}
+
+/// What a `tools/call` yields before it becomes an answer.
+pub(super) enum Prepared {
+    /// A result or refusal due without running the tool.
+    Answered(Bytes),
+    /// The tool must run: the job, and where its result goes.
+    Run(CallJob, CallKeys),
+}
+
+/// A prepared call's outcome and how long its tool ran.
+pub struct CallOutcome {
+    outcome: Outcome,
+    elapsed_us: u64,
+}
+
+impl McpServer {
+    /// Everything of a `tools/call` but running the tool: the argument caps (the one check, before
+    /// any work), `lang` and normalisation ([`Plugin::prepare_arguments`]) and the cache. An answer
+    /// when one is due without running (a refusal, a cached result), else the job and its keys.
+    /// `call_key`, the cache key of the params' exact text ([`super::raw_message::RawMessage`]), is
+    /// filed beside the normalised key for a result, so the same text is answered next time by
+    /// [`McpServer::repeat`].
+    ///
+    /// # Errors
+    /// `-32602` for params that are not an object, a name that is not a string or not an exposed tool,
+    /// arguments that are not an object.
+    pub(super) fn prepare_call(
+        &self,
+        params: Option<&Value>,
+        call_key: Option<String>,
+    ) -> Result<Prepared, RpcError> {
+        let invalid = |message: String| RpcError::new(codes::INVALID_PARAMS, message);
+        let params = params.and_then(Value::as_object).ok_or_else(|| {
+            invalid("tools/call params must be an object with `name` and `arguments`".into())
+        })?;
+        let name = params
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| invalid("tools/call params.name must be a string".into()))?;
+        let tool = self.plugin.tool(name).ok_or_else(|| {
+            let names: Vec<&str> = self
+                .plugin
+                .tools()
+                .iter()
+                .filter(|tool| !tool.app_only)
+                .map(|tool| tool.name)
+                .collect();
+            invalid(format!(
+                "unknown tool `{}`; tools: {}",
+                crate::text::snippet(name),
+                names.join(", ")
+            ))
+        })?;
+        let arguments = match params.get("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(arguments)) => {
+                // The caps first: before normalisation, the cache key and any of the tool's work.
+                if let Err(refusal) = tool.check_arguments(arguments) {
+                    return self
+                        .answer(tool.name, Ok(Err(refusal)), 0, None)
+                        .map(Prepared::Answered);
+                }
+                arguments.clone()
+            }
+            Some(_) => {
+                return Err(invalid(format!(
+                    "tools/call arguments for `{name}` must be an object"
+                )));
+            }
+        };
+        let arguments = self.plugin.prepare_arguments(arguments);
+        let key = arguments.cache_key(name);
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, result)) = cache.get(&key) {
+            if let Some(call_key) = call_key {
+                cache.put(call_key, tool.name, result.clone());
+            }
+            drop(cache);
+            tracing::info!(tool = name, outcome = "cached", "tools/call");
+            metrics::record_call(tool.name, "cached", None);
+            return Ok(Prepared::Answered(result));
+        }
+        drop(cache);
+        Ok(Prepared::Run(
+            CallJob {
+                tool: tool.name,
+                arguments,
+            },
+            CallKeys {
+                tool: tool.name,
+                key,
+                raw_key: call_key,
+            },
+        ))
+    }
+
+    /// A `tools/call` run to its answer on this thread's terms: prepared, its tool run on a worker
+    /// thread waited for at most the call deadline (blocking), settled. What stdio, batches and
+    /// notifications take.
+    ///
+    /// # Errors
+    /// As [`McpServer::prepare_call`] and [`McpServer::settle`].
+    pub(super) fn call_tool(
+        &self,
+        params: Option<&Value>,
+        call_key: Option<String>,
+    ) -> Result<Bytes, RpcError> {
+        match self.prepare_call(params, call_key)? {
+            Prepared::Answered(result) => Ok(result),
+            Prepared::Run(job, keys) => {
+                let plugin = self.plugin.clone();
+                let outcome = self.workers.run_within(self.call_deadline, move || {
+                    McpServer::run_call(&plugin, job)
+                });
+                self.settle(keys, outcome)
+            }
+        }
+    }
+
+    /// Runs a prepared call's tool on the calling thread, inside `catch_unwind` (blocking): the one
+    /// place a tool runs.
+    pub fn run_call(plugin: &Plugin, job: CallJob) -> CallOutcome {
+        let started = Instant::now();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            plugin.call(job.tool, job.arguments)
+        }));
+        CallOutcome {
+            outcome,
+            elapsed_us: started.elapsed().as_micros() as u64,
+        }
+    }
+
+    /// The reply to a prepared call: its outcome (cached when a result), or `-32603` naming the
+    /// deadline when `outcome` is `None` (the caller stopped waiting at [`McpServer::call_deadline`]).
+    pub fn finish_call(&self, ticket: CallTicket, outcome: Option<CallOutcome>) -> Reply {
+        let CallTicket { id, modern, keys } = ticket;
+        match self.settle(keys, outcome) {
+            Ok(result) if modern => Reply::Result(ResultParts::new(
+                &id,
+                Bytes::from(modern::with_fields(
+                    &result,
+                    &modern::result_fields("tools/call"),
+                )),
+            )),
+            Ok(result) => Reply::Result(ResultParts::new(&id, result)),
+            Err(error) => Reply::One {
+                response: error.response_text(&id),
+                unreadable: false,
+            },
+        }
+    }
+
+    /// A prepared call's serialized result from its outcome (filed in the cache under `keys`), or its
+    /// error.
+    ///
+    /// # Errors
+    /// `-32603` naming the tool for a fault or a panic, and naming the deadline when `outcome` is `None`.
+    pub(super) fn settle(
+        &self,
+        keys: CallKeys,
+        outcome: Option<CallOutcome>,
+    ) -> Result<Bytes, RpcError> {
+        let CallKeys { tool, key, raw_key } = keys;
+        match outcome {
+            Some(CallOutcome {
+                outcome,
+                elapsed_us,
+            }) => self.answer(tool, outcome, elapsed_us, Some((key, raw_key))),
+            None => {
+                tracing::error!(tool, "tools/call exceeded its deadline");
+                metrics::record_call(tool, "deadline", None);
+                Err(RpcError::new(
+                    codes::INTERNAL_ERROR,
+                    format!(
+                        "tool `{tool}` exceeded its {} s deadline",
+                        self.call_deadline.as_secs_f64()
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// How long a tool call may run.
+    pub fn call_deadline(&self) -> Duration {
+        self.call_deadline
+    }
+
+    /// The `tools/call` answer to a tool's outcome, cached under `keys` (the normalised key and, when
+    /// known, the params' text key) when it is a result.
+    fn answer(
+        &self,
+        name: &'static str,
+        outcome: Outcome,
+        elapsed_us: u64,
+        keys: Option<(String, Option<String>)>,
+    ) -> Result<Bytes, RpcError> {
+        let result: Bytes = match outcome {
+            Ok(Ok(output)) => {
+                tracing::info!(tool = name, elapsed_us, outcome = "ok", "tools/call");
+                metrics::record_call(name, "ok", Some(elapsed_us));
+                call_result(&output, false)
+            }
+            Ok(Err(ToolError::Invalid(message))) => {
+                tracing::info!(
+                    tool = name,
+                    elapsed_us,
+                    outcome = "tool_error",
+                    "tools/call"
+                );
+                metrics::record_call(name, "tool_error", Some(elapsed_us));
+                call_result(&ToolOutput::refusal(&message), true)
+            }
+            Ok(Err(ToolError::Internal(detail))) => {
+                tracing::error!(tool = name, elapsed_us, detail, "tools/call failed");
+                metrics::record_call(name, "internal", Some(elapsed_us));
+                return Err(RpcError::new(
+                    codes::INTERNAL_ERROR,
+                    format!("internal error in tool `{name}`"),
+                ));
+            }
+            Err(_) => {
+                tracing::error!(tool = name, elapsed_us, "tools/call panicked");
+                metrics::record_call(name, "internal", Some(elapsed_us));
+                return Err(RpcError::new(
+                    codes::INTERNAL_ERROR,
+                    format!("internal error in tool `{name}`"),
+                ));
+            }
+        };
+        if let Some((key, raw_key)) = keys.filter(|_| self.caching) {
+            let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+            cache.put(key, name, result.clone());
+            if let Some(raw_key) = raw_key {
+                cache.put(raw_key, name, result.clone());
+            }
+        }
+        Ok(result)
+    }
+}
+
+/// The serialized `tools/call` result: the payload `{"result", "citations"}` as the text block and as
+/// `structuredContent` (what hosts hand the model); the short message for the person, when there is one,
+/// as a second text block annotated `audience: ["user"]`; a `resource_link` item per indicator file the
+/// answer rests on ([`ToolOutput::resource_links`]); and the display object, when there is one,
+/// under `_meta` ([`ToolOutput::DISPLAY_META_KEY`]), which hosts keep out of the model's context.
+fn call_result(output: &ToolOutput, is_error: bool) -> Bytes {
+    let ToolOutput {
+        payload,
+        display,
+        user_message,
+        resource_links,
+    } = output;
+    let (display, user_message) = (display.as_deref(), user_message.as_deref());
+    // The text block is the payload as a JSON string: escaped straight into the buffer, sized for the
+    // payload twice (escaping adds a backslash per quote, under a fifth of a payload's bytes).
+    let mut result = Vec::with_capacity(
+        payload.len() * 23 / 10
+            + display.map_or(0, str::len)
+            + user_message.map_or(0, str::len)
+            + resource_links
+                .iter()
+                .map(|link| link.len() + 1)
+                .sum::<usize>()
+            + 192,
+    );
+    result.extend_from_slice(br#"{"content":[{"type":"text","text":"#);
+    serde_json::to_writer(&mut result, payload).expect("strings serialize");
+    if let Some(message) = user_message {
+        result.extend_from_slice(br#"},{"type":"text","text":"#);
+        serde_json::to_writer(&mut result, message).expect("strings serialize");
+        result.extend_from_slice(br#","annotations":{"audience":["user"]}"#);
+    }
+    result.push(b'}');
+    for link in resource_links {
+        result.push(b',');
+        result.extend_from_slice(link.as_bytes());
+    }
+    result.extend_from_slice(br#"],"structuredContent":"#);
+    result.extend_from_slice(payload.as_bytes());
+    if let Some(display) = display {
+        result.extend_from_slice(br#","_meta":{"#);
+        serde_json::to_writer(&mut result, ToolOutput::DISPLAY_META_KEY)
+            .expect("strings serialize");
+        result.push(b':');
+        result.extend_from_slice(display.as_bytes());
+        result.push(b'}');
+    }
+    result.extend_from_slice(if is_error {
+        br#","isError":true}"#
+    } else {
+        br#","isError":false}"#
+    });
+    // Built from `str`s and ASCII only: UTF-8 throughout.
+    Bytes::from(result)
+}

@@ -1,0 +1,109 @@
+//! What the text of a message tells before (or instead of) parsing it: the exact text of its `id`, and,
+//! for a `tools/call`, the cache key of its `params` text, with which [`McpServer::repeat`] answers a
+//! repeated call from the cache without building a JSON tree.
+
+use std::sync::PoisonError;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::{McpServer, reply::ResultParts};
+
+/// What the text of one message tells beyond its parsed value: the exact text of its `id`, and the
+/// cache key of its `params` text when it reads as a `tools/call` ([`CallEnvelope`]).
+#[derive(Debug, Default)]
+pub(super) struct RawMessage<'a> {
+    /// The exact text of the message's `id`, when it has one that reads.
+    pub(super) id: Option<&'a str>,
+    /// The cache key of its `params` text ([`CallEnvelope::key`]), for a `tools/call` read whole.
+    pub(super) call_key: Option<String>,
+}
+
+impl<'a> RawMessage<'a> {
+    /// Reads `raw` (one message's JSON text); what does not read (not one object, a duplicated field,
+    /// an escaped method name) is simply unknown, and the parsed value decides. `caching`: whether a
+    /// call key is wanted at all.
+    pub(super) fn read(raw: &'a [u8], caching: bool) -> RawMessage<'a> {
+        #[derive(Deserialize)]
+        struct IdText<'a> {
+            #[serde(borrow, default)]
+            id: Option<&'a RawValue>,
+        }
+        match CallEnvelope::read(raw).filter(|_| caching) {
+            Some(envelope) => RawMessage {
+                id: Some(envelope.id.get()),
+                call_key: Some(envelope.key()),
+            },
+            None => RawMessage {
+                id: serde_json::from_slice::<IdText>(raw)
+                    .ok()
+                    .and_then(|text| text.id)
+                    .map(RawValue::get),
+                call_key: None,
+            },
+        }
+    }
+}
+
+/// A `tools/call` message read without building its value: every field borrowed from the text, and no
+/// other field (anything else, which the full path would have to read, sends the body there).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CallEnvelope<'a> {
+    jsonrpc: &'a str,
+    #[serde(borrow)]
+    id: &'a RawValue,
+    method: &'a str,
+    #[serde(borrow)]
+    params: &'a RawValue,
+}
+
+impl<'a> CallEnvelope<'a> {
+    /// `raw` as a `tools/call` request object with `jsonrpc: "2.0"` and a string or number id, if it is
+    /// one that the full path reads the same way.
+    fn read(raw: &'a [u8]) -> Option<CallEnvelope<'a>> {
+        // An object, not the positional array serde would also accept for a struct.
+        if raw.iter().find(|byte| !byte.is_ascii_whitespace()) != Some(&b'{') {
+            return None;
+        }
+        let envelope: CallEnvelope = serde_json::from_slice(raw).ok()?;
+        // A string or a number the full path reads too (`1e400` is JSON but out of range for it, a
+        // lone surrogate `"\ud800"` is no string for it: the body is a parse error there, so here).
+        let id = envelope.id.get();
+        let id_is_valid = match id.as_bytes()[0] {
+            b'"' => serde_json::from_str::<String>(id).is_ok(),
+            b'-' | b'0'..=b'9' => serde_json::from_str::<serde_json::Number>(id).is_ok(),
+            _ => false,
+        };
+        (envelope.jsonrpc == "2.0" && envelope.method == "tools/call" && id_is_valid)
+            .then_some(envelope)
+    }
+
+    /// The cache key of these params' exact text.
+    fn key(&self) -> String {
+        format!("raw\0{}", self.params.get())
+    }
+}
+
+impl McpServer {
+    /// The answer to a body that is one `tools/call` whose params have the exact text of one answered
+    /// before (the result is filed under that text by [`McpServer::prepare`] and
+    /// [`McpServer::handle_text`]), read without parsing the body into a value, normalising its
+    /// arguments or copying the result; `None` for anything else, which then takes the full path. The
+    /// answer is the one the full path would give: results depend only on the corpus and the params.
+    pub fn repeat(&self, raw: &[u8]) -> Option<ResultParts> {
+        if !self.caching {
+            return None;
+        }
+        let envelope = CallEnvelope::read(raw)?;
+        let key = envelope.key();
+        let (tool, result) = self
+            .cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)?;
+        tracing::info!(tool, outcome = "cached", "tools/call");
+        crate::transport::metrics::record_call(tool, "cached", None);
+        Some(ResultParts::new(envelope.id.get(), result))
+    }
+}
