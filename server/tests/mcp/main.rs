@@ -39,6 +39,10 @@ mod get_regional_pulse;
 /// Argument caps (length, characters, items) before any work, and the per-call deadline.
 mod hardening;
 
+/// A corpus of the previous format version (a real one, under `tests/data/`) refused with the re-bake
+/// message.
+mod old_format;
+
 /// Answer size budgets on the real corpus, paging, the display in `_meta`, a lean `tools/list`.
 mod budgets;
 
