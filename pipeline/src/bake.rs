@@ -1,4 +1,5 @@
-//! The bake: catalog → ingest → govern → metric registry and observation tables → staging → publish.
+//! The bake's orchestration: catalog → ingest → govern (each source's metrics and table rows added by
+//! `govern::metrics`) → curated records → derived tables and exports into staging → publish.
 
 use std::{
     collections::{BTreeSet, HashMap},
@@ -25,7 +26,6 @@ use crate::{
     govern::{
         govern_source,
         metrics::{self, Governed},
-        table::ObservationColumns,
     },
     ingest::{self, wdi_metadata::SeriesMetadata},
     publish::Staging,
@@ -84,7 +84,7 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
         countries: &countries,
         metrics: &governed.metrics,
         sources: &governed.sources,
-        source_countries: &source_countries(&governed.observations),
+        source_countries: &governed.observations.countries_by_source(),
     })?;
     tracing::debug!(
         elapsed_ms = started.elapsed().as_millis() as u64,
@@ -111,25 +111,6 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
         report,
         elapsed: started.elapsed(),
     })
-}
-
-/// The countries each source has observations of, by source id.
-fn source_countries(
-    observations: &ObservationColumns,
-) -> std::collections::BTreeMap<String, BTreeSet<String>> {
-    let mut countries: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
-    for (source, country) in observations.source.iter().zip(&observations.country) {
-        if !countries
-            .get(source)
-            .is_some_and(|known| known.contains(country))
-        {
-            countries
-                .entry(source.clone())
-                .or_default()
-                .insert(country.clone());
-        }
-    }
-    countries
 }
 
 /// Reads the country list of the catalog's `country_names` source, plus the declared aggregates.

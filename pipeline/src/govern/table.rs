@@ -2,6 +2,8 @@
 //! source by the metric registry ([`super::metrics`]), read by every derived table (`crate::derive`) and
 //! written by `crate::export::tables`. Column contract: `corpus::observation`.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 /// The columns of an observation table, row-aligned, in any order (sorted on write).
 #[derive(Debug, Clone, Default)]
 pub struct ObservationColumns {
@@ -36,5 +38,22 @@ impl ObservationColumns {
     /// Whether there are no rows.
     pub fn is_empty(&self) -> bool {
         self.indicator.is_empty()
+    }
+
+    /// The countries each source has observations of, by source id.
+    pub fn countries_by_source(&self) -> BTreeMap<String, BTreeSet<String>> {
+        let mut countries: BTreeMap<String, BTreeSet<String>> = Default::default();
+        for (source, country) in self.source.iter().zip(&self.country) {
+            if !countries
+                .get(source)
+                .is_some_and(|known| known.contains(country))
+            {
+                countries
+                    .entry(source.clone())
+                    .or_default()
+                    .insert(country.clone());
+            }
+        }
+        countries
     }
 }
