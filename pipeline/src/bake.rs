@@ -1,4 +1,5 @@
-//! The bake: catalog → ingest → govern → metric registry and observation tables → staging → publish.
+//! The bake's orchestration: catalog → ingest → govern (each source's metrics and table rows added by
+//! `govern::metrics`) → curated records → derived tables and exports into staging → publish.
 
 use std::{
     collections::{BTreeSet, HashMap},
@@ -7,7 +8,7 @@ use std::{
 };
 
 use corpus::{
-    BakeReport, CitationId, CountryRegistry, Coverage, Manifest, Metric, Names, SourceRecord,
+    BakeReport, CountryRegistry, Manifest,
     health::{self, Latest},
     layout, write_json,
 };
@@ -23,12 +24,15 @@ use crate::{
         },
         datasets::{DatasetCounts, dataset_catalog},
         downloads,
-        tables::{ObservationColumns, write_concordance, write_observations},
+        tables::{write_concordance, write_observations},
     },
-    govern::{SourceOutcome, govern_source},
-    ingest::{self, Descriptor, wdi_metadata::SeriesMetadata},
+    govern::{
+        govern_source,
+        metrics::{self, Governed},
+    },
+    ingest::{self, wdi_metadata::SeriesMetadata},
     publish::Staging,
-    sources::{Catalog, Connector, MetricMapping, SourceEntry},
+    sources::{Catalog, Connector},
 };
 
 /// Where a bake reads and writes.
@@ -57,16 +61,6 @@ pub struct BakeSummary {
     pub elapsed: Duration,
 }
 
-/// Everything the bake ingested and governed, before writing.
-#[derive(Debug, Default)]
-struct Governed {
-    metrics: Vec<Metric>,
-    observations: ObservationColumns,
-    aggregates: ObservationColumns,
-    sources: Vec<SourceRecord>,
-    report: BakeReport,
-}
-
 /// Bakes the catalog in `options.catalog_dir` from the raw files in `options.sources_dir` and publishes
 /// the result under `options.out_dir`.
 ///
@@ -93,7 +87,7 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
         countries: &countries,
         metrics: &governed.metrics,
         sources: &governed.sources,
-        source_countries: &source_countries(&governed.observations),
+        source_countries: &governed.observations.countries_by_source(),
     })?;
     tracing::debug!(
         elapsed_ms = started.elapsed().as_millis() as u64,
@@ -120,25 +114,6 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
         report,
         elapsed: started.elapsed(),
     })
-}
-
-/// The countries each source has observations of, by source id.
-fn source_countries(
-    observations: &ObservationColumns,
-) -> std::collections::BTreeMap<String, BTreeSet<String>> {
-    let mut countries: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
-    for (source, country) in observations.source.iter().zip(&observations.country) {
-        if !countries
-            .get(source)
-            .is_some_and(|known| known.contains(country))
-        {
-            countries
-                .entry(source.clone())
-                .or_default()
-                .insert(country.clone());
-        }
-    }
-    countries
 }
 
 /// Reads the country list of the catalog's `country_names` source, plus the declared aggregates.
@@ -183,8 +158,7 @@ fn ingest_and_govern(
         let source = catalog
             .source(source_id)
             .expect("mappings belong to catalog sources");
-        let (files, descriptors) =
-            ingest::tabular::read_source(source, mapping, sources_dir, &progress)?;
+        let (files, descriptors) = ingest::read_source(source, mapping, sources_dir, &progress)?;
         let no_metadata = HashMap::new();
         let source_metadata = metadata.get(source_id.as_str()).unwrap_or(&no_metadata);
         let outcome = govern_source(
@@ -196,7 +170,7 @@ fn ingest_and_govern(
             countries,
             &catalog.settings,
         )?;
-        add_source(
+        metrics::add_source(
             &mut governed,
             source,
             mapping,
@@ -211,129 +185,6 @@ fn ingest_and_govern(
         .metrics
         .sort_by(|left, right| left.id.cmp(&right.id));
     Ok(governed)
-}
-
-/// Turns one governed source into metrics, table rows and report entries.
-fn add_source(
-    governed: &mut Governed,
-    source: &SourceEntry,
-    mapping: &MetricMapping,
-    descriptors: &[Descriptor],
-    metadata: &HashMap<String, SeriesMetadata>,
-    mut outcome: SourceOutcome,
-    countries: &CountryRegistry,
-) {
-    let record = source
-        .record()
-        .expect("observation sources are validated to have citation fields");
-    let mut coverage = vec![CoverageCounter::default(); mapping.rows.len()];
-    let mut has_attributes = vec![false; mapping.rows.len()];
-    for observation in &outcome.kept {
-        let row = &mapping.rows[observation.mapping_idx];
-        let table = if observation.is_aggregate {
-            &mut governed.aggregates
-        } else {
-            &mut governed.observations
-        };
-        table.indicator.push(Metric::id_for_code(&row.source_code));
-        table.country.push(observation.country.clone());
-        table.year.push(observation.year);
-        table.value.push(observation.value);
-        table.source.push(source.id.clone());
-        table.vintage.push(source.vintage.clone());
-        table.citation_id.push(CitationId::format(
-            &record.citation_prefix,
-            &row.source_code,
-            &observation.country,
-            observation.year,
-        ));
-        table.flags.push(observation.flags.clone());
-        table.standard_error.push(observation.standard_error);
-        table.source_count.push(observation.source_count);
-        has_attributes[observation.mapping_idx] |=
-            observation.standard_error.is_some() || observation.source_count.is_some();
-        if observation.is_aggregate {
-            *governed
-                .report
-                .aggregates_kept
-                .entry(observation.country.clone())
-                .or_default() += 1;
-            coverage[observation.mapping_idx].aggregate_rows += 1;
-        } else {
-            coverage[observation.mapping_idx].add(&observation.country, observation.year);
-        }
-    }
-    let attribute_names: Vec<String> = match &source.connector {
-        Connector::LongCsv { attributes, .. } => attributes.keys().cloned().collect(),
-        _ => Vec::new(),
-    };
-    for (mapping_idx, row) in mapping.rows.iter().enumerate() {
-        let counter = &coverage[mapping_idx];
-        if counter.rows == 0 && counter.aggregate_rows == 0 {
-            continue;
-        }
-        let descriptor = &descriptors[mapping_idx];
-        let text = crate::govern::text::metric_text(
-            &Metric::id_for_code(&row.source_code),
-            row,
-            descriptor,
-            metadata.get(&row.source_code),
-            &source.vintage,
-        );
-        if let Some(stale) = text.stale {
-            governed.report.stale_texts.push(stale);
-        }
-        let series_metadata = metadata.get(&row.source_code).cloned().unwrap_or_default();
-        let source_title = descriptor
-            .title
-            .clone()
-            .or_else(|| row.name_en.clone())
-            .unwrap_or_else(|| row.source_code.clone());
-        let mut country_notes = series_metadata.country_notes;
-        country_notes.retain(|iso3, _| countries.get(iso3).is_some());
-        governed.metrics.push(Metric {
-            id: Metric::id_for_code(&row.source_code),
-            source_code: row.source_code.clone(),
-            source_id: source.id.clone(),
-            pillar: row.pillar.clone(),
-            names: Names {
-                en: row.name_en.clone().unwrap_or_else(|| source_title.clone()),
-                es: row.name_es.clone(),
-                pt: row.name_pt.clone(),
-            },
-            source_title,
-            description: text.description,
-            unit: row.unit.clone(),
-            good_direction: row.good_direction,
-            valid_range: row.valid_range(),
-            license: row.license.clone(),
-            vintage: source.vintage.clone(),
-            primary_source: series_metadata.primary_source,
-            methodology: text.methodology,
-            topic: row.wdi_topic.clone(),
-            synonyms: row.synonym_list(),
-            headline: row.headline,
-            attributes: if has_attributes[mapping_idx] {
-                attribute_names.clone()
-            } else {
-                Vec::new()
-            },
-            country_notes,
-            coverage: counter.coverage(),
-        });
-    }
-    outcome.counts.indicators = coverage
-        .iter()
-        .filter(|counter| counter.rows > 0 || counter.aggregate_rows > 0)
-        .count() as u32;
-    let report = &mut governed.report;
-    for dropped in &outcome.dropped {
-        *report.dropped_by_reason.entry(dropped.reason).or_default() += 1;
-    }
-    report.dropped.append(&mut outcome.dropped);
-    report.excluded_series.append(&mut outcome.excluded);
-    report.record_source(&source.id, outcome.counts);
-    governed.sources.push(record);
 }
 
 /// Writes every artifact into the staging directory and returns the final report.
@@ -601,36 +452,6 @@ fn countries_with_counts(
             ..entity.clone()
         })
         .collect()
-}
-
-/// Counts coverage of one indicator over countries.
-#[derive(Debug, Clone, Default)]
-struct CoverageCounter {
-    rows: u64,
-    aggregate_rows: u64,
-    countries: BTreeSet<String>,
-    first_year: Option<i32>,
-    last_year: Option<i32>,
-}
-
-impl CoverageCounter {
-    fn add(&mut self, country: &str, year: i32) {
-        self.rows += 1;
-        if !self.countries.contains(country) {
-            self.countries.insert(country.to_string());
-        }
-        self.first_year = Some(self.first_year.map_or(year, |first| first.min(year)));
-        self.last_year = Some(self.last_year.map_or(year, |last| last.max(year)));
-    }
-
-    fn coverage(&self) -> Coverage {
-        Coverage {
-            observations: self.rows,
-            countries: self.countries.len() as u32,
-            first_year: self.first_year,
-            last_year: self.last_year,
-        }
-    }
 }
 
 fn progress_bar(show: bool, length: u64, message: &'static str) -> ProgressBar {

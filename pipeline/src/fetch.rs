@@ -283,7 +283,7 @@ pub fn fetch_source(
             });
         }
         // The connector must read what arrived, as the bake will; else everything goes back.
-        crate::sources::status::readable(catalog, source, sources_dir).map_err(|problem| {
+        crate::status::readable(catalog, source, sources_dir).map_err(|problem| {
             FetchError::Download {
                 source_id: source.id.clone(),
                 url: refresh.files[0].url.clone(),

@@ -5,7 +5,9 @@
 //! raw rows, cells as written) → [`govern`] (checks; every dropped row reported) → [`derive`]
 //! (concordance pairs) → [`index`] (the search documents) and [`export`] (polars
 //! writes the observation tables; `corpus` writes the registries) → [`publish`] (content-hashed
-//! directory, atomic pointer swap). [`bake::bake`] runs them in order.
+//! directory, atomic pointer swap). [`bake::bake`] runs them in order. The other two commands sit beside
+//! it: [`status`] (`pipeline sources`: what ingest and governance make of each source) and [`fetch`]
+//! (`pipeline fetch`).
 //!
 //! Guarantees: the same catalog and raw files give byte-identical artifacts and the same corpus
 //! version; a failed bake publishes nothing and leaves the previous corpus current; the bake never
@@ -34,5 +36,6 @@ pub mod ingest;
 pub mod paths;
 pub mod publish;
 pub mod sources;
+pub mod status;
 
 pub use error::BakeError;

@@ -7,7 +7,8 @@ use clap::{Args, Parser, Subcommand};
 use pipeline::{
     bake::{BakeOptions, bake},
     paths,
-    sources::{Catalog, status},
+    sources::Catalog,
+    status,
 };
 
 /// Bake the governed LAC data corpus from declared sources.

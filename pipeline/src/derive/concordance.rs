@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::{export::tables::ObservationColumns, sources::concordance::ConcordancePair};
+use crate::{govern::table::ObservationColumns, sources::concordance::ConcordancePair};
 
 /// The concordance table, column by column, in (pair, country, year) order.
 #[derive(Debug, Clone, Default, PartialEq)]

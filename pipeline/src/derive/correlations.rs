@@ -10,7 +10,7 @@ use corpus::{
     is_projection,
 };
 
-use crate::export::tables::ObservationColumns;
+use crate::govern::table::ObservationColumns;
 
 /// Years searched back from the newest year both indicators share.
 const YEARS_BACK: i32 = 10;

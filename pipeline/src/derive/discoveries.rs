@@ -15,7 +15,7 @@ use corpus::{
 
 use super::concordance::ConcordanceColumns;
 use crate::{
-    export::tables::ObservationColumns,
+    govern::table::ObservationColumns,
     sources::concordance::{ConcordancePair, ToleranceKind},
 };
 

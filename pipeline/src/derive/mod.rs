@@ -9,7 +9,7 @@ pub mod year_stats;
 
 use std::collections::BTreeMap;
 
-use crate::export::tables::ObservationColumns;
+use crate::govern::table::ObservationColumns;
 
 /// The row indices of each (indicator, country) series among the rows `keep` admits, in table order;
 /// series sorted by indicator then country.

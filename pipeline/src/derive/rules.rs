@@ -10,7 +10,7 @@ use corpus::{
     derived::{DerivedRuleCounts, MetricRule},
 };
 
-use crate::{export::tables::ObservationColumns, sources::aggregation::AggregationRules};
+use crate::{govern::table::ObservationColumns, sources::aggregation::AggregationRules};
 
 /// One rule per metric, sorted by indicator, and the counts of what was declared.
 ///

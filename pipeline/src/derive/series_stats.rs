@@ -10,7 +10,7 @@ use corpus::{
     is_projection,
 };
 
-use crate::export::tables::ObservationColumns;
+use crate::govern::table::ObservationColumns;
 
 /// One [`SeriesStats`] per (indicator, country) of the country observations, sorted by both.
 pub fn series_stats(

@@ -12,7 +12,7 @@ use corpus::{
     is_projection,
 };
 
-use crate::export::tables::ObservationColumns;
+use crate::govern::table::ObservationColumns;
 
 /// The population indicator used as weight.
 pub const POPULATION: &str = "sp_pop_totl";

@@ -22,9 +22,8 @@ use super::{
         INDICATOR_DIR, IndicatorExport, group_by_indicator, indicator_path, write_indicator_files,
     },
     sdmx,
-    tables::ObservationColumns,
 };
-use crate::BakeError;
+use crate::{BakeError, govern::table::ObservationColumns};
 
 /// The ids of the structure message and the registry workbook in the downloads list.
 pub const STRUCTURE_ID: &str = "structure";

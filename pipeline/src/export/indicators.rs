@@ -29,8 +29,7 @@ use corpus::{Country, Metric, SourceRecord};
 use polars::prelude::{Column, DataFrame, ParquetCompression, ParquetWriter, StatisticsOptions};
 use rust_xlsxwriter::{Format as CellFormat, Workbook, Worksheet, XlsxError};
 
-use super::tables::ObservationColumns;
-use crate::BakeError;
+use crate::{BakeError, govern::table::ObservationColumns};
 
 /// The directory of the per-indicator files, inside a corpus directory.
 pub const INDICATOR_DIR: &str = "exports/indicators";

@@ -5,44 +5,9 @@ use std::{fs::File, path::Path};
 
 use polars::prelude::*;
 
-use crate::{BakeError, derive::concordance::ConcordanceColumns};
-
-/// The columns of an observation table, row-aligned, in any order (sorted on write).
-#[derive(Debug, Clone, Default)]
-pub struct ObservationColumns {
-    /// Metric ids.
-    pub indicator: Vec<String>,
-    /// ISO3 or aggregate codes.
-    pub country: Vec<String>,
-    /// Years.
-    pub year: Vec<i32>,
-    /// Values.
-    pub value: Vec<f64>,
-    /// Source ids.
-    pub source: Vec<String>,
-    /// Vintages.
-    pub vintage: Vec<String>,
-    /// Citation ids.
-    pub citation_id: Vec<String>,
-    /// `|`-separated flags.
-    pub flags: Vec<String>,
-    /// Standard errors.
-    pub standard_error: Vec<Option<f64>>,
-    /// Source counts.
-    pub source_count: Vec<Option<i32>>,
-}
-
-impl ObservationColumns {
-    /// Number of rows.
-    pub fn len(&self) -> usize {
-        self.indicator.len()
-    }
-
-    /// Whether there are no rows.
-    pub fn is_empty(&self) -> bool {
-        self.indicator.is_empty()
-    }
-}
+use crate::{
+    BakeError, derive::concordance::ConcordanceColumns, govern::table::ObservationColumns,
+};
 
 /// Sorts `columns` by (indicator, country, year) and writes `{stem}.arrow` and `{stem}.parquet` into
 /// `dir`. Returns the number of rows written.

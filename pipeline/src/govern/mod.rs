@@ -8,69 +8,29 @@
 //! `suspect_scale` ([`scale`]), and series the publisher calls modelled estimates are flagged `modelled`
 //! ([`text`]). Nothing is dropped without a [`DroppedRow`] in the report; every flag is counted.
 
+pub mod metrics;
+pub mod observation;
 pub mod placeholder;
 pub mod records;
 pub mod scale;
+pub mod table;
 pub mod text;
 
 use std::collections::HashMap;
 
-use corpus::{
-    CountryRegistry, DropReason, DroppedRow, EntityKind, ExcludedSeries, report::SourceCounts,
-};
+use corpus::{CountryRegistry, DropReason, DroppedRow, EntityKind, ExcludedSeries};
+
+use observation::{GovernedObservation, SourceOutcome};
 
 use crate::{
     BakeError,
-    ingest::{Descriptor, RawFile, RawRow, tabular::missing_markers, wdi_metadata::SeriesMetadata},
+    ingest::{
+        missing_markers,
+        raw::{Descriptor, RawFile, RawRow},
+        wdi_metadata::SeriesMetadata,
+    },
     sources::{Connector, CorpusSettings, MetricMapping, SourceEntry, catalog::EntityNaming},
 };
-
-/// A raw row that passed every check.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GovernedObservation {
-    /// Index of the indicator in the source's metric mapping.
-    pub mapping_idx: usize,
-    /// ISO3, or aggregate code.
-    pub country: String,
-    /// Whether `country` is a comparison aggregate.
-    pub is_aggregate: bool,
-    /// Year.
-    pub year: i32,
-    /// Value in the metric's unit.
-    pub value: f64,
-    /// Standard error, where the source gives one.
-    pub standard_error: Option<f64>,
-    /// Number of underlying sources, where given.
-    pub source_count: Option<i32>,
-    /// `|`-separated flags (`projection`, `modelled`, `suspect_scale`), empty when none.
-    pub flags: String,
-}
-
-impl GovernedObservation {
-    /// Adds `flag` to the observation's flags (once).
-    fn add_flag(&mut self, flag: &str) {
-        if self.flags.split('|').any(|present| present == flag) {
-            return;
-        }
-        if !self.flags.is_empty() {
-            self.flags.push('|');
-        }
-        self.flags.push_str(flag);
-    }
-}
-
-/// What governance made of one source.
-#[derive(Debug, Clone, Default)]
-pub struct SourceOutcome {
-    /// Rows kept, in file order.
-    pub kept: Vec<GovernedObservation>,
-    /// Rows dropped, in file and line order.
-    pub dropped: Vec<DroppedRow>,
-    /// Series left out for licence reasons.
-    pub excluded: Vec<ExcludedSeries>,
-    /// Counts for the report.
-    pub counts: SourceCounts,
-}
 
 /// Years a value can be recorded for.
 const YEARS: std::ops::RangeInclusive<i32> = 1900..=2100;

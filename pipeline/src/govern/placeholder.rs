@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use super::GovernedObservation;
+use super::observation::GovernedObservation;
 use crate::sources::{MetricMapping, metric_map::ZeroRule};
 
 /// Smallest absolute value (in percentage points) of every neighbour of a zero run for the run to be a

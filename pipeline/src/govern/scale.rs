@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{GovernedObservation, placeholder};
+use super::{observation::GovernedObservation, placeholder};
 use crate::sources::{MetricMapping, metric_map::SmallValues};
 
 /// The flag set on a suspect value.

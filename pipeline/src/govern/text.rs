@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use corpus::report::StaleText;
 
 use crate::{
-    ingest::{Descriptor, wdi_metadata::SeriesMetadata},
+    ingest::{raw::Descriptor, wdi_metadata::SeriesMetadata},
     sources::MetricMappingRow,
 };
 

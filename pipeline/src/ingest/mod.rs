@@ -1,78 +1,75 @@
 //! Connectors: read each source's raw files, as declared in its catalog entry, into raw rows (cells as
-//! written, nothing parsed or dropped yet) and registry content.
+//! written, nothing parsed or dropped yet) and registry content. [`read_source`] picks the reader of an
+//! observation source's connector: [`tabular`] (the plain CSV layouts), [`wide_years`], [`scaled`];
+//! [`countries`] and [`wdi_metadata`] read the country list and the series metadata.
 //!
 //! Governance (`crate::govern`) decides what each raw row becomes; ingest never drops a row.
 
 pub mod countries;
+pub mod projection;
+pub mod raw;
 pub mod scaled;
+pub mod table;
 pub mod tabular;
 pub mod wdi_metadata;
 pub mod wide_years;
 
 use std::path::Path;
 
-/// One data row of a raw file, cells as written.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RawRow {
-    /// Index of the indicator in the source's metric mapping.
-    pub mapping_idx: usize,
-    /// 1-based line in the raw file (header is line 1).
-    pub line: u64,
-    /// Country or aggregate code cell.
-    pub country: String,
-    /// Year cell.
-    pub year: String,
-    /// Value cell.
-    pub value: String,
-    /// Attribute cells, in `crate::sources::catalog::ATTRIBUTE_COLUMNS` order (`None` if not declared).
-    pub attributes: [Option<String>; 2],
-    /// `|`-separated flags the connector sets (`projection`), empty when none.
-    pub flags: String,
-}
+pub use raw::{Descriptor, RawFile, RawRow, relative_display};
 
-impl RawRow {
-    /// A row without attributes or flags.
-    pub fn new(
-        mapping_idx: usize,
-        line: u64,
-        country: String,
-        year: String,
-        value: String,
-    ) -> RawRow {
-        RawRow {
-            mapping_idx,
-            line,
-            country,
-            year,
-            value,
-            attributes: [None, None],
-            flags: String::new(),
+use crate::{
+    BakeError,
+    sources::{Connector, MetricMapping, SourceEntry},
+};
+
+/// Reads every raw file of an observation source, and the descriptor of each mapped indicator (empty
+/// descriptors for connectors without one), with the reader of its connector. `progress` advances by one
+/// per mapped indicator.
+///
+/// # Errors
+/// [`BakeError::RawFile`] if a file is missing, unreadable or lacks a declared column.
+pub fn read_source(
+    entry: &SourceEntry,
+    mapping: &MetricMapping,
+    sources_dir: &Path,
+    progress: &indicatif::ProgressBar,
+) -> Result<(Vec<RawFile>, Vec<Descriptor>), BakeError> {
+    match &entry.connector {
+        Connector::LongCsvPerIndicator { .. }
+        | Connector::LongCsv { .. }
+        | Connector::ColumnsCsv { .. }
+        | Connector::YearColumnsCsv { .. }
+        | Connector::SumCsv { .. } => tabular::read_source(entry, mapping, sources_dir, progress),
+        Connector::WideYearsCsv { .. } => {
+            wide_years::read_source(entry, mapping, sources_dir, progress)
         }
+        Connector::ScaledCsv { .. } => scaled::read_source(entry, mapping, sources_dir, progress),
+        other => unreachable!("read_source called for connector `{}`", other.kind()),
     }
 }
 
-/// The raw rows read from one file.
-#[derive(Debug, Clone)]
-pub struct RawFile {
-    /// Path relative to the sources directory, as shown in the bake report.
-    pub file: String,
-    /// Its data rows, in file order.
-    pub rows: Vec<RawRow>,
-}
-
-/// The publisher's own description of one indicator, read from a descriptor file.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Descriptor {
-    /// Title, e.g. `Life expectancy at birth, total (years)`.
-    pub title: Option<String>,
-    /// Definition.
-    pub description: Option<String>,
-}
-
-/// `path` relative to `sources_dir` with forward slashes, for reports.
-pub fn relative_display(sources_dir: &Path, path: &Path) -> String {
-    path.strip_prefix(sources_dir)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
+/// The missing-value markers a connector declares.
+pub fn missing_markers(connector: &Connector) -> &[String] {
+    match connector {
+        Connector::LongCsvPerIndicator {
+            missing_markers, ..
+        }
+        | Connector::LongCsv {
+            missing_markers, ..
+        }
+        | Connector::ColumnsCsv {
+            missing_markers, ..
+        }
+        | Connector::YearColumnsCsv {
+            missing_markers, ..
+        }
+        | Connector::WideYearsCsv {
+            missing_markers, ..
+        }
+        | Connector::ScaledCsv {
+            missing_markers, ..
+        } => missing_markers,
+        _ => &[],
+    }
 }

@@ -9,7 +9,10 @@
 
 use std::{collections::HashMap, path::Path};
 
-use super::{Descriptor, RawFile, RawRow, relative_display, tabular::Table};
+use super::{
+    raw::{Descriptor, RawFile, RawRow, relative_display},
+    table::Table,
+};
 use crate::{
     BakeError,
     sources::{Connector, MetricMapping, SourceEntry},

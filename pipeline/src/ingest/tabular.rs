@@ -1,5 +1,6 @@
-//! The tabular connectors: every layout of indicator values in CSV files, declared per source in its
-//! catalog entry (`crate::sources::Connector`), read into raw rows with cells as written.
+//! The tabular connectors: the plain layouts of indicator values in CSV files, declared per source in its
+//! catalog entry (`crate::sources::Connector`), read into raw rows with cells as written. One reader
+//! among the connectors; [`super::read_source`] picks it.
 //!
 //! - `long_csv_per_indicator`: one long CSV per indicator (WDI `indicators/<code>/data.csv`, IMF WEO
 //!   `datapoints/ddf--datapoints--<key>--by--country--year.csv` with projection notes).
@@ -15,7 +16,11 @@ use std::{
 
 use rayon::prelude::*;
 
-use super::{Descriptor, RawFile, RawRow, relative_display};
+use super::{
+    projection::{PROJECTION_FLAG, estimates_start_after},
+    raw::{Descriptor, RawFile, RawRow, relative_display},
+    table::Table,
+};
 use crate::{
     BakeError,
     sources::{
@@ -24,11 +29,9 @@ use crate::{
     },
 };
 
-/// The flag of a value the publisher marks as an estimate or projection rather than an observation.
-pub const PROJECTION_FLAG: &str = "projection";
-
-/// Reads every raw file of an observation source, and the descriptor of each mapped indicator (empty
-/// descriptors for connectors without one). `progress` advances by one per mapped indicator.
+/// Reads every raw file of a source with one of the tabular layouts, and the descriptor of each mapped
+/// indicator (empty descriptors for layouts without one). `progress` advances by one per mapped indicator.
+/// Called by [`super::read_source`] for these connectors only.
 ///
 /// # Errors
 /// [`BakeError::RawFile`] if a file is missing, unreadable or lacks a declared column.
@@ -283,88 +286,12 @@ pub fn read_source(
                 no_descriptors(),
             )
         }
-        Connector::WideYearsCsv { .. } => {
-            super::wide_years::read_source(entry, mapping, sources_dir, progress)?
-        }
-        Connector::ScaledCsv { .. } => {
-            super::scaled::read_source(entry, mapping, sources_dir, progress)?
-        }
-        other => unreachable!("read_source called for connector `{}`", other.kind()),
+        other => unreachable!(
+            "tabular::read_source called for connector `{}`",
+            other.kind()
+        ),
     };
     Ok(files_and_descriptors)
-}
-
-/// The missing-value markers a connector declares.
-pub fn missing_markers(connector: &Connector) -> &[String] {
-    match connector {
-        Connector::LongCsvPerIndicator {
-            missing_markers, ..
-        }
-        | Connector::LongCsv {
-            missing_markers, ..
-        }
-        | Connector::ColumnsCsv {
-            missing_markers, ..
-        }
-        | Connector::YearColumnsCsv {
-            missing_markers, ..
-        }
-        | Connector::WideYearsCsv {
-            missing_markers, ..
-        }
-        | Connector::ScaledCsv {
-            missing_markers, ..
-        } => missing_markers,
-        _ => &[],
-    }
-}
-
-/// A CSV read whole: headers and records with their 1-based line numbers.
-pub(crate) struct Table {
-    path: std::path::PathBuf,
-    pub(crate) headers: Vec<String>,
-    pub(crate) records: Vec<(u64, Vec<String>)>,
-}
-
-impl Table {
-    pub(crate) fn read(path: &Path) -> Result<Table, BakeError> {
-        let bytes = std::fs::read(path)
-            .map_err(|error| BakeError::raw_file(path, format!("cannot read: {error}")))?;
-        let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
-        let mut reader = csv::ReaderBuilder::new().from_reader(text);
-        let headers: Vec<String> = reader
-            .headers()
-            .map_err(|error| BakeError::raw_file(path, error))?
-            .iter()
-            .map(str::to_string)
-            .collect();
-        let mut records = Vec::new();
-        for record in reader.records() {
-            let record = record.map_err(|error| BakeError::raw_file(path, error))?;
-            let line = record.position().map_or(0, |position| position.line());
-            let mut cells: Vec<String> =
-                record.iter().map(|cell| cell.trim().to_string()).collect();
-            cells.resize(headers.len(), String::new());
-            records.push((line, cells));
-        }
-        Ok(Table {
-            path: path.to_path_buf(),
-            headers,
-            records,
-        })
-    }
-
-    pub(crate) fn column(&self, name: &str) -> Result<usize, BakeError> {
-        self.headers
-            .iter()
-            .position(|header| header == name)
-            .ok_or_else(|| {
-                BakeError::raw_file(
-                    &self.path,
-                    format!("no column `{name}`; columns: {}", self.headers.join(", ")),
-                )
-            })
-    }
 }
 
 /// Sums `value` over the rows whose `filter` column equals `key` (`*`: every row), per (country, year).
@@ -419,7 +346,7 @@ fn read_projection_notes(
     );
     let mut by_indicator: HashMap<String, HashMap<String, i32>> = HashMap::new();
     for (_, cells) in &table.records {
-        if let Some(year) = super::wide_years::estimates_start_after(&cells[after]) {
+        if let Some(year) = estimates_start_after(&cells[after]) {
             by_indicator
                 .entry(cells[indicator].clone())
                 .or_default()

@@ -10,20 +10,14 @@
 use std::{collections::HashMap, path::Path};
 
 use super::{
-    Descriptor, RawFile, RawRow, relative_display,
-    tabular::{PROJECTION_FLAG, Table},
+    projection::{PROJECTION_FLAG, estimates_start_after},
+    raw::{Descriptor, RawFile, RawRow, relative_display},
+    table::Table,
 };
 use crate::{
     BakeError,
     sources::{Connector, MetricMapping, SourceEntry},
 };
-
-/// The last year of actual data written in an "Estimates Start After" cell, or `None` when the cell
-/// does not give one (`0`, blank, not a year in 1900–2100): unknown, so no value is flagged.
-pub fn estimates_start_after(cell: &str) -> Option<i32> {
-    let year: f64 = cell.trim().parse().ok()?;
-    (year.fract() == 0.0 && (1900.0..=2100.0).contains(&year)).then_some(year as i32)
-}
 
 /// Reads a `wide_years_csv` source: its raw rows, and per mapped indicator the publisher's title and
 /// definition from the first row that carries them.
@@ -132,18 +126,4 @@ pub fn read_source(
         }],
         descriptors,
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::estimates_start_after;
-
-    #[test]
-    fn zero_blank_or_no_year_is_unknown() {
-        assert_eq!(estimates_start_after("2023"), Some(2023));
-        assert_eq!(estimates_start_after("2018.0"), Some(2018));
-        for cell in ["0", "", " ", "n/a", "--", "201", "2018.5"] {
-            assert_eq!(estimates_start_after(cell), None, "{cell:?}");
-        }
-    }
 }

@@ -16,7 +16,7 @@ use corpus::{
 };
 use serde::Deserialize;
 
-use super::Catalog;
+use super::catalog::Catalog;
 use crate::BakeError;
 
 /// The catalog file, relative to the catalog directory.

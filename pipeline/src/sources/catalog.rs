@@ -9,8 +9,8 @@ use corpus::SourceRecord;
 use serde::Deserialize;
 
 use super::{
-    CorpusSettings, MetricMapping,
-    settings::{check_https, is_snake_id},
+    metric_map::MetricMapping,
+    settings::{CorpusSettings, check_https, is_snake_id},
 };
 use crate::BakeError;
 

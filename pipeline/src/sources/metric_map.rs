@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use corpus::{GoodDirection, ValidRange};
 use serde::Deserialize;
 
-use super::CorpusSettings;
+use super::settings::CorpusSettings;
 use crate::BakeError;
 
 /// One mapping file, validated.

@@ -19,7 +19,6 @@ pub mod curated;
 pub mod metric_map;
 pub mod refresh;
 pub mod settings;
-pub mod status;
 
 pub use catalog::{Catalog, Connector, SourceEntry};
 pub use metric_map::{MetricMapping, MetricMappingRow};

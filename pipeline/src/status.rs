@@ -6,8 +6,8 @@ use std::path::Path;
 use indicatif::ProgressBar;
 
 use crate::{
-    BakeError, ingest,
-    sources::{Catalog, Connector, SourceEntry},
+    BakeError, govern, ingest,
+    sources::{Catalog, Connector, MetricMapping, SourceEntry},
 };
 
 /// The status of one source.
@@ -69,13 +69,13 @@ fn countries(catalog: &Catalog, sources_dir: &Path) -> Option<corpus::CountryReg
 fn governance_note(
     catalog: &Catalog,
     source: &SourceEntry,
-    mapping: &crate::sources::MetricMapping,
-    files: &[ingest::RawFile],
-    descriptors: &[ingest::Descriptor],
+    mapping: &MetricMapping,
+    files: &[ingest::raw::RawFile],
+    descriptors: &[ingest::raw::Descriptor],
     countries: &corpus::CountryRegistry,
 ) -> String {
     let no_metadata = std::collections::HashMap::new();
-    match crate::govern::govern_source(
+    match govern::govern_source(
         source,
         mapping,
         files,
@@ -93,7 +93,7 @@ fn governance_note(
             let suspect = outcome
                 .counts
                 .flagged
-                .get(crate::govern::scale::FLAG)
+                .get(govern::scale::FLAG)
                 .copied()
                 .unwrap_or(0);
             format!(
@@ -190,8 +190,7 @@ fn status(
             )
         }
         (_, Some(mapping)) => {
-            match ingest::tabular::read_source(source, mapping, sources_dir, &ProgressBar::hidden())
-            {
+            match ingest::read_source(source, mapping, sources_dir, &ProgressBar::hidden()) {
                 Ok((files, descriptors)) => {
                     let rows = files.iter().flat_map(|file| &file.rows);
                     status.rows = Some(rows.clone().count() as u64);
@@ -236,7 +235,7 @@ pub fn readable(catalog: &Catalog, source: &SourceEntry, sources_dir: &Path) -> 
     let Some(mapping) = catalog.mappings.get(&source.id) else {
         return Ok(());
     };
-    ingest::tabular::read_source(source, mapping, sources_dir, &ProgressBar::hidden())
+    ingest::read_source(source, mapping, sources_dir, &ProgressBar::hidden())
         .map(|_| ())
         .map_err(|error| short(&error))
 }

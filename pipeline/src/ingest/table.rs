@@ -1,0 +1,65 @@
+//! A raw CSV file read whole, as every CSV connector reads it: headers, and records with their line
+//! numbers (BOM stripped, cells trimmed, short records padded).
+
+use std::path::Path;
+
+use crate::BakeError;
+
+/// A CSV read whole: headers and records with their 1-based line numbers.
+pub(crate) struct Table {
+    /// The file read, for error messages.
+    path: std::path::PathBuf,
+    /// Header cells, as written.
+    pub(crate) headers: Vec<String>,
+    /// Records in file order: 1-based line and cells (trimmed; one per header).
+    pub(crate) records: Vec<(u64, Vec<String>)>,
+}
+
+impl Table {
+    /// Reads the CSV at `path` whole.
+    ///
+    /// # Errors
+    /// [`BakeError::RawFile`] if the file is unreadable or is not CSV.
+    pub(crate) fn read(path: &Path) -> Result<Table, BakeError> {
+        let bytes = std::fs::read(path)
+            .map_err(|error| BakeError::raw_file(path, format!("cannot read: {error}")))?;
+        let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
+        let mut reader = csv::ReaderBuilder::new().from_reader(text);
+        let headers: Vec<String> = reader
+            .headers()
+            .map_err(|error| BakeError::raw_file(path, error))?
+            .iter()
+            .map(str::to_string)
+            .collect();
+        let mut records = Vec::new();
+        for record in reader.records() {
+            let record = record.map_err(|error| BakeError::raw_file(path, error))?;
+            let line = record.position().map_or(0, |position| position.line());
+            let mut cells: Vec<String> =
+                record.iter().map(|cell| cell.trim().to_string()).collect();
+            cells.resize(headers.len(), String::new());
+            records.push((line, cells));
+        }
+        Ok(Table {
+            path: path.to_path_buf(),
+            headers,
+            records,
+        })
+    }
+
+    /// The index of the column headed `name`.
+    ///
+    /// # Errors
+    /// [`BakeError::RawFile`] naming the missing column and the file's columns.
+    pub(crate) fn column(&self, name: &str) -> Result<usize, BakeError> {
+        self.headers
+            .iter()
+            .position(|header| header == name)
+            .ok_or_else(|| {
+                BakeError::raw_file(
+                    &self.path,
+                    format!("no column `{name}`; columns: {}", self.headers.join(", ")),
+                )
+            })
+    }
+}
