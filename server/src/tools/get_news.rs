@@ -15,8 +15,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec,
-    common::{self, SourceLink},
+    ToolAnswer, ToolError, ToolSpec, arguments,
+    display::{self, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -70,11 +70,11 @@ pub struct GetNewsInput {
     #[serde(default)]
     pub kind: Option<String>,
     /// Items to return, 1 to 20. Default 10.
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 20), extend("default" = 10))]
     pub limit: Option<u32>,
     /// Items to skip (a previous answer's `next_offset`). Default 0.
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 0), extend("default" = 0))]
     pub offset: Option<u32>,
 }
@@ -161,8 +161,8 @@ fn handle(
             "limit {limit}: give 1 to {MAX_LIMIT}"
         )));
     }
-    let pillar = common::pillar(corpus, &input.parameter)?;
-    let country = common::optional_country(corpus, Some(&input.country))?
+    let pillar = arguments::pillar(corpus, &input.parameter)?;
+    let country = arguments::optional_country(corpus, Some(&input.country))?
         .expect("a given country resolves or errs");
     let asked_kind = input
         .kind
@@ -179,7 +179,7 @@ fn handle(
                 .ok_or_else(|| {
                     ToolError::Invalid(format!(
                         "kind `{}`: give one of {}",
-                        common::snippet(asked),
+                        arguments::snippet(asked),
                         KINDS.join(", ")
                     ))
                 })?,
@@ -258,7 +258,7 @@ fn handle(
             next_offset,
             note,
             nearby,
-            sources: vec![common::source_link(corpus, "events", None)],
+            sources: vec![display::source_link(corpus, "events", None)],
         },
         citations: Vec::new(),
         display: None,

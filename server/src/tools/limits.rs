@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::{ToolError, common::snippet};
+use super::{ToolError, arguments::snippet};
 
 /// How a string argument is capped, chosen by its property name ([`ArgumentKind::of`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,9 +6,11 @@
 //! ([`crate::transport`]) lists and calls tools only through [`Plugin`].
 
 pub mod answer;
+pub mod arguments;
 pub mod common;
 pub mod compare_countries;
 pub mod compute;
+pub mod display;
 pub mod find_pilots;
 pub mod get_chart_data;
 pub mod get_data_health;
@@ -20,9 +22,12 @@ pub mod get_pilot;
 pub mod get_regional_pulse;
 pub mod get_series;
 pub mod limits;
+pub mod paging;
+pub mod projects;
 pub mod recommend_action;
 pub mod resolve_citations;
 pub mod resolve_metric;
+pub mod rounding;
 pub mod schema;
 pub mod search_corpus;
 

@@ -9,8 +9,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    CitationRecord, ToolAnswer, ToolError, ToolSpec,
-    common::{self, SourceLink},
+    CitationRecord, ToolAnswer, ToolError, ToolSpec, arguments,
+    display::{self, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -117,7 +117,7 @@ fn handle(
                 citation_id: id.clone(),
                 reason: format!(
                     "no {dataset} record `{}` in the corpus: its ids start {prefix}, e.g. {example} (exactly as an answer gives them)",
-                    common::snippet(id)
+                    arguments::snippet(id)
                 ),
             });
             continue;
@@ -142,7 +142,7 @@ fn handle(
         resolved,
         records: resolved_records,
         unresolved,
-        sources: vec![common::source_link(corpus, "citations", None)],
+        sources: vec![display::source_link(corpus, "citations", None)],
     };
     Ok(ToolAnswer {
         result,
