@@ -37,9 +37,11 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct CompareCountriesInput {
     /// Pillar: id (`seguridad`) or name in es/en/pt (`security`, `segurança`).
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: String,
     /// 2 to 8 countries: ISO3 (`MEX`), ISO2 or names in es/en/pt.
     #[schemars(length(min = 2, max = 8))]
+    #[schemars(transform = super::limits::cap_name)]
     pub countries: Vec<String>,
     /// Indicators per page, 1 to 40 (default 10).
     #[serde(default, deserialize_with = "arguments::whole_number")]
@@ -47,6 +49,7 @@ pub struct CompareCountriesInput {
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub cursor: Option<String>,
 }
 

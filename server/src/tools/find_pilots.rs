@@ -68,12 +68,15 @@ pub fn spec() -> ToolSpec {
 pub struct FindPilotsInput {
     /// Country the projects are in (ISO3 or name).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
     /// Pillar the projects act on (id or name in es/en/pt).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
     /// Words of what the project does (es/en/pt), e.g. "energía renovable".
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_text)]
     pub query: Option<String>,
     /// Pilots to return, 1 to 25. Default 10.
     #[serde(default, deserialize_with = "arguments::whole_number")]

@@ -48,9 +48,11 @@ pub fn spec() -> ToolSpec {
 pub struct GetDataHealthInput {
     /// Pillar: id or name in es/en/pt.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
     /// Country: ISO3 or name.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
 }
 

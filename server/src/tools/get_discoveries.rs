@@ -43,15 +43,19 @@ pub fn spec() -> ToolSpec {
 pub struct GetDiscoveriesInput {
     /// Only indicators of this pillar (id or name in es/en/pt).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
     /// Only this country (ISO3 or name).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
     /// Only this indicator (id or publisher code); for contradictions, either side of the pair.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub indicator: Option<String>,
     /// `anomalies` or `contradictions` only. Default both.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub kind: Option<DiscoveryKind>,
     /// How many anomalies and how many contradictions, 1 to 40 each. Default 10.
     #[serde(default, deserialize_with = "arguments::whole_number")]

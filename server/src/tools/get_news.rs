@@ -62,12 +62,15 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct GetNewsInput {
     /// Pillar (id or name in es/en/pt), e.g. `energia`.
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: String,
     /// Country (ISO3 or name), e.g. `BOL`.
+    #[schemars(transform = super::limits::cap_name)]
     pub country: String,
     /// Only this kind: project_approved, project_closed, law_passed, policy_adopted, law_amended, earthquake,
     /// data_release.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub kind: Option<String>,
     /// Items to return, 1 to 20. Default 10.
     #[serde(default, deserialize_with = "arguments::whole_number")]

@@ -53,12 +53,15 @@ pub const MAX_LIMIT: usize = 40;
 #[serde(deny_unknown_fields)]
 pub struct GetParameterDataInput {
     /// Pillar: id (`salud`) or name in es/en/pt.
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: String,
     /// Country: ISO3 or name in es/en/pt.
+    #[schemars(transform = super::limits::cap_name)]
     pub country: String,
     /// Only these indicator ids of the pillar (1 to 40), in the usual order.
     #[serde(default)]
     #[schemars(length(min = 1, max = 40))]
+    #[schemars(transform = super::limits::cap_name)]
     pub indicators: Option<Vec<String>>,
     /// Indicators per page, 1 to 40 (default 20).
     #[serde(default, deserialize_with = "arguments::whole_number")]
@@ -66,6 +69,7 @@ pub struct GetParameterDataInput {
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub cursor: Option<String>,
 }
 

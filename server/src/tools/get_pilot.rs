@@ -70,6 +70,7 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct GetPilotInput {
     /// The pilot's slug from find_pilots: its P-code (`p102479`, `102479` or `wbproj-p102479`).
+    #[schemars(transform = super::limits::cap_name)]
     pub slug: String,
 }
 

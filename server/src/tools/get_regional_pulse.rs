@@ -72,6 +72,7 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct GetRegionalPulseInput {
     /// Pillar: id or name in es/en/pt.
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: String,
     /// Indicators per page, 1 to 10 (default 6).
     #[serde(default, deserialize_with = "arguments::whole_number")]
@@ -79,6 +80,7 @@ pub struct GetRegionalPulseInput {
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub cursor: Option<String>,
 }
 

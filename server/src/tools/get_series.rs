@@ -41,11 +41,14 @@ pub fn spec() -> ToolSpec {
 pub struct GetSeriesInput {
     /// Pillar of the indicator (optional: the indicator fixes it); a wrong one is refused by name.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
     /// Indicator id from resolve_metric (`sp_dyn_le00_in`).
+    #[schemars(transform = super::limits::cap_identifier)]
     pub indicator: String,
     /// 1 to 8 countries: ISO3 (`MEX`), ISO2 or names in es/en/pt (`México`, `Brasil`).
     #[schemars(length(min = 1, max = 8))]
+    #[schemars(transform = super::limits::cap_name)]
     pub countries: Vec<String>,
     /// First year to include (inclusive), 1900 to 2100; default: the earliest available.
     #[serde(default, deserialize_with = "arguments::whole_number")]

@@ -73,8 +73,10 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct RecommendActionInput {
     /// Country (ISO3 or name), e.g. `BOL`.
+    #[schemars(transform = super::limits::cap_name)]
     pub country: String,
     /// Pillar (id or name in es/en/pt), e.g. `energia`.
+    #[schemars(transform = super::limits::cap_name)]
     pub pillar: String,
 }
 

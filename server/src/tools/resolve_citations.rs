@@ -40,6 +40,7 @@ pub fn spec() -> ToolSpec {
 pub struct ResolveCitationsInput {
     /// 1 to 50 citation ids, e.g. `["wb-sp-dyn-le00-in-mex-2024"]`.
     #[schemars(length(min = 1, max = 50))]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub ids: Vec<String>,
 }
 

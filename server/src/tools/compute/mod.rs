@@ -128,17 +128,22 @@ pub enum Order {
 #[serde(deny_unknown_fields)]
 pub struct ComputeInput {
     /// The calculation.
+    #[schemars(transform = super::limits::cap_identifier)]
     pub op: Op,
     /// Pillar of the indicator (optional: the indicator fixes it); a wrong one is refused by name.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
     /// Indicator id from resolve_metric.
+    #[schemars(transform = super::limits::cap_identifier)]
     pub indicator: String,
     /// Country (ISO3 or name) for change, cagr, gap_to_frontier, forecast, and correlation across years.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
     /// Countries to rank (rank, rank_change) or correlate across (default: every country with data).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub countries: Option<Vec<String>>,
     /// First year (change, cagr, rank_change, forecast fit, correlation across years); default the earliest
     /// observed (forecast: the last 10 observed years, as the precomputed forecasts; rank_change: to_year - 10).
@@ -158,15 +163,19 @@ pub struct ComputeInput {
     /// Order of rank and rank_change: asc or desc; default best first by the indicator's good_direction
     /// (rank_change: the largest improvement first; desc when neutral).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub order: Option<Order>,
     /// Frontier of gap_to_frontier: `best` (by good_direction, default), `max` or `min`.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub frontier: Option<String>,
     /// Method: `pearson` for correlation, `ols` for forecast (the only ones offered).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub method: Option<String>,
     /// Second indicator id of correlation.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub indicator_b: Option<String>,
 }
 
