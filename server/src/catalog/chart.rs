@@ -87,10 +87,11 @@ pub fn page(
             indicator.chars().count()
         )));
     }
-    let metric = crate::tools::common::metric(corpus, indicator).map_err(|error| match error {
-        ToolError::Invalid(message) => ChartPageError::UnknownIndicator(message),
-        ToolError::Internal(message) => ChartPageError::Internal(message),
-    })?;
+    let metric =
+        crate::tools::arguments::metric(corpus, indicator).map_err(|error| match error {
+            ToolError::Invalid(message) => ChartPageError::UnknownIndicator(message),
+            ToolError::Internal(message) => ChartPageError::Internal(message),
+        })?;
     let mut named: Vec<String> = countries
         .unwrap_or_default()
         .split(',')

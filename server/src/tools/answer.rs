@@ -10,13 +10,19 @@
 //! attribution): each appears once per answer however many numbers rest on it, and
 //! `resolve_citations` resolves every such id. Derived numbers carry an inline
 //! per-response `calc-…`/`pulse-…` record naming their stored inputs.
+//!
+//! A tool gets the citation records of what it cites with [`citation_records`] (by id) or
+//! [`citation_records_for`] (observations already read).
 
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{ToolError, ToolOutput, common::Display};
+pub use super::rounding::significant;
+use corpus::Observation;
+
+use super::{ToolError, ToolOutput, display::Display};
 use crate::load::Corpus;
 
 /// The `_meta` key of a result that carries its display payload (tables, links, Vega-Lite charts) for a
@@ -144,6 +150,43 @@ pub struct SeriesCitation {
     pub country: String,
     /// Deep link to the indicator for that country on the publisher's site.
     pub url: String,
+}
+
+/// The citation records of `ids`, in order, skipping none: every id a tool cites comes from the table.
+///
+/// # Errors
+/// [`ToolError::Internal`] if an id taken from the observation table does not resolve (a bake bug).
+pub fn citation_records<'c, 'a>(
+    corpus: &'c Corpus,
+    ids: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<CitationRecord<'c>>, ToolError> {
+    ids.into_iter()
+        .map(|id| {
+            corpus
+                .baked
+                .resolve_citation(id)
+                .map_err(|unresolved| ToolError::Internal(unresolved.to_string()))
+        })
+        .collect()
+}
+
+/// The citation records of observations already read (no id parsing or lookup), in the given order.
+///
+/// # Errors
+/// [`ToolError::Internal`] if an observation is not in the registries (a corpus that fails verification).
+pub fn citation_records_for<'c: 'o, 'o>(
+    corpus: &'c Corpus,
+    observations: impl IntoIterator<Item = &'o Observation<'c>>,
+) -> Result<Vec<CitationRecord<'c>>, ToolError> {
+    observations
+        .into_iter()
+        .map(|observation| {
+            corpus
+                .baked
+                .citation_for(observation)
+                .map_err(|unresolved| ToolError::Internal(unresolved.to_string()))
+        })
+        .collect()
 }
 
 /// A stored value as `[year, value]`, in its indicator's unit; its citation id is `{series_id}-{year}`
@@ -406,28 +449,6 @@ impl serde_json::ser::Formatter for TrimFloats {
         value: f64,
     ) -> std::io::Result<()> {
         serde_json::ser::CompactFormatter.write_f64(writer, significant(value, 12))
-    }
-}
-
-/// `value` rounded to `digits` significant digits: the double nearest that decimal, so the shortest
-/// printing of it is the decimal itself. For derived numbers (never a stored, cited value).
-pub fn significant(value: f64, digits: i32) -> f64 {
-    if value == 0.0 || !value.is_finite() {
-        return value;
-    }
-    let scale = digits - 1 - value.abs().log10().floor() as i32;
-    // Powers of ten up to 1e22 are exact doubles, so one multiplication, one rounding and one exact
-    // division give the nearest double.
-    match scale {
-        0..=22 => {
-            let power = 10f64.powi(scale);
-            (value * power).round() / power
-        }
-        -22..=-1 => {
-            let power = 10f64.powi(-scale);
-            (value / power).round() * power
-        }
-        _ => value,
     }
 }
 

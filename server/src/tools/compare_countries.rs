@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec,
-    common::{self, Display, DisplayTable, SourceLink},
+    ToolAnswer, ToolError, ToolSpec, answer, arguments,
+    display::{self, Display, DisplayTable, SourceLink},
+    paging,
 };
 use crate::load::Corpus;
 
@@ -36,16 +37,19 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct CompareCountriesInput {
     /// Pillar: id (`seguridad`) or name in es/en/pt (`security`, `segurança`).
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: String,
     /// 2 to 8 countries: ISO3 (`MEX`), ISO2 or names in es/en/pt.
     #[schemars(length(min = 2, max = 8))]
+    #[schemars(transform = super::limits::cap_name)]
     pub countries: Vec<String>,
     /// Indicators per page, 1 to 40 (default 10).
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 40), extend("default" = 10))]
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub cursor: Option<String>,
 }
 
@@ -115,8 +119,8 @@ fn handle(
     input: CompareCountriesInput,
     lang: Lang,
 ) -> Result<ToolAnswer<'_, CompareCountriesResult>, ToolError> {
-    let pillar = common::pillar(corpus, &input.parameter)?;
-    let countries = common::countries(corpus, &input.countries, 2, 8)?;
+    let pillar = arguments::pillar(corpus, &input.parameter)?;
+    let countries = arguments::countries(corpus, &input.countries, 2, 8)?;
     let limit = input.limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(ToolError::Invalid(format!(
@@ -181,7 +185,7 @@ fn handle(
             .then(left.id.cmp(&right.id))
     });
     let total = comparisons.len();
-    let offset = common::cursor_offset(input.cursor.as_deref(), total)?;
+    let offset = paging::cursor_offset(input.cursor.as_deref(), total)?;
     // A page holds `limit` indicators and at most MAX_VALUES_PER_PAGE country values, whichever is
     // reached first (always one indicator at least), so 8 countries stay within the answer budget.
     let mut indicators: Vec<IndicatorComparison> = Vec::new();
@@ -193,8 +197,8 @@ fn handle(
         values += comparison.values.len();
         indicators.push(comparison);
     }
-    let next_cursor = common::next_cursor(offset + indicators.len(), total);
-    let citations = common::citation_records(
+    let next_cursor = paging::next_cursor(offset + indicators.len(), total);
+    let citations = answer::citation_records(
         corpus,
         indicators.iter().flat_map(|indicator| {
             indicator
@@ -216,8 +220,8 @@ fn handle(
         indicators_total: total,
         next_cursor,
         sources: vec![
-            common::source_link(corpus, "observations", None),
-            common::source_link(corpus, "metrics", None),
+            display::source_link(corpus, "observations", None),
+            display::source_link(corpus, "metrics", None),
         ],
     };
     Ok(ToolAnswer {
@@ -263,7 +267,7 @@ fn display(pillar_name: &str, countries: &[String], indicators: &[IndicatorCompa
                 .iter()
                 .map(|value| (format!("{} ({})", value.country, value.year), value.value))
                 .collect();
-            common::bar_chart(&headline.name, &headline.unit, &items)
+            display::bar_chart(&headline.name, &headline.unit, &items)
         })
         .into_iter()
         .collect();

@@ -16,9 +16,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec,
-    common::{self, SourceLink},
-    get_pilot::{IndicatorValue, latest_value},
+    ToolAnswer, ToolError, ToolSpec, answer, arguments,
+    display::{self, SourceLink},
+    projects::{IndicatorValue, latest_value, maturity, unclassified_note},
 };
 use crate::load::Corpus;
 
@@ -71,19 +71,22 @@ pub fn spec() -> ToolSpec {
 pub struct FindPilotsInput {
     /// Country the projects are in (ISO3 or name).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
     /// Pillar the projects act on (id or name in es/en/pt).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
     /// Words of what the project does (es/en/pt), e.g. "energía renovable".
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_text)]
     pub query: Option<String>,
     /// Pilots to return, 1 to 25. Default 10.
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 25), extend("default" = 10))]
     pub limit: Option<u32>,
     /// Pilots to skip (a previous answer's `next_offset`). Default 0.
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 0, max = 10000), extend("default" = 0))]
     pub offset: Option<u32>,
 }
@@ -149,49 +152,6 @@ pub struct Pilot {
     pub citation_id: String,
 }
 
-/// The maturity of a status: `active`, `pipeline`, `closed`; `None` for a dropped project (never a pilot).
-pub(crate) fn maturity(status: &str) -> Option<&'static str> {
-    match status {
-        "Active" => Some("active"),
-        "Pipeline" => Some("pipeline"),
-        "Closed" => Some("closed"),
-        _ => None,
-    }
-}
-
-/// How many active or pipeline projects (in `iso3`, or anywhere) have no pillar, and so escape a filter
-/// on `pillar`, with a few of them; `None` when none.
-pub(crate) fn unclassified_note(
-    projects: &[Project],
-    iso3: Option<&str>,
-    pillar: &str,
-) -> Option<String> {
-    let unclassified: Vec<&Project> = projects
-        .iter()
-        .filter(|project| {
-            project.pillars.is_empty()
-                && matches!(project.status.as_str(), "Active" | "Pipeline")
-                && iso3.is_none_or(|iso3| project.country.as_deref() == Some(iso3))
-        })
-        .collect();
-    if unclassified.is_empty() {
-        return None;
-    }
-    let examples: Vec<String> = unclassified
-        .iter()
-        .take(3)
-        .map(|project| format!("{} ({})", project.id.to_ascii_lowercase(), project.title))
-        .collect();
-    Some(format!(
-        "{} active or pipeline project{}{} have neither a sector in the World Bank's exports nor a title word of the reviewed list, so no pillar, and a filter on \
-         {pillar} cannot see them (e.g. {}); query them by words without `parameter`.",
-        unclassified.len(),
-        if unclassified.len() == 1 { "" } else { "s" },
-        iso3.map_or_else(String::new, |iso3| format!(" in {iso3}")),
-        examples.join("; ")
-    ))
-}
-
 fn maturity_rank(status: &str) -> u8 {
     match status {
         "Active" => 0,
@@ -230,8 +190,8 @@ fn handle(
         )));
     }
     let offset = offset as usize;
-    let country = common::optional_country(corpus, input.country.as_deref())?;
-    let pillar = common::optional_pillar(corpus, input.parameter.as_deref())?;
+    let country = arguments::optional_country(corpus, input.country.as_deref())?;
+    let pillar = arguments::optional_pillar(corpus, input.parameter.as_deref())?;
     let (iso3, pillar_id) = (
         country.map(|country| country.iso3.as_str()),
         pillar.map(|pillar| pillar.id.as_str()),
@@ -341,7 +301,7 @@ fn handle(
     let some_words = (query_match == Some("some_words")).then(|| {
         format!(
             "No project matches every word of `{}`: these match some of them, best first.",
-            common::snippet(query.unwrap_or_default())
+            arguments::snippet(query.unwrap_or_default())
         )
     });
     let note = match (pilots.is_empty(), pillar_id) {
@@ -358,7 +318,7 @@ fn handle(
         (Some(words), Some(note)) => Some(format!("{words} {note}")),
         (words, note) => words.or(note),
     };
-    let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
+    let citations = answer::citation_records(corpus, cited.iter().map(String::as_str))?;
     let records = shown.iter().map(|project| project.citation()).collect();
     Ok(ToolAnswer {
         result: FindPilotsResult {
@@ -370,8 +330,8 @@ fn handle(
             impact_base,
             note,
             sources: vec![
-                common::source_link(corpus, RecordDataset::Projects.id(), None),
-                common::source_link(corpus, "series_stats", None),
+                display::source_link(corpus, RecordDataset::Projects.id(), None),
+                display::source_link(corpus, "series_stats", None),
             ],
         },
         citations,
@@ -478,7 +438,7 @@ fn nearby(
         "no World Bank project in the corpus matches{}",
         query.map_or_else(String::new, |query| format!(
             " `{}`",
-            common::snippet(query)
+            arguments::snippet(query)
         ))
     )];
     if let (Some(iso3), Some(count)) = (iso3, in_country) {

@@ -61,6 +61,7 @@ pub fn spec(tools: &[ToolSpec]) -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct GetChartDataInput {
     /// The charting tool whose answer to draw.
+    #[schemars(transform = super::limits::cap_name)]
     pub tool: ChartingTool,
     /// That tool's arguments, as it was called (`lang` among them or not).
     #[serde(default)]

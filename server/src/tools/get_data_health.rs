@@ -18,8 +18,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec,
-    common::{self, Display, DisplayTable, SourceLink},
+    ToolAnswer, ToolError, ToolSpec, answer, arguments,
+    display::{self, Display, DisplayTable, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -48,9 +48,11 @@ pub fn spec() -> ToolSpec {
 pub struct GetDataHealthInput {
     /// Pillar: id or name in es/en/pt.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
     /// Country: ISO3 or name.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
 }
 
@@ -116,13 +118,13 @@ fn handle(
 ) -> Result<ToolAnswer<'_, DataHealthAnswer>, ToolError> {
     let view = corpus.data_health().map_err(ToolError::Internal)?;
     let sources = vec![
-        common::source_link(corpus, "data_health", None),
-        common::source_link(corpus, "discoveries", None),
+        display::source_link(corpus, "data_health", None),
+        display::source_link(corpus, "discoveries", None),
     ];
     match (&input.parameter, &input.country) {
         (Some(parameter), Some(country)) => {
-            let pillar = common::pillar(corpus, parameter)?;
-            let country = common::countries(corpus, std::slice::from_ref(country), 1, 1)?[0];
+            let pillar = arguments::pillar(corpus, parameter)?;
+            let country = arguments::countries(corpus, std::slice::from_ref(country), 1, 1)?[0];
             let health = corpus
                 .pillar_health(&pillar.id, &country.iso3)
                 .map_err(ToolError::Internal)?
@@ -151,7 +153,7 @@ fn handle(
                     citation_ids: anomaly.citation_ids.clone(),
                 })
                 .collect();
-            let citations = common::citation_records(
+            let citations = answer::citation_records(
                 corpus,
                 anomalies
                     .iter()

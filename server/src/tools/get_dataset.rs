@@ -103,12 +103,15 @@ pub struct GetDatasetInput {
     /// Dataset id: catalog, observations, aggregates, metrics, sources, countries, pillars, citations,
     /// series_stats, discoveries, concordance, data_health, projects, regulation, institutions, financing or
     /// events.
+    #[schemars(transform = super::limits::cap_identifier)]
     pub dataset_id: String,
     /// Indicator id (observations, aggregates, series_stats, discoveries, concordance) or metric id (metrics).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub indicator: Option<String>,
     /// Country ISO3 or name, or aggregate code (aggregates, countries).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
     /// Year (observations, aggregates, discoveries, concordance).
     #[serde(default, deserialize_with = "common::whole_number")]
@@ -116,9 +119,11 @@ pub struct GetDatasetInput {
     pub year: Option<i32>,
     /// Key of one record: a metric id, source id, pillar id, ISO3, citation id, or a concordance pair id.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub id: Option<String>,
     /// Pillar id or name (metrics, data_health, curated records).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub pillar: Option<String>,
     /// Rows per page, 1 to 500. Default 100.
     #[serde(default, deserialize_with = "common::whole_number")]

@@ -14,9 +14,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec,
+    ToolAnswer, ToolError, ToolSpec, answer,
     answer::significant,
-    common::{self, SourceLink},
+    arguments,
+    display::{self, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -42,18 +43,22 @@ pub fn spec() -> ToolSpec {
 pub struct GetDiscoveriesInput {
     /// Only indicators of this pillar (id or name in es/en/pt).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
     /// Only this country (ISO3 or name).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
     /// Only this indicator (id or publisher code); for contradictions, either side of the pair.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub indicator: Option<String>,
     /// `anomalies` or `contradictions` only. Default both.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub kind: Option<DiscoveryKind>,
     /// How many anomalies and how many contradictions, 1 to 40 each. Default 10.
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 40), extend("default" = 10))]
     pub limit: Option<u32>,
 }
@@ -147,10 +152,10 @@ fn handle(
     if !(1..=40).contains(&limit) {
         return Err(ToolError::Invalid(format!("limit {limit}: give 1 to 40")));
     }
-    let pillar = common::optional_pillar(corpus, input.parameter.as_deref())?;
-    let country = common::optional_country(corpus, input.country.as_deref())?
+    let pillar = arguments::optional_pillar(corpus, input.parameter.as_deref())?;
+    let country = arguments::optional_country(corpus, input.country.as_deref())?
         .map(|country| country.iso3.as_str());
-    let indicator = common::optional_metric(corpus, input.indicator.as_deref())?
+    let indicator = arguments::optional_metric(corpus, input.indicator.as_deref())?
         .map(|metric| metric.id.as_str());
     let discoveries = corpus.discoveries().map_err(ToolError::Internal)?;
     let baked = &corpus.baked;
@@ -239,7 +244,7 @@ fn handle(
     let mut ids: Vec<&str> = cited.map(String::as_str).collect();
     ids.sort_unstable();
     ids.dedup();
-    let citations = common::citation_records(corpus, ids)?;
+    let citations = answer::citation_records(corpus, ids)?;
     let result = DiscoveriesResult {
         anomalies,
         contradictions,
@@ -247,7 +252,7 @@ fn handle(
         total_contradictions: matching_contradictions.len(),
         contradictions_by_country,
         pair_notes,
-        sources: vec![common::source_link(corpus, "discoveries", None)],
+        sources: vec![display::source_link(corpus, "discoveries", None)],
     };
     Ok(ToolAnswer {
         result,

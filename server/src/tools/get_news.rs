@@ -15,8 +15,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec,
-    common::{self, SourceLink},
+    ToolAnswer, ToolError, ToolSpec, arguments,
+    display::{self, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -65,19 +65,22 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct GetNewsInput {
     /// Pillar (id or name in es/en/pt), e.g. `energia`.
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: String,
     /// Country (ISO3 or name), e.g. `BOL`.
+    #[schemars(transform = super::limits::cap_name)]
     pub country: String,
     /// Only this kind: project_approved, project_closed, law_passed, policy_adopted, law_amended, earthquake,
     /// data_release.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub kind: Option<String>,
     /// Items to return, 1 to 20. Default 10.
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 20), extend("default" = 10))]
     pub limit: Option<u32>,
     /// Items to skip (a previous answer's `next_offset`). Default 0.
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 0), extend("default" = 0))]
     pub offset: Option<u32>,
 }
@@ -164,8 +167,8 @@ fn handle(
             "limit {limit}: give 1 to {MAX_LIMIT}"
         )));
     }
-    let pillar = common::pillar(corpus, &input.parameter)?;
-    let country = common::optional_country(corpus, Some(&input.country))?
+    let pillar = arguments::pillar(corpus, &input.parameter)?;
+    let country = arguments::optional_country(corpus, Some(&input.country))?
         .expect("a given country resolves or errs");
     let asked_kind = input
         .kind
@@ -182,7 +185,7 @@ fn handle(
                 .ok_or_else(|| {
                     ToolError::Invalid(format!(
                         "kind `{}`: give one of {}",
-                        common::snippet(asked),
+                        arguments::snippet(asked),
                         KINDS.join(", ")
                     ))
                 })?,
@@ -261,11 +264,7 @@ fn handle(
             next_offset,
             note,
             nearby,
-            sources: vec![common::source_link(
-                corpus,
-                RecordDataset::Events.id(),
-                None,
-            )],
+            sources: vec![display::source_link(corpus, RecordDataset::Events.id(), None)],
         },
         citations: Vec::new(),
         display: None,

@@ -15,9 +15,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec,
+    ToolAnswer, ToolError, ToolSpec, answer,
     answer::{YearValue, series_id},
-    common::{self, Display, DisplayTable, SourceLink},
+    arguments,
+    display::{self, Display, DisplayTable, SourceLink},
+    paging,
 };
 use crate::load::Corpus;
 
@@ -51,19 +53,23 @@ pub const MAX_LIMIT: usize = 40;
 #[serde(deny_unknown_fields)]
 pub struct GetParameterDataInput {
     /// Pillar: id (`salud`) or name in es/en/pt.
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: String,
     /// Country: ISO3 or name in es/en/pt.
+    #[schemars(transform = super::limits::cap_name)]
     pub country: String,
     /// Only these indicator ids of the pillar (1 to 40), in the usual order.
     #[serde(default)]
     #[schemars(length(min = 1, max = 40))]
+    #[schemars(transform = super::limits::cap_name)]
     pub indicators: Option<Vec<String>>,
     /// Indicators per page, 1 to 40 (default 20).
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 40))]
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub cursor: Option<String>,
 }
 
@@ -194,8 +200,8 @@ fn handle(
     input: GetParameterDataInput,
     lang: Lang,
 ) -> Result<ToolAnswer<'_, ParameterData>, ToolError> {
-    let pillar = common::pillar(corpus, &input.parameter)?;
-    let country = common::countries(corpus, std::slice::from_ref(&input.country), 1, 1)?[0];
+    let pillar = arguments::pillar(corpus, &input.parameter)?;
+    let country = arguments::countries(corpus, std::slice::from_ref(&input.country), 1, 1)?[0];
     let table = corpus.baked.observations();
     let metrics: Vec<&Metric> = corpus
         .baked
@@ -235,7 +241,7 @@ fn handle(
         let unknown: Vec<String> = wanted
             .iter()
             .filter(|id| !metrics.iter().any(|metric| &metric.id == *id))
-            .map(|id| format!("`{}`", common::snippet(id)))
+            .map(|id| format!("`{}`", arguments::snippet(id)))
             .collect();
         if !unknown.is_empty() {
             return Err(ToolError::Invalid(format!(
@@ -254,7 +260,7 @@ fn handle(
             "limit {limit}: give 1 to {MAX_LIMIT} indicators per page"
         )));
     }
-    let (offset, next_cursor) = common::page(input.cursor.as_deref(), limit, total)?;
+    let (offset, next_cursor) = paging::page(input.cursor.as_deref(), limit, total)?;
     let page: Vec<(bool, IndicatorData, Vec<Observation<'_>>)> = indicators
         .into_iter()
         .skip(offset)
@@ -271,7 +277,7 @@ fn handle(
     // Every number of an indicator (latest value, tail) is of one series: its latest row carries the
     // series' records.
     let citations =
-        common::citation_records_for(corpus, page.iter().filter_map(|(_, _, tail)| tail.last()))?;
+        answer::citation_records_for(corpus, page.iter().filter_map(|(_, _, tail)| tail.last()))?;
     let indicators: Vec<IndicatorData> = page
         .into_iter()
         .map(|(_, indicator, _)| indicator)
@@ -354,7 +360,7 @@ fn handle(
                     .iter()
                     .map(|point| (country.iso3.clone(), point.0, point.1))
                     .collect();
-                common::line_chart(&indicator.name, &indicator.unit, &points, lang)
+                display::line_chart(&indicator.name, &indicator.unit, &points, lang)
             })
             .collect(),
     };
@@ -362,7 +368,7 @@ fn handle(
         parameter: pillar.id.clone(),
         parameter_name: pillar.names.get(lang).to_string(),
         country: country.iso3.clone(),
-        country_name: common::country_name(country, lang),
+        country_name: display::country_name(country, lang),
         narrative,
         indicators,
         indicators_total: total,
@@ -372,8 +378,8 @@ fn handle(
         governance,
         evidence_grade,
         sources: vec![
-            common::source_link(corpus, "observations", None),
-            common::source_link(corpus, "metrics", None),
+            display::source_link(corpus, "observations", None),
+            display::source_link(corpus, "metrics", None),
         ],
     };
     Ok(ToolAnswer {

@@ -19,14 +19,14 @@
 //!   institutions, never people.
 
 use corpus::CitedRecord;
-use corpus::{GoodDirection, Lang, Project, RecordDataset};
+use corpus::{Lang, Project, RecordDataset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec,
-    common::{self, SourceLink},
-    find_pilots::maturity,
+    ToolAnswer, ToolError, ToolSpec, answer, arguments,
+    display::{self, SourceLink},
+    projects::{IndicatorValue, is_worsening, largest_crs_flows, latest_value, maturity},
 };
 use crate::load::Corpus;
 
@@ -73,6 +73,7 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct GetPilotInput {
     /// The pilot's slug from find_pilots: its P-code (`p102479`, `102479` or `wbproj-p102479`).
+    #[schemars(transform = super::limits::cap_name)]
     pub slug: String,
 }
 
@@ -296,26 +297,6 @@ fn sheet_notes(project: &Project) -> Vec<String> {
     notes
 }
 
-/// A cited latest value of an indicator in a country (`get_pilot`'s risks and flows, `find_pilots`' impact base).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct IndicatorValue {
-    /// Metric id.
-    pub indicator: String,
-    /// Name in the requested language.
-    pub name: String,
-    /// Unit.
-    pub unit: String,
-    /// Latest year.
-    pub year: i32,
-    /// Latest value.
-    pub value: f64,
-    /// 10-year least-squares slope per year, when the indicator has one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trend_slope: Option<f64>,
-    /// Citation of the value.
-    pub citation_id: String,
-}
-
 fn handle(
     corpus: &Corpus,
     input: GetPilotInput,
@@ -326,7 +307,7 @@ fn handle(
         ToolError::Invalid(format!(
             "slug `{}`: no project with this P-code in the corpus (a slug is P and 6 digits, e.g. p102479); \
              find_pilots lists them",
-            common::snippet(&input.slug)
+            arguments::snippet(&input.slug)
         ))
     })?;
     // The main pillar: the first sector's (risks, flows and institutions are read in it).
@@ -356,7 +337,7 @@ fn handle(
         .chain(&crs_flows)
         .map(|value| value.citation_id.clone())
         .collect();
-    let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
+    let citations = answer::citation_records(corpus, cited.iter().map(String::as_str))?;
     let mut records: Vec<corpus::RecordCitation> = std::iter::once(project)
         .chain(similar.iter().copied())
         .map(Project::citation)
@@ -435,9 +416,9 @@ fn handle(
             },
             notes,
             sources: vec![
-                common::source_link(corpus, RecordDataset::Projects.id(), None),
-                common::source_link(corpus, "series_stats", None),
-                common::source_link(corpus, "data_health", None),
+                display::source_link(corpus, RecordDataset::Projects.id(), None),
+                display::source_link(corpus, "series_stats", None),
+                display::source_link(corpus, "data_health", None),
             ],
         },
         citations,
@@ -484,58 +465,6 @@ fn similar<'a>(projects: &'a [Project], project: &Project) -> Vec<&'a Project> {
     });
     similar.truncate(SIMILAR);
     similar
-}
-
-/// The latest observed (not projected) value of `metric` in `iso3`, with the series' 10-year trend from
-/// the series statistics; `None` when the corpus has no observed value for them.
-///
-/// # Errors
-/// [`ToolError::Internal`] if the series statistics cannot be read.
-pub(crate) fn latest_value(
-    corpus: &Corpus,
-    metric: &corpus::Metric,
-    iso3: &str,
-    lang: Lang,
-) -> Result<Option<IndicatorValue>, ToolError> {
-    let stats = corpus.series_stats().map_err(ToolError::Internal)?;
-    let Ok(at) = stats.binary_search_by(|row| {
-        (row.indicator.as_str(), row.country.as_str()).cmp(&(metric.id.as_str(), iso3))
-    }) else {
-        return Ok(None);
-    };
-    let observations = corpus.baked.observations();
-    let Some(observed) = observations
-        .series(&metric.id, iso3)
-        .rev()
-        .map(|row| observations.row(row))
-        .find(|row| !corpus::is_projection(row.flags))
-    else {
-        return Ok(None);
-    };
-    Ok(Some(IndicatorValue {
-        indicator: metric.id.clone(),
-        name: metric.names.get(lang).to_string(),
-        unit: metric.unit.clone(),
-        year: observed.year,
-        value: observed.value,
-        trend_slope: stats[at].trend_slope,
-        citation_id: observed.citation_id.to_string(),
-    }))
-}
-
-/// Whether a 10-year `slope` runs against `direction` by at least 1 % of `value` over the decade: a
-/// flat series (hospital beds 1.00, 1.01, 1.01) is not worsening.
-pub(crate) fn is_worsening(direction: GoodDirection, slope: Option<f64>, value: f64) -> bool {
-    let Some(slope) = slope else {
-        return false;
-    };
-    let material = (slope * 10.0).abs() >= 0.01 * value.abs().max(f64::MIN_POSITIVE);
-    material
-        && match direction {
-            GoodDirection::Up => slope < 0.0,
-            GoodDirection::Down => slope > 0.0,
-            _ => false,
-        }
 }
 
 /// The pillar's indicators in `iso3` whose trend runs against their good direction, the steepest
@@ -588,34 +517,6 @@ fn crs_flows(
         }
     }
     Ok(flows)
-}
-
-/// The `count` largest OECD CRS climate-related flows (constant prices, summed over years) to `iso3` in
-/// the sectors of `pillar`, largest first.
-pub(crate) fn largest_crs_flows<'a>(
-    table: &'a crate::load::records::RecordTable<corpus::FinancingRecord>,
-    iso3: &str,
-    pillar: &str,
-    count: usize,
-) -> Vec<&'a corpus::FinancingRecord> {
-    let mut flows: Vec<&corpus::FinancingRecord> = table
-        .records
-        .iter()
-        .filter(|record| {
-            record.kind == "crs_flow"
-                && record.country == iso3
-                && record.pillars.iter().any(|of| of == pillar)
-        })
-        .collect();
-    flows.sort_by(|left, right| {
-        right
-            .total_constant_usd_mn
-            .unwrap_or(0.0)
-            .total_cmp(&left.total_constant_usd_mn.unwrap_or(0.0))
-            .then(left.citation_id.cmp(&right.citation_id))
-    });
-    flows.truncate(count);
-    flows
 }
 
 /// The largest OECD CRS climate-related flows to `iso3` in the pillar's sectors, and their records.

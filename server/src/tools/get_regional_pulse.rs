@@ -28,9 +28,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec,
+    ToolAnswer, ToolError, ToolSpec, answer,
     answer::InputCells,
-    common::{self, Display, DisplayTable, SourceLink},
+    arguments,
+    display::{self, Display, DisplayTable, SourceLink},
+    paging,
 };
 use crate::load::Corpus;
 
@@ -70,13 +72,15 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct GetRegionalPulseInput {
     /// Pillar: id or name in es/en/pt.
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: String,
     /// Indicators per page, 1 to 10 (default 6).
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 10))]
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub cursor: Option<String>,
 }
 
@@ -240,7 +244,7 @@ fn handle(
     input: GetRegionalPulseInput,
     lang: Lang,
 ) -> Result<ToolAnswer<'_, RegionalPulse>, ToolError> {
-    let pillar = common::pillar(corpus, &input.parameter)?;
+    let pillar = arguments::pillar(corpus, &input.parameter)?;
     let baked = &corpus.baked;
     let mut metrics: Vec<&Metric> = baked
         .metrics()
@@ -305,7 +309,7 @@ fn handle(
         )));
     }
     let total = metrics.len();
-    let (offset, next_cursor) = common::page(input.cursor.as_deref(), limit, total)?;
+    let (offset, next_cursor) = paging::page(input.cursor.as_deref(), limit, total)?;
     let mut indicators = Vec::new();
     let mut cited_rows: Vec<Observation<'_>> = Vec::new();
     for metric in metrics.into_iter().skip(offset).take(limit) {
@@ -345,7 +349,7 @@ fn handle(
         .collect();
     cited_rows.sort_unstable_by(|left, right| left.citation_id.cmp(right.citation_id));
     cited_rows.dedup_by(|left, right| left.citation_id == right.citation_id);
-    let mut citations = common::citation_records_for(corpus, &cited_rows)?;
+    let mut citations = answer::citation_records_for(corpus, &cited_rows)?;
     let mut contradiction_ids: Vec<&str> = contradictions
         .iter()
         .flat_map(|item| item.citation_ids.iter().map(String::as_str))
@@ -357,7 +361,7 @@ fn handle(
         .collect();
     contradiction_ids.sort_unstable();
     contradiction_ids.dedup();
-    citations.extend(common::citation_records(corpus, contradiction_ids)?);
+    citations.extend(answer::citation_records(corpus, contradiction_ids)?);
     let result = RegionalPulse {
         parameter: pillar.id.clone(),
         parameter_name: pillar.names.get(lang).to_string(),
@@ -367,8 +371,8 @@ fn handle(
         not_aggregable,
         contradictions,
         sources: vec![
-            common::source_link(corpus, "observations", None),
-            common::source_link(corpus, "aggregates", None),
+            display::source_link(corpus, "observations", None),
+            display::source_link(corpus, "aggregates", None),
         ],
     };
     let charts = result
@@ -392,7 +396,7 @@ fn handle(
                     .rev()
                     .map(|laggard| (laggard.country.clone(), laggard.value)),
             );
-            common::bar_chart(
+            display::bar_chart(
                 &format!("{} ({})", indicator.name, indicator.year),
                 &indicator.unit,
                 &items,

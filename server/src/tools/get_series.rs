@@ -10,9 +10,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec,
+    ToolAnswer, ToolError, ToolSpec, answer,
     answer::{YearValue, series_id},
-    common::{self, Display, DisplayLink, DisplayTable, SourceLink},
+    arguments,
+    display::{self, Display, DisplayLink, DisplayTable, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -40,18 +41,21 @@ pub fn spec() -> ToolSpec {
 pub struct GetSeriesInput {
     /// Pillar of the indicator (optional: the indicator fixes it); a wrong one is refused by name.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
     /// Indicator id from resolve_metric (`sp_dyn_le00_in`).
+    #[schemars(transform = super::limits::cap_identifier)]
     pub indicator: String,
     /// 1 to 8 countries: ISO3 (`MEX`), ISO2 or names in es/en/pt (`México`, `Brasil`).
     #[schemars(length(min = 1, max = 8))]
+    #[schemars(transform = super::limits::cap_name)]
     pub countries: Vec<String>,
     /// First year to include (inclusive), 1900 to 2100; default: the earliest available.
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub from_year: Option<i32>,
     /// Last year to include (inclusive), 1900 to 2100; default: the latest available.
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub to_year: Option<i32>,
 }
@@ -129,9 +133,9 @@ fn handle(
     input: GetSeriesInput,
     lang: Lang,
 ) -> Result<ToolAnswer<'_, GetSeriesResult>, ToolError> {
-    let metric = common::metric_in_pillar(corpus, input.parameter.as_deref(), &input.indicator)?;
-    let countries = common::countries(corpus, &input.countries, 1, MAX_COUNTRIES)?;
-    let (from_year, to_year) = common::year_range(input.from_year, input.to_year)?;
+    let metric = arguments::metric_in_pillar(corpus, input.parameter.as_deref(), &input.indicator)?;
+    let countries = arguments::countries(corpus, &input.countries, 1, MAX_COUNTRIES)?;
+    let (from_year, to_year) = arguments::year_range(input.from_year, input.to_year)?;
     let table = corpus.baked.observations();
     let mut series = Vec::new();
     let mut missing = Vec::new();
@@ -168,7 +172,7 @@ fn handle(
             };
             missing.push(MissingCountry {
                 country: country.iso3.clone(),
-                country_name: common::country_name(country, lang),
+                country_name: display::country_name(country, lang),
                 reason,
             });
             continue;
@@ -179,14 +183,14 @@ fn handle(
         cited_rows.extend(rows.last().copied());
         series.push(CountrySeries {
             country: country.iso3.clone(),
-            country_name: common::country_name(country, lang),
+            country_name: display::country_name(country, lang),
             series_id,
             latest,
             points,
             projection_years,
         });
     }
-    let citations = common::citation_records_for(corpus, &cited_rows)?;
+    let citations = answer::citation_records_for(corpus, &cited_rows)?;
     let display = display(metric.names.get(lang), &metric.unit, &series, &urls, lang);
     let result = GetSeriesResult {
         indicator: IndicatorSummary {
@@ -211,7 +215,7 @@ fn handle(
             .or_else(|| series.iter().map(|country| country.latest.0).max()),
         series,
         missing,
-        sources: vec![common::source_link(corpus, "observations", Some(metric))],
+        sources: vec![display::source_link(corpus, "observations", Some(metric))],
     };
     Ok(ToolAnswer {
         result,
@@ -259,7 +263,7 @@ fn display(
             url: url.clone(),
         })
         .collect();
-    let scale = common::LineScale {
+    let scale = display::LineScale {
         projected_from: series
             .iter()
             .filter_map(|country| {
@@ -267,14 +271,14 @@ fn display(
                 Some((country.country.clone(), *first))
             })
             .collect(),
-        range: common::value_range(
+        range: display::value_range(
             series
                 .iter()
                 .flat_map(|country| country.points.iter().map(|point| point.1)),
         ),
         lang,
     };
-    let chart = common::table_line_chart(name, unit, 0, &columns[1..], &scale);
+    let chart = display::table_line_chart(name, unit, 0, &columns[1..], &scale);
     Display {
         tables: vec![DisplayTable {
             title: format!("{name} ({unit})"),

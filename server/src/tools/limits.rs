@@ -1,21 +1,25 @@
 //! Argument caps, checked on the raw `arguments` object before any work: before the plugin normalises
 //! countries and pillars, before deserialization, before any lookup, edit distance or search.
 //!
-//! The caps live in each tool's input JSON Schema, so a client sees what the server enforces.
-//! [`ArgumentCaps::inject`] runs once per tool (at [`super::ToolSpec::new`]): every string property, and
-//! the string `items` of every array, that lacks a `maxLength` gets the one of its kind (table below); an
-//! identifier also gets [`IDENTIFIER_PATTERN`]; an array without `maxItems` gets [`DEFAULT_MAX_ITEMS`].
-//! Caps the types already declare (`#[schemars(length(max = 8))]`) are kept and enforced as written.
+//! The caps live in each tool's input JSON Schema, so a client sees what the server enforces, and each
+//! input type declares them on its fields: `#[schemars(transform = limits::cap_identifier)]`
+//! ([`cap_identifier`], [`cap_name`], [`cap_text`]) gives a string field (optional or not, a string
+//! enum, or the string `items` of an array) the `maxLength` of its kind (table below) when it declares
+//! none; an identifier also gets [`IDENTIFIER_PATTERN`]; an array without `maxItems` gets
+//! [`DEFAULT_MAX_ITEMS`]. Caps the field already declares (`#[schemars(length(max = 8))]`) are kept and
+//! enforced as written. A test holds every string argument of every tool to a declared cap, so a new
+//! argument without one fails it rather than taking another kind's caps.
+//! [`ArgumentCaps::declared_in`] reads the caps back from the schema (at [`super::ToolSpec::new`]);
 //! [`ArgumentCaps::check`] then holds a call's arguments to those caps with plain character tests (no
 //! regex) and refuses control characters in any string. A refusal is a [`ToolError::Invalid`] naming the
 //! argument, its length and the cap or character set that would be valid; it echoes at most a
 //! [`snippet`] of the value.
 //!
-//! | kind | `maxLength` | characters | arguments |
-//! |---|---|---|---|
-//! | identifier | 128 | `^[A-Za-z0-9_.+-]*$` | `indicator`, `indicator_b`, `dataset_id`, `ids`, `datasets`, `op`, `method`, `kind`, `order`, `frontier`, `lang` |
-//! | name | 128 | any but control characters | every other string: `country`, `countries`, `parameter`, `pillar`, `id` (a record key, which may be a country name) |
-//! | free text | 500 | any but control characters | `query` |
+//! | kind | declared with | `maxLength` | characters | arguments |
+//! |---|---|---|---|---|
+//! | identifier | [`cap_identifier`] | 128 | `^[A-Za-z0-9_.+-]*$` | `indicator`, `indicator_b`, `dataset_id`, `ids`, `datasets`, `op`, `method`, `kind`, `order`, `frontier` |
+//! | name | [`cap_name`] | 128 | any but control characters | every other string: `country`, `countries`, `parameter`, `pillar`, `id` (a record key, which may be a country name), `cursor`, `slug`, `tool`, `indicators`; and the transport's `lang` |
+//! | free text | [`cap_text`] | 500 | any but control characters | `query` |
 //!
 //! 128 characters is over four times the longest id, code or country name of the corpus (27 and 55);
 //! 500 is a long search phrase. The identifier set admits `+` so that a malformed citation id such as
@@ -23,11 +27,13 @@
 
 use std::collections::BTreeMap;
 
+use schemars::Schema;
 use serde_json::{Map, Value, json};
 
-use super::{ToolError, common::snippet};
+use super::{ToolError, arguments::snippet};
 
-/// How a string argument is capped, chosen by its property name ([`ArgumentKind::of`]).
+/// How a string argument is capped, as its input type declares it ([`cap_identifier`], [`cap_name`],
+/// [`cap_text`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArgumentKind {
     /// An id, code or enum value: [`IDENTIFIER_PATTERN`], at most 128 characters.
@@ -38,29 +44,12 @@ pub enum ArgumentKind {
     Text,
 }
 
-/// The kind of each argument that is not a [`ArgumentKind::Name`].
-pub const ARGUMENT_KINDS: &[(&str, ArgumentKind)] = &[
-    ("indicator", ArgumentKind::Identifier),
-    ("indicator_b", ArgumentKind::Identifier),
-    ("dataset_id", ArgumentKind::Identifier),
-    ("ids", ArgumentKind::Identifier),
-    ("datasets", ArgumentKind::Identifier),
-    ("op", ArgumentKind::Identifier),
-    ("method", ArgumentKind::Identifier),
-    ("kind", ArgumentKind::Identifier),
-    ("order", ArgumentKind::Identifier),
-    ("frontier", ArgumentKind::Identifier),
-    // `lang` is held to a name's length only: any other value falls back to `es` (SPEC §4.3).
-    ("query", ArgumentKind::Text),
-];
-
 impl ArgumentKind {
-    /// The kind of the argument `name`: its row of [`ARGUMENT_KINDS`], else [`ArgumentKind::Name`].
-    pub fn of(name: &str) -> ArgumentKind {
-        ARGUMENT_KINDS
-            .iter()
-            .find(|(argument, _)| *argument == name)
-            .map_or(ArgumentKind::Name, |(_, kind)| *kind)
+    /// The kind of an argument the transport adds to every tool (`lang`): a [`ArgumentKind::Name`],
+    /// held to a name's length only, since any other value falls back to `es` (SPEC §4.3). A tool's
+    /// own arguments take their kind from its input type, never from their name.
+    pub fn of(_transport_argument: &str) -> ArgumentKind {
+        ArgumentKind::Name
     }
 
     /// The `maxLength` a string of this kind gets when its schema declares none.
@@ -87,9 +76,13 @@ pub fn is_identifier_char(character: char) -> bool {
 /// Gives the string schema `schema` the caps of `kind` it lacks: a `maxLength` and, for an identifier, the
 /// [`IDENTIFIER_PATTERN`]. Harmless on a `$ref` or `anyOf` to string enums (both keywords apply to strings only).
 pub fn cap_string(schema: &mut Value, kind: ArgumentKind) {
-    let Some(object) = schema.as_object_mut() else {
-        return;
-    };
+    if let Some(object) = schema.as_object_mut() {
+        cap_string_object(object, kind);
+    }
+}
+
+/// [`cap_string`] on a schema object.
+fn cap_string_object(object: &mut Map<String, Value>, kind: ArgumentKind) {
     object
         .entry("maxLength")
         .or_insert_with(|| json!(kind.max_chars()));
@@ -97,6 +90,69 @@ pub fn cap_string(schema: &mut Value, kind: ArgumentKind) {
         object
             .entry("pattern")
             .or_insert_with(|| json!(IDENTIFIER_PATTERN));
+    }
+}
+
+/// Declares an identifier argument's caps on its field's schema (see the module doc):
+/// `#[schemars(transform = limits::cap_identifier)]`.
+pub fn cap_identifier(schema: &mut Schema) {
+    cap_field(schema, ArgumentKind::Identifier);
+}
+
+/// Declares a name argument's caps on its field's schema (see the module doc):
+/// `#[schemars(transform = limits::cap_name)]`.
+pub fn cap_name(schema: &mut Schema) {
+    cap_field(schema, ArgumentKind::Name);
+}
+
+/// Declares a free-text argument's caps on its field's schema (see the module doc):
+/// `#[schemars(transform = limits::cap_text)]`.
+pub fn cap_text(schema: &mut Schema) {
+    cap_field(schema, ArgumentKind::Text);
+}
+
+/// Gives a field's schema the caps of `kind` it lacks: its string (a `$ref` or `anyOf` without `type`
+/// is a string enum in these schemas) or, for an array, its `maxItems` and its string `items`.
+fn cap_field(schema: &mut Schema, kind: ArgumentKind) {
+    let Some(property) = schema.as_object_mut() else {
+        return;
+    };
+    let types = types_of(property.get("type"));
+    let (array, string) = (
+        types.contains(&"array"),
+        types.contains(&"string") || types.is_empty(),
+    );
+    if array {
+        property
+            .entry("maxItems")
+            .or_insert_with(|| json!(DEFAULT_MAX_ITEMS));
+        if let Some(Value::Object(items)) = property.get_mut("items")
+            && holds_strings(items.get("type"), true)
+        {
+            cap_string_object(items, kind);
+        }
+    }
+    if string {
+        cap_string_object(property, kind);
+    }
+}
+
+/// The JSON types a schema's `type` names (one, or an array of them); empty without `type`.
+fn types_of(types: Option<&Value>) -> Vec<&str> {
+    match types {
+        Some(Value::String(kind)) => vec![kind.as_str()],
+        Some(Value::Array(kinds)) => kinds.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether `items` of an array with this `type` are strings: named so, or untyped (a string enum)
+/// when `untyped_is_string`.
+fn holds_strings(types: Option<&Value>, untyped_is_string: bool) -> bool {
+    match types {
+        Some(Value::String(kind)) => kind == "string",
+        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "string"),
+        _ => untyped_is_string,
     }
 }
 
@@ -139,17 +195,23 @@ pub struct ArgumentCaps {
 }
 
 impl ArgumentCaps {
-    /// Injects the missing caps into the input schema `schema` (see the module doc) and returns them to
-    /// check calls against, with the transport's `lang` argument besides.
-    pub fn inject(schema: &mut Value) -> ArgumentCaps {
+    /// The caps the input schema `schema` declares (see the module doc), with the transport's `lang`
+    /// argument besides.
+    pub fn declared_in(schema: &Value) -> ArgumentCaps {
         let mut arguments = BTreeMap::new();
-        if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-            for (name, property) in properties.iter_mut() {
-                arguments.insert(name.clone(), cap_property(name, property));
+        if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+            for (name, property) in properties {
+                arguments.insert(name.clone(), declared_cap(property));
             }
         }
         arguments.insert("lang".to_string(), Cap::of_kind(ArgumentKind::of("lang")));
         ArgumentCaps { arguments }
+    }
+
+    /// [`ArgumentCaps::declared_in`], by the name [`super::ToolSpec::new`] calls it: it reads the caps
+    /// and injects none, since the input types declare every one.
+    pub fn inject(schema: &mut Value) -> ArgumentCaps {
+        ArgumentCaps::declared_in(schema)
     }
 
     /// Checks the raw `arguments` of a call to `tool`: argument names, string lengths and characters, and
@@ -210,44 +272,23 @@ impl ArgumentCaps {
     }
 }
 
-/// Caps one property's schema and returns its cap. A property without `type` is a `$ref` or `anyOf` to
-/// string enums in these schemas, and is capped as a string.
-fn cap_property(name: &str, property: &mut Value) -> Cap {
-    let kind = ArgumentKind::of(name);
-    let types: Vec<String> = match &property["type"] {
-        Value::String(kind) => vec![kind.clone()],
-        Value::Array(kinds) => kinds
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect(),
-        _ => Vec::new(),
-    };
-    let has = |wanted: &str| types.iter().any(|kind| kind == wanted);
-    let mut cap = Cap::of_kind(kind);
-    if has("array") {
-        let max_items = property["maxItems"]
-            .as_u64()
-            .map_or(DEFAULT_MAX_ITEMS, |max| max as usize);
-        if let Some(object) = property.as_object_mut() {
-            object
-                .entry("maxItems")
-                .or_insert_with(|| json!(DEFAULT_MAX_ITEMS));
-        }
-        cap.max_items = Some(max_items);
-        let items = &mut property["items"];
-        let item_is_string = match &items["type"] {
-            Value::String(kind) => kind == "string",
-            Value::Array(kinds) => kinds.iter().any(|kind| kind == "string"),
-            _ => items.is_object(),
-        };
-        if item_is_string {
-            cap_string(items, kind);
+/// The cap one property's schema states. A property without `type` is a `$ref` or `anyOf` to string
+/// enums in these schemas, and is read as a string; what a schema leaves out is a name's.
+fn declared_cap(property: &Value) -> Cap {
+    let types = types_of(property.get("type"));
+    let mut cap = Cap::of_kind(ArgumentKind::Name);
+    if types.contains(&"array") {
+        cap.max_items = Some(
+            property["maxItems"]
+                .as_u64()
+                .map_or(DEFAULT_MAX_ITEMS, |max| max as usize),
+        );
+        let items = &property["items"];
+        if holds_strings(items.get("type"), items.is_object()) {
             cap = Cap::of_schema(items, cap);
         }
     }
-    if has("string") || types.is_empty() {
-        cap_string(property, kind);
+    if types.contains(&"string") || types.is_empty() {
         cap = Cap::of_schema(property, cap);
     }
     cap
@@ -320,23 +361,111 @@ fn printable(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use schemars::JsonSchema;
+
     use super::*;
 
+    /// Arguments of every shape the tools have, each declaring its kind.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Arguments {
+        #[schemars(transform = cap_identifier)]
+        indicator: String,
+        #[schemars(transform = cap_name)]
+        country: Option<String>,
+        #[schemars(length(max = 8), transform = cap_name)]
+        countries: Vec<String>,
+        #[schemars(transform = cap_identifier)]
+        ids: Option<Vec<String>>,
+        #[schemars(transform = cap_identifier)]
+        op: Op,
+        #[schemars(length(max = 40), transform = cap_text)]
+        query: String,
+        limit: Option<u32>,
+    }
+
+    /// A string enum argument.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    enum Op {
+        Change,
+        Cagr,
+    }
+
+    /// The input schema of `I` as `tools/list` publishes it.
+    fn input_schema<I: JsonSchema>() -> Value {
+        let mut schema = schemars::schema_for!(I).to_value();
+        crate::tools::schema::tidy(&mut schema, crate::tools::schema::Side::Input);
+        schema
+    }
+
     fn caps() -> (Value, ArgumentCaps) {
-        let mut schema = json!({
-            "type": "object",
-            "properties": {
-                "indicator": {"type": "string"},
-                "country": {"type": ["string", "null"]},
-                "countries": {"type": "array", "items": {"type": "string"}, "maxItems": 8},
-                "ids": {"type": ["array", "null"], "items": {"type": "string"}},
-                "op": {"$ref": "#/$defs/Op"},
-                "query": {"type": "string", "maxLength": 40},
-                "limit": {"type": ["integer", "null"]}
-            }
-        });
-        let caps = ArgumentCaps::inject(&mut schema);
+        let schema = input_schema::<Arguments>();
+        let caps = ArgumentCaps::declared_in(&schema);
         (schema, caps)
+    }
+
+    /// The string arguments of `schema` (or string items of array arguments, as `name[]`) without a
+    /// `maxLength`, and the array arguments without `maxItems`.
+    fn uncapped(schema: &Value) -> Vec<String> {
+        let mut missing = Vec::new();
+        let Some(properties) = schema["properties"].as_object() else {
+            return missing;
+        };
+        for (name, property) in properties {
+            let types = types_of(property.get("type"));
+            if types.contains(&"array") {
+                if property.get("maxItems").is_none() {
+                    missing.push(name.clone());
+                }
+                let items = &property["items"];
+                if holds_strings(items.get("type"), items.is_object())
+                    && items.get("maxLength").is_none()
+                {
+                    missing.push(format!("{name}[]"));
+                }
+            }
+            if (types.contains(&"string") || types.is_empty())
+                && property.get("maxLength").is_none()
+            {
+                missing.push(name.clone());
+            }
+        }
+        missing
+    }
+
+    #[test]
+    fn every_string_argument_of_every_tool_declares_its_cap() {
+        let missing: Vec<String> = crate::tools::all()
+            .iter()
+            .flat_map(|tool| {
+                uncapped(&tool.input_schema)
+                    .into_iter()
+                    .map(move |argument| format!("{}.{argument}", tool.name))
+            })
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "declare these arguments' caps on their input types (#[schemars(transform = limits::cap_…)]): {missing:?}"
+        );
+    }
+
+    #[test]
+    fn an_argument_without_a_declared_cap_is_found() {
+        #[derive(JsonSchema)]
+        #[allow(dead_code)]
+        struct Forgotten {
+            #[schemars(transform = cap_identifier)]
+            indicator: String,
+            indicator_c: Option<String>,
+            countries: Vec<String>,
+            op: Option<Op>,
+            limit: Option<u32>,
+        }
+        assert_eq!(
+            uncapped(&input_schema::<Forgotten>()),
+            ["countries", "countries[]", "indicator_c", "op"]
+        );
     }
 
     fn check(arguments: Value) -> Result<(), ToolError> {

@@ -11,9 +11,11 @@
 //! it names no other item of this module (a test in `transport/mod.rs` holds it).
 
 pub mod answer;
+pub mod arguments;
 pub mod common;
 pub mod compare_countries;
 pub mod compute;
+pub mod display;
 pub mod find_pilots;
 pub mod get_chart_data;
 pub mod get_data_health;
@@ -26,9 +28,12 @@ pub mod get_regional_pulse;
 pub mod get_series;
 mod instructions;
 pub mod limits;
+pub mod paging;
+pub mod projects;
 pub mod recommend_action;
 pub mod resolve_citations;
 pub mod resolve_metric;
+pub mod rounding;
 pub mod schema;
 pub mod search_corpus;
 

@@ -29,9 +29,11 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec,
+    ToolAnswer, ToolError, ToolSpec, answer,
     answer::significant,
-    common::{self, SourceLink},
+    arguments,
+    display::{self, SourceLink},
+    projects,
 };
 use crate::load::Corpus;
 
@@ -76,8 +78,10 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct RecommendActionInput {
     /// Country (ISO3 or name), e.g. `BOL`.
+    #[schemars(transform = super::limits::cap_name)]
     pub country: String,
     /// Pillar (id or name in es/en/pt), e.g. `energia`.
+    #[schemars(transform = super::limits::cap_name)]
     pub pillar: String,
 }
 
@@ -213,8 +217,8 @@ fn handle(
     input: RecommendActionInput,
     lang: Lang,
 ) -> Result<ToolAnswer<'_, RecommendActionResult>, ToolError> {
-    let pillar = common::pillar(corpus, &input.pillar)?;
-    let country = common::optional_country(corpus, Some(&input.country))?
+    let pillar = arguments::pillar(corpus, &input.pillar)?;
+    let country = arguments::optional_country(corpus, Some(&input.country))?
         .expect("a given country resolves or errs");
     let (iso3, pillar_id) = (country.iso3.as_str(), pillar.id.as_str());
     let mut notes = Vec::new();
@@ -265,7 +269,7 @@ fn handle(
             "No active or pipeline project of {pillar_id} in {iso3} in the corpus: the projects shown are comparable \
              ones elsewhere in the region (active first)."
         ));
-        if let Some(note) = super::find_pilots::unclassified_note(projects, Some(iso3), pillar_id) {
+        if let Some(note) = projects::unclassified_note(projects, Some(iso3), pillar_id) {
             notes.push(note);
         }
     }
@@ -280,7 +284,7 @@ fn handle(
     let financing_table = corpus.financing().map_err(ToolError::Internal)?;
     let mut financing_records = Vec::new();
     let mut financing = instruments(iso3, pillar_id, financing_table, &mut financing_records);
-    let flows = super::get_pilot::largest_crs_flows(financing_table, iso3, pillar_id, FINANCING);
+    let flows = projects::largest_crs_flows(financing_table, iso3, pillar_id, FINANCING);
     for flow in flows {
         financing_records.push(flow.citation());
         financing.push(FinancingItem {
@@ -319,7 +323,7 @@ fn handle(
         ));
     }
 
-    let citations = common::citation_records(corpus, cells.iter().map(String::as_str))?;
+    let citations = answer::citation_records(corpus, cells.iter().map(String::as_str))?;
     let mut records: Vec<corpus::RecordCitation> =
         fits.iter().map(|project| project.citation()).collect();
     records.extend(financing_records);
@@ -350,10 +354,10 @@ fn handle(
             institutions: asks,
             notes,
             sources: vec![
-                common::source_link(corpus, "observations", None),
-                common::source_link(corpus, RecordDataset::Projects.id(), None),
-                common::source_link(corpus, RecordDataset::Financing.id(), None),
-                common::source_link(corpus, RecordDataset::Institutions.id(), None),
+                display::source_link(corpus, "observations", None),
+                display::source_link(corpus, RecordDataset::Projects.id(), None),
+                display::source_link(corpus, RecordDataset::Financing.id(), None),
+                display::source_link(corpus, RecordDataset::Institutions.id(), None),
             ],
         },
         citations,
@@ -433,8 +437,7 @@ fn gaps(
             })
             .ok()
             .and_then(|at| stats[at].trend_slope);
-        let worsening =
-            super::get_pilot::is_worsening(metric.good_direction, trend_slope, own.value);
+        let worsening = projects::is_worsening(metric.good_direction, trend_slope, own.value);
         if rank == 0 && !worsening {
             continue;
         }

@@ -9,8 +9,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    CitationRecord, ToolAnswer, ToolError, ToolSpec,
-    common::{self, SourceLink},
+    CitationRecord, ToolAnswer, ToolError, ToolSpec, arguments,
+    display::{self, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -40,6 +40,7 @@ pub fn spec() -> ToolSpec {
 pub struct ResolveCitationsInput {
     /// 1 to 50 citation ids, e.g. `["wb-sp-dyn-le00-in-mex-2024"]`.
     #[schemars(length(min = 1, max = 50))]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub ids: Vec<String>,
 }
 
@@ -117,7 +118,7 @@ fn handle(
                 citation_id: id.clone(),
                 reason: format!(
                     "no {dataset} record `{}` in the corpus: its ids start {}, e.g. {} (exactly as an answer gives them)",
-                    common::snippet(id),
+                    arguments::snippet(id),
                     prefix.prefix,
                     prefix.example
                 ),
@@ -144,7 +145,7 @@ fn handle(
         resolved,
         records: resolved_records,
         unresolved,
-        sources: vec![common::source_link(corpus, "citations", None)],
+        sources: vec![display::source_link(corpus, "citations", None)],
     };
     Ok(ToolAnswer {
         result,

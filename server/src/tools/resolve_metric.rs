@@ -36,9 +36,11 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct ResolveMetricInput {
     /// The metric in words, in es/en/pt (`homicidios`, `life expectancy`, `desemprego`), or a code (`SP.DYN.LE00.IN`).
+    #[schemars(transform = super::limits::cap_text)]
     pub query: String,
     /// Restrict to one pillar: an id (`seguridad`) or its name in es/en/pt (`security`, `segurança`).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub pillar: Option<String>,
     /// How many candidates to return, 1 to 20. Default 5.
     #[serde(default, deserialize_with = "common::whole_number")]

@@ -67,16 +67,20 @@ pub fn spec() -> ToolSpec {
 #[serde(deny_unknown_fields)]
 pub struct SearchCorpusInput {
     /// Words to search for, in es/en/pt.
+    #[schemars(transform = super::limits::cap_text)]
     pub query: String,
     /// Restrict to these datasets (any case): metrics, catalog, countries, pillars, projects, regulation,
     /// institutions, financing, events. Default all.
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_identifier)]
     pub datasets: Option<Vec<String>>,
     /// Only indicators with data for this country, and records of it (ISO3 or name).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
     /// Only records of this pillar (id or name in es/en/pt).
     #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
     /// Hits to return, 1 to 50. Default 10.
     #[serde(default, deserialize_with = "common::whole_number")]

@@ -1,0 +1,406 @@
+//! What a result shows a person: source and file links of a result, and the display payload that
+//! travels in the result's `_meta` (tables, links, Vega-Lite v6 charts), with the chart builders and the
+//! names a display writes in the request's language.
+
+use corpus::{Country, Lang, Metric};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::rounding::significant;
+use crate::load::Corpus;
+
+/// A dataset a result was read from, with a link to its publisher.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct SourceLink {
+    /// Dataset id of the corpus catalog (`observations`).
+    pub dataset_id: String,
+    /// Dataset title.
+    pub title: String,
+    /// Publisher homepage of the underlying source, when the result comes from one source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// One file of an indicator or dataset that a person or a notebook opens (the downloads API; the same
+/// file is the MCP resource `uri`).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct FileLink {
+    /// Format: `csv` (tidy), `wide_csv`, `xlsx`, `parquet`, `sdmx_ml`, `sdmx_csv`, `csv_gz`.
+    pub format: &'static str,
+    /// HTTP URL (GET; pandas, Excel and SDMX clients read it directly).
+    pub url: String,
+    /// MCP resource URI (`resources/read`).
+    pub uri: String,
+    /// Size in bytes.
+    pub bytes: u64,
+}
+
+/// The files of an indicator (`Subject::Indicator`, metric id) or dataset, in format order; empty if none.
+pub fn file_links(corpus: &Corpus, subject: corpus::exports::Subject, id: &str) -> Vec<FileLink> {
+    corpus
+        .downloads
+        .of(subject, id)
+        .map(|file| FileLink {
+            format: file.download.format.as_str(),
+            url: crate::links::download_url(&file.download),
+            uri: file.download.resource_uri(),
+            bytes: file.bytes,
+        })
+        .collect()
+}
+
+/// A display payload: tables (columns and rows), links and charts for a person, serialized into the
+/// result's `_meta` (never into `structuredContent`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Display {
+    /// Tables to render.
+    pub tables: Vec<DisplayTable>,
+    /// Links to the sources.
+    pub links: Vec<DisplayLink>,
+    /// Charts as Vega-Lite v6 specifications, valid against the official Vega-Lite schema: data inline,
+    /// or named `table:N` ([`table_line_chart`]) when the chart draws `tables[N]` of this display, each
+    /// row an object keyed by the table's columns (the renderer binds it; nothing is sent twice).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub charts: Vec<Chart>,
+}
+
+/// A Vega-Lite v6 specification whose top-level data values are typed rather than a JSON tree, so a
+/// long series costs no map per point; serializes as one specification object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Chart {
+    /// The specification without its top-level `data` (`$schema`, `title`, `mark`, `encoding`,
+    /// `layer`…).
+    #[serde(flatten)]
+    pub spec: serde_json::Map<String, Value>,
+    /// The top-level inline data, when the specification has it (a layered chart carries its data in
+    /// its layers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<ChartData>,
+}
+
+/// Vega-Lite inline data: `{"values": […]}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChartData {
+    /// The data points.
+    pub values: Vec<ChartValue>,
+}
+
+/// One data point of a chart.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ChartValue {
+    /// A year of several lines, wide: `{"year": 2020, "MEX": 70.4, "BRA": 74.5}` (a `fold` transform
+    /// makes it long); a series without a value that year has no key.
+    Year(YearRow),
+    /// A bar: its label and value.
+    Bar {
+        /// Bar label.
+        label: String,
+        /// Value in the unit of the x axis.
+        value: f64,
+    },
+}
+
+/// One year of a wide chart table: the year and each series' value, by the series names of the chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct YearRow {
+    /// Year.
+    pub year: i32,
+    /// The series names, shared by every row of the chart.
+    pub series: std::sync::Arc<[String]>,
+    /// Each series' value that year, in `series` order.
+    pub values: Vec<Option<f64>>,
+}
+
+impl Serialize for YearRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("year", &self.year)?;
+        for (series, value) in self.series.iter().zip(&self.values) {
+            if let Some(value) = value {
+                map.serialize_entry(series, value)?;
+            }
+        }
+        map.end()
+    }
+}
+
+impl Chart {
+    /// A chart from a whole specification whose data (if any) lives in its layers.
+    pub fn from_spec(spec: Value) -> Chart {
+        Chart {
+            spec: match spec {
+                Value::Object(spec) => spec,
+                _ => serde_json::Map::new(),
+            },
+            data: None,
+        }
+    }
+
+    /// A chart of the specification `spec` (an object) with top-level inline `values`.
+    fn with_values(spec: Value, values: Vec<ChartValue>) -> Chart {
+        Chart {
+            data: Some(ChartData { values }),
+            ..Chart::from_spec(spec)
+        }
+    }
+}
+
+/// One table: a title, column headers and rows of cells (numbers, strings or null for no data).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DisplayTable {
+    /// Table title.
+    pub title: String,
+    /// Column headers.
+    pub columns: Vec<String>,
+    /// Rows, each with one cell per column.
+    pub rows: Vec<Vec<Value>>,
+}
+
+/// A link for a person.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DisplayLink {
+    /// Link text.
+    pub title: String,
+    /// URL.
+    pub url: String,
+}
+
+/// The name of `country` in `lang`.
+pub fn country_name(country: &Country, lang: Lang) -> String {
+    country.names.get(lang).to_string()
+}
+
+/// The source link of a metric's source, for `sources` in results.
+pub fn source_link(corpus: &Corpus, dataset_id: &str, metric: Option<&Metric>) -> SourceLink {
+    let title = corpus
+        .dataset(dataset_id)
+        .map_or_else(|| dataset_id.to_string(), |dataset| dataset.title.clone());
+    let url = metric
+        .and_then(|metric| corpus.baked.source(&metric.source_id))
+        .map(|source| source.homepage.clone());
+    SourceLink {
+        dataset_id: dataset_id.to_string(),
+        title,
+        url,
+    }
+}
+
+/// The Vega-Lite schema the chart specifications follow.
+pub const VEGA_LITE_SCHEMA: &str = "https://vega.github.io/schema/vega-lite/v6.json";
+
+/// A Vega-Lite line chart of `(series, year, value)` points, one line per series. The data is one wide
+/// row per year (a third of the bytes of one row per point), folded back to long by the specification.
+pub fn line_chart(
+    title: &str,
+    unit: &str,
+    points: &[(String, i32, f64)],
+    lang: corpus::Lang,
+) -> Chart {
+    let mut names: Vec<String> = Vec::new();
+    for (series, _, _) in points {
+        if !names.contains(series) {
+            names.push(series.clone());
+        }
+    }
+    let mut years: std::collections::BTreeMap<i32, Vec<Option<f64>>> = Default::default();
+    for (series, year, value) in points {
+        let column = names
+            .iter()
+            .position(|name| name == series)
+            .expect("named above");
+        years
+            .entry(*year)
+            .or_insert_with(|| vec![None; names.len()])[column] = Some(*value);
+    }
+    let scale = LineScale {
+        projected_from: Vec::new(),
+        range: value_range(points.iter().map(|(_, _, value)| *value)),
+        lang,
+    };
+    let spec = wide_line_spec(title, unit, &names, &scale);
+    let series: std::sync::Arc<[String]> = names.into();
+    let values = years
+        .into_iter()
+        .map(|(year, values)| {
+            ChartValue::Year(YearRow {
+                year,
+                series: series.clone(),
+                values,
+            })
+        })
+        .collect();
+    Chart::with_values(spec, values)
+}
+
+/// The name a chart's data takes to draw `tables[table]` of the same display (see [`Display::charts`]).
+pub fn table_data_name(table: usize) -> String {
+    format!("table:{table}")
+}
+
+/// A Vega-Lite line chart of the display table `tables[table]`, whose columns are `year` and then one
+/// column per series (`series`, in order; a `null` cell is no point): its data is named
+/// [`table_data_name`], the rows are not repeated.
+pub fn table_line_chart(
+    title: &str,
+    unit: &str,
+    table: usize,
+    series: &[String],
+    scale: &LineScale,
+) -> Chart {
+    let mut spec = wide_line_spec(title, unit, series, scale);
+    spec["data"] = serde_json::json!({"name": table_data_name(table)});
+    Chart::from_spec(spec)
+}
+
+/// What a line chart needs beyond its rows to draw them honestly.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LineScale {
+    /// The first projected year of each series that has projections (a publisher's projection, such
+    /// as IMF WEO's, from that year on): those points are drawn dashed, with their own legend.
+    pub projected_from: Vec<(String, i32)>,
+    /// The lowest and highest value charted ([`value_range`]), which sets the y scale ([`y_scale`]).
+    pub range: Option<(f64, f64)>,
+    /// The language of the axis titles.
+    pub lang: corpus::Lang,
+}
+
+/// The lowest and highest of `values`; `None` without any.
+pub fn value_range(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    values.fold(None, |range, value| match range {
+        None => Some((value, value)),
+        Some((low, high)) => Some((low.min(value), high.max(value))),
+    })
+}
+
+/// The y scale of a line chart over values spanning `range`: no forced zero, but a span of at least a
+/// tenth of the values' largest magnitude, centred on them, so that small steps (7.5, 7.3, 7.4 deaths per 1,000) are not drawn as a collapse and a long flat
+/// series is not drawn as noise; zero included when there are no values or all are zero.
+pub fn y_scale(range: Option<(f64, f64)>) -> Value {
+    let Some((low, high)) = range else {
+        return serde_json::json!({"zero": true});
+    };
+    let magnitude = low.abs().max(high.abs());
+    if magnitude == 0.0 || !magnitude.is_finite() {
+        return serde_json::json!({"zero": true});
+    }
+    let span = 0.1 * magnitude;
+    if high - low >= span {
+        return serde_json::json!({"zero": false});
+    }
+    // The values lie within a tenth of their magnitude of each other, so a span of that size around
+    // them never reaches zero.
+    let middle = (low + high) / 2.0;
+    let (from, to) = (middle - span / 2.0, middle + span / 2.0);
+    // Rounded outwards to three significant digits of the span, so that the domain still holds the
+    // values.
+    let step = 10f64.powf(span.log10().floor() - 2.0);
+    let (from, to) = ((from / step).floor() * step, (to / step).ceil() * step);
+    let tidy = |bound: f64| significant(bound, 12);
+    serde_json::json!({"zero": false, "domain": [tidy(from), tidy(to)]})
+}
+
+/// The title of a year axis in `lang`.
+pub fn year_title(lang: corpus::Lang) -> &'static str {
+    match lang {
+        corpus::Lang::Es => "año",
+        corpus::Lang::En => "year",
+        corpus::Lang::Pt => "ano",
+    }
+}
+
+/// The legend's words for observed and projected points in `lang`.
+fn observed_and_projected(lang: corpus::Lang) -> [&'static str; 2] {
+    match lang {
+        corpus::Lang::Es => ["observado", "proyección"],
+        corpus::Lang::En => ["observed", "projection"],
+        corpus::Lang::Pt => ["observado", "projeção"],
+    }
+}
+
+/// The Vega-Lite specification (without data) of a line chart over wide rows: `year` and one column per
+/// series, folded back to long, one line per series. A year without a value breaks its line (no line
+/// is drawn across a gap); projected years ([`LineScale::projected_from`]) are dashed.
+fn wide_line_spec(title: &str, unit: &str, series: &[String], scale: &LineScale) -> Value {
+    let mut transform = vec![serde_json::json!({"fold": series, "as": ["series", "value"]})];
+    let mut encoding = serde_json::json!({
+        "x": {"field": "year", "type": "quantitative", "axis": {"format": "d", "labelOverlap": true, "tickMinStep": 1}, "title": year_title(scale.lang)},
+        "y": {"field": "value", "type": "quantitative", "title": unit, "scale": y_scale(scale.range)},
+        "color": {"field": "series", "type": "nominal", "title": null}
+    });
+    if !scale.projected_from.is_empty() {
+        // `{"ARG": 2022, …}[datum.series]`: the series' first projected year (undefined: none).
+        let first: serde_json::Map<String, Value> = scale
+            .projected_from
+            .iter()
+            .map(|(name, year)| (name.clone(), Value::from(*year)))
+            .collect();
+        let [observed, projected] = observed_and_projected(scale.lang);
+        transform.push(serde_json::json!({
+            "calculate": format!(
+                "datum.year >= {}[datum.series] ? '{projected}' : '{observed}'",
+                Value::Object(first)
+            ),
+            "as": "kind"
+        }));
+        encoding["strokeDash"] = serde_json::json!({
+            "field": "kind", "type": "nominal", "title": null,
+            "scale": {"domain": [observed, projected], "range": [[1, 0], [4, 3]]},
+            "legend": {"symbolType": "stroke", "symbolStrokeWidth": 2}
+        });
+    }
+    serde_json::json!({
+        "$schema": VEGA_LITE_SCHEMA,
+        "title": title,
+        "transform": transform,
+        "mark": {"type": "line", "point": true, "invalid": "break-paths-show-domains"},
+        "encoding": encoding
+    })
+}
+
+/// A Vega-Lite horizontal bar chart of `(label, value)` items, in the given order.
+pub fn bar_chart(title: &str, unit: &str, items: &[(String, f64)]) -> Chart {
+    let order: Vec<&str> = items.iter().map(|(label, _)| label.as_str()).collect();
+    let values = items
+        .iter()
+        .map(|(label, value)| ChartValue::Bar {
+            label: label.clone(),
+            value: *value,
+        })
+        .collect();
+    let spec = serde_json::json!({
+        "$schema": VEGA_LITE_SCHEMA,
+        "title": title,
+        "mark": "bar",
+        "encoding": {
+            "y": {"field": "label", "type": "nominal", "sort": order, "title": null},
+            "x": {"field": "value", "type": "quantitative", "title": unit}
+        }
+    });
+    Chart::with_values(spec, values)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_line_chart_spans_at_least_a_tenth_of_its_values_and_holds_them() {
+        // Life expectancy 53.6 to 75.3: enough spread, no forced zero.
+        assert_eq!(y_scale(Some((53.573, 75.264))), json!({"zero": false}));
+        // Under-5 mortality 7.3 to 7.5: a span of 0.75 around 7.4, not a zoom on rounding steps.
+        let small = y_scale(Some((7.3, 7.5)));
+        let [from, to] = [0, 1].map(|at| small["domain"][at].as_f64().unwrap());
+        assert!(from <= 7.3 && to >= 7.5, "{small}");
+        assert!(((to - from) - 0.75).abs() < 0.02, "{small}");
+        let negative = y_scale(Some((-4.0, -3.8)));
+        let [from, to] = [0, 1].map(|at| negative["domain"][at].as_f64().unwrap());
+        assert!(from <= -4.0 && (-3.8..=0.0).contains(&to), "{negative}");
+        assert_eq!(y_scale(None), json!({"zero": true}));
+        assert_eq!(y_scale(Some((0.0, 0.0))), json!({"zero": true}));
+    }
+}
