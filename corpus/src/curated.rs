@@ -404,7 +404,10 @@ mod tests {
                 }
             }
         }
-        assert!(files.len() > 50, "the crates' sources were not found: {files:?}");
+        assert!(
+            files.len() > 50,
+            "the crates' sources were not found: {files:?}"
+        );
         let this_file = this_file.canonicalize().unwrap();
         let mut found = Vec::new();
         for path in files {

@@ -19,8 +19,9 @@ use serde_json::{Value, json};
 
 use super::{
     ToolAnswer, ToolError, ToolSpec,
-    answer::significant,
-    common::{self, SourceLink},
+    answer::{self, significant},
+    arguments,
+    display::{self, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -114,7 +115,7 @@ pub struct GetDatasetInput {
     #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
     /// Year (observations, aggregates, discoveries, concordance).
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub year: Option<i32>,
     /// Key of one record: a metric id, source id, pillar id, ISO3, citation id, or a concordance pair id.
@@ -126,11 +127,11 @@ pub struct GetDatasetInput {
     #[schemars(transform = super::limits::cap_name)]
     pub pillar: Option<String>,
     /// Rows per page, 1 to 500. Default 100.
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 500), extend("default" = 100))]
     pub limit: Option<u32>,
     /// Rows to skip. Default 0.
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     pub offset: Option<u32>,
 }
 
@@ -163,7 +164,7 @@ pub struct GetDatasetResult {
     /// The whole dataset's files, and the indicator's when the page is filtered by one (`indicator`, or
     /// `id` of `metrics`): CSV, XLSX, Parquet, SDMX, to carry on in a notebook or a spreadsheet.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub files: Vec<common::FileLink>,
+    pub files: Vec<display::FileLink>,
 }
 
 /// Bytes one page holds at most (compact JSON of its rows, and of the citation records they bring:
@@ -264,7 +265,7 @@ fn handle(
     }
     let offset = input.offset.unwrap_or(0) as usize;
     if let Some(year) = input.year {
-        common::year_range(Some(year), Some(year))?;
+        arguments::year_range(Some(year), Some(year))?;
     }
     let record_dataset = RecordDataset::from_id(&input.dataset_id);
     let page = if let Some(dataset) = record_dataset {
@@ -289,7 +290,7 @@ fn handle(
     let mut cited = page.cited;
     cited.sort_unstable();
     cited.dedup();
-    let citations = common::citation_records(corpus, cited.iter().map(String::as_str))?;
+    let citations = answer::citation_records(corpus, cited.iter().map(String::as_str))?;
     // A page of curated records cites each record it shows.
     let records = if record_dataset.is_some() {
         // Each row's record, and for an event the record it was made from, once.
@@ -307,17 +308,17 @@ fn handle(
     } else {
         Vec::new()
     };
-    let mut files = common::file_links(corpus, Subject::Dataset, &input.dataset_id);
+    let mut files = display::file_links(corpus, Subject::Dataset, &input.dataset_id);
     let indicator_id = match input.dataset_id.as_str() {
         "metrics" => input.id.as_deref().or(input.indicator.as_deref()),
         _ => input.indicator.as_deref(),
     };
-    if let Some(Ok(metric)) = indicator_id.map(|id| common::metric(corpus, id)) {
-        files.extend(common::file_links(corpus, Subject::Indicator, &metric.id));
+    if let Some(Ok(metric)) = indicator_id.map(|id| arguments::metric(corpus, id)) {
+        files.extend(display::file_links(corpus, Subject::Indicator, &metric.id));
     }
     let result = GetDatasetResult {
         files,
-        sources: vec![common::source_link(
+        sources: vec![display::source_link(
             corpus,
             if input.dataset_id == "catalog" {
                 "metrics"
@@ -367,17 +368,17 @@ fn other_page(
             } else {
                 baked.aggregates()
             };
-            let matching = observation_rows(corpus, table, &input)?;
+            let matching = observation_rows(corpus, table, input)?;
             Page::of(matching, offset, limit, |row| {
                 (observation_json(&row), vec![row.citation_id.to_string()])
             })
         }
         "metrics" => {
-            let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
+            let pillar = arguments::optional_pillar(corpus, input.pillar.as_deref())?
                 .map(|pillar| pillar.id.as_str());
             let id = input.id.as_deref().or(input.indicator.as_deref());
             if let Some(id) = id {
-                common::metric(corpus, id)?;
+                arguments::metric(corpus, id)?;
             }
             let matching = baked.metrics().iter().filter(|metric| {
                 id.is_none_or(|id| metric.id == id)
@@ -404,9 +405,9 @@ fn other_page(
         }
         "series_stats" => {
             let stats = corpus.series_stats().map_err(ToolError::Internal)?;
-            let indicator = common::optional_metric(corpus, input.indicator.as_deref())?
+            let indicator = arguments::optional_metric(corpus, input.indicator.as_deref())?
                 .map(|metric| metric.id.as_str());
-            let country = common::optional_country(corpus, input.country.as_deref())?
+            let country = arguments::optional_country(corpus, input.country.as_deref())?
                 .map(|country| country.iso3.as_str());
             let matching = stats.iter().filter(|row| {
                 indicator.is_none_or(|indicator| row.indicator == indicator)
@@ -418,9 +419,9 @@ fn other_page(
         }
         "discoveries" => {
             let discoveries = corpus.discoveries().map_err(ToolError::Internal)?;
-            let indicator = common::optional_metric(corpus, input.indicator.as_deref())?
+            let indicator = arguments::optional_metric(corpus, input.indicator.as_deref())?
                 .map(|metric| metric.id.as_str());
-            let country = common::optional_country(corpus, input.country.as_deref())?
+            let country = arguments::optional_country(corpus, input.country.as_deref())?
                 .map(|country| country.iso3.as_str());
             let keep = |indicators: [&str; 2], row_country: &str, year: i32| {
                 indicator.is_none_or(|indicator| indicators.contains(&indicator))
@@ -462,15 +463,15 @@ fn other_page(
                     pairs.dedup();
                     return Err(ToolError::Invalid(format!(
                         "no concordance pair `{}`; valid pairs: {}",
-                        common::snippet(pair),
+                        arguments::snippet(pair),
                         pairs.join(", ")
                     )));
                 }
                 None => None,
             };
-            let indicator = common::optional_metric(corpus, input.indicator.as_deref())?
+            let indicator = arguments::optional_metric(corpus, input.indicator.as_deref())?
                 .map(|metric| metric.id.as_str());
-            let country = common::optional_country(corpus, input.country.as_deref())?
+            let country = arguments::optional_country(corpus, input.country.as_deref())?
                 .map(|country| country.iso3.as_str());
             let matching = rows.iter().filter(|row| {
                 pair.is_none_or(|pair| row.pair == pair)
@@ -494,9 +495,9 @@ fn other_page(
         }
         "data_health" => {
             let view = corpus.data_health().map_err(ToolError::Internal)?;
-            let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
+            let pillar = arguments::optional_pillar(corpus, input.pillar.as_deref())?
                 .map(|pillar| pillar.id.as_str());
-            let country = common::optional_country(corpus, input.country.as_deref())?
+            let country = arguments::optional_country(corpus, input.country.as_deref())?
                 .map(|country| country.iso3.as_str());
             let matching = view.pillar_countries.iter().filter(|row| {
                 pillar.is_none_or(|pillar| row.parameter == pillar)
@@ -531,7 +532,7 @@ fn other_page(
             valid.insert(0, "catalog");
             return Err(ToolError::Invalid(format!(
                 "unknown dataset_id `{}`; valid: {}",
-                common::snippet(other),
+                arguments::snippet(other),
                 valid.join(", ")
             )));
         }
@@ -563,9 +564,9 @@ fn record_page(
                 }
             }
             let projects = corpus.projects().map_err(ToolError::Internal)?;
-            let country = common::optional_country(corpus, input.country.as_deref())?
+            let country = arguments::optional_country(corpus, input.country.as_deref())?
                 .map(|country| country.iso3.as_str());
-            let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
+            let pillar = arguments::optional_pillar(corpus, input.pillar.as_deref())?
                 .map(|pillar| pillar.id.as_str());
             // A P-code in any case or its digits alone, or the record's citation id (`wbproj-p127837`);
             // an id the corpus does not hold matches nothing.
@@ -599,9 +600,9 @@ fn record_page(
                     )));
                 }
             }
-            let country = common::optional_country(corpus, input.country.as_deref())?
+            let country = arguments::optional_country(corpus, input.country.as_deref())?
                 .map(|country| country.iso3.clone());
-            let pillar = common::optional_pillar(corpus, input.pillar.as_deref())?
+            let pillar = arguments::optional_pillar(corpus, input.pillar.as_deref())?
                 .map(|pillar| pillar.id.clone());
             let filter = RecordFilter {
                 // Citation ids are lower case, without spaces.
@@ -694,7 +695,7 @@ fn entity<'c>(corpus: &'c Corpus, text: &str) -> Result<&'c str, ToolError> {
         .ok_or_else(|| {
             ToolError::Invalid(format!(
                 "`{}` is not a country or aggregate of the corpus",
-                common::snippet(text)
+                arguments::snippet(text)
             ))
         })
 }
@@ -705,7 +706,7 @@ fn observation_rows<'a>(
     table: &'a ObservationTable,
     input: &GetDatasetInput,
 ) -> Result<impl Iterator<Item = Observation<'a>> + 'a, ToolError> {
-    let indicator = common::optional_metric(corpus, input.indicator.as_deref())?
+    let indicator = arguments::optional_metric(corpus, input.indicator.as_deref())?
         .map(|metric| metric.id.as_str());
     let country = input
         .country

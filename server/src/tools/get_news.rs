@@ -264,7 +264,11 @@ fn handle(
             next_offset,
             note,
             nearby,
-            sources: vec![display::source_link(corpus, RecordDataset::Events.id(), None)],
+            sources: vec![display::source_link(
+                corpus,
+                RecordDataset::Events.id(),
+                None,
+            )],
         },
         citations: Vec::new(),
         display: None,

@@ -12,7 +12,6 @@
 
 pub mod answer;
 pub mod arguments;
-pub mod common;
 pub mod compare_countries;
 pub mod compute;
 pub mod display;
@@ -45,7 +44,7 @@ use serde::{Serialize, de::DeserializeOwned};
 use serde_json::{Map, Value};
 
 pub use answer::{CitationRecord, Citations, ToolAnswer};
-pub use common::{Display, SourceLink};
+pub use display::{Display, SourceLink};
 
 use crate::load::Corpus;
 

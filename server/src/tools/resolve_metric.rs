@@ -10,8 +10,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec,
-    common::{self, SourceLink},
+    ToolAnswer, ToolError, ToolSpec, arguments,
+    display::{self, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -43,7 +43,7 @@ pub struct ResolveMetricInput {
     #[schemars(transform = super::limits::cap_name)]
     pub pillar: Option<String>,
     /// How many candidates to return, 1 to 20. Default 5.
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 20), extend("default" = 5))]
     pub limit: Option<u32>,
 }
@@ -136,7 +136,7 @@ fn handle(
     let pillar = input
         .pillar
         .as_deref()
-        .map(|pillar| common::pillar(corpus, pillar))
+        .map(|pillar| arguments::pillar(corpus, pillar))
         .transpose()?;
     let hits = corpus
         .index
@@ -204,7 +204,7 @@ fn handle(
         records_nearby(corpus, &input.query)?
     };
     let note = (!matched).then(|| {
-        let query = common::snippet(&input.query);
+        let query = arguments::snippet(&input.query);
         if candidates.is_empty() {
             format!(
                 "No governed indicator in the corpus{within} measures `{query}`, and none shares a word with it: \
@@ -223,7 +223,7 @@ fn handle(
         (Some(_), Some(records)) => Some(format!(
             "No governed indicator in the corpus{within} measures `{}` (the candidates are only the nearest, not a \
              match). {records}",
-            common::snippet(&input.query)
+            arguments::snippet(&input.query)
         )),
         (note, _) => note,
     };
@@ -233,7 +233,7 @@ fn handle(
         matched,
         note,
         candidates,
-        sources: vec![common::source_link(corpus, "metrics", None)],
+        sources: vec![display::source_link(corpus, "metrics", None)],
     };
     Ok(ToolAnswer {
         result,

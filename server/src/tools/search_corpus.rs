@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec,
-    common::{self, SourceLink},
+    ToolAnswer, ToolError, ToolSpec, arguments,
+    display::{self, SourceLink},
 };
 use crate::load::Corpus;
 
@@ -83,7 +83,7 @@ pub struct SearchCorpusInput {
     #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
     /// Hits to return, 1 to 50. Default 10.
-    #[serde(default, deserialize_with = "common::whole_number")]
+    #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 50), extend("default" = 10))]
     pub limit: Option<u32>,
 }
@@ -150,7 +150,7 @@ fn handle(
                     .ok_or_else(|| {
                         ToolError::Invalid(format!(
                             "datasets: `{}` is not searchable; valid: {}",
-                            common::snippet(dataset),
+                            arguments::snippet(dataset),
                             SEARCHABLE.join(", ")
                         ))
                     })
@@ -158,8 +158,8 @@ fn handle(
             .collect::<Result<_, _>>()?,
         None => Vec::new(),
     };
-    let pillar = common::optional_pillar(corpus, input.parameter.as_deref())?;
-    let country = common::optional_country(corpus, input.country.as_deref())?;
+    let pillar = arguments::optional_pillar(corpus, input.parameter.as_deref())?;
+    let country = arguments::optional_country(corpus, input.country.as_deref())?;
     // Ask for more than `limit` when a country filter will drop hits: indicators without data for it and,
     // above all, the projects of every other country.
     let projects_searched = datasets.is_empty()
@@ -239,8 +239,8 @@ fn handle(
         };
         if let Some((title, description, keys)) = entry {
             let download = match hit.dataset_id.as_str() {
-                "metrics" => common::file_links(corpus, Subject::Indicator, &hit.id),
-                "catalog" => common::file_links(corpus, Subject::Dataset, &hit.id),
+                "metrics" => display::file_links(corpus, Subject::Indicator, &hit.id),
+                "catalog" => display::file_links(corpus, Subject::Dataset, &hit.id),
                 _ => Vec::new(),
             }
             .into_iter()
@@ -276,7 +276,7 @@ fn handle(
         format!(
             "nothing in the corpus matches `{}` with these filters: say the corpus holds none; or try other words \
              in Spanish, English or Portuguese, or fewer filters",
-            common::snippet(&input.query)
+            arguments::snippet(&input.query)
         )
     });
     // The datasets the hits come from are the sources.
@@ -286,7 +286,7 @@ fn handle(
     let sources = datasets
         .into_iter()
         .map(|dataset| {
-            common::source_link(
+            display::source_link(
                 corpus,
                 if dataset == "catalog" {
                     "metrics"

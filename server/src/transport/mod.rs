@@ -43,7 +43,7 @@ pub mod stdio;
 pub mod workers;
 
 /// The items of [`crate::tools`] the transport may name: the plugin interface. Everything else of the
-/// tool modules (`answer`, `common`, `limits`, a tool's own file, `all()`) is the domain's.
+/// tool modules (`answer`, `arguments`, `display`, `limits`, a tool's own file, `all()`) is the domain's.
 pub const PLUGIN_INTERFACE: [&str; 5] = [
     "Plugin",
     "PreparedArguments",
@@ -181,8 +181,8 @@ mod tests {
     fn the_interface_check_reads_paths_and_groups() {
         assert_eq!(named_items("Plugin, x"), vec!["Plugin"]);
         assert_eq!(
-            named_items("{Plugin, common::snippet, answer::{A, B}}"),
-            vec!["Plugin", "common", "answer"]
+            named_items("{Plugin, arguments::snippet, answer::{A, B}}"),
+            vec!["Plugin", "arguments", "answer"]
         );
         assert_eq!(
             named_items("get_chart_data::CHARTING_TOOLS;"),
@@ -199,7 +199,7 @@ mod tests {
             "use crate::tools::get_chart_data::CHARTING_TOOLS;",
             "let key = crate::tools::answer::DISPLAY_META_KEY;",
             "use crate::tools::{Plugin, limits};",
-            "use super::super::tools::common::snippet;",
+            "use super::super::tools::arguments::snippet;",
             "use crate::tools;",
             "use crate::{tools, load::Corpus};",
             "use crate::tools as domain;",
