@@ -272,6 +272,8 @@ pub struct Between {
     pub to: Cell,
 }
 
+/// Runs one call: checks the years, resolves the indicator, runs the op, cites its inputs and builds
+/// its display.
 fn handle(
     corpus: &Corpus,
     input: ComputeInput,
@@ -493,6 +495,10 @@ fn two_cells_of<'a>(
     Ok((country, from, to))
 }
 
+/// The ISO3 code of `input.country`, which the op needs.
+///
+/// # Errors
+/// [`ToolError::Invalid`] without `country`, or as [`arguments::countries`].
 fn one_country(corpus: &Corpus, input: &ComputeInput) -> Result<String, ToolError> {
     let code = input
         .country
@@ -503,6 +509,11 @@ fn one_country(corpus: &Corpus, input: &ComputeInput) -> Result<String, ToolErro
         .clone())
 }
 
+/// The countries an op across countries compares: `input.countries` (2 to 52, checked), or every
+/// country with a value of `metric`.
+///
+/// # Errors
+/// As [`arguments::countries`].
 fn candidate_countries(
     corpus: &Corpus,
     metric: &Metric,
@@ -568,6 +579,10 @@ fn default_year(
         })
 }
 
+/// Every row of `metric` for `country`, oldest first.
+///
+/// # Errors
+/// [`ToolError::Invalid`] when the corpus holds none.
 fn series<'a>(
     corpus: &'a Corpus,
     metric: &Metric,
@@ -587,6 +602,10 @@ fn series<'a>(
     Ok(rows)
 }
 
+/// The row of `year` among `rows`, or `default` without a year (argument `name`, for messages).
+///
+/// # Errors
+/// [`ToolError::Invalid`] naming the years with values when there is no such row.
 fn pick_year<'a>(
     rows: &[Observation<'a>],
     year: Option<i32>,
@@ -605,6 +624,7 @@ fn pick_year<'a>(
     }
 }
 
+/// The years `country` has values of `metric` in, in words, for messages.
 fn available_years(corpus: &Corpus, metric: &Metric, country: &str) -> String {
     let table = corpus.baked.observations();
     let rows = table.series(&metric.id, country);
@@ -618,6 +638,7 @@ fn available_years(corpus: &Corpus, metric: &Metric, country: &str) -> String {
     )
 }
 
+/// The `calc-{kind}-{slug}` record of a calculation over `cells`.
 fn calculation(
     kind: &str,
     slug: &str,
@@ -636,6 +657,7 @@ fn calculation(
     }
 }
 
+/// A row as a point of `corpus::analytics`.
 fn point(row: &Observation<'_>) -> Point {
     Point {
         year: row.year,
@@ -643,6 +665,7 @@ fn point(row: &Observation<'_>) -> Point {
     }
 }
 
+/// A row as a cited cell of the result.
 fn cell(row: &Observation<'_>) -> Cell {
     Cell {
         country: row.country.to_string(),
