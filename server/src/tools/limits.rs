@@ -45,13 +45,6 @@ pub enum ArgumentKind {
 }
 
 impl ArgumentKind {
-    /// The kind of an argument the transport adds to every tool (`lang`): a [`ArgumentKind::Name`],
-    /// held to a name's length only, since any other value falls back to `es` (SPEC §4.3). A tool's
-    /// own arguments take their kind from its input type, never from their name.
-    pub fn of(_transport_argument: &str) -> ArgumentKind {
-        ArgumentKind::Name
-    }
-
     /// The `maxLength` a string of this kind gets when its schema declares none.
     pub fn max_chars(self) -> usize {
         match self {
@@ -60,6 +53,11 @@ impl ArgumentKind {
         }
     }
 }
+
+/// The kind of the `lang` argument every tool takes (added to each input schema by `ToolSpec`): a name, held to a
+/// name's length only, since any other value falls back to `es` (SPEC §4.3). A tool's own arguments take
+/// their kind from its input type, never from their name.
+pub const LANG_KIND: ArgumentKind = ArgumentKind::Name;
 
 /// The character set of identifiers, as published in the schemas (checked by [`is_identifier_char`]).
 pub const IDENTIFIER_PATTERN: &str = "^[A-Za-z0-9_.+-]*$";
@@ -204,14 +202,8 @@ impl ArgumentCaps {
                 arguments.insert(name.clone(), declared_cap(property));
             }
         }
-        arguments.insert("lang".to_string(), Cap::of_kind(ArgumentKind::of("lang")));
+        arguments.insert("lang".to_string(), Cap::of_kind(LANG_KIND));
         ArgumentCaps { arguments }
-    }
-
-    /// [`ArgumentCaps::declared_in`], by the name [`super::ToolSpec::new`] calls it: it reads the caps
-    /// and injects none, since the input types declare every one.
-    pub fn inject(schema: &mut Value) -> ArgumentCaps {
-        ArgumentCaps::declared_in(schema)
     }
 
     /// Checks the raw `arguments` of a call to `tool`: argument names, string lengths and characters, and

@@ -189,7 +189,7 @@ impl ToolSpec {
     {
         let mut input_schema = schema_value::<I>();
         schema::tidy(&mut input_schema, schema::Side::Input);
-        let caps = Arc::new(limits::ArgumentCaps::inject(&mut input_schema));
+        let caps = Arc::new(limits::ArgumentCaps::declared_in(&input_schema));
         let valid_arguments = describe_arguments(&input_schema);
         add_lang_argument(&mut input_schema);
         // The caps are checked once, by the caller, before any work ([`ToolSpec::check_arguments`]).
@@ -426,7 +426,7 @@ fn add_lang_argument(schema: &mut Value) {
         if let Some(properties) = properties.as_object_mut() {
             let mut lang = serde_json::json!({"type": "string", "enum": ["es", "en", "pt"], "default": "es",
                        "description": "Language of names and of prose for the person (event texts, asks); notes stay in English; numbers and ids do not change."});
-            limits::cap_string(&mut lang, limits::ArgumentKind::of("lang"));
+            limits::cap_string(&mut lang, limits::LANG_KIND);
             properties.insert("lang".into(), lang);
         }
     }

@@ -75,7 +75,7 @@ impl ClientFeatures {
     pub fn of_body(body: &Value) -> Option<ClientFeatures> {
         let is_initialize = |message: &&Value| {
             // A 2026-07-28 `initialize` is refused, so it negotiates nothing.
-            !super::modern::is_modern(message.get("params"))
+            !super::era::is_modern(message.get("params"))
                 && message.get("method").and_then(Value::as_str) == Some("initialize")
                 && message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
                 && message

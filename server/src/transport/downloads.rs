@@ -27,7 +27,7 @@ use corpus::{
 };
 use serde_json::{Value, json};
 
-use super::http::HttpState;
+use super::http_state::HttpState;
 use crate::{catalog, links, load::Corpus};
 
 /// `GET`/`HEAD /api/v1/catalog`, `/api/v1/` and `/api/v1`: the JSON catalog, rendered once per corpus
@@ -166,7 +166,7 @@ pub async fn get_chart_page(
     use catalog::chart::ChartPageError;
     match built {
         Ok(Ok(chunks)) => {
-            let mut response = Response::new(Body::new(super::http::Chunks::new(chunks)));
+            let mut response = Response::new(Body::new(super::chunks::Chunks::new(chunks)));
             let headers = response.headers_mut();
             headers.insert(
                 header::CONTENT_TYPE,

@@ -9,15 +9,11 @@
 use std::{
     future::Future,
     net::{IpAddr, SocketAddr},
-    sync::{
-        Arc,
-        atomic::{AtomicU64, Ordering},
-    },
+    sync::Arc,
     task::Poll,
     time::{Duration, Instant},
 };
 
-use arc_swap::ArcSwap;
 use axum::{
     Router,
     body::{Body, Bytes},
@@ -30,115 +26,21 @@ use axum::{
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::{Value, json};
 
+pub use super::http_state::{HttpConfig, HttpState};
 use super::{
     apps::ClientFeatures,
-    guard::{self, OriginPolicy, TrustedProxies},
+    chunks::Chunks,
+    guard::{self, OriginPolicy},
     jsonrpc::{self, BodyShape, MAX_BATCH, McpServer, PendingCall, Reply, ResultParts, Step},
     modern,
-    rate_limit::{Charge, RateLimiter},
+    rate_limit::Charge,
     rpc_error::{RpcError, codes, error_response},
-    shared_limit::SharedLimiter,
 };
 
 /// The largest body accepted, in bytes (256 KB).
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
 /// How long a client may take to send its body before the request is dropped with 408.
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// Settings of the HTTP transport.
-#[derive(Debug, Clone)]
-pub struct HttpConfig {
-    /// `MCP_ENABLED == "true"`; otherwise every POST is refused (fail closed).
-    pub enabled: bool,
-    /// Messages per client per minute.
-    pub rate_limit_per_minute: u32,
-    /// Browser origins that may call (403 for others).
-    pub origins: OriginPolicy,
-    /// Refuse a `Host` that is not this machine (set when bound to loopback: DNS rebinding).
-    pub check_host: bool,
-    /// Proxies whose `x-real-ip` / `x-forwarded-for` name the client; from anyone else they are ignored.
-    pub trusted_proxies: TrustedProxies,
-}
-
-impl HttpConfig {
-    /// The defaults of a loopback server: pages on this machine only, `Host` checked, no proxy trusted.
-    pub fn local(enabled: bool, rate_limit_per_minute: u32) -> HttpConfig {
-        HttpConfig {
-            enabled,
-            rate_limit_per_minute,
-            origins: OriginPolicy::Local(Vec::new()),
-            check_host: true,
-            trusted_proxies: TrustedProxies::default(),
-        }
-    }
-}
-
-/// Shared state of the HTTP handlers.
-#[derive(Debug)]
-pub struct HttpState {
-    /// The MCP core over the corpus served, swapped whole by [`HttpState::replace_server`] (a request
-    /// keeps the one it started on to its end).
-    server: ArcSwap<McpServer>,
-    /// Settings.
-    pub config: HttpConfig,
-    /// The per-client limiter of this instance (the only one, or the fallback of the shared one), by
-    /// client address (`None`: a client whose address is unknown).
-    pub limiter: RateLimiter<Option<IpAddr>>,
-    /// The limiter shared by every instance through Redis, when `REDIS_URL` is set.
-    pub shared_limiter: Option<SharedLimiter>,
-    /// When the corpus served was loaded, seconds since the Unix epoch.
-    loaded_at_unix: AtomicU64,
-}
-
-impl HttpState {
-    /// The same state charging the budget shared through Redis first (its in-memory limiter decides
-    /// whenever Redis does not answer).
-    pub fn with_shared_limiter(mut self, shared: SharedLimiter) -> HttpState {
-        self.shared_limiter = Some(shared);
-        self
-    }
-
-    /// The MCP core serving now.
-    pub fn server(&self) -> Arc<McpServer> {
-        self.server.load_full()
-    }
-
-    /// Serves `server` (a newly loaded corpus) from the next request on; requests in flight finish on
-    /// the one they started with, which is dropped after them.
-    pub fn replace_server(&self, server: McpServer) {
-        super::metrics::set_corpus(&server.plugin().corpus().baked.manifest().corpus_version);
-        self.server.store(Arc::new(server));
-        self.loaded_at_unix.store(unix_now(), Ordering::Relaxed);
-    }
-
-    /// When the corpus served was loaded, seconds since the Unix epoch.
-    pub fn loaded_at_unix(&self) -> u64 {
-        self.loaded_at_unix.load(Ordering::Relaxed)
-    }
-
-    /// State with the seed's limiter: `rate_limit_per_minute` per client, at most 50,000 clients tracked.
-    pub fn new(server: McpServer, config: HttpConfig) -> HttpState {
-        super::metrics::set_corpus(&server.plugin().corpus().baked.manifest().corpus_version);
-        let limiter = RateLimiter::new(
-            config.rate_limit_per_minute,
-            Duration::from_secs(60),
-            50_000,
-        );
-        HttpState {
-            server: ArcSwap::from_pointee(server),
-            config,
-            limiter,
-            shared_limiter: None,
-            loaded_at_unix: AtomicU64::new(unix_now()),
-        }
-    }
-}
-
-fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| since.as_secs())
-}
 
 /// The router: `/api/mcp` (and `/api/mcp/`) with CORS headers on every response.
 pub fn router(state: Arc<HttpState>) -> Router {
@@ -282,7 +184,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     // without parsing the body into a value or copying the result.
     // (Not for a request that says it speaks 2026-07-28: its headers are checked against its body first.)
     let repeat = (unsupported_version.is_none() && !mirrored.is_modern())
-        .then(|| state.server.load().repeat(&bytes))
+        .then(|| state.server_now().repeat(&bytes))
         .flatten();
     if let Some(repeat) = repeat {
         if let Some(refusal) = charge(&state, client, 1).await {
@@ -435,44 +337,6 @@ fn parts_response(parts: ResultParts) -> Response {
         HeaderValue::from_static("application/json"),
     );
     response
-}
-
-/// A body of a few chunks already in memory, of known length (hyper writes them in one `writev`).
-pub(super) struct Chunks {
-    chunks: std::collections::VecDeque<Bytes>,
-    remaining: u64,
-}
-
-impl Chunks {
-    pub(super) fn new(chunks: impl IntoIterator<Item = Bytes>) -> Chunks {
-        let chunks: std::collections::VecDeque<Bytes> = chunks.into_iter().collect();
-        let remaining = chunks.iter().map(|chunk| chunk.len() as u64).sum();
-        Chunks { chunks, remaining }
-    }
-}
-
-impl http_body::Body for Chunks {
-    type Data = Bytes;
-    type Error = std::convert::Infallible;
-
-    fn poll_frame(
-        mut self: std::pin::Pin<&mut Self>,
-        _: &mut std::task::Context<'_>,
-    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
-        let next = self.chunks.pop_front();
-        if let Some(chunk) = &next {
-            self.remaining -= chunk.len() as u64;
-        }
-        Poll::Ready(next.map(|chunk| Ok(http_body::Frame::data(chunk))))
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.chunks.is_empty()
-    }
-
-    fn size_hint(&self) -> http_body::SizeHint {
-        http_body::SizeHint::with_exact(self.remaining)
-    }
 }
 
 /// `GET /metrics`: every metric of the process in the OpenMetrics text format, for Prometheus.

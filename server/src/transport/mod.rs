@@ -27,9 +27,12 @@
 //! - [`workers`]: the threads tool calls run on, so a call can be given up at its deadline.
 
 pub mod apps;
+pub mod chunks;
 pub mod downloads;
+pub mod era;
 pub mod guard;
 pub mod http;
+pub mod http_state;
 pub mod jsonrpc;
 pub mod listener;
 pub mod metrics;

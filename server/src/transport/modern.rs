@@ -29,8 +29,7 @@ pub const MODERN_VERSIONS: [&str; 1] = ["2026-07-28"];
 /// `initialize`).
 pub const ALL_VERSIONS: [&str; 3] = ["2026-07-28", "2025-11-25", "2025-06-18"];
 
-/// `_meta` key of a request's protocol version.
-pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+pub use super::era::{PROTOCOL_VERSION_KEY, is_modern};
 /// `_meta` key of a request's client capabilities.
 pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
 /// `_meta` key of the server's identity in a result.
@@ -47,15 +46,6 @@ pub struct Modern {
     pub version: String,
     /// What its client capabilities negotiate.
     pub features: ClientFeatures,
-}
-
-/// Whether `params` are those of a modern message (their `_meta` names a protocol version, of any
-/// type: a wrong one is refused as modern, not served as legacy).
-pub fn is_modern(params: Option<&Value>) -> bool {
-    params
-        .and_then(|params| params.get("_meta"))
-        .and_then(|meta| meta.get(PROTOCOL_VERSION_KEY))
-        .is_some()
 }
 
 /// The protocol fields of a modern message's `params`.

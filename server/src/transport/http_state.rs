@@ -1,0 +1,122 @@
+//! The HTTP transport's settings ([`HttpConfig`]) and the state its handlers share ([`HttpState`]: the MCP
+//! core served, swapped whole on reload, and the rate limiters). The MCP and download handlers both read
+//! it; it imports neither.
+
+use std::{
+    net::IpAddr,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use arc_swap::ArcSwap;
+
+use super::{
+    guard::{OriginPolicy, TrustedProxies},
+    jsonrpc::McpServer,
+    rate_limit::RateLimiter,
+    shared_limit::SharedLimiter,
+};
+
+/// Settings of the HTTP transport.
+#[derive(Debug, Clone)]
+pub struct HttpConfig {
+    /// `MCP_ENABLED == "true"`; otherwise every POST is refused (fail closed).
+    pub enabled: bool,
+    /// Messages per client per minute.
+    pub rate_limit_per_minute: u32,
+    /// Browser origins that may call (403 for others).
+    pub origins: OriginPolicy,
+    /// Refuse a `Host` that is not this machine (set when bound to loopback: DNS rebinding).
+    pub check_host: bool,
+    /// Proxies whose `x-real-ip` / `x-forwarded-for` name the client; from anyone else they are ignored.
+    pub trusted_proxies: TrustedProxies,
+}
+
+impl HttpConfig {
+    /// The defaults of a loopback server: pages on this machine only, `Host` checked, no proxy trusted.
+    pub fn local(enabled: bool, rate_limit_per_minute: u32) -> HttpConfig {
+        HttpConfig {
+            enabled,
+            rate_limit_per_minute,
+            origins: OriginPolicy::Local(Vec::new()),
+            check_host: true,
+            trusted_proxies: TrustedProxies::default(),
+        }
+    }
+}
+
+/// Shared state of the HTTP handlers.
+#[derive(Debug)]
+pub struct HttpState {
+    /// The MCP core over the corpus served, swapped whole by [`HttpState::replace_server`] (a request
+    /// keeps the one it started on to its end).
+    server: ArcSwap<McpServer>,
+    /// Settings.
+    pub config: HttpConfig,
+    /// The per-client limiter of this instance (the only one, or the fallback of the shared one), by
+    /// client address (`None`: a client whose address is unknown).
+    pub limiter: RateLimiter<Option<IpAddr>>,
+    /// The limiter shared by every instance through Redis, when `REDIS_URL` is set.
+    pub shared_limiter: Option<SharedLimiter>,
+    /// When the corpus served was loaded, seconds since the Unix epoch.
+    loaded_at_unix: AtomicU64,
+}
+
+impl HttpState {
+    /// The same state charging the budget shared through Redis first (its in-memory limiter decides
+    /// whenever Redis does not answer).
+    pub fn with_shared_limiter(mut self, shared: SharedLimiter) -> HttpState {
+        self.shared_limiter = Some(shared);
+        self
+    }
+
+    /// The MCP core serving now.
+    pub fn server(&self) -> Arc<McpServer> {
+        self.server.load_full()
+    }
+
+    /// The MCP core serving now, borrowed for a moment (no reference count taken): for a quick look such
+    /// as the repeat cache, not to hold across an await.
+    pub fn server_now(&self) -> arc_swap::Guard<Arc<McpServer>> {
+        self.server.load()
+    }
+
+    /// Serves `server` (a newly loaded corpus) from the next request on; requests in flight finish on
+    /// the one they started with, which is dropped after them.
+    pub fn replace_server(&self, server: McpServer) {
+        super::metrics::set_corpus(&server.plugin().corpus().baked.manifest().corpus_version);
+        self.server.store(Arc::new(server));
+        self.loaded_at_unix.store(unix_now(), Ordering::Relaxed);
+    }
+
+    /// When the corpus served was loaded, seconds since the Unix epoch.
+    pub fn loaded_at_unix(&self) -> u64 {
+        self.loaded_at_unix.load(Ordering::Relaxed)
+    }
+
+    /// State with the seed's limiter: `rate_limit_per_minute` per client, at most 50,000 clients tracked.
+    pub fn new(server: McpServer, config: HttpConfig) -> HttpState {
+        super::metrics::set_corpus(&server.plugin().corpus().baked.manifest().corpus_version);
+        let limiter = RateLimiter::new(
+            config.rate_limit_per_minute,
+            Duration::from_secs(60),
+            50_000,
+        );
+        HttpState {
+            server: ArcSwap::from_pointee(server),
+            config,
+            limiter,
+            shared_limiter: None,
+            loaded_at_unix: AtomicU64::new(unix_now()),
+        }
+    }
+}
+
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs())
+}
