@@ -7,16 +7,12 @@ use std::{
     time::{Duration, Instant},
 };
 
-use corpus::{
-    BakeReport, CountryRegistry, Manifest,
-    health::{self, Latest},
-    layout, write_json,
-};
+use corpus::{BakeReport, CountryRegistry, Manifest, health, layout, write_json};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::{
     BakeError,
-    derive::concordance::concordance,
+    derive::Derived,
     export::{
         dataset_files::{
             json_records, records_frame, write_dataset_files, write_record_artifacts,
@@ -235,7 +231,25 @@ fn write_artifacts(
     report.dropped.sort_by(|left, right| {
         (&left.source, &left.file, left.line).cmp(&(&right.source, &right.file, right.line))
     });
-    let (concordance_table, concordance_counts) = concordance(&catalog.concordance, &observations);
+    let Derived {
+        concordance_table,
+        concordance_counts,
+        rules,
+        discoveries,
+        correlations,
+        year_stats,
+        series_stats: stats,
+        data_health,
+        rule_counts,
+    } = crate::derive::derive(&crate::derive::Inputs {
+        observations: &observations,
+        metrics: &metrics,
+        sources: &sources,
+        aggregation,
+        pairs: &catalog.concordance,
+        pillar_ids: &catalog.settings.pillar_id_list(),
+        countries,
+    });
     report.concordance = concordance_counts
         .into_iter()
         .map(
@@ -246,57 +260,16 @@ fn write_artifacts(
             },
         )
         .collect();
-    let concordance_rows = concordance_table.len() as u64;
-    let mut rule_counts = corpus::derived::DerivedRuleCounts::default();
-    let rules =
-        crate::derive::rules::metric_rules(aggregation, &metrics, &observations, &mut rule_counts);
-    write_json(&dir.join(corpus::derived::DERIVED_RULES), &rules)?;
-    let discoveries = crate::derive::discoveries::discoveries(
-        &observations,
-        &concordance_table,
-        &catalog.concordance,
-        &mut rule_counts,
-    );
-    write_json(&dir.join(layout::DISCOVERIES), &discoveries)?;
-    let discovery_rows = (discoveries.anomalies.len() + discoveries.contradictions.len()) as u64;
-    write_json(
-        &dir.join(layout::CORRELATIONS),
-        &crate::derive::correlations::correlations(&metrics, &observations, &rules),
-    )?;
-    write_json(
-        &dir.join(layout::YEAR_STATS),
-        &crate::derive::year_stats::year_stats(&metrics, &observations, &rules, &mut rule_counts),
-    )?;
-    let stats = crate::derive::series_stats::series_stats(&observations, &rules, &mut rule_counts);
     report.derived_rules = rule_counts;
+    let concordance_rows = concordance_table.len() as u64;
+    let discovery_rows = (discoveries.anomalies.len() + discoveries.contradictions.len()) as u64;
     let series_rows = stats.len() as u64;
-    write_json(&dir.join(layout::SERIES_STATS), &stats)?;
-    let latest: HashMap<(&str, &str), Latest> =
-        crate::derive::group_series(&observations, |_| true)
-            .into_iter()
-            .filter_map(|(key, rows)| {
-                let years_and_flags = rows.iter().map(|&row_idx| {
-                    (
-                        observations.year[row_idx],
-                        observations.flags[row_idx].as_str(),
-                    )
-                });
-                Some((key, Latest::of_series(years_and_flags)?))
-            })
-            .collect();
-    let pillar_ids = catalog.settings.pillar_id_list();
-    let country_codes: Vec<&str> = countries
-        .countries()
-        .map(|country| country.iso3.as_str())
-        .collect();
-    let data_health = health::data_health(
-        &metrics,
-        &sources,
-        &pillar_ids,
-        &country_codes,
-        |metric, country| latest.get(&(metric.id.as_str(), country)).copied(),
-    );
     let health_rows = data_health.pillar_countries.len() as u64;
+    write_json(&dir.join(corpus::derived::DERIVED_RULES), &rules)?;
+    write_json(&dir.join(layout::DISCOVERIES), &discoveries)?;
+    write_json(&dir.join(layout::CORRELATIONS), &correlations)?;
+    write_json(&dir.join(layout::YEAR_STATS), &year_stats)?;
+    write_json(&dir.join(layout::SERIES_STATS), &stats)?;
     write_json(&dir.join(layout::DATA_HEALTH), &data_health)?;
     let mut country_counts: HashMap<String, u64> = HashMap::new();
     for country in observations.country.iter().chain(&aggregates.country) {

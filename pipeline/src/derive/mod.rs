@@ -1,4 +1,6 @@
-//! Derived tables computed from the governed observations at bake time.
+//! Derived tables computed from the governed observations at bake time: [`derive`] runs every one of
+//! them in order (the rules first, since every other view obeys them) and hands them to the bake, which
+//! writes them.
 
 pub mod concordance;
 pub mod correlations;
@@ -7,9 +9,116 @@ pub mod rules;
 pub mod series_stats;
 pub mod year_stats;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
-use crate::govern::table::ObservationColumns;
+use corpus::{
+    CountryRegistry, Discoveries, Metric, PillarCorrelation, SeriesStats, SourceRecord, YearStats,
+    derived::{DerivedRuleCounts, MetricRule},
+    health::{self, DataHealth, Latest},
+};
+
+use crate::{
+    govern::table::ObservationColumns,
+    sources::{aggregation::AggregationRules, concordance::ConcordancePair},
+};
+
+/// What the derive stage reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Inputs<'a> {
+    /// The governed country observations.
+    pub observations: &'a ObservationColumns,
+    /// The metric registry.
+    pub metrics: &'a [Metric],
+    /// The source registry.
+    pub sources: &'a [SourceRecord],
+    /// `data/aggregation.toml`'s rules.
+    pub aggregation: &'a AggregationRules,
+    /// `data/concordance.toml`'s pairs.
+    pub pairs: &'a [ConcordancePair],
+    /// The pillar ids, in the catalog's order.
+    pub pillar_ids: &'a [&'a str],
+    /// The LAC registry.
+    pub countries: &'a CountryRegistry,
+}
+
+/// Every derived table of a bake.
+#[derive(Debug)]
+pub struct Derived {
+    /// Both publishers' values per declared pair, country and year.
+    pub concordance_table: concordance::ConcordanceColumns,
+    /// Per pair id: shared country-years and those beyond tolerance.
+    pub concordance_counts: Vec<(String, u64, u64)>,
+    /// The derived-figure rule of every metric (`derived_rules.json`).
+    pub rules: Vec<MetricRule>,
+    /// Anomalies and source contradictions (`discoveries.json`).
+    pub discoveries: Discoveries,
+    /// Pairwise correlations of each pillar's headline indicators (`correlations.json`).
+    pub correlations: Vec<PillarCorrelation>,
+    /// Per indicator and year regional summaries (`year_stats.json`).
+    pub year_stats: Vec<YearStats>,
+    /// Per indicator and country statistics (`series_stats.json`).
+    pub series_stats: Vec<SeriesStats>,
+    /// Data health per pillar and country (`data_health.json`).
+    pub data_health: DataHealth,
+    /// What each rule refused, for the bake report.
+    pub rule_counts: DerivedRuleCounts,
+}
+
+/// Computes every derived table from `inputs`, in the order their rule counts accumulate: concordance,
+/// rules, discoveries, correlations, year statistics, series statistics, then data health.
+pub fn derive(inputs: &Inputs<'_>) -> Derived {
+    let Inputs {
+        observations,
+        metrics,
+        sources,
+        aggregation,
+        pairs,
+        pillar_ids,
+        countries,
+    } = *inputs;
+    let (concordance_table, concordance_counts) = concordance::concordance(pairs, observations);
+    let mut rule_counts = DerivedRuleCounts::default();
+    let rules = rules::metric_rules(aggregation, metrics, observations, &mut rule_counts);
+    let discoveries =
+        discoveries::discoveries(observations, &concordance_table, pairs, &mut rule_counts);
+    let correlations = correlations::correlations(metrics, observations, &rules);
+    let year_stats = year_stats::year_stats(metrics, observations, &rules, &mut rule_counts);
+    let series_stats = series_stats::series_stats(observations, &rules, &mut rule_counts);
+    let latest: HashMap<(&str, &str), Latest> = group_series(observations, |_| true)
+        .into_iter()
+        .filter_map(|(key, rows)| {
+            let years_and_flags = rows.iter().map(|&row_idx| {
+                (
+                    observations.year[row_idx],
+                    observations.flags[row_idx].as_str(),
+                )
+            });
+            Some((key, Latest::of_series(years_and_flags)?))
+        })
+        .collect();
+    let country_codes: Vec<&str> = countries
+        .countries()
+        .map(|country| country.iso3.as_str())
+        .collect();
+    let data_health = health::data_health(
+        metrics,
+        sources,
+        pillar_ids,
+        &country_codes,
+        |metric, country| latest.get(&(metric.id.as_str(), country)).copied(),
+    );
+    Derived {
+        concordance_table,
+        concordance_counts,
+        rules,
+        discoveries,
+        correlations,
+        year_stats,
+        series_stats,
+        data_health,
+        rule_counts,
+    }
+}
 
 /// The row indices of each (indicator, country) series among the rows `keep` admits, in table order;
 /// series sorted by indicator then country.
