@@ -283,3 +283,11 @@ pub fn stored_value(id: &Value) -> f64 {
         .unwrap_or_else(|unresolved| panic!("{unresolved}"))
         .value
 }
+
+/// The record ids of `citations.records` (curated records an answer cites).
+pub fn record_ids(body: &Value) -> Vec<String> {
+    body["citations"]["records"]
+        .as_object()
+        .map(|records| records.keys().cloned().collect())
+        .unwrap_or_default()
+}
