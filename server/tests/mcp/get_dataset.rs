@@ -1,3 +1,6 @@
+//! `get_dataset`: the catalog, keyed reads, paging, errors, derived and concordance rows, and the
+//! curated laws, institutions, financing, events and projects by country, cited.
+
 use serde_json::{Value, json};
 
 use crate::support::{call_tool, cited_ids, payload, record_ids};

@@ -1,3 +1,6 @@
+//! `search_corpus`: hits across datasets with their keys, filters, errors, curated records found by
+//! words, and its budget at fifty hits.
+
 use serde_json::{Value, json};
 
 use crate::support::{call_tool, payload, structured_size};

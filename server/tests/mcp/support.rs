@@ -1,3 +1,7 @@
+//! What every test module shares: the real corpus baked once into a temporary directory, the
+//! JSON-RPC server and HTTP state over it, request helpers, and readers of a tool answer's payload and
+//! citations.
+
 use std::{
     path::{Path, PathBuf},
     sync::{Arc, OnceLock},
