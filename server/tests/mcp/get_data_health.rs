@@ -1,3 +1,5 @@
+//! `get_data_health`: the confidence score, gaps, and the refresh work-list.
+
 use corpus::health::{self, Latest};
 use serde_json::{Value, json};
 

@@ -1,6 +1,9 @@
+//! `get_dataset`: the catalog, keyed reads, paging, errors, derived and concordance rows, and the
+//! curated laws, institutions, financing, events and projects by country, cited.
+
 use serde_json::{Value, json};
 
-use crate::support::{call_tool, payload};
+use crate::support::{call_tool, cited_ids, payload, record_ids};
 
 fn read(arguments: Value) -> Value {
     let answer = call_tool("get_dataset", arguments.clone());
@@ -234,5 +237,101 @@ fn discoveries_and_data_health_are_readable_by_keys() {
     assert_eq!(
         health["result"]["rows"][0]["confidence_score"],
         payload(&tool)["result"]["detail"]["confidence_score"]
+    );
+}
+
+#[test]
+fn get_dataset_reads_laws_institutions_financing_and_events_by_country() {
+    let body = payload(&call_tool(
+        "get_dataset",
+        json!({"dataset_id": "regulation", "country": "ARG", "pillar": "energia", "limit": 50}),
+    ));
+    let rows = body["result"]["rows"].as_array().unwrap();
+    // cclw_laws_policies_lac_2021-01-30.csv, line 13.
+    let law = rows
+        .iter()
+        .find(|row| row["title"] == "Law 27191 on Renewable Energy")
+        .expect("Law 27191");
+    assert_eq!(law["date"], "2015-10-15");
+    assert_eq!(law["kind"], "legislative");
+    assert!(record_ids(&body).contains(&law["citation_id"].as_str().unwrap().to_string()));
+    for dataset in ["institutions", "financing", "events"] {
+        let answer = call_tool(
+            "get_dataset",
+            json!({"dataset_id": dataset, "country": "BOL", "limit": 5}),
+        );
+        assert_eq!(answer["isError"], false, "{dataset}: {answer}");
+        let body = payload(&answer);
+        assert!(
+            !body["result"]["rows"].as_array().unwrap().is_empty(),
+            "{dataset}"
+        );
+        assert_eq!(
+            record_ids(&body).len(),
+            body["result"]["rows"].as_array().unwrap().len()
+        );
+    }
+    let unknown = payload(&call_tool(
+        "resolve_citations",
+        json!({"ids": ["cclw-arg-no-such-law", "nso-ar-nso-indec"]}),
+    ));
+    assert_eq!(unknown["result"]["records"], json!(["nso-ar-nso-indec"]));
+    assert!(
+        unknown["result"]["unresolved"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("no regulation record")
+    );
+}
+
+#[test]
+fn get_dataset_reads_a_countrys_energy_projects_with_their_citation() {
+    let answer = call_tool(
+        "get_dataset",
+        json!({"dataset_id": "projects", "country": "Bolivia", "pillar": "energia", "limit": 500}),
+    );
+    assert_eq!(answer["isError"], false, "{answer}");
+    let body = payload(&answer);
+    let rows = body["result"]["rows"].as_array().unwrap();
+    assert!(!rows.is_empty());
+    assert!(rows.iter().all(|row| {
+        row["country"] == "BOL"
+            && row["pillars"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("energia"))
+    }));
+    let decentralized = rows
+        .iter()
+        .find(|row| row["id"] == "P102479")
+        .expect("P102479");
+    assert_eq!(decentralized["commitment_usd"], 5_175_000.0);
+    assert_eq!(decentralized["citation_id"], "wbproj-p102479");
+    // The whole dataset's files are listed for a notebook.
+    let formats: Vec<&str> = body["result"]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|file| file["format"].as_str().unwrap())
+        .collect();
+    assert_eq!(formats, ["csv_gz", "parquet"]);
+    // Every record shown is cited: its record (title, page, publisher, licence) is in citations.records.
+    let cited = cited_ids(&body);
+    assert!(cited.contains(&json!("wbproj-p102479")));
+    let record = &body["citations"]["records"]["wbproj-p102479"];
+    assert_eq!(record["publisher"], "The World Bank");
+    assert_eq!(record["license"], "CC-BY-4.0");
+    assert_eq!(
+        record["url"],
+        "https://projects.worldbank.org/en/projects-operations/project-detail/P102479"
+    );
+
+    let one = payload(&call_tool(
+        "get_dataset",
+        json!({"dataset_id": "projects", "id": "p127837"}),
+    ));
+    assert_eq!(
+        one["result"]["rows"][0]["title"],
+        "Access and Renewable Energy Project"
     );
 }

@@ -1,3 +1,5 @@
+//! `get_discoveries`: anomalies and source contradictions, cited on both sides.
+
 use serde_json::{Value, json};
 
 use crate::support::{call_tool, payload};

@@ -1,3 +1,6 @@
+//! `get_parameter_data`: the pillar in a country, its cited narrative in es/en/pt, and its
+//! precomputed correlations.
+
 use serde_json::{Value, json};
 
 use crate::support::{call_tool, payload};

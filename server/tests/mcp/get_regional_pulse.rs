@@ -1,3 +1,5 @@
+//! `get_regional_pulse`: regional values (population-weighted, summed, or median), leaders, movers.
+
 use serde_json::{Value, json};
 
 use crate::support::{call_tool, cited_ids, input_ids, payload};

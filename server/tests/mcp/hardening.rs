@@ -1,3 +1,6 @@
+//! Argument caps (length, characters, items) before any work, in the server and in the listed
+//! schemas, and the per-call deadline over JSON-RPC and HTTP.
+
 use std::time::Duration;
 
 use corpus::Lang;

@@ -1,4 +1,5 @@
-//! Integration tests of the MCP server, one binary, one module per area.
+//! Integration tests of the MCP server, one binary: one module per tool (named after it) and one per
+//! concern that spans tools.
 
 /// The real corpus baked once into a temporary directory; request helpers.
 mod support;
@@ -9,7 +10,8 @@ mod protocol;
 /// P27 and P28 over stdio, through the real binary.
 mod stdio;
 
-/// Cases D1, D3, D9, D10, D11 of `../shared/cases/data.md` through the tools.
+/// Case D7 of `../shared/cases/data.md` (country normalisation), which is no one tool's; each tool's
+/// own cases are in its file.
 mod data_cases;
 
 /// Every tool's successful result validates against its own `outputSchema`.
@@ -18,11 +20,21 @@ mod schemas;
 /// `compute`: cases D4, D5, D6 and each op's statistics.
 mod compute;
 
-/// `get_dataset`: the catalog, keyed reads, paging, errors.
+/// `get_dataset`: the catalog, keyed reads, paging, errors, the curated laws, institutions, financing,
+/// events and projects by country.
 mod get_dataset;
 
-/// `search_corpus`: hits across datasets with their keys, filters.
+/// `resolve_metric`: case D9, one indicator in three languages; the answer when nothing matches.
+mod resolve_metric;
+
+/// `search_corpus`: hits across datasets with their keys, filters, curated records by words, its budget.
 mod search_corpus;
+
+/// `get_series`: cases D1, D2, D10, D11; the years returned, another pillar's indicator, link kinds.
+mod get_series;
+
+/// `compare_countries`: every latest value of a pillar, cited.
+mod compare_countries;
 
 /// `get_parameter_data`: the pillar in a country, cited narrative in es/en/pt.
 mod get_parameter_data;
@@ -35,6 +47,24 @@ mod get_data_health;
 
 /// `get_regional_pulse`: regional values (population-weighted or median), leaders, movers.
 mod get_regional_pulse;
+
+/// `find_pilots`: the curated projects ranked with their cited impact base, paging, query matching.
+mod find_pilots;
+
+/// `get_pilot`: the full sheet of a project, every number cited.
+mod get_pilot;
+
+/// `recommend_action`: cited gaps, projects, financing and institutions, in the asked language.
+mod recommend_action;
+
+/// `get_news`: the curated events newest first, cited, in the asked language.
+mod get_news;
+
+/// `resolve_citations`: case D3, stored ids resolved, the rest explained, curated records.
+mod resolve_citations;
+
+/// `get_chart_data`, the MCP Apps' app-only tool: cited charts of real values, its refusals.
+mod get_chart_data;
 
 /// Argument caps (length, characters, items) before any work, and the per-call deadline.
 mod hardening;
@@ -57,20 +87,24 @@ mod shared_limit;
 
 /// What an operator reads: `/metrics` and the health probe's counts.
 mod operations;
+
 /// Hot reload of a newly published corpus.
 mod reload;
 
-// The downloads API and MCP resources.
+/// The downloads API and MCP resources.
 mod downloads;
 
-// The curated projects.
+/// The curated projects across tools: a full portfolio's budgets, the older export filling the newer's
+/// blanks.
 mod projects;
 
-// recommend_action and get_news over the curated laws, institutions, financing and events.
+/// The curated records across tools: every record an answer names is cited, forgiving ids only where
+/// safe.
 mod curated;
 
-// The MCP Apps extension: the chart view, get_chart_data and the catalog's chart pages.
+/// The MCP Apps extension: negotiation, the chart view, the charting tools' `_meta.ui`, the catalog's
+/// chart pages.
 mod apps;
 
-// MCP 2026-07-28 beside the initialize-based revisions.
+/// MCP 2026-07-28 beside the initialize-based revisions.
 mod modern;

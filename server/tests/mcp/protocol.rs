@@ -1,3 +1,6 @@
+//! Every row of `../shared/cases/protocol.md` in this scope, over HTTP (router `oneshot`),
+//! and the regressions found by trying to break the server.
+
 use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
 

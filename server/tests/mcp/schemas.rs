@@ -1,3 +1,6 @@
+//! Every tool's successful and error results validate against its own `outputSchema`, and every
+//! published input schema accepts the calls the tests make.
+
 use serde_json::{Value, json};
 
 use crate::support::{call_tool, server};

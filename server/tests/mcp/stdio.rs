@@ -1,3 +1,6 @@
+//! P27 and P28 of `../shared/cases/protocol.md` over stdio, through the real binary: bad lines, pings,
+//! EOF, tool calls and batches, invalid UTF-8 and overlong lines.
+
 use std::{
     io::{BufRead, BufReader, Write},
     process::{Command, Stdio},

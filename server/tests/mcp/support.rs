@@ -1,3 +1,7 @@
+//! What every test module shares: the real corpus baked once into a temporary directory, the
+//! JSON-RPC server and HTTP state over it, request helpers, and readers of a tool answer's payload and
+//! citations.
+
 use std::{
     path::{Path, PathBuf},
     sync::{Arc, OnceLock},
@@ -282,4 +286,12 @@ pub fn stored_value(id: &Value) -> f64 {
         .resolve_citation(id.as_str().expect("a citation id"))
         .unwrap_or_else(|unresolved| panic!("{unresolved}"))
         .value
+}
+
+/// The record ids of `citations.records` (curated records an answer cites).
+pub fn record_ids(body: &Value) -> Vec<String> {
+    body["citations"]["records"]
+        .as_object()
+        .map(|records| records.keys().cloned().collect())
+        .unwrap_or_default()
 }
