@@ -156,9 +156,9 @@ impl RecordDataset {
         })
     }
 
-    /// Its entry in the dataset catalog (`datasets.json`), with `rows` records.
-    pub fn catalog_entry(self, rows: u64) -> Dataset {
-        let (title, description) = match self {
+    /// Its catalog title and description (what it holds, from which exports).
+    pub const fn title_and_description(self) -> (&'static str, &'static str) {
+        match self {
             RecordDataset::Projects => (
                 "Curated: World Bank projects in Latin America and the Caribbean",
                 "Development projects from the World Bank's Projects & Operations list (two exports: the newer decides status, dates and amounts it reports, and the older fills what the newer leaves blank, named in `from_older_export`; the older gives sectors and themes and the projects only it lists; status as of the export in `retrieved_at`): P-code, title, country (ISO3; multi-country operations keep their region label and no country), status and last stage reached, approval and closing dates, cost, the World Bank's total commitment (IBRD, IDA and grant, as the export sums them) and the grant in current US$ (empty when not reported), financing type, lending instrument and family (IPF, DPF, PforR), implementing agency, borrower, environmental category and risk, sectors and themes with the pillars they map to (reviewed mapping; for a project the exports list without sector, the pillars of reviewed title words, `pillar_basis` title), development objective, link and citation id.",
@@ -179,8 +179,18 @@ impl RecordDataset {
                 "Curated: dated events from the corpus' records (what get_news serves)",
                 "Dated items made from the records themselves, never press news: World Bank project approvals and closings, laws passed and policies adopted or amended (Climate Change Laws of the World, to its export of 2021-01-30), significant earthquakes (NOAA NCEI/WDS, to June 2023, with magnitude, deaths, damage and houses destroyed) and the source releases in the corpus. Each event is its own citation and names the record it comes from and why it matters to its pillars.",
             ),
-        };
-        let (keys, sources, license): (&[&str], &[&str], &str) = match self {
+        }
+    }
+
+    /// Its catalog keys, the source ids its records come from, and their licence.
+    pub const fn keys_sources_license(
+        self,
+    ) -> (
+        &'static [&'static str],
+        &'static [&'static str],
+        &'static str,
+    ) {
+        match self {
             RecordDataset::Projects => (&["id"], &["wb_projects"], "CC-BY-4.0"),
             RecordDataset::Regulation => (&["citation_id"], &["cclw_laws"], "CC-BY-4.0"),
             RecordDataset::Institutions => (
@@ -202,8 +212,12 @@ impl RecordDataset {
                 &["wb_projects", "cclw_laws", "ncei_earthquakes"],
                 "CC-BY-4.0, US-Gov-PD (per record)",
             ),
-        };
-        let columns: &[(&str, &str, &str)] = match self {
+        }
+    }
+
+    /// Its catalog columns: name, type and what each holds.
+    pub const fn columns(self) -> &'static [(&'static str, &'static str, &'static str)] {
+        match self {
             RecordDataset::Projects => &[
                 ("id", "string", "the World Bank's P-code, e.g. P127837"),
                 (
@@ -324,7 +338,14 @@ impl RecordDataset {
                     "citation id of the record it was made from",
                 ),
             ],
-        };
+        }
+    }
+
+    /// Its entry in the dataset catalog (`datasets.json`), with `rows` records.
+    pub fn catalog_entry(self, rows: u64) -> Dataset {
+        let (title, description) = self.title_and_description();
+        let (keys, sources, license) = self.keys_sources_license();
+        let columns = self.columns();
         Dataset {
             dataset_id: self.id().into(),
             title: title.into(),
