@@ -173,10 +173,19 @@ pub trait CitedRecord {
     fn citation_id(&self) -> &str;
     /// What `citations.records[citation_id]` of an answer holds.
     fn citation(&self) -> RecordCitation;
+    /// The source id it names and how that source asks to be credited (publisher, licence,
+    /// attribution): what `record_sources.json` declares once per source.
+    fn provenance(&self) -> crate::curated::RecordSource;
+    /// Leaves the record with its source id and its own fields only (publisher, licence and attribution
+    /// emptied, so its artifact row omits them), as the bake writes it.
+    fn strip_provenance(&mut self);
+    /// Fills publisher, licence and attribution from its source's declaration, as the server reads it.
+    fn fill_provenance(&mut self, source: &crate::curated::RecordSource);
 }
 
 /// Implements [`CitedRecord`] for a record type whose fields `citation_id`, `source`, `publisher`, `url`,
-/// `license`, `attribution` and `retrieved_at` are its provenance, with `$title` its title field and
+/// `license`, `attribution` and `retrieved_at` are its provenance (`publisher`, `license` and
+/// `attribution` are its source's, declared once in `record_sources.json`), with `$title` its title field and
 /// `$dataset` its [`crate::curated::RecordDataset`] variant.
 #[macro_export]
 macro_rules! cited_record {
@@ -201,6 +210,27 @@ macro_rules! cited_record {
                     attribution: self.attribution.clone(),
                     retrieved_at: self.retrieved_at.clone(),
                 }
+            }
+
+            fn provenance(&self) -> $crate::curated::RecordSource {
+                $crate::curated::RecordSource {
+                    id: self.source.clone(),
+                    publisher: self.publisher.clone(),
+                    license: self.license.clone(),
+                    attribution: self.attribution.clone(),
+                }
+            }
+
+            fn strip_provenance(&mut self) {
+                self.publisher = String::new();
+                self.license = String::new();
+                self.attribution = String::new();
+            }
+
+            fn fill_provenance(&mut self, source: &$crate::curated::RecordSource) {
+                self.publisher = source.publisher.clone();
+                self.license = source.license.clone();
+                self.attribution = source.attribution.clone();
             }
         }
     };

@@ -29,6 +29,21 @@ pub enum RecordDataset {
     Events,
 }
 
+/// How a curated record's source asks to be credited, declared once per source in `record_sources.json`
+/// ([`crate::layout::RECORD_SOURCES`]): a record keeps its source id, its page and its own dates, and
+/// takes publisher, licence and attribution from here ([`crate::CitedRecord::fill_provenance`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordSource {
+    /// Source id (`wb_projects`; an indicator source's id for a data-release event, `wdi`).
+    pub id: String,
+    /// Publisher (`The World Bank`).
+    pub publisher: String,
+    /// Licence id (`CC-BY-4.0`).
+    pub license: String,
+    /// How the publisher asks to be credited.
+    pub attribution: String,
+}
+
 /// One citation-id prefix of a curated dataset's records, with a real id of the default corpus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CitationPrefix {

@@ -50,10 +50,13 @@ pub struct FinancingRecord {
     /// Source id of the catalog.
     pub source: String,
     /// Publisher.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub publisher: String,
     /// Licence id.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub license: String,
     /// How the publisher asks to be credited.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub attribution: String,
     /// The publisher's page for the data.
     pub url: String,

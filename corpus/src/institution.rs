@@ -17,10 +17,13 @@ pub struct Institution {
     /// Source id of the catalog (`gov_nso_registry`, `govdirectory`, `wb_implementing_agencies`).
     pub source: String,
     /// Publisher.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub publisher: String,
     /// Licence id of the record.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub license: String,
     /// How the publisher asks to be credited.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub attribution: String,
     /// Name as published (English; a World Bank agency string may name several bodies).
     pub name: String,

@@ -42,6 +42,8 @@ pub const INSTITUTIONS: &str = "institutions.json";
 pub const FINANCING: &str = "financing.json";
 /// See [`crate::Event`].
 pub const EVENTS: &str = "events.json";
+/// The provenance of the curated records' sources, one entry per source ([`crate::curated::RecordSource`]).
+pub const RECORD_SOURCES: &str = "record_sources.json";
 /// See [`crate::Dataset`].
 pub const DATASETS: &str = "datasets.json";
 /// The full-text index directory, see [`crate::MetricIndex`].

@@ -21,6 +21,7 @@
 //! | `data_health.json` | per pillar and country: confidence score, coverage gaps, freshness; regional summary; refresh work-list ([`health::DataHealth`]) | [`write_json`] | [`read_json`] |
 //! | `concordance.arrow` / `.parquet` | both publishers' values per declared concordance pair, country and year | pipeline (polars) | [`concordance::read_concordance`]; analysts (Parquet) |
 //! | `projects.json`, `regulation.json`, `institutions.json`, `financing.json`, `events.json` | the curated record datasets ([`RecordDataset`]: projects, laws, public bodies, financing records, events), validated, mapped to pillars | [`write_json`] | [`read_json`] |
+//! | `record_sources.json` | publisher, licence and attribution of each source the curated records name, declared once ([`RecordSource`]) | [`write_json`] | [`read_json`] |
 //! | `bake_report.json` / `.txt` | what the bake kept, dropped and excluded, and why ([`BakeReport`]) | [`write_json`] | [`read_json`] |
 //!
 //! [`BakedCorpus::open`] loads a published directory: it checks the format version, memory-maps the Arrow
@@ -71,7 +72,7 @@ pub mod source;
 pub use baked::BakedCorpus;
 pub use citation::{Citation, CitationId, CitedRecord, RecordCitation, UnresolvedCitation};
 pub use country::{Country, CountryRegistry, EntityKind};
-pub use curated::{CitationPrefix, RecordDataset};
+pub use curated::{CitationPrefix, RecordDataset, RecordSource};
 pub use dataset::{Dataset, DatasetColumn};
 pub use derived::{Anomaly, Contradiction, Discoveries, PillarCorrelation, SeriesStats, YearStats};
 pub use error::CorpusError;

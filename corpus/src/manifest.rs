@@ -17,7 +17,10 @@ use crate::{CorpusError, layout, read_json, write_json};
 /// 8: the curated `projects` dataset (`projects.json`).
 /// 9: the curated `regulation`, `institutions`, `financing` and `events` datasets; projects carry a stage and
 /// co-financing (GEF).
-pub const FORMAT_VERSION: u32 = 10;
+/// 10: projects' older-export fields and title pillars; events' texts in es/pt; `geffund-` ids.
+/// 11: the curated records' publisher, licence and attribution declared once per source
+/// (`record_sources.json`), no longer in every record.
+pub const FORMAT_VERSION: u32 = 11;
 
 /// One artifact file and its checksum.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

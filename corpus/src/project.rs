@@ -14,10 +14,13 @@ pub struct Project {
     /// Source id of the catalog (`wb_projects`).
     pub source: String,
     /// Publisher (`The World Bank`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub publisher: String,
     /// Licence id of the record (`CC-BY-4.0`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub license: String,
     /// How the publisher asks to be credited.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub attribution: String,
     /// Project name as published.
     pub title: String,

@@ -14,10 +14,13 @@ pub struct Law {
     /// Source id of the catalog (`cclw_laws`).
     pub source: String,
     /// Publisher.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub publisher: String,
     /// Licence id of the record.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub license: String,
     /// How the publisher asks to be credited.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub attribution: String,
     /// Title as published.
     pub title: String,

@@ -6,10 +6,10 @@
 //! one column per field, typed by its values (integers → int64, numbers → float64, booleans, strings;
 //! lists and maps as JSON text), in the records' field order.
 
-use std::{fs::File, io::BufWriter, path::Path};
+use std::{collections::BTreeMap, fs::File, io::BufWriter, path::Path};
 
 use corpus::{
-    RecordDataset,
+    CitedRecord, RecordDataset, RecordSource,
     exports::{Format, Subject},
     write_json,
 };
@@ -58,21 +58,67 @@ pub fn write_dataset_files(dir: &Path, id: &str, frame: &mut DataFrame) -> Resul
 }
 
 /// Writes every curated record dataset's artifact (`projects.json`, …, [`RecordDataset::artifact`]) in
-/// `dir`.
+/// `dir`, each record with its source id but without its source's publisher, licence and attribution,
+/// which `record_sources.json` declares once per source ([`corpus::RecordSource`]).
 ///
 /// # Errors
-/// [`BakeError`] naming the file that could not be written.
+/// [`BakeError::Table`] if two records of one source disagree on its provenance; [`BakeError`] naming a
+/// file that could not be written.
 pub fn write_record_artifacts(dir: &Path, curated: &Curated) -> Result<(), BakeError> {
+    let mut sources: BTreeMap<String, RecordSource> = BTreeMap::new();
     for dataset in RecordDataset::ALL {
         let path = dir.join(dataset.artifact());
         match dataset {
-            RecordDataset::Projects => write_json(&path, &curated.projects)?,
-            RecordDataset::Regulation => write_json(&path, &curated.laws)?,
-            RecordDataset::Institutions => write_json(&path, &curated.institutions)?,
-            RecordDataset::Financing => write_json(&path, &curated.financing)?,
-            RecordDataset::Events => write_json(&path, &curated.events)?,
+            RecordDataset::Projects => write_stripped(&path, &curated.projects, &mut sources)?,
+            RecordDataset::Regulation => write_stripped(&path, &curated.laws, &mut sources)?,
+            RecordDataset::Institutions => {
+                write_stripped(&path, &curated.institutions, &mut sources)?;
+            }
+            RecordDataset::Financing => write_stripped(&path, &curated.financing, &mut sources)?,
+            RecordDataset::Events => write_stripped(&path, &curated.events, &mut sources)?,
         }
     }
+    let sources: Vec<RecordSource> = sources.into_values().collect();
+    write_json(&dir.join(corpus::layout::RECORD_SOURCES), &sources)?;
+    Ok(())
+}
+
+/// Writes `records` to `path` without their sources' provenance, which joins `sources` (one entry per
+/// source id).
+///
+/// # Errors
+/// [`BakeError::Table`] if a record's provenance differs from that of an earlier record of its source.
+fn write_stripped<T: CitedRecord + Clone + Serialize>(
+    path: &Path,
+    records: &[T],
+    sources: &mut BTreeMap<String, RecordSource>,
+) -> Result<(), BakeError> {
+    let mut stripped = Vec::with_capacity(records.len());
+    for record in records {
+        let provenance = record.provenance();
+        match sources.get(&provenance.id) {
+            Some(known) if *known != provenance => {
+                return Err(BakeError::Table {
+                    artifact: corpus::layout::RECORD_SOURCES.to_string(),
+                    message: format!(
+                        "record {} of source `{}` is credited as {:?}, another record of it as {:?}: one source, one provenance",
+                        record.citation_id(),
+                        provenance.id,
+                        provenance,
+                        known
+                    ),
+                });
+            }
+            Some(_) => {}
+            None => {
+                sources.insert(provenance.id.clone(), provenance);
+            }
+        }
+        let mut record = record.clone();
+        record.strip_provenance();
+        stripped.push(record);
+    }
+    write_json(path, &stripped)?;
     Ok(())
 }
 

@@ -39,6 +39,8 @@ pub struct Corpus {
     concordance: OnceLock<Result<Vec<ConcordanceRow>, String>>,
     /// The curated projects, read on first use.
     projects: OnceLock<Result<Vec<corpus::Project>, String>>,
+    /// The provenance of the curated records' sources (`record_sources.json`), read at start-up.
+    record_sources: Vec<corpus::RecordSource>,
     /// The curated laws and policies, read on first use.
     laws: records::LazyTable<corpus::Law>,
     /// The curated public bodies, read on first use.
@@ -187,13 +189,11 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn projects(&self) -> Result<&[corpus::Project], String> {
-        read_once(
-            &self.projects,
-            self.baked.dir(),
-            corpus::RecordDataset::Projects.artifact(),
-            corpus::RecordDataset::Projects.id(),
-        )
-        .map(Vec::as_slice)
+        self.projects
+            .get_or_init(|| records::read_records(self.baked.dir(), &self.record_sources))
+            .as_ref()
+            .map(Vec::as_slice)
+            .map_err(Clone::clone)
     }
 
     /// The project whose record citation id is exactly `citation_id` (`wbproj-p127837`), if the corpus
@@ -235,7 +235,7 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn laws(&self) -> Result<&records::RecordTable<corpus::Law>, String> {
-        self.laws.get(self.baked.dir())
+        self.laws.get(self.baked.dir(), &self.record_sources)
     }
 
     /// The curated public bodies (`institutions.json`), by country and name.
@@ -243,7 +243,8 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn institutions(&self) -> Result<&records::RecordTable<corpus::Institution>, String> {
-        self.institutions.get(self.baked.dir())
+        self.institutions
+            .get(self.baked.dir(), &self.record_sources)
     }
 
     /// The curated financing records (`financing.json`), by citation id.
@@ -251,7 +252,7 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn financing(&self) -> Result<&records::RecordTable<corpus::FinancingRecord>, String> {
-        self.financing.get(self.baked.dir())
+        self.financing.get(self.baked.dir(), &self.record_sources)
     }
 
     /// The curated events (`events.json`), newest first.
@@ -259,7 +260,7 @@ impl Corpus {
     /// # Errors
     /// The message of the read error, if the artifact cannot be read.
     pub fn events(&self) -> Result<&records::RecordTable<corpus::Event>, String> {
-        self.events.get(self.baked.dir())
+        self.events.get(self.baked.dir(), &self.record_sources)
     }
 
     /// The citation of the curated record whose citation id is exactly `citation_id` (a project, law,
@@ -345,6 +346,10 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         }
     }
     let datasets = read_json(&baked.dir().join(layout::DATASETS), "dataset catalog")?;
+    let record_sources = read_json(
+        &baked.dir().join(layout::RECORD_SOURCES),
+        "curated records' sources",
+    )?;
     let index = MetricIndex::open(&baked.dir().join(layout::INDEX_DIR))?;
     let downloads = downloads::Downloads::read(baked.dir(), baked.manifest())?;
     Ok(Corpus {
@@ -359,6 +364,7 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         data_health: OnceLock::new(),
         concordance: OnceLock::new(),
         projects: OnceLock::new(),
+        record_sources,
         laws: Default::default(),
         institutions: Default::default(),
         financing: Default::default(),

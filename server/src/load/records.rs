@@ -1,10 +1,41 @@
 //! The curated record tables other than projects (`regulation.json`, `institutions.json`,
-//! `financing.json`, `events.json`), read on first use and indexed by citation id. Which dataset a record
+//! `financing.json`, `events.json`), read on first use, completed with the provenance their sources declare
+//! once (`record_sources.json`) and indexed by citation id. Which dataset a record
 //! citation id names is [`corpus::RecordDataset::of_citation_id`]'s to say.
 
 use std::{collections::HashMap, path::Path, sync::OnceLock};
 
-use corpus::{CitedRecord, read_json};
+use corpus::{CitedRecord, RecordSource, read_json};
+
+/// Reads the records of `T`'s dataset in `dir` and fills each one's publisher, licence and attribution
+/// from its source's entry of `record_sources.json` (`sources`).
+///
+/// # Errors
+/// The read error's message, or one naming a record whose source `record_sources.json` lacks.
+pub fn read_records<T: CitedRecord + serde::de::DeserializeOwned>(
+    dir: &Path,
+    sources: &[RecordSource],
+) -> Result<Vec<T>, String> {
+    let path = dir.join(T::DATASET.artifact());
+    let mut records: Vec<T> =
+        read_json(&path, T::DATASET.id()).map_err(|error| error.to_string())?;
+    for record in &mut records {
+        let id = record.provenance().id;
+        let source = sources
+            .iter()
+            .find(|source| source.id == id)
+            .ok_or_else(|| {
+                format!(
+                    "{}: record {} names source `{id}`, which {} does not declare",
+                    path.display(),
+                    record.citation_id(),
+                    corpus::layout::RECORD_SOURCES
+                )
+            })?;
+        record.fill_provenance(source);
+    }
+    Ok(records)
+}
 
 /// One record table and its index by citation id.
 #[derive(Debug)]
@@ -33,16 +64,14 @@ impl<T> Default for LazyTable<T> {
 
 impl<T: CitedRecord + serde::de::DeserializeOwned> LazyTable<T> {
     /// The table of the corpus in `dir` (its dataset's artifact, [`corpus::RecordDataset::artifact`]),
-    /// read and indexed on the first call.
+    /// read, completed with its sources' provenance ([`read_records`]) and indexed on the first call.
     ///
     /// # Errors
     /// The read error's message, on every call.
-    pub fn get(&self, dir: &Path) -> Result<&RecordTable<T>, String> {
+    pub fn get(&self, dir: &Path, sources: &[RecordSource]) -> Result<&RecordTable<T>, String> {
         self.0
             .get_or_init(|| {
-                let path = dir.join(T::DATASET.artifact());
-                let records: Vec<T> =
-                    read_json(&path, T::DATASET.id()).map_err(|error| error.to_string())?;
+                let records: Vec<T> = read_records(dir, sources)?;
                 let by_id = records
                     .iter()
                     .enumerate()

@@ -69,7 +69,7 @@ mod get_chart_data;
 /// Argument caps (length, characters, items) before any work, and the per-call deadline.
 mod hardening;
 
-/// A corpus of the previous format version (a real one, under `tests/data/`) refused with the re-bake
+/// Corpora of the previous format versions (real ones, under `tests/data/`) refused with the re-bake
 /// message.
 mod old_format;
 
