@@ -233,126 +233,11 @@ impl RecordDataset {
     /// Its catalog columns: name, type and what each holds.
     pub const fn columns(self) -> &'static [(&'static str, &'static str, &'static str)] {
         match self {
-            RecordDataset::Projects => &[
-                ("id", "string", "the World Bank's P-code, e.g. P127837"),
-                (
-                    "country",
-                    "string",
-                    "ISO 3166-1 alpha-3; empty for a multi-country operation",
-                ),
-                ("status", "string", "Active, Pipeline, Closed or Dropped"),
-                ("approval_date", "date", "board approval, YYYY-MM-DD"),
-                (
-                    "commitment_usd",
-                    "float64",
-                    "World Bank total commitment (IBRD + IDA + grant), current US$",
-                ),
-                ("cost_usd", "float64", "total project cost, current US$"),
-                (
-                    "pillars",
-                    "array",
-                    "pillar ids its sectors and themes map to",
-                ),
-                (
-                    "citation_id",
-                    "string",
-                    "the record's citation id, e.g. wbproj-p127837",
-                ),
-                (
-                    "url",
-                    "string",
-                    "the project's page at projects.worldbank.org",
-                ),
-            ],
-            RecordDataset::Regulation => &[
-                (
-                    "citation_id",
-                    "string",
-                    "the record's citation id, e.g. cclw-arg-law-25-019-declaring-a-national-interest-to",
-                ),
-                ("country", "string", "ISO 3166-1 alpha-3"),
-                ("kind", "string", "legislative or executive"),
-                ("date", "date", "first event (passed, approved), YYYY-MM-DD"),
-                ("pillars", "array", "pillar ids its sectors map to"),
-                ("url", "string", "the first document link as published"),
-            ],
-            RecordDataset::Institutions => &[
-                (
-                    "citation_id",
-                    "string",
-                    "e.g. nso-ar-nso-indec, govdir-q9149472, wbagency-arg-national-ministry-of-health",
-                ),
-                ("country", "string", "ISO 3166-1 alpha-3"),
-                (
-                    "role",
-                    "string",
-                    "national_statistical_office, open_data_portal, public_body or implementing_agency",
-                ),
-                ("pillars", "array", "pillar ids it acts on"),
-                (
-                    "projects",
-                    "array",
-                    "P-codes of the World Bank projects it implements",
-                ),
-                ("url", "string", "the record's page"),
-            ],
-            RecordDataset::Financing => &[
-                (
-                    "citation_id",
-                    "string",
-                    "e.g. crsflow-bol-germany-oda-grants-energy, wbinstrument-bol-ipf-energia",
-                ),
-                (
-                    "kind",
-                    "string",
-                    "crs_flow, lending_instrument or trust_fund",
-                ),
-                ("financier", "string", "CRS donor, World Bank or GEF"),
-                (
-                    "instrument",
-                    "string",
-                    "CRS flow type, World Bank family or GEF fund",
-                ),
-                ("country", "string", "recipient, ISO 3166-1 alpha-3"),
-                (
-                    "total_constant_usd_mn",
-                    "float64",
-                    "CRS: disbursements summed over the years, US$ million, constant prices",
-                ),
-                (
-                    "committed_usd",
-                    "float64",
-                    "projects: commitments summed, current US$",
-                ),
-            ],
-            RecordDataset::Events => &[
-                (
-                    "citation_id",
-                    "string",
-                    "e.g. event-wbproj-p127837-approved, ncei_eq-2016-04-16-ecu",
-                ),
-                (
-                    "date",
-                    "string",
-                    "YYYY-MM-DD (YYYY-MM or YYYY when the source has no day)",
-                ),
-                (
-                    "countries",
-                    "array",
-                    "ISO 3166-1 alpha-3; empty for a multi-country project; for a release, the countries its source has observations of",
-                ),
-                (
-                    "kind",
-                    "string",
-                    "project_approved, project_closed, law_passed, policy_adopted, law_amended, earthquake, data_release",
-                ),
-                ("pillars", "array", "pillar ids it bears on"),
-                (
-                    "record_id",
-                    "string",
-                    "citation id of the record it was made from",
-                ),
-            ],
+            RecordDataset::Projects => PROJECT_COLUMNS,
+            RecordDataset::Regulation => LAW_COLUMNS,
+            RecordDataset::Institutions => INSTITUTION_COLUMNS,
+            RecordDataset::Financing => FINANCING_COLUMNS,
+            RecordDataset::Events => EVENT_COLUMNS,
         }
     }
 
@@ -387,6 +272,136 @@ impl std::fmt::Display for RecordDataset {
         formatter.write_str(self.id())
     }
 }
+
+/// The catalog columns of [`RecordDataset::Projects`]: name, type, what it holds.
+const PROJECT_COLUMNS: &[(&str, &str, &str)] = &[
+    ("id", "string", "the World Bank's P-code, e.g. P127837"),
+    (
+        "country",
+        "string",
+        "ISO 3166-1 alpha-3; empty for a multi-country operation",
+    ),
+    ("status", "string", "Active, Pipeline, Closed or Dropped"),
+    ("approval_date", "date", "board approval, YYYY-MM-DD"),
+    (
+        "commitment_usd",
+        "float64",
+        "World Bank total commitment (IBRD + IDA + grant), current US$",
+    ),
+    ("cost_usd", "float64", "total project cost, current US$"),
+    (
+        "pillars",
+        "array",
+        "pillar ids its sectors and themes map to",
+    ),
+    (
+        "citation_id",
+        "string",
+        "the record's citation id, e.g. wbproj-p127837",
+    ),
+    (
+        "url",
+        "string",
+        "the project's page at projects.worldbank.org",
+    ),
+];
+
+/// The catalog columns of [`RecordDataset::Regulation`]: name, type, what it holds.
+const LAW_COLUMNS: &[(&str, &str, &str)] = &[
+    (
+        "citation_id",
+        "string",
+        "the record's citation id, e.g. cclw-arg-law-25-019-declaring-a-national-interest-to",
+    ),
+    ("country", "string", "ISO 3166-1 alpha-3"),
+    ("kind", "string", "legislative or executive"),
+    ("date", "date", "first event (passed, approved), YYYY-MM-DD"),
+    ("pillars", "array", "pillar ids its sectors map to"),
+    ("url", "string", "the first document link as published"),
+];
+
+/// The catalog columns of [`RecordDataset::Institutions`]: name, type, what it holds.
+const INSTITUTION_COLUMNS: &[(&str, &str, &str)] = &[
+    (
+        "citation_id",
+        "string",
+        "e.g. nso-ar-nso-indec, govdir-q9149472, wbagency-arg-national-ministry-of-health",
+    ),
+    ("country", "string", "ISO 3166-1 alpha-3"),
+    (
+        "role",
+        "string",
+        "national_statistical_office, open_data_portal, public_body or implementing_agency",
+    ),
+    ("pillars", "array", "pillar ids it acts on"),
+    (
+        "projects",
+        "array",
+        "P-codes of the World Bank projects it implements",
+    ),
+    ("url", "string", "the record's page"),
+];
+
+/// The catalog columns of [`RecordDataset::Financing`]: name, type, what it holds.
+const FINANCING_COLUMNS: &[(&str, &str, &str)] = &[
+    (
+        "citation_id",
+        "string",
+        "e.g. crsflow-bol-germany-oda-grants-energy, wbinstrument-bol-ipf-energia",
+    ),
+    (
+        "kind",
+        "string",
+        "crs_flow, lending_instrument or trust_fund",
+    ),
+    ("financier", "string", "CRS donor, World Bank or GEF"),
+    (
+        "instrument",
+        "string",
+        "CRS flow type, World Bank family or GEF fund",
+    ),
+    ("country", "string", "recipient, ISO 3166-1 alpha-3"),
+    (
+        "total_constant_usd_mn",
+        "float64",
+        "CRS: disbursements summed over the years, US$ million, constant prices",
+    ),
+    (
+        "committed_usd",
+        "float64",
+        "projects: commitments summed, current US$",
+    ),
+];
+
+/// The catalog columns of [`RecordDataset::Events`]: name, type, what it holds.
+const EVENT_COLUMNS: &[(&str, &str, &str)] = &[
+    (
+        "citation_id",
+        "string",
+        "e.g. event-wbproj-p127837-approved, ncei_eq-2016-04-16-ecu",
+    ),
+    (
+        "date",
+        "string",
+        "YYYY-MM-DD (YYYY-MM or YYYY when the source has no day)",
+    ),
+    (
+        "countries",
+        "array",
+        "ISO 3166-1 alpha-3; empty for a multi-country project; for a release, the countries its source has observations of",
+    ),
+    (
+        "kind",
+        "string",
+        "project_approved, project_closed, law_passed, policy_adopted, law_amended, earthquake, data_release",
+    ),
+    ("pillars", "array", "pillar ids it bears on"),
+    (
+        "record_id",
+        "string",
+        "citation id of the record it was made from",
+    ),
+];
 
 #[cfg(test)]
 mod tests {

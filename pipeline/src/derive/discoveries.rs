@@ -32,7 +32,7 @@ pub fn discoveries(
     pairs: &[ConcordancePair],
     counts: &mut DerivedRuleCounts,
 ) -> Discoveries {
-    let series = super::group_series(observations, |row_idx| {
+    let series = super::series::group_series(observations, |row_idx| {
         !is_projection(&observations.flags[row_idx])
     });
     let mut anomalies = Vec::new();

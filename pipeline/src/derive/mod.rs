@@ -6,10 +6,11 @@ pub mod concordance;
 pub mod correlations;
 pub mod discoveries;
 pub mod rules;
+pub mod series;
 pub mod series_stats;
 pub mod year_stats;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use corpus::{
     CountryRegistry, Discoveries, Metric, PillarCorrelation, SeriesStats, SourceRecord, YearStats,
@@ -84,7 +85,7 @@ pub fn derive(inputs: &Inputs<'_>) -> Derived {
     let correlations = correlations::correlations(metrics, observations, &rules);
     let year_stats = year_stats::year_stats(metrics, observations, &rules, &mut rule_counts);
     let series_stats = series_stats::series_stats(observations, &rules, &mut rule_counts);
-    let latest: HashMap<(&str, &str), Latest> = group_series(observations, |_| true)
+    let latest: HashMap<(&str, &str), Latest> = series::group_series(observations, |_| true)
         .into_iter()
         .filter_map(|(key, rows)| {
             let years_and_flags = rows.iter().map(|&row_idx| {
@@ -118,23 +119,4 @@ pub fn derive(inputs: &Inputs<'_>) -> Derived {
         data_health,
         rule_counts,
     }
-}
-
-/// The row indices of each (indicator, country) series among the rows `keep` admits, in table order;
-/// series sorted by indicator then country.
-pub fn group_series(
-    observations: &ObservationColumns,
-    keep: impl Fn(usize) -> bool,
-) -> BTreeMap<(&str, &str), Vec<usize>> {
-    let mut series: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
-    for row_idx in (0..observations.len()).filter(|&row_idx| keep(row_idx)) {
-        series
-            .entry((
-                &observations.indicator[row_idx],
-                &observations.country[row_idx],
-            ))
-            .or_default()
-            .push(row_idx);
-    }
-    series
 }

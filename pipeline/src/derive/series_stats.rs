@@ -18,7 +18,7 @@ pub fn series_stats(
     rules: &[MetricRule],
     counts: &mut DerivedRuleCounts,
 ) -> Vec<SeriesStats> {
-    super::group_series(observations, |_| true)
+    super::series::group_series(observations, |_| true)
         .into_iter()
         .map(|((indicator, country), mut rows)| {
             rows.sort_by_key(|&row_idx| observations.year[row_idx]);
