@@ -211,7 +211,7 @@ def mask_tests(code: str) -> tuple[str, list[str], bool]:
 @dataclass
 class SourceFile:
     crate: str
-    rel: str  # path relative to the repository, e.g. server/src/tools/common.rs
+    rel: str  # path relative to the repository, e.g. server/src/tools/display.rs
     text: str
     lines: int
     code: str = ""  # comments / literals blanked

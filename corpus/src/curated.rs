@@ -4,7 +4,7 @@
 //! description, keys, columns, sources, licence). The bake, the exports, the download catalog, the search
 //! index, the server's loader, `resolve_citations` and the tools iterate [`RecordDataset::ALL`] and match
 //! on the enum exhaustively, so a new curated dataset is a compile error wherever it must be handled;
-//! outside this file no curated dataset's id is written as a string (a test of the server holds that).
+//! outside this file no curated dataset's id is written as a string (a test below holds that).
 //!
 //! Each record type names its dataset through [`crate::CitedRecord::DATASET`].
 

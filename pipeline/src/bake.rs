@@ -1,5 +1,6 @@
 //! The bake's orchestration: catalog → ingest → govern (each source's metrics and table rows added by
-//! `govern::metrics`) → curated records → derived tables and exports into staging → publish.
+//! `govern::metrics`) → curated records → derived tables (`derive::derive`), exports and the search
+//! documents (`index`) into staging → publish.
 
 use std::{
     collections::{BTreeSet, HashMap},

@@ -3,7 +3,7 @@
 //!
 //! Data flow, one module per step: [`sources`] (catalog files, validated) → [`ingest`] (connectors read
 //! raw rows, cells as written) → [`govern`] (checks; every dropped row reported) → [`derive`]
-//! (concordance pairs) → [`index`] (the search documents) and [`export`] (polars
+//! (every derived table: concordance, rules, discoveries, correlations, statistics, data health) → [`index`] (the search documents) and [`export`] (polars
 //! writes the observation tables; `corpus` writes the registries) → [`publish`] (content-hashed
 //! directory, atomic pointer swap). [`bake::bake`] runs them in order. The other two commands sit beside
 //! it: [`status`] (`pipeline sources`: what ingest and governance make of each source) and [`fetch`]

@@ -1,6 +1,6 @@
 //! Derived tables computed from the governed observations at bake time: [`derive`] runs every one of
-//! them in order (the rules first, since every other view obeys them) and hands them to the bake, which
-//! writes them.
+//! them in order (concordance, then the rules, which every other view obeys) and hands them to the bake,
+//! which writes them.
 
 pub mod concordance;
 pub mod correlations;

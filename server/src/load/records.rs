@@ -1,4 +1,5 @@
-//! The curated record tables other than projects (`regulation.json`, `institutions.json`,
+//! Reading the curated record tables ([`read_records`] serves every one, projects included), and the
+//! lazily read, indexed tables other than projects (`regulation.json`, `institutions.json`,
 //! `financing.json`, `events.json`), read on first use, completed with the provenance their sources declare
 //! once (`record_sources.json`) and indexed by citation id. Which dataset a record
 //! citation id names is [`corpus::RecordDataset::of_citation_id`]'s to say.

@@ -231,6 +231,7 @@ pub fn countries<'a>(
     Ok(found)
 }
 
+/// `text` cut for echoing in a message ([`crate::text::snippet`]).
 pub use crate::text::snippet;
 
 /// Checks an optional year range.

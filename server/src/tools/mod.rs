@@ -1,4 +1,5 @@
-//! The domain plugin: the corpus tools, one file each, and the one ordered table of them.
+//! The domain plugin: the corpus tools, one file each (`compute` a folder, one file per op), and the one
+//! ordered table of them.
 //!
 //! A tool is a plain function from the corpus and a typed input to a typed answer
 //! ([`ToolAnswer`]); it knows nothing of JSON-RPC or HTTP. [`ToolSpec::new`] derives the input and

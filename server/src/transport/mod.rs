@@ -25,6 +25,11 @@
 //! - [`rate_limit`]: the bounded in-memory per-client limiter.
 //! - [`shared_limit`]: the cross-instance limiter on Redis (`REDIS_URL`), falling back to memory.
 //! - [`workers`]: the threads tool calls run on, so a call can be given up at its deadline.
+//! - [`era`]: whether a message is of the stateless revision (its `_meta` names a version) or a legacy one.
+//! - [`http_state`]: the HTTP settings and the state the MCP and download handlers share.
+//! - [`chunks`]: the response body of in-memory byte chunks both send.
+//! - [`downloads`]: the analysts' files over HTTP and the catalog page; [`resources`]: MCP resources;
+//!   [`reload`]: hot reload of a newly published corpus.
 
 pub mod apps;
 pub mod chunks;

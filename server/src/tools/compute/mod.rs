@@ -8,7 +8,9 @@
 //! countries by their change between two years (each change cited to both cells), `gap_to_frontier` of a
 //! country against the best (or max/min) country in a year, `forecast` (ordinary least-squares trend with
 //! a 95 % prediction interval), `correlation` (Pearson r, n and two-sided p-value between two indicators
-//! across countries in a year, or across years in one country). The arithmetic is `corpus::analytics`,
+//! across countries in a year, or across years in one country), `explain_change` (a country's change
+//! between two years beside the concurrent changes of the indicators that correlate with it across
+//! countries: associations, not causes). The arithmetic is `corpus::analytics`,
 //! the same code the bake uses. Each result carries a `calc-…` id whose record (method, formula, input
 //! citation ids) is inline in `result.calculation`; the input cells are in `citations`.
 //!
