@@ -1,4 +1,4 @@
-//! Derived tables computed from the governed observations at bake time: [`derive`] runs every one of
+//! Derived tables computed from the governed observations at bake time: [`derive()`] runs every one of
 //! them in order (concordance, then the rules, which every other view obeys) and hands them to the bake,
 //! which writes them.
 
