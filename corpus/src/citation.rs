@@ -171,6 +171,8 @@ pub trait CitedRecord {
     const DATASET: crate::curated::RecordDataset;
     /// The record's citation id (`wbproj-p127837`).
     fn citation_id(&self) -> &str;
+    /// The id of the source it comes from (`wb_projects`).
+    fn source_id(&self) -> &str;
     /// What `citations.records[citation_id]` of an answer holds.
     fn citation(&self) -> RecordCitation;
     /// The source id it names and how that source asks to be credited (publisher, licence,
@@ -196,6 +198,10 @@ macro_rules! cited_record {
 
             fn citation_id(&self) -> &str {
                 &self.citation_id
+            }
+
+            fn source_id(&self) -> &str {
+                &self.source
             }
 
             fn citation(&self) -> $crate::citation::RecordCitation {

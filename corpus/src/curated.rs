@@ -252,14 +252,7 @@ impl RecordDataset {
             description: description.into(),
             artifacts: vec![self.artifact().into()],
             keys: keys.iter().map(|key| key.to_string()).collect(),
-            columns: columns
-                .iter()
-                .map(|(name, data_type, description)| DatasetColumn {
-                    name: name.to_string(),
-                    data_type: data_type.to_string(),
-                    description: description.to_string(),
-                })
-                .collect(),
+            columns: DatasetColumn::from_specs(columns),
             sources: sources.iter().map(|source| source.to_string()).collect(),
             license: license.into(),
             rows,

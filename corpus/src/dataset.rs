@@ -15,6 +15,20 @@ pub struct DatasetColumn {
     pub description: String,
 }
 
+impl DatasetColumn {
+    /// The columns written as `(name, type, description)` rows.
+    pub fn from_specs(specs: &[(&str, &str, &str)]) -> Vec<DatasetColumn> {
+        specs
+            .iter()
+            .map(|(name, data_type, description)| DatasetColumn {
+                name: name.to_string(),
+                data_type: data_type.to_string(),
+                description: description.to_string(),
+            })
+            .collect()
+    }
+}
+
 /// One dataset of the corpus.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dataset {

@@ -35,7 +35,7 @@ pub fn dataset_catalog(
     let source_ids: Vec<String> = sources.iter().map(|source| source.id.clone()).collect();
     let license = combined_license(metrics);
     let observation_columns = || {
-        columns(&[
+        DatasetColumn::from_specs(&[
             ("indicator", "string", "metric id, e.g. sp_dyn_le00_in"),
             (
                 "country",
@@ -103,7 +103,7 @@ pub fn dataset_catalog(
             description: "Every indicator: id, source code, pillar, names in es/en/pt, unit, good_direction, licence, vintage, coverage.".into(),
             artifacts: vec![layout::METRICS.into(), layout::INDEX_DIR.into()],
             keys: vec!["id".into()],
-            columns: columns(&[
+            columns: DatasetColumn::from_specs(&[
                 ("id", "string", "metric id"),
                 ("source_code", "string", "publisher's indicator code"),
                 ("pillar", "string", "pillar id"),
@@ -122,7 +122,7 @@ pub fn dataset_catalog(
             description: "Every observation's citation_id resolves to publisher, dataset, title, deep link, year, vintage, retrieval date and licence, derived from the metric and source registries.".into(),
             artifacts: vec![layout::SOURCES.into(), layout::METRICS.into()],
             keys: vec!["citation_id".into()],
-            columns: columns(&[
+            columns: DatasetColumn::from_specs(&[
                 ("citation_id", "string", "{prefix}-{code}-{iso3}-{year}"),
                 ("url", "string", "deep link to the indicator for the country"),
                 ("retrieved_at", "string", "retrieval date of the raw file"),
@@ -137,7 +137,7 @@ pub fn dataset_catalog(
             description: "Precomputed per indicator and country: latest value and citation, change between the last two observations, CAGR over 5 and 10 years (only where the scale is ratio: never of a growth rate or an index crossing zero), 10-year least-squares trend with the years it covers (R² null for a flat window); projections excluded from change, growth and trend, which end at the last observation.".into(),
             artifacts: vec![layout::SERIES_STATS.into()],
             keys: vec!["indicator".into(), "country".into()],
-            columns: columns(&[
+            columns: DatasetColumn::from_specs(&[
                 ("latest_value", "float64", "latest value"),
                 ("latest_citation_id", "string", "citation of the latest value"),
                 ("change_from_previous", "float64", "last observed minus the previous observed value"),
@@ -163,7 +163,7 @@ pub fn dataset_catalog(
             description: "Year-over-year changes far outside a series' usual changes (robust z-score of at least 5, and at least 1% of the series level; the 2,000 largest) and concordance rows beyond their tolerance, each with the citations of its cells.".into(),
             artifacts: vec![layout::DISCOVERIES.into()],
             keys: vec!["indicator".into(), "country".into(), "year".into()],
-            columns: columns(&[
+            columns: DatasetColumn::from_specs(&[
                 ("z_score", "float64", "robust z-score of the change within its series"),
                 ("tolerance_ratio", "float64", "how many declared tolerances two publishers' values are apart"),
                 ("citation_ids", "array", "citations of the cells compared"),
@@ -178,7 +178,7 @@ pub fn dataset_catalog(
             description: "Per pillar and country: a 0-100 confidence score (30 coverage + 30 freshness + 20 observed + 20 provenance shares), coverage gaps, stale indicators and vintages; per pillar over the region: fresh indicators, mean coverage and confidence, the weakest countries; and the refresh work-list of sources. Freshness is measured against the newest year in the corpus.".into(),
             artifacts: vec![layout::DATA_HEALTH.into()],
             keys: vec!["parameter".into(), "country".into()],
-            columns: columns(&[
+            columns: DatasetColumn::from_specs(&[
                 ("confidence_score", "float64", "0-100, see the description"),
                 ("observed_percent", "float64", "latest values that are observations, not projections, in percent"),
                 ("provenance_percent", "float64", "latest values cited to the publisher's page for the country, in percent"),
@@ -195,7 +195,7 @@ pub fn dataset_catalog(
             description: "Indicators of different publishers that measure the same quantity (data/concordance.toml): both values per country and year, aligned to one unit, with the difference and whether it is within the declared tolerance. Rows beyond tolerance are source contradictions, each side cited.".into(),
             artifacts: vec![layout::CONCORDANCE_ARROW.into(), layout::CONCORDANCE_PARQUET.into()],
             keys: vec!["pair".into(), "country".into(), "year".into()],
-            columns: columns(&[
+            columns: DatasetColumn::from_specs(&[
                 ("pair", "string", "pair id"),
                 ("country", "string", "ISO3"),
                 ("year", "int32", "year"),
@@ -215,7 +215,7 @@ pub fn dataset_catalog(
             description: "Publisher, dataset, licence, vintage, retrieval date and deep-link pattern of each source.".into(),
             artifacts: vec![layout::SOURCES.into()],
             keys: vec!["id".into()],
-            columns: columns(&[("id", "string", "source id"), ("publisher", "string", "publisher"), ("license", "string", "licence id")]),
+            columns: DatasetColumn::from_specs(&[("id", "string", "source id"), ("publisher", "string", "publisher"), ("license", "string", "licence id")]),
             sources: vec!["catalog".into()],
             license: "CC-BY-4.0".into(),
             rows: sources.len() as u64,
@@ -226,7 +226,7 @@ pub fn dataset_catalog(
             description: "The 52 LAC countries and territories (UN M49 419) with es/en/pt names and aliases, and the comparison aggregates.".into(),
             artifacts: vec![layout::COUNTRIES.into()],
             keys: vec!["iso3".into()],
-            columns: columns(&[("iso3", "string", "ISO 3166-1 alpha-3"), ("kind", "string", "country or aggregate"), ("names", "object", "en/es/pt")]),
+            columns: DatasetColumn::from_specs(&[("iso3", "string", "ISO 3166-1 alpha-3"), ("kind", "string", "country or aggregate"), ("names", "object", "en/es/pt")]),
             sources: vec!["country_names".into()],
             license: "PDDL-1.0".into(),
             rows: counts.entities,
@@ -237,24 +237,13 @@ pub fn dataset_catalog(
             description: "The thematic areas every indicator maps to, with names in es/en/pt.".into(),
             artifacts: vec![layout::PILLARS.into()],
             keys: vec!["id".into()],
-            columns: columns(&[("id", "string", "pillar id"), ("names", "object", "en/es/pt")]),
+            columns: DatasetColumn::from_specs(&[("id", "string", "pillar id"), ("names", "object", "en/es/pt")]),
             sources: vec!["catalog".into()],
             license: "CC-BY-4.0".into(),
             rows: counts.pillars,
         },
     ]);
     catalog
-}
-
-fn columns(specs: &[(&str, &str, &str)]) -> Vec<DatasetColumn> {
-    specs
-        .iter()
-        .map(|(name, data_type, description)| DatasetColumn {
-            name: name.to_string(),
-            data_type: data_type.to_string(),
-            description: description.to_string(),
-        })
-        .collect()
 }
 
 /// The licence of content mixing these metrics: the single licence when all share one, else a list.

@@ -20,19 +20,20 @@ pub fn read_records<T: CitedRecord + serde::de::DeserializeOwned>(
     let path = dir.join(T::DATASET.artifact());
     let mut records: Vec<T> =
         read_json(&path, T::DATASET.id()).map_err(|error| error.to_string())?;
+    let by_id: HashMap<&str, &RecordSource> = sources
+        .iter()
+        .map(|source| (source.id.as_str(), source))
+        .collect();
     for record in &mut records {
-        let id = record.provenance().id;
-        let source = sources
-            .iter()
-            .find(|source| source.id == id)
-            .ok_or_else(|| {
-                format!(
-                    "{}: record {} names source `{id}`, which {} does not declare",
-                    path.display(),
-                    record.citation_id(),
-                    corpus::layout::RECORD_SOURCES
-                )
-            })?;
+        let id = record.source_id();
+        let source = by_id.get(id).copied().ok_or_else(|| {
+            format!(
+                "{}: record {} names source `{id}`, which {} does not declare",
+                path.display(),
+                record.citation_id(),
+                corpus::layout::RECORD_SOURCES
+            )
+        })?;
         record.fill_provenance(source);
     }
     Ok(records)
