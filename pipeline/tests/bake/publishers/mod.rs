@@ -17,7 +17,7 @@ use std::{
 
 use crate::{
     loopback::{Canned, LoopbackServer},
-    support::{bake_into, fixture, project_catalog, real_sources},
+    support::{fixture, project_catalog, real_sources},
 };
 
 /// The `Last-Modified` the loopback publisher sends, and the vintage a refreshed source is then cited with.
@@ -94,9 +94,24 @@ impl PublisherSetup {
         stdout
     }
 
-    /// Bakes the copy into `out_dir` and opens the published corpus.
+    /// Bakes the copy into `out_dir` with the `pipeline` binary (its catalog names loopback URLs, which
+    /// only the test-only setting admits) and opens the published corpus.
     pub fn bake(&self, out_dir: &Path) -> corpus::BakedCorpus {
-        bake_into(self.catalog.path(), self.sources.path(), out_dir);
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_pipeline"))
+            .args(["bake", "--quiet", "--out-dir"])
+            .arg(out_dir)
+            .arg("--catalog-dir")
+            .arg(self.catalog.path())
+            .arg("--sources-dir")
+            .arg(self.sources.path())
+            .env("CORPUS_FETCH_LOOPBACK_FOR_TESTS", "1")
+            .output()
+            .expect("pipeline runs");
+        assert!(
+            output.status.success(),
+            "bake failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         corpus::BakedCorpus::open_current(out_dir).expect("the published corpus opens")
     }
 
@@ -106,8 +121,8 @@ impl PublisherSetup {
     }
 }
 
-/// Copies the catalog tree `from` into `to`, each refresh URL (`url = "https://HOST/…"`, never
-/// `license_url`) rewritten to `http://127.0.0.1:PORT/HOST/…`.
+/// Copies the catalog tree `from` into `to`, each refresh URL (`url = "https://HOST/…"` in a `[refresh]`
+/// table) rewritten to `http://127.0.0.1:PORT/HOST/…`.
 fn copy_rewriting(from: &Path, to: &Path, port: u16) {
     for entry in std::fs::read_dir(from).unwrap().flatten() {
         let target = to.join(entry.file_name());
@@ -123,11 +138,17 @@ fn copy_rewriting(from: &Path, to: &Path, port: u16) {
     }
 }
 
-/// `text` with every `url = "https://` whose key is exactly `url` pointed at the loopback publisher.
+/// `text` with every `url = "https://` of its `[refresh]` table (from the first line opening a
+/// `[refresh` table on) pointed at the loopback publisher; nothing before it changes.
 fn rewrite_refresh_urls(text: &str, port: u16) -> String {
     const KEY: &str = "url = \"https://";
+    let start = text
+        .match_indices("[refresh")
+        .find(|(at, _)| *at == 0 || text.as_bytes()[at - 1] == b'\n')
+        .map_or(text.len(), |(at, _)| at);
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
+    out.push_str(&text[..start]);
+    let mut rest = &text[start..];
     while let Some(at) = rest.find(KEY) {
         let before = rest[..at].chars().next_back();
         let is_key = before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
