@@ -139,6 +139,10 @@ pub struct IndicatorCitation {
     /// Release of this indicator's cited values, when it differs from its source's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vintage: Option<String>,
+    /// When this indicator's own file was retrieved (ISO 8601 date), when it differs from its source's
+    /// (a series refreshed from its own download).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retrieved_at: Option<String>,
 }
 
 /// One indicator in one country (or aggregate).
@@ -301,6 +305,7 @@ impl Citations {
                     unit: record.unit.to_string(),
                     license: differs(&record.license, &source.license),
                     vintage: differs(&record.vintage, &source.vintage),
+                    retrieved_at: differs(&record.retrieved_at, &source.retrieved_at),
                 },
             );
             citations

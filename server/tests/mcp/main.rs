@@ -91,6 +91,10 @@ mod operations;
 /// Hot reload of a newly published corpus.
 mod reload;
 
+/// A source refreshed from its publisher (a local server playing the World Bank), baked, and answered by
+/// get_series with the new value, vintage and retrieval date.
+mod refresh;
+
 /// The downloads API and MCP resources.
 mod downloads;
 
