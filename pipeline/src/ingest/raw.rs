@@ -59,6 +59,11 @@ pub struct Descriptor {
     pub title: Option<String>,
     /// Definition.
     pub description: Option<String>,
+    /// The release of this series as its publisher's file states it (`2024-10-24`: WDI API `lastupdated`,
+    /// the `Last Updated Date` of a World Bank download), when the file says; else the source's `vintage`.
+    pub vintage: Option<String>,
+    /// When this series' file was retrieved (ISO 8601 date), when known per series; else the source's.
+    pub retrieved_at: Option<String>,
 }
 
 /// `path` relative to `sources_dir` with forward slashes, for reports.
