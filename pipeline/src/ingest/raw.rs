@@ -59,10 +59,11 @@ pub struct Descriptor {
     pub title: Option<String>,
     /// Definition.
     pub description: Option<String>,
-    /// The release of this series as its publisher's file states it (`2024-10-24`: WDI API `lastupdated`,
-    /// the `Last Updated Date` of a World Bank download), when the file says; else the source's `vintage`.
+    /// The release this series' values are, when its file says so per series (the WDI API's
+    /// `lastupdated`, an OWID metadata file's date, a release date in the file name): cited instead of
+    /// the source's `vintage`.
     pub vintage: Option<String>,
-    /// When this series' file was retrieved (ISO 8601 date), when known per series; else the source's.
+    /// Retrieval date of this series' own file, ISO 8601, when it differs from the source's.
     pub retrieved_at: Option<String>,
 }
 
