@@ -42,7 +42,7 @@ pub fn read_source(
     sources_dir: &Path,
     progress: &indicatif::ProgressBar,
 ) -> Result<(Vec<RawFile>, Vec<Descriptor>), BakeError> {
-    let Connector::WbApiJson { file, api_codes } = &entry.connector else {
+    let Connector::WbApiJson { file, .. } = &entry.connector else {
         unreachable!(
             "wb_api::read_source called for connector `{}`",
             entry.connector.kind()
@@ -52,9 +52,7 @@ pub fn read_source(
     let mut files = Vec::with_capacity(mapping.rows.len());
     let mut descriptors = Vec::with_capacity(mapping.rows.len());
     for (mapping_idx, row) in mapping.rows.iter().enumerate() {
-        let code = api_codes
-            .get(&row.source_code)
-            .unwrap_or(&row.source_code);
+        let code = entry.connector.publisher_code(&row.source_code);
         let path = raw_dir.join(expand(file, code));
         let bytes = std::fs::read(&path)
             .map_err(|error| BakeError::raw_file(&path, format!("cannot read: {error}")))?;

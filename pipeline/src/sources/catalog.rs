@@ -291,6 +291,17 @@ impl Connector {
         )
     }
 
+    /// The publisher's code of the mapped indicator `source_code` as this connector's files name it: the
+    /// `api_codes` entry of a `wb_api_json` connector, else `source_code` itself.
+    pub fn publisher_code<'a>(&'a self, source_code: &'a str) -> &'a str {
+        match self {
+            Connector::WbApiJson { api_codes, .. } => api_codes
+                .get(source_code)
+                .map_or(source_code, String::as_str),
+            _ => source_code,
+        }
+    }
+
     /// The connector's kind as written in the catalog.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -494,6 +505,32 @@ impl SourceEntry {
                 .as_deref()
                 .ok_or("metrics: required for an observation source, e.g. `metrics/wdi.csv`")?;
             check_relative("metrics", metrics)?;
+        }
+        if let Some(refresh_connector) = self
+            .refresh
+            .as_ref()
+            .and_then(|refresh| refresh.connector.as_ref())
+        {
+            let reads = |connector: &Connector| match connector {
+                Connector::CountryNames { .. } => "the country list",
+                Connector::WdiSeriesMetadata { .. } => "series metadata",
+                _ => "observations",
+            };
+            if reads(refresh_connector) != reads(&self.connector) {
+                return Err(format!(
+                    "refresh.connector: `{}` reads {}, but this source's `{}` reads {}; a refresh connector reads the publisher's files of the same content",
+                    refresh_connector.kind(),
+                    reads(refresh_connector),
+                    self.connector.kind(),
+                    reads(&self.connector)
+                ));
+            }
+            let mut checked = self.clone();
+            checked.connector = refresh_connector.clone();
+            checked.refresh = None;
+            checked
+                .validate(file, settings)
+                .map_err(|message| message.replacen("connector", "refresh.connector", 1))?;
         }
         match &self.connector {
             Connector::CountryNames { file } => check_relative("connector.file", file),

@@ -20,6 +20,9 @@ use crate::{
     support::{bake_into, fixture, project_catalog, real_sources},
 };
 
+/// The World Bank: WDI bulk zip, WGI bulk zip, API v2 JSON pages (WBL, the WDI extracts).
+mod worldbank;
+
 /// The `Last-Modified` the loopback publisher sends, and the vintage a refreshed source is then cited with.
 pub const LAST_MODIFIED: &str = "Tue, 23 Sep 2025 08:00:00 GMT";
 /// [`LAST_MODIFIED`] as the citation writes it.

@@ -17,9 +17,11 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet},
-    io::Write,
     path::Path,
 };
+
+use super::{LAST_MODIFIED_ISO, PublisherSetup, zip_of};
+use crate::support::real;
 
 /// Every World Bank refresh URL (as `HOST/PATH?QUERY`, as declared) with the bytes the World Bank would
 /// serve, built from the staged data under `sources_dir`.
@@ -31,7 +33,7 @@ pub fn routes(sources_dir: &Path) -> Vec<(String, Vec<u8>)> {
         ),
         (
             "databank.worldbank.org/data/download/WGI_CSV.zip".to_string(),
-            zip_of(&[("WGIData.csv", wgi_data_csv(sources_dir))]),
+            zip_of(&[("WGIData.csv", &wgi_data_csv(sources_dir))]),
         ),
     ];
     let iso2 = iso2_codes(sources_dir);
@@ -46,7 +48,7 @@ pub fn routes(sources_dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 /// The API URL the catalog declares for one indicator (`{code}` filled).
 pub fn api_url(code: &str) -> String {
-    format!("api.worldbank.org/v2/country/all/indicator/{code}?format=json&per_page=20000")
+    format!("api.worldbank.org/v2/country/all/indicator/{code}?format=json&per_page=20000&source=2")
 }
 
 /// One economy-year of a series: code, name, year, value as written.
@@ -80,18 +82,6 @@ fn column(headers: &[String], name: &str) -> usize {
         .iter()
         .position(|header| header == name)
         .unwrap_or_else(|| panic!("no column {name} in {headers:?}"))
-}
-
-/// A zip of `members` (stored, as the tests need no compression).
-fn zip_of(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Stored);
-    for (name, bytes) in members {
-        zip.start_file(*name, options).unwrap();
-        zip.write_all(bytes).unwrap();
-    }
-    zip.finish().unwrap().into_inner()
 }
 
 /// The WDI bulk zip: `WDICSV.csv` rendered from the staged long CSVs, and the two metadata members.
@@ -148,11 +138,11 @@ fn wdi_bulk_zip(sources_dir: &Path) -> Vec<u8> {
     }
     let metadata = sources_dir.join("wdi_metadata");
     zip_of(&[
-        ("WDICSV.csv", csv.into_bytes()),
-        ("WDISeries.csv", std::fs::read(metadata.join("WDISeries.csv")).unwrap()),
+        ("WDICSV.csv", csv.as_bytes()),
+        ("WDISeries.csv", &std::fs::read(metadata.join("WDISeries.csv")).unwrap()),
         (
             "WDIcountry-series.csv",
-            std::fs::read(metadata.join("WDICountry-Series.latam.csv")).unwrap(),
+            &std::fs::read(metadata.join("WDICountry-Series.latam.csv")).unwrap(),
         ),
     ])
 }
@@ -388,4 +378,72 @@ fn api_page(
         "sourceid": "2", "lastupdated": release,
     });
     serde_json::to_vec(&serde_json::json!([page_info, records])).unwrap()
+}
+
+/// The World Bank's sources fetched from the loopback World Bank and baked: each value read through the
+/// publisher-native connectors (bulk `WDICSV.csv`, `WGIData.csv` with its attribute rows, API JSON pages)
+/// equals the staged bake's, same country and year; the fetched sources cite the fetch's dates, and the
+/// API series their own `lastupdated`.
+#[test]
+fn world_bank_sources_refreshed_from_the_publisher_agree_with_the_staged_bake() {
+    let staged = &real().corpus;
+    let setup = PublisherSetup::project(routes(&crate::support::real_sources()));
+    let sources = [
+        "wdi",
+        "wdi_metadata",
+        "wgi",
+        "wbl",
+        "wdi_extracts_poverty",
+        "wdi_extracts_electricity",
+    ];
+    let printed = setup.fetch_ok(&sources);
+    assert!(printed.contains("publisher/WDICSV.csv"), "{printed}");
+    let out = tempfile::tempdir().unwrap();
+    let refreshed = setup.bake(out.path());
+    // (citation id, vintage the refreshed bake cites), read from the staged files by hand:
+    // wdi/indicators/sp.dyn.le00.in/data.csv MEX 2020; wgi ARG cc 2022 (-0.45 staged, rendered as served);
+    // WBL PER 2021 = 95; the two extract releases.
+    let checks = [
+        ("wb-sp-dyn-le00-in-mex-2020", LAST_MODIFIED_ISO),
+        ("wb-ny-gdp-mktp-cd-bra-2022", LAST_MODIFIED_ISO),
+        ("wgi-cc-est-arg-2022", LAST_MODIFIED_ISO),
+        ("wbl-wbl-index-per-2021", "2022-01-10"),
+        ("wb-si-pov-lmic-arg-2022", "2024-10-24"),
+        ("wb-eg-elc-accs-ru-zs-bol-2022", "2025-01-28"),
+    ];
+    for (citation_id, vintage) in checks {
+        let before = staged
+            .resolve_citation(citation_id)
+            .unwrap_or_else(|error| panic!("staged: {error}"));
+        let after = refreshed
+            .resolve_citation(citation_id)
+            .unwrap_or_else(|error| panic!("refreshed: {error}"));
+        assert_eq!(
+            (after.country.as_ref(), after.year, after.value),
+            (before.country.as_ref(), before.year, before.value),
+            "{citation_id}"
+        );
+        assert_eq!(after.vintage, vintage, "{citation_id}");
+    }
+    assert_eq!(
+        refreshed.resolve_citation("wbl-wbl-index-per-2021").unwrap().value,
+        95.0
+    );
+    // WGI's attributes come from their own rows of WGIData.csv.
+    let attributes = |corpus: &corpus::BakedCorpus| {
+        let observation = corpus.observations().find("cc_est", "ARG", 2022).unwrap();
+        (observation.value, observation.standard_error, observation.source_count)
+    };
+    assert_eq!(attributes(&refreshed), attributes(staged));
+    assert_eq!(attributes(staged), (-0.45, Some(0.16), Some(11)));
+    // The same indicators and observations per source, read either way.
+    for indicator in ["sp_dyn_le00_in", "cc_est", "wbl_index", "si_pov_umic", "eg_elc_accs_ur_zs"] {
+        let count = |corpus: &corpus::BakedCorpus| {
+            corpus
+                .observations()
+                .indicator_rows(indicator)
+                .len()
+        };
+        assert_eq!(count(&refreshed), count(staged), "{indicator}");
+    }
 }
