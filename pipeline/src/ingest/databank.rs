@@ -68,9 +68,24 @@ impl DatabankTable {
         let mut headers: Option<Vec<String>> = None;
         let mut last_updated = None;
         let mut records = Vec::new();
+        // Lines are counted from each record's first byte: the csv reader's own count misses the blank
+        // CRLF lines of the download's preamble.
+        let (mut counted_to, mut line) = (0usize, 1u64);
         for record in reader.records() {
             let record = record.map_err(|error| BakeError::raw_file(path, error))?;
-            let line = record.position().map_or(0, |position| position.line());
+            // The reader's byte offset of a record can sit on the `\n` of the CRLF before it (and
+            // before blank lines): the record starts at the first byte that ends no line.
+            let mut start = record
+                .position()
+                .map_or(counted_to, |position| position.byte() as usize);
+            while matches!(text.get(start), Some(b'\r' | b'\n')) {
+                start += 1;
+            }
+            line += text[counted_to..start.max(counted_to)]
+                .iter()
+                .filter(|&&byte| byte == b'\n')
+                .count() as u64;
+            counted_to = start.max(counted_to);
             let cells: Vec<String> = record.iter().map(|cell| cell.trim().to_string()).collect();
             match &headers {
                 Some(header) => {
@@ -422,6 +437,7 @@ mod tests {
         let lf = DatabankTable::parse(&lf, &path, "Country Code").unwrap();
         assert_eq!(crlf.headers, lf.headers);
         assert_eq!(crlf.records, lf.records);
+        assert_eq!(lf.records[0].0, 6);
         assert_eq!(lf.last_updated.as_deref(), Some("2024-10-24"));
     }
 
