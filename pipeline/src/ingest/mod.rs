@@ -1,16 +1,19 @@
 //! Connectors: read each source's raw files, as declared in its catalog entry, into raw rows (cells as
 //! written, nothing parsed or dropped yet) and registry content. [`read_source`] picks the reader of an
-//! observation source's connector: [`tabular`] (the plain CSV layouts), [`wide_years`], [`scaled`];
+//! observation source's connector: [`tabular`] (the plain CSV layouts), [`wide_years`], [`scaled`],
+//! [`databank`] (the World Bank's wide CSV as served), [`wb_api`] (World Bank API v2 JSON);
 //! [`countries`] and [`wdi_metadata`] read the country list and the series metadata.
 //!
 //! Governance (`crate::govern`) decides what each raw row becomes; ingest never drops a row.
 
 pub mod countries;
+pub mod databank;
 pub mod projection;
 pub mod raw;
 pub mod scaled;
 pub mod table;
 pub mod tabular;
+pub mod wb_api;
 pub mod wdi_metadata;
 pub mod wide_years;
 
@@ -45,6 +48,8 @@ pub fn read_source(
             wide_years::read_source(entry, mapping, sources_dir, progress)
         }
         Connector::ScaledCsv { .. } => scaled::read_source(entry, mapping, sources_dir, progress),
+        Connector::DatabankCsv { .. } => databank::read_source(entry, mapping, sources_dir, progress),
+        Connector::WbApiJson { .. } => wb_api::read_source(entry, mapping, sources_dir, progress),
         other => unreachable!("read_source called for connector `{}`", other.kind()),
     }
 }
@@ -68,6 +73,9 @@ pub fn missing_markers(connector: &Connector) -> &[String] {
             missing_markers, ..
         }
         | Connector::ScaledCsv {
+            missing_markers, ..
+        }
+        | Connector::DatabankCsv {
             missing_markers, ..
         } => missing_markers,
         _ => &[],

@@ -137,3 +137,41 @@ fn read_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, Bake
         .collect::<Result<Vec<T>, _>>()
         .map_err(|error| BakeError::raw_file(path, error))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bulk_sample(file: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/data/publisher-formats/wb_wdi_bulk")
+            .join(file)
+    }
+
+    #[test]
+    fn the_bulk_zips_series_member_reads_with_bom_quotes_and_trailing_comma() {
+        let path = bulk_sample("WDISeries.csv");
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.starts_with(b"\xEF\xBB\xBF\"Series Code\""));
+        let rows = read_rows::<SeriesRow>(&path).unwrap();
+        let codes: Vec<&str> = rows.iter().map(|row| row.code.as_str()).collect();
+        assert_eq!(
+            codes,
+            ["EG.ELC.RNEW.ZS", "EN.ATM.CO2E.KT", "NY.GDP.MKTP.CD", "SI.POV.GINI", "SP.POP.TOTL", "VC.IHR.PSRC.P5"]
+        );
+        let renewables = &rows[0];
+        assert_eq!(
+            renewables.name,
+            "Renewable electricity output (% of total electricity output)"
+        );
+        assert!(renewables.source.starts_with("IEA Statistics © OECD/IEA 2018"));
+    }
+
+    #[test]
+    fn the_bulk_zips_country_series_member_reads() {
+        let rows = read_rows::<CountrySeriesRow>(&bulk_sample("WDICountry-Series.csv")).unwrap();
+        assert_eq!(rows[0].country, "ARG");
+        assert_eq!(rows[0].series, "ST.INT.XPND.CD");
+        assert!(rows[0].description.starts_with("Compiled from data reported in the International Monetary Fund"));
+    }
+}

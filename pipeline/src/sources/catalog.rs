@@ -241,6 +241,38 @@ pub enum Connector {
         #[serde(default)]
         missing_markers: Vec<String>,
     },
+    /// The World Bank's wide CSV as it serves it (`crate::ingest::databank`): DataBank bulk `WDICSV.csv` /
+    /// `WGIData.csv`, the `API_<code>_DS2` download with its preamble, DataBank exports. One row per
+    /// economy × indicator, one column per year; rows matched on `indicator_column` against the mapping's
+    /// `source_code`.
+    DatabankCsv {
+        /// The CSV; with `{code}` or `{code_lower}`, one file per mapped indicator.
+        file: String,
+        /// Column holding the country code (`Country Code`); also how the header line is found.
+        country_column: String,
+        /// Column holding the indicator code (`Indicator Code`).
+        indicator_column: String,
+        /// Column holding the publisher's title (`Indicator Name`), if any.
+        #[serde(default)]
+        title_column: Option<String>,
+        /// Value cells meaning "no data" besides the empty cell (`..` in DataBank exports).
+        #[serde(default)]
+        missing_markers: Vec<String>,
+        /// Attributes kept beside the value: observation column → indicator-code pattern of the row holding
+        /// it, `{stem}` = the mapped code without its last part (`{stem}.STD.ERR`: `CC.EST` → `CC.STD.ERR`).
+        #[serde(default)]
+        attributes: BTreeMap<String, String>,
+    },
+    /// World Bank Indicators API v2 JSON (`[page_info, records]`), one response file per mapped indicator
+    /// (`crate::ingest::wb_api`).
+    WbApiJson {
+        /// Path pattern of each indicator's response, with `{code}` or `{code_lower}` (the API code).
+        file: String,
+        /// The API's indicator code per mapped `source_code`, where they differ (`WBL.INDEX` =
+        /// `SG.LAW.INDX`); absent: the `source_code` is the API's code.
+        #[serde(default)]
+        api_codes: BTreeMap<String, String>,
+    },
     /// World Bank WDI series metadata (`WDISeries.csv`, `WDICountry-Series.csv`).
     WdiSeriesMetadata {
         /// Series metadata CSV.
@@ -259,6 +291,17 @@ impl Connector {
         )
     }
 
+    /// The publisher's code of the mapped indicator `source_code` as this connector's files name it: the
+    /// `api_codes` entry of a `wb_api_json` connector, else `source_code` itself.
+    pub fn publisher_code<'a>(&'a self, source_code: &'a str) -> &'a str {
+        match self {
+            Connector::WbApiJson { api_codes, .. } => api_codes
+                .get(source_code)
+                .map_or(source_code, String::as_str),
+            _ => source_code,
+        }
+    }
+
     /// The connector's kind as written in the catalog.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -270,6 +313,8 @@ impl Connector {
             Connector::SumCsv { .. } => "sum_csv",
             Connector::WideYearsCsv { .. } => "wide_years_csv",
             Connector::ScaledCsv { .. } => "scaled_csv",
+            Connector::DatabankCsv { .. } => "databank_csv",
+            Connector::WbApiJson { .. } => "wb_api_json",
             Connector::WdiSeriesMetadata { .. } => "wdi_series_metadata",
         }
     }
@@ -461,6 +506,32 @@ impl SourceEntry {
                 .ok_or("metrics: required for an observation source, e.g. `metrics/wdi.csv`")?;
             check_relative("metrics", metrics)?;
         }
+        if let Some(refresh_connector) = self
+            .refresh
+            .as_ref()
+            .and_then(|refresh| refresh.connector.as_ref())
+        {
+            let reads = |connector: &Connector| match connector {
+                Connector::CountryNames { .. } => "the country list",
+                Connector::WdiSeriesMetadata { .. } => "series metadata",
+                _ => "observations",
+            };
+            if reads(refresh_connector) != reads(&self.connector) {
+                return Err(format!(
+                    "refresh.connector: `{}` reads {}, but this source's `{}` reads {}; a refresh connector reads the publisher's files of the same content",
+                    refresh_connector.kind(),
+                    reads(refresh_connector),
+                    self.connector.kind(),
+                    reads(&self.connector)
+                ));
+            }
+            let mut checked = self.clone();
+            checked.connector = refresh_connector.clone();
+            checked.refresh = None;
+            checked
+                .validate(file, settings)
+                .map_err(|message| message.replacen("connector", "refresh.connector", 1))?;
+        }
         match &self.connector {
             Connector::CountryNames { file } => check_relative("connector.file", file),
             Connector::LongCsvPerIndicator {
@@ -519,6 +590,30 @@ impl SourceEntry {
                     None => Ok(()),
                 }
             }
+            Connector::DatabankCsv {
+                file, attributes, ..
+            } => {
+                check_relative("connector.file", file)?;
+                match attributes
+                    .keys()
+                    .find(|name| !ATTRIBUTE_COLUMNS.contains(&name.as_str()))
+                {
+                    Some(name) => Err(format!(
+                        "connector.attributes.{name}: unknown attribute; valid: {}",
+                        ATTRIBUTE_COLUMNS.join(", ")
+                    )),
+                    None => Ok(()),
+                }
+            }
+            Connector::WbApiJson { file, .. } => {
+                check_relative("connector.file", file)?;
+                if !file.contains("{code}") && !file.contains("{code_lower}") {
+                    return Err(format!(
+                        "connector.file `{file}`: must contain a `{{code}}` or `{{code_lower}}` template field (one API response per indicator)"
+                    ));
+                }
+                Ok(())
+            }
             Connector::WdiSeriesMetadata {
                 series_file,
                 country_series_file,
@@ -561,15 +656,22 @@ fn check_cross_source(
     sources: &[SourceEntry],
     mappings: &BTreeMap<String, MetricMapping>,
 ) -> Result<(), BakeError> {
-    let mut prefixes = BTreeMap::new();
+    // A prefix may be shared by sources of one publisher (WDI's releases all cite as `wb`): a citation id
+    // is `{prefix}-{code}-{iso3}-{year}` and metric ids are unique across sources (checked below), so the
+    // ids stay unique and each resolves to its own source.
+    let mut prefixes: BTreeMap<String, &SourceEntry> = BTreeMap::new();
     for source in sources {
         let file = dir.join("sources").join(format!("{}.toml", source.id));
         if let Some(prefix) = &source.citation_prefix
-            && let Some(other) = prefixes.insert(prefix.clone(), source.id.clone())
+            && let Some(other) = prefixes.insert(prefix.clone(), source)
+            && other.publisher != source.publisher
         {
             return Err(BakeError::catalog(
                 file,
-                format!("citation_prefix `{prefix}`: already used by source `{other}`"),
+                format!(
+                    "citation_prefix `{prefix}`: already used by source `{}` of another publisher (`{}`); sources of one publisher may share a prefix",
+                    other.id, other.publisher
+                ),
             ));
         }
         if let Some(described) = &source.describes

@@ -177,11 +177,24 @@ impl Catalog {
     }
 
     /// The publisher codes a source's per-indicator refresh URLs expand (`{code}`): its mapped
-    /// indicators' `source_code`s, in mapping order (empty for a source without a mapping).
+    /// indicators' `source_code`s, or the publisher's code the refresh connector names for one
+    /// ([`crate::sources::Connector::publisher_code`]: WBL's `WBL.INDEX` is the API's `SG.LAW.INDX`), in
+    /// mapping order (empty for a source without a mapping).
     pub fn refresh_codes(&self, source: &SourceEntry) -> Vec<String> {
+        let connector = source
+            .refresh
+            .as_ref()
+            .and_then(|refresh| refresh.connector.as_ref())
+            .unwrap_or(&source.connector);
         self.mappings
             .get(&source.id)
-            .map(|mapping| mapping.rows.iter().map(|row| row.source_code.clone()).collect())
+            .map(|mapping| {
+                mapping
+                    .rows
+                    .iter()
+                    .map(|row| connector.publisher_code(&row.source_code).to_string())
+                    .collect()
+            })
             .unwrap_or_default()
     }
 }

@@ -266,16 +266,10 @@ impl Refresh {
     /// # Errors
     /// A message naming the field (`refresh.files[N].url`…) and what is wrong.
     pub fn validate(&self, policy: &FetchPolicy) -> Result<(), String> {
+        // That a refresh connector reads what the source's `[connector]` reads (observations, or series
+        // metadata) is checked with the source, in `SourceEntry::validate`.
         if self.files.is_empty() {
             return Err("refresh.files: declare at least one file to download".into());
-        }
-        if let Some(connector) = &self.connector
-            && !connector.yields_observations()
-        {
-            return Err(format!(
-                "refresh.connector: `{}` reads no observations; a refresh connector reads the publisher's indicator files",
-                connector.kind()
-            ));
         }
         for (index, file) in self.files.iter().enumerate() {
             let per_indicator = |text: &str| text.contains("{code}") || text.contains("{code_lower}");

@@ -41,3 +41,6 @@ mod exports;
 
 // `pipeline fetch` against a loopback server, and the refresh columns of `pipeline sources`.
 mod fetch;
+
+/// The World Bank's sources: the WDI extract series and their releases.
+mod worldbank;

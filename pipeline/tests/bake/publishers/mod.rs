@@ -20,6 +20,9 @@ use crate::{
     support::{fixture, project_catalog, real_sources},
 };
 
+/// The World Bank: WDI bulk zip, WGI bulk zip, API v2 JSON pages (WBL, the WDI extracts).
+mod worldbank;
+
 /// The `Last-Modified` the loopback publisher sends, and the vintage a refreshed source is then cited with.
 pub const LAST_MODIFIED: &str = "Tue, 23 Sep 2025 08:00:00 GMT";
 /// [`LAST_MODIFIED`] as the citation writes it.
@@ -129,7 +132,10 @@ fn copy_rewriting(from: &Path, to: &Path, port: u16) {
         if entry.file_type().unwrap().is_dir() {
             std::fs::create_dir_all(&target).unwrap();
             copy_rewriting(&entry.path(), &target, port);
-        } else if entry.path().extension().is_some_and(|extension| extension == "toml") {
+        } else if entry.path().extension().is_some_and(|extension| extension == "toml")
+            && entry.file_name() != "corpus.toml"
+        {
+            // Only source files declare refresh URLs; corpus.toml's licence `url`s stay https.
             let text = std::fs::read_to_string(entry.path()).unwrap();
             std::fs::write(&target, rewrite_refresh_urls(&text, port)).unwrap();
         } else {
