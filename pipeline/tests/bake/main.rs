@@ -35,3 +35,7 @@ mod exports;
 
 // `pipeline fetch` against a loopback server, and the refresh columns of `pipeline sources`.
 mod fetch;
+
+/// What a new vintage changed: two real bakes of the fixture, one raw value and one year changed;
+/// `exports/changes.json`, the `previous` pointer and `pipeline diff` (issue 24).
+mod changes;
