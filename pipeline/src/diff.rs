@@ -209,17 +209,37 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Changes {
         .iter()
         .map(|source| (source.id.as_str(), source))
         .collect();
-    let retrieved = |sources: &HashMap<&str, &SourceRecord>, id: &str| {
-        sources
-            .get(id)
-            .map(|source| source.retrieved_at.clone())
+    // A series' own retrieval date (a file fetched for it) where it has one, else its source's.
+    let series_retrieved = |snapshot: &Snapshot| -> HashMap<String, String> {
+        snapshot
+            .metrics
+            .iter()
+            .filter_map(|metric| Some((metric.id.clone(), metric.retrieved_at.clone()?)))
+            .collect()
+    };
+    let (old_series, new_series) = (series_retrieved(old), series_retrieved(new));
+    let retrieved = |series: &HashMap<String, String>,
+                     sources: &HashMap<&str, &SourceRecord>,
+                     observation: &Observation<'_>| {
+        series
+            .get(observation.indicator)
+            .cloned()
+            .or_else(|| {
+                sources
+                    .get(observation.source)
+                    .map(|source| source.retrieved_at.clone())
+            })
             .unwrap_or_default()
     };
-    let cited = |observation: &Observation<'_>, sources: &HashMap<&str, &SourceRecord>| CitedValue {
+    let cited = |observation: &Observation<'_>, is_old: bool| CitedValue {
         value: observation.value,
         citation_id: observation.citation_id.to_string(),
         vintage: observation.vintage.to_string(),
-        retrieved_at: retrieved(sources, observation.source),
+        retrieved_at: if is_old {
+            retrieved(&old_series, &old_sources, observation)
+        } else {
+            retrieved(&new_series, &new_sources, observation)
+        },
         flags: observation.flags.to_string(),
     };
     let mut tallies: BTreeMap<String, IndicatorTally> = BTreeMap::new();
@@ -267,8 +287,8 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Changes {
                         year: after.year,
                         relative_change: (before.value != 0.0)
                             .then(|| (after.value - before.value) / before.value.abs()),
-                        old: cited(&before, &old_sources),
-                        new: cited(&after, &new_sources),
+                        old: cited(&before, true),
+                        new: cited(&after, false),
                     });
                 }
                 left = old_rows.next();
