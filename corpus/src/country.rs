@@ -43,6 +43,10 @@ pub struct Country {
     /// World Bank income group (2022 classification), if classified.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub income_group: Option<String>,
+    /// Whether it is a sovereign state (`is_independent = Yes` in the country list: the 33 UN member
+    /// states of the region), rather than a territory or an aggregate.
+    #[serde(default)]
+    pub sovereign: bool,
     /// Observations the corpus holds for this entity (0: listed, but no source publishes data for it).
     #[serde(default)]
     pub observations: u64,
@@ -169,6 +173,7 @@ mod tests {
             aliases: aliases.iter().map(|alias| alias.to_string()).collect(),
             intermediate_region: None,
             income_group: None,
+            sovereign: kind == EntityKind::Country,
             observations: 0,
         }
     }

@@ -12,6 +12,7 @@
 //! | dataset | `datasets/{dataset_id}` + `.csv.gz`, `.parquet` |
 //! | registry | `registry.xlsx` (metrics, sources, countries, pillars) |
 //! | structure | `sdmx/structure.sdmx.xml` (SDMX-ML 2.1 structure message for every `.sdmx.*` file) |
+//! | changes | `changes.json` (what this corpus changed against the one it replaced, [`crate::changes`]) |
 //!
 //! Only redistributable series reach these files: they are written from the governed observations, which the
 //! licence gate has already filtered.
@@ -36,6 +37,8 @@ pub enum Subject {
     Registry,
     /// The SDMX structure message.
     Structure,
+    /// What this corpus changed against the one it replaced (`changes.json`, [`crate::layout::CHANGES`]).
+    Changes,
 }
 
 impl Subject {
@@ -46,6 +49,7 @@ impl Subject {
             Subject::Dataset => "datasets/",
             Subject::Registry => "",
             Subject::Structure => "sdmx/",
+            Subject::Changes => "",
         }
     }
 
@@ -57,6 +61,7 @@ impl Subject {
             Subject::Dataset => "corpus://dataset/",
             Subject::Registry => "corpus://",
             Subject::Structure => "corpus://sdmx/",
+            Subject::Changes => "corpus://",
         }
     }
 
@@ -67,6 +72,7 @@ impl Subject {
             Subject::Dataset => "dataset",
             Subject::Registry => "registry",
             Subject::Structure => "structure",
+            Subject::Changes => "changes",
         }
     }
 }
@@ -89,11 +95,13 @@ pub enum Format {
     SdmxMl,
     /// SDMX-CSV 2.0.
     SdmxCsv,
+    /// JSON (UTF-8).
+    Json,
 }
 
 impl Format {
     /// Every format, in catalog order.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::Csv,
         Format::WideCsv,
         Format::CsvGz,
@@ -101,6 +109,7 @@ impl Format {
         Format::Parquet,
         Format::SdmxMl,
         Format::SdmxCsv,
+        Format::Json,
     ];
 
     /// The file-name suffix, dot included (`.wide.csv`).
@@ -113,6 +122,7 @@ impl Format {
             Format::Parquet => ".parquet",
             Format::SdmxMl => ".sdmx.xml",
             Format::SdmxCsv => ".sdmx.csv",
+            Format::Json => ".json",
         }
     }
 
@@ -125,6 +135,7 @@ impl Format {
             Format::Parquet => "application/vnd.apache.parquet",
             Format::SdmxMl => "application/xml; charset=utf-8",
             Format::SdmxCsv => "application/vnd.sdmx.data+csv; version=2.0.0; charset=utf-8",
+            Format::Json => "application/json",
         }
     }
 
@@ -132,7 +143,7 @@ impl Format {
     pub fn is_text(self) -> bool {
         matches!(
             self,
-            Format::Csv | Format::WideCsv | Format::SdmxMl | Format::SdmxCsv
+            Format::Csv | Format::WideCsv | Format::SdmxMl | Format::SdmxCsv | Format::Json
         )
     }
 
@@ -146,6 +157,7 @@ impl Format {
             Format::Parquet => "parquet",
             Format::SdmxMl => "sdmx_ml",
             Format::SdmxCsv => "sdmx_csv",
+            Format::Json => "json",
         }
     }
 }

@@ -29,6 +29,70 @@ pub const FRESH_YEARS: i32 = 3;
 /// Countries listed as a pillar's weakest in the regional summary.
 pub const WEAKEST_COUNTRIES: usize = 3;
 
+/// Sovereign countries an indicator must observe for broad recent coverage ([`PillarCoverage`]).
+pub const BROAD_COVERAGE_COUNTRIES: usize = 20;
+
+/// The first year that counts as recent for [`PillarCoverage`].
+pub const RECENT_FROM_YEAR: i32 = 2019;
+
+/// The flags of values that are not observations, for [`PillarCoverage`]: the publisher's projections
+/// and the modelled estimates.
+pub const NOT_OBSERVED_FLAGS: [&str; 2] = [crate::PROJECTION_FLAG, "modelled"];
+
+/// How many of a pillar's indicators cover the region broadly and recently: observed (neither projected
+/// nor modelled) in at least [`BROAD_COVERAGE_COUNTRIES`] of the region's sovereign states (the 33 of
+/// the country list's `is_independent`) in [`RECENT_FROM_YEAR`] or later.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct PillarCoverage {
+    /// Pillar id.
+    pub parameter: String,
+    /// Indicators in the pillar.
+    pub indicators: usize,
+    /// Of those, with broad recent coverage.
+    pub broad_recent: usize,
+    /// Their ids, sorted.
+    pub broad_recent_indicators: Vec<String>,
+}
+
+/// Broad recent coverage per pillar (ids in registry order): `recent_countries` gives, per metric id,
+/// the number of sovereign countries with an observation (no flag of [`NOT_OBSERVED_FLAGS`]) in
+/// [`RECENT_FROM_YEAR`] or later.
+pub fn pillar_coverage(
+    metrics: &[Metric],
+    pillars: &[&str],
+    recent_countries: impl Fn(&str) -> usize,
+) -> Vec<PillarCoverage> {
+    pillars
+        .iter()
+        .map(|&pillar| {
+            let in_pillar: Vec<&Metric> = metrics
+                .iter()
+                .filter(|metric| metric.pillar == pillar)
+                .collect();
+            let mut broad: Vec<String> = in_pillar
+                .iter()
+                .filter(|metric| recent_countries(&metric.id) >= BROAD_COVERAGE_COUNTRIES)
+                .map(|metric| metric.id.clone())
+                .collect();
+            broad.sort();
+            PillarCoverage {
+                parameter: pillar.to_string(),
+                indicators: in_pillar.len(),
+                broad_recent: broad.len(),
+                broad_recent_indicators: broad,
+            }
+        })
+        .collect()
+}
+
+/// Whether a value with these `|`-separated flags is an observation for [`PillarCoverage`].
+pub fn is_observed(flags: &str) -> bool {
+    !flags
+        .split('|')
+        .any(|flag| NOT_OBSERVED_FLAGS.contains(&flag))
+}
+
 /// The whole `data_health.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DataHealth {
@@ -40,6 +104,9 @@ pub struct DataHealth {
     pub pillars: Vec<PillarSummary>,
     /// Sources with indicators in the corpus, most out of date first (then by id).
     pub refresh_work_list: Vec<RefreshItem>,
+    /// Broad recent coverage per pillar, in the pillar registry's order.
+    #[serde(default)]
+    pub coverage: Vec<PillarCoverage>,
 }
 
 /// One pillar in one country.
@@ -112,6 +179,10 @@ pub struct RefreshItem {
     /// Of those, the ones whose newest observation (any country) is older than [`FRESH_YEARS`] before
     /// the reference year.
     pub stale_indicators: usize,
+    /// For an older vintage kept citable: the source of the newer vintage that answers by default (no
+    /// refresh due: its publisher will not revise it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<String>,
 }
 
 /// The latest values of one indicator in one country, as health needs them.
@@ -213,7 +284,8 @@ pub fn pillar_country_health(
 }
 
 /// The whole health view: every pillar (`pillars`, ids in registry order) in every country of
-/// `countries`, the per-pillar summaries and the refresh work-list. `latest` gives the latest values of
+/// `countries`, the per-pillar summaries and the refresh work-list; the caller adds the coverage
+/// ([`pillar_coverage`]). `latest` gives the latest values of
 /// a metric in a country.
 pub fn data_health(
     metrics: &[Metric],
@@ -297,6 +369,7 @@ pub fn data_health(
                     .iter()
                     .filter(|metric| !is_fresh(metric))
                     .count(),
+                superseded_by: source.superseded_by.clone(),
             })
         })
         .collect();
@@ -311,6 +384,7 @@ pub fn data_health(
         pillar_countries,
         pillars: summaries,
         refresh_work_list,
+        coverage: Vec::new(),
     }
 }
 

@@ -10,6 +10,9 @@
 
 /// The symlink in the output directory that names the published corpus.
 pub const CURRENT: &str = "current";
+/// The symlink in the output directory that names the corpus `current` named before the last publish of
+/// another version (kept on disk beside it; `pipeline diff` compares the two by default).
+pub const PREVIOUS: &str = "previous";
 /// See [`crate::Manifest`].
 pub const MANIFEST: &str = "manifest.json";
 /// Country observations, Arrow IPC (memory-mapped by the server).
@@ -62,3 +65,6 @@ pub const CORRELATIONS: &str = "correlations.json";
 pub const YEAR_STATS: &str = "year_stats.json";
 /// Data health per pillar and country, per pillar, and the refresh work-list ([`crate::health::DataHealth`]).
 pub const DATA_HEALTH: &str = "data_health.json";
+/// What this corpus changed against the one it replaced ([`crate::changes::Changes`]), served at
+/// `/api/v1/changes.json`; the one artifact the corpus version leaves out ([`crate::Manifest::compute`]).
+pub const CHANGES: &str = "exports/changes.json";

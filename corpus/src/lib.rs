@@ -22,6 +22,7 @@
 //! | `concordance.arrow` / `.parquet` | both publishers' values per declared concordance pair, country and year | pipeline (polars) | [`concordance::read_concordance`]; analysts (Parquet) |
 //! | `projects.json`, `regulation.json`, `institutions.json`, `financing.json`, `events.json` | the curated record datasets ([`RecordDataset`]: projects, laws, public bodies, financing records, events), validated, mapped to pillars | [`write_json`] | [`read_json`] |
 //! | `record_sources.json` | publisher, licence and attribution of each source the curated records name, declared once ([`RecordSource`]) | [`write_json`] | [`read_json`] |
+//! | `exports/changes.json` | what this corpus changed against the one it replaced ([`changes::Changes`]); left out of the corpus version | [`write_json`] | [`read_json`] |
 //! | `bake_report.json` / `.txt` | what the bake kept, dropped and excluded, and why ([`BakeReport`]) | [`write_json`] | [`read_json`] |
 //!
 //! [`BakedCorpus::open`] loads a published directory: it checks the format version, memory-maps the Arrow
@@ -43,6 +44,7 @@
 
 pub mod analytics;
 pub mod baked;
+pub mod changes;
 pub mod citation;
 pub mod concordance;
 pub mod country;

@@ -22,6 +22,11 @@ use crate::{CorpusError, layout, read_json, write_json};
 /// (`record_sources.json`), no longer in every record.
 pub const FORMAT_VERSION: u32 = 11;
 
+/// Artifacts listed with their checksum but left out of the corpus version: what depends on the corpus
+/// a bake replaced rather than on its inputs ([`layout::CHANGES`]). The same inputs then give the same
+/// version whichever corpus was current before.
+pub const UNVERSIONED: [&str; 1] = [layout::CHANGES];
+
 /// One artifact file and its checksum.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ArtifactEntry {
@@ -38,8 +43,8 @@ pub struct ArtifactEntry {
 pub struct Manifest {
     /// [`FORMAT_VERSION`] of the writer.
     pub format_version: u32,
-    /// Content hash of every artifact: the first 16 hex digits of the sha256 over each artifact's name and
-    /// sha256, in name order. The same inputs give the same version.
+    /// Content hash of every artifact but the [`UNVERSIONED`] ones: the first 16 hex digits of the sha256
+    /// over each artifact's name and sha256, in name order. The same inputs give the same version.
     pub corpus_version: String,
     /// Every artifact file except the manifest itself, sorted by name; files of a subdirectory are named
     /// `dir/file` (`index/meta.json`).
@@ -56,7 +61,10 @@ impl Manifest {
         collect_artifacts(dir, "", &mut artifacts)?;
         artifacts.sort_by(|left, right| left.name.cmp(&right.name));
         let mut hasher = Sha256::new();
-        for artifact in &artifacts {
+        for artifact in artifacts
+            .iter()
+            .filter(|artifact| !UNVERSIONED.contains(&artifact.name.as_str()))
+        {
             hasher.update(artifact.name.as_bytes());
             hasher.update(b"\0");
             hasher.update(artifact.sha256.as_bytes());
@@ -68,6 +76,38 @@ impl Manifest {
             corpus_version,
             artifacts,
         })
+    }
+
+    /// Hashes the file `name` of `dir` and lists it (in name order, replacing an entry of that name). For
+    /// an [`UNVERSIONED`] artifact written after the version is known; the version is not recomputed, so
+    /// any other name is refused.
+    ///
+    /// # Errors
+    /// [`CorpusError::Io`] if the file cannot be read; [`CorpusError::Io`] of kind `InvalidInput` for a
+    /// name outside [`UNVERSIONED`].
+    pub fn add_unversioned(&mut self, dir: &Path, name: &str) -> Result<(), CorpusError> {
+        let path = dir.join(name);
+        if !UNVERSIONED.contains(&name) {
+            return Err(CorpusError::io(
+                &path,
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!("only {UNVERSIONED:?} may be added after the version is computed"),
+                ),
+            ));
+        }
+        let (bytes, sha256) = hash_file(&path)?;
+        self.artifacts.retain(|artifact| artifact.name != name);
+        let entry = ArtifactEntry {
+            name: name.to_string(),
+            bytes,
+            sha256,
+        };
+        let at = self
+            .artifacts
+            .partition_point(|artifact| artifact.name.as_str() < name);
+        self.artifacts.insert(at, entry);
+        Ok(())
     }
 
     /// Writes the manifest into `dir`.

@@ -225,6 +225,9 @@ pub struct BakeReport {
     /// What each curated dataset kept and dropped, and why.
     #[serde(default)]
     pub curated: Vec<CuratedReport>,
+    /// Broad recent coverage per pillar (as in `data_health.json`, [`crate::health::PillarCoverage`]).
+    #[serde(default)]
+    pub coverage: Vec<crate::health::PillarCoverage>,
 }
 
 impl BakeReport {
@@ -350,6 +353,24 @@ impl BakeReport {
                 },
                 curated.refused.len(),
                 curated.unmapped.len()
+            ));
+        }
+        if !self.coverage.is_empty() {
+            let pillars: Vec<String> = self
+                .coverage
+                .iter()
+                .map(|pillar| {
+                    format!(
+                        "{} {} of {}",
+                        pillar.parameter, pillar.broad_recent, pillar.indicators
+                    )
+                })
+                .collect();
+            text.push_str(&format!(
+                "indicators with broad recent coverage (>= {} sovereign countries observed since {}, not projected or modelled): {}\n",
+                crate::health::BROAD_COVERAGE_COUNTRIES,
+                crate::health::RECENT_FROM_YEAR,
+                pillars.join(", ")
             ));
         }
         text.push_str(&format!(

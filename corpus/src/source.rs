@@ -32,6 +32,10 @@ pub struct SourceRecord {
     pub deep_link_kind: LinkKind,
     /// How to attribute the data, as the publisher asks.
     pub attribution: String,
+    /// For an older vintage kept citable beside a newer one: the id of the source of the newer vintage,
+    /// which answers by default (`imf_weo_2019` → `imf_weo`); `None` for a current source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<String>,
 }
 
 /// What a source's citation link opens.

@@ -1,6 +1,7 @@
 //! The bake's orchestration: catalog → ingest → govern (each source's metrics and table rows added by
 //! `govern::metrics`) → curated records → derived tables (`derive::derive`), exports and the search
-//! documents (`index`) into staging → publish.
+//! documents (`index`) into staging → what it changed against the corpus it replaces (`diff`, written at
+//! publish as `exports/changes.json`) → publish.
 
 use std::{
     collections::{BTreeSet, HashMap},
@@ -8,7 +9,11 @@ use std::{
     time::{Duration, Instant},
 };
 
-use corpus::{BakeReport, CountryRegistry, Manifest, health, layout, write_json};
+use corpus::{
+    BakeReport, CountryRegistry, Manifest,
+    changes::{Changes, CorpusVersion},
+    health, layout, write_json,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::{
@@ -54,6 +59,10 @@ pub struct BakeSummary {
     pub dir: PathBuf,
     /// The bake report.
     pub report: BakeReport,
+    /// What the corpus changed against the one `current` named before (the `exports/changes.json` it
+    /// was published with, unless the same version was already published: then this says nothing
+    /// changed, and the published file keeps the changes of its first publication).
+    pub changes: Changes,
     /// Wall time of the bake.
     pub elapsed: Duration,
 }
@@ -107,11 +116,29 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
         elapsed_ms = started.elapsed().as_millis() as u64,
         "artifacts written"
     );
-    let (manifest, dir) = staging.publish()?;
+    let mut changes = None;
+    let (manifest, dir) = staging.publish_with(|staged, version| {
+        let computed = crate::diff::against_current(
+            &options.out_dir,
+            staged,
+            CorpusVersion {
+                version: version.to_string(),
+                format_version: corpus::FORMAT_VERSION,
+            },
+        )?;
+        write_json(&staged.join(layout::CHANGES), &computed)?;
+        changes = Some(computed);
+        Ok(())
+    })?;
+    tracing::debug!(
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "changes computed, published"
+    );
     Ok(BakeSummary {
         manifest,
         dir,
         report,
+        changes: changes.expect("publish_with writes the changes"),
         elapsed: started.elapsed(),
     })
 }
@@ -265,6 +292,7 @@ fn write_artifacts(
         )
         .collect();
     report.derived_rules = rule_counts;
+    report.coverage = data_health.coverage.clone();
     let concordance_rows = concordance_table.len() as u64;
     let discovery_rows = (discoveries.anomalies.len() + discoveries.contradictions.len()) as u64;
     let series_rows = stats.len() as u64;

@@ -45,6 +45,9 @@ pub enum BakeError {
         /// What polars reported.
         message: String,
     },
+    /// `pipeline diff` was given something that is not a corpus.
+    #[error("{0}")]
+    Diff(String),
     /// An artifact-contract error.
     #[error(transparent)]
     Corpus(#[from] corpus::CorpusError),

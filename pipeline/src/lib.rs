@@ -5,7 +5,8 @@
 //! raw rows, cells as written) → [`govern`] (checks; every dropped row reported) → [`derive`]
 //! (every derived table: concordance, rules, discoveries, correlations, statistics, data health) → [`index`] (the search documents) and [`export`] (polars
 //! writes the observation tables; `corpus` writes the registries) → [`publish`] (content-hashed
-//! directory, atomic pointer swap). [`bake::bake`] runs them in order. The other two commands sit beside
+//! directory, atomic pointer swap), with [`diff`] (what the new corpus changed against the one it replaces,
+//! `exports/changes.json`). [`bake::bake`] runs them in order. The other two commands sit beside
 //! it: [`status`] (`pipeline sources`: what ingest and governance make of each source) and [`fetch`]
 //! (`pipeline fetch`).
 //!
@@ -27,6 +28,7 @@
 
 pub mod bake;
 pub mod derive;
+pub mod diff;
 pub mod error;
 pub mod export;
 pub mod fetch;

@@ -1,5 +1,6 @@
-//! `pipeline`: bake the governed corpus (`pipeline bake`), report on its sources (`pipeline sources`) and
-//! refresh them from their publishers (`pipeline fetch`).
+//! `pipeline`: bake the governed corpus (`pipeline bake`), report on its sources (`pipeline sources`),
+//! refresh them from their publishers (`pipeline fetch`) and show what a corpus changed against another
+//! (`pipeline diff`).
 
 use std::{path::PathBuf, process::ExitCode};
 
@@ -47,6 +48,26 @@ enum Command {
         dirs: Dirs,
         /// Source ids.
         sources: Vec<String>,
+    },
+    /// Show what NEW changed against OLD, per source and indicator (values revised with the largest
+    /// relative revisions and both citations, years and series added or dropped) and per curated
+    /// dataset (records added, removed or changed). Default: the corpus `current` named before the last
+    /// publish (`previous`) against `current`.
+    Diff {
+        /// The older corpus: a corpus directory, or a version, `current` or `previous` in OUT_DIR
+        /// [default: previous]
+        old: Option<String>,
+        /// The newer corpus, as OLD [default: current]
+        new: Option<String>,
+        /// Output directory holding the published corpora [default: <CATALOG_DIR>/baked]
+        #[arg(long, env = paths::OUT_DIR_ENV)]
+        out_dir: Option<PathBuf>,
+        /// Catalog directory, for the default OUT_DIR [default: the nearest data/corpus.toml]
+        #[arg(long, env = paths::CATALOG_DIR_ENV)]
+        catalog_dir: Option<PathBuf>,
+        /// Print the changes as JSON (the layout of a corpus' exports/changes.json) instead of text.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -101,6 +122,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let summary = bake(&options)
                 .map_err(|error| anyhow::anyhow!("bake failed, nothing published: {error}"))?;
             print!("{}", summary.report.summary());
+            print!("{}", summary.changes.summary());
             let bytes: u64 = summary
                 .manifest
                 .artifacts
@@ -115,6 +137,30 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 bytes as f64 / (1024.0 * 1024.0),
                 summary.elapsed
             );
+        }
+        Command::Diff {
+            old,
+            new,
+            out_dir,
+            catalog_dir,
+            json,
+        } => {
+            let out_dir = out_dir.unwrap_or_else(|| {
+                paths::default_out_dir(&catalog_dir.unwrap_or_else(paths::default_catalog_dir))
+            });
+            let old = old.as_deref().unwrap_or(corpus::layout::PREVIOUS);
+            let new = new.as_deref().unwrap_or(corpus::layout::CURRENT);
+            let old_dir = pipeline::diff::corpus_dir(&out_dir, old)?;
+            let new_dir = pipeline::diff::corpus_dir(&out_dir, new)?;
+            let changes = pipeline::diff::diff(
+                &pipeline::diff::Snapshot::open(&old_dir)?,
+                &pipeline::diff::Snapshot::open(&new_dir)?,
+            );
+            if json {
+                println!("{}", serde_json::to_string_pretty(&changes)?);
+            } else {
+                print!("{}", changes.summary());
+            }
         }
         Command::Sources { dirs } => {
             let (sources_dir, catalog_dir) = dirs.resolve();

@@ -5,7 +5,8 @@
 //! A published corpus directory is never written again. If anything fails before the swap, the staging
 //! directory is removed and `current` still names the previous corpus, intact. After a swap, the new
 //! corpus and the one `current` named before it are kept (a server that has not reloaded yet still reads
-//! the latter); older corpus directories are removed, so repeated bakes do not fill the disk.
+//! the latter, and `pipeline diff` compares the two), the latter named by the `previous` pointer; older
+//! corpus directories are removed, so repeated bakes do not fill the disk (two corpora at most).
 
 use std::path::{Path, PathBuf};
 
@@ -48,16 +49,38 @@ impl Staging {
     }
 
     /// Writes the manifest, moves the staging directory to `out_dir/<corpus_version>` and points `current`
-    /// at it. If that version is already published (same inputs), the existing directory is kept and the
-    /// staging copy discarded: its bytes are identical; if that directory fails its manifest check
-    /// (damaged by hand), the staging copy replaces it. Then removes every corpus directory but the new
-    /// one and the previous `current` ([`remove_superseded`]).
+    /// at it: [`Staging::publish_with`] without an unversioned artifact.
     ///
     /// # Errors
-    /// [`BakeError::Io`] or [`BakeError::Corpus`] if hashing, renaming or the pointer swap fails; the
-    /// previous `current` is then unchanged.
-    pub fn publish(mut self) -> Result<(Manifest, PathBuf), BakeError> {
-        let manifest = Manifest::compute(&self.dir)?;
+    /// As [`Staging::publish_with`].
+    pub fn publish(self) -> Result<(Manifest, PathBuf), BakeError> {
+        self.publish_with(|_, _| Ok(()))
+    }
+
+    /// Computes the manifest, lets `unversioned` write the artifacts the version leaves out
+    /// ([`corpus::manifest::UNVERSIONED`]: `changes.json`) into the staging directory, knowing the
+    /// version, lists them, writes the manifest, moves the staging directory to
+    /// `out_dir/<corpus_version>` and points `current` at it. If that version is already published (same
+    /// inputs), the existing directory is kept and the staging copy discarded: its versioned bytes are
+    /// identical, and its unversioned ones keep what they said when it was first published; if that
+    /// directory fails its manifest check (damaged by hand), the staging copy replaces it. When the
+    /// version differs from the one `current` named, `previous` is pointed at that one. Then removes every
+    /// corpus directory but the new one and the one `previous` names ([`remove_superseded`]).
+    ///
+    /// # Errors
+    /// [`BakeError::Io`] or [`BakeError::Corpus`] if hashing, `unversioned`, renaming or the pointer swap
+    /// fails; the previous `current` is then unchanged.
+    pub fn publish_with(
+        mut self,
+        unversioned: impl FnOnce(&Path, &str) -> Result<(), BakeError>,
+    ) -> Result<(Manifest, PathBuf), BakeError> {
+        let mut manifest = Manifest::compute(&self.dir)?;
+        unversioned(&self.dir, &manifest.corpus_version)?;
+        for name in corpus::manifest::UNVERSIONED {
+            if self.dir.join(name).is_file() {
+                manifest.add_unversioned(&self.dir, name)?;
+            }
+        }
         manifest.write(&self.dir)?;
         let target = self.out_dir.join(&manifest.corpus_version);
         let intact = target.exists()
@@ -80,14 +103,26 @@ impl Staging {
             std::fs::rename(&self.dir, &target).map_err(|error| BakeError::io(&target, error))?;
         }
         self.published = true;
-        let previous = std::fs::read_link(self.out_dir.join(layout::CURRENT)).ok();
-        swap_current(&self.out_dir, &manifest.corpus_version)?;
-        let previous = previous.as_deref().and_then(Path::to_str);
+        let pointer_target = |pointer: &str| {
+            std::fs::read_link(self.out_dir.join(pointer))
+                .ok()
+                .and_then(|target| target.to_str().map(String::from))
+        };
+        let replaced = pointer_target(layout::CURRENT);
+        swap_pointer(&self.out_dir, layout::CURRENT, &manifest.corpus_version)?;
+        let previous = match replaced {
+            Some(replaced) if replaced != manifest.corpus_version => {
+                swap_pointer(&self.out_dir, layout::PREVIOUS, &replaced)?;
+                Some(replaced)
+            }
+            // The same version again: the corpus before it stays the previous one.
+            _ => pointer_target(layout::PREVIOUS),
+        };
         remove_superseded(
             &self.out_dir,
             &[
                 manifest.corpus_version.as_str(),
-                previous.unwrap_or_default(),
+                previous.as_deref().unwrap_or_default(),
             ],
         );
         Ok((manifest, target))
@@ -111,7 +146,7 @@ fn remove_abandoned(out_dir: &Path) {
     let Ok(entries) = std::fs::read_dir(out_dir) else {
         return;
     };
-    let stub_prefix = format!(".{}-next-", layout::CURRENT);
+    let stub_prefixes = [layout::CURRENT, layout::PREVIOUS].map(|name| format!(".{name}-next-"));
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else {
@@ -119,7 +154,11 @@ fn remove_abandoned(out_dir: &Path) {
         };
         let Some(pid) = name
             .strip_prefix(".staging-")
-            .or_else(|| name.strip_prefix(stub_prefix.as_str()))
+            .or_else(|| {
+                stub_prefixes
+                    .iter()
+                    .find_map(|prefix| name.strip_prefix(prefix.as_str()))
+            })
             .and_then(|pid| pid.parse::<u32>().ok())
         else {
             continue;
@@ -160,10 +199,11 @@ fn remove_superseded(out_dir: &Path, keep: &[&str]) {
     }
 }
 
-/// Points `out_dir/current` at `version` atomically: a new symlink is made beside it and renamed over it.
-fn swap_current(out_dir: &Path, version: &str) -> Result<(), BakeError> {
-    let pointer = out_dir.join(layout::CURRENT);
-    let next = out_dir.join(format!(".{}-next-{}", layout::CURRENT, std::process::id()));
+/// Points `out_dir/<name>` (`current`, `previous`) at `version` atomically: a new symlink is made beside
+/// it and renamed over it.
+fn swap_pointer(out_dir: &Path, name: &str, version: &str) -> Result<(), BakeError> {
+    let pointer = out_dir.join(name);
+    let next = out_dir.join(format!(".{name}-next-{}", std::process::id()));
     let _ = std::fs::remove_file(&next);
     std::os::unix::fs::symlink(version, &next).map_err(|error| BakeError::io(&next, error))?;
     std::fs::rename(&next, &pointer).map_err(|error| BakeError::io(&pointer, error))
@@ -220,9 +260,50 @@ mod tests {
             Path::new(&third)
         );
         assert!(unrelated.is_dir(), "only corpus directories are removed");
-        // Re-publishing the current corpus keeps it (it is also the previous `current`).
+        assert_eq!(
+            std::fs::read_link(out.path().join(layout::PREVIOUS)).unwrap(),
+            Path::new(&second),
+            "`previous` names the corpus `current` named before"
+        );
+        // Re-publishing the current corpus keeps it, and the one before it stays `previous`, on disk.
         assert_eq!(publish_text(out.path(), "third"), third);
         assert!(out.path().join(&third).is_dir());
+        assert!(out.path().join(&second).is_dir());
+        assert_eq!(
+            std::fs::read_link(out.path().join(layout::PREVIOUS)).unwrap(),
+            Path::new(&second)
+        );
+    }
+
+    #[test]
+    fn an_unversioned_artifact_is_listed_but_leaves_the_version_alone() {
+        let out = tempfile::tempdir().unwrap();
+        let publish = |text: &str, changes: &'static str| {
+            let staging = Staging::create(out.path()).unwrap();
+            std::fs::write(staging.dir().join("observations.txt"), text).unwrap();
+            std::fs::create_dir(staging.dir().join("exports")).unwrap();
+            staging
+                .publish_with(|dir, _version| {
+                    std::fs::write(dir.join(layout::CHANGES), changes)
+                        .map_err(|error| BakeError::io(dir, error))
+                })
+                .unwrap()
+        };
+        let (first, dir) = publish("same", "against nothing");
+        assert!(first.artifact(layout::CHANGES).is_some());
+        first.verify(&dir).unwrap();
+        let (second, _) = publish("same", "against itself");
+        assert_eq!(second.corpus_version, first.corpus_version);
+        assert_eq!(
+            std::fs::read_to_string(dir.join(layout::CHANGES)).unwrap(),
+            "against nothing",
+            "the published corpus keeps the changes of its first publication"
+        );
+        assert_eq!(
+            Manifest::compute(&dir).unwrap().corpus_version,
+            first.corpus_version,
+            "recomputing the version over the published files gives the same version"
+        );
     }
 
     #[test]

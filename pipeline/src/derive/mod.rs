@@ -101,13 +101,14 @@ pub fn derive(inputs: &Inputs<'_>) -> Derived {
         .countries()
         .map(|country| country.iso3.as_str())
         .collect();
-    let data_health = health::data_health(
+    let mut data_health = health::data_health(
         metrics,
         sources,
         pillar_ids,
         &country_codes,
         |metric, country| latest.get(&(metric.id.as_str(), country)).copied(),
     );
+    data_health.coverage = pillar_coverage(observations, metrics, pillar_ids, countries);
     Derived {
         concordance_table,
         concordance_counts,
@@ -118,5 +119,49 @@ pub fn derive(inputs: &Inputs<'_>) -> Derived {
         series_stats,
         data_health,
         rule_counts,
+    }
+}
+
+/// Broad recent coverage per pillar ([`health::pillar_coverage`]): per indicator, the sovereign countries
+/// of `countries` with an observation (neither projected nor modelled) in
+/// [`health::RECENT_FROM_YEAR`] or later.
+fn pillar_coverage(
+    observations: &ObservationColumns,
+    metrics: &[Metric],
+    pillar_ids: &[&str],
+    countries: &CountryRegistry,
+) -> Vec<health::PillarCoverage> {
+    let sovereign: std::collections::HashSet<&str> = countries
+        .countries()
+        .filter(|country| country.sovereign)
+        .map(|country| country.iso3.as_str())
+        .collect();
+    let mut recent: HashMap<&str, std::collections::HashSet<&str>> = HashMap::new();
+    for row_idx in 0..observations.len() {
+        let country = observations.country[row_idx].as_str();
+        if observations.year[row_idx] >= health::RECENT_FROM_YEAR
+            && sovereign.contains(country)
+            && health::is_observed(&observations.flags[row_idx])
+        {
+            recent
+                .entry(observations.indicator[row_idx].as_str())
+                .or_default()
+                .insert(country);
+        }
+    }
+    health::pillar_coverage(metrics, pillar_ids, |id| {
+        recent.get(id).map_or(0, std::collections::HashSet::len)
+    })
+}
+
+#[cfg(test)]
+mod coverage_tests {
+    #[test]
+    fn the_modelled_flag_the_bake_sets_is_one_that_coverage_leaves_out() {
+        assert!(corpus::health::NOT_OBSERVED_FLAGS.contains(&crate::govern::text::MODELLED_FLAG));
+        assert!(!corpus::health::is_observed("modelled|suspect_scale"));
+        assert!(!corpus::health::is_observed("projection"));
+        assert!(corpus::health::is_observed("suspect_scale"));
+        assert!(corpus::health::is_observed(""));
     }
 }

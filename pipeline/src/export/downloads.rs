@@ -29,6 +29,8 @@ use crate::{BakeError, govern::table::ObservationColumns};
 pub const STRUCTURE_ID: &str = "structure";
 /// See [`STRUCTURE_ID`].
 pub const REGISTRY_ID: &str = "registry";
+/// See [`STRUCTURE_ID`]: `changes.json`, what the corpus changed against the one it replaced.
+pub const CHANGES_ID: &str = "changes";
 
 /// Creates `exports/` and its subdirectories in `dir`.
 ///
@@ -165,9 +167,17 @@ pub fn write_downloads(
         "SDMX-ML 2.1 structure: codelists, concepts, data structure and dataflow of the SDMX files",
         &all_licences,
     ));
+    downloads.push(Download::new(
+        Subject::Changes,
+        CHANGES_ID,
+        Format::Json,
+        "What this corpus changed against the one it replaced: values revised, years, series and records added or dropped",
+        &all_licences,
+    ));
     for download in &downloads {
         let path = dir.join(download.artifact_name());
-        if !path.is_file() {
+        // changes.json is written at publish, once the corpus version it names is known.
+        if !path.is_file() && download.artifact_name() != corpus::layout::CHANGES {
             return Err(BakeError::io(
                 &path,
                 std::io::Error::new(

@@ -785,6 +785,7 @@ mod tests {
             aliases: Vec::new(),
             intermediate_region: None,
             income_group: None,
+            sovereign: kind == EntityKind::Country,
             observations: 0,
         }
     }

@@ -17,6 +17,8 @@ struct CountryRow {
     iso2: String,
     un_intermediate_region: String,
     wb_income_group: String,
+    /// `Yes` for a sovereign state; otherwise its status (`Part of FR`, `Territory of GB`).
+    is_independent: String,
     name_en: String,
     name_es: String,
     name_pt: String,
@@ -80,6 +82,7 @@ pub fn read(
             aliases,
             intermediate_region: non_empty(&row.un_intermediate_region),
             income_group: non_empty(&row.wb_income_group),
+            sovereign: row.is_independent == "Yes",
             observations: 0,
         });
     }
@@ -91,6 +94,7 @@ pub fn read(
         aliases: aggregate.aliases.clone(),
         intermediate_region: None,
         income_group: None,
+        sovereign: false,
         observations: 0,
     }));
     Ok(entities)

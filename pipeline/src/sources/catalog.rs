@@ -61,6 +61,11 @@ pub struct SourceEntry {
     /// For metadata sources: the id of the observation source it describes.
     #[serde(default)]
     pub describes: Option<String>,
+    /// For an older vintage kept citable beside a newer one (WEO April 2019 beside April 2025): the id of
+    /// the observation source of the newer vintage, which answers by default. Data health and the
+    /// catalog mark this source as superseded; its values stay baked and cited.
+    #[serde(default)]
+    pub superseded_by: Option<String>,
     /// How to read the raw files.
     pub connector: Connector,
     /// Where `pipeline fetch` refreshes the raw files from (the publisher's bulk download or API),
@@ -435,6 +440,7 @@ impl SourceEntry {
             deep_link: self.deep_link.clone()?,
             deep_link_kind: self.link_kind(),
             attribution: self.attribution.clone()?,
+            superseded_by: self.superseded_by.clone(),
         })
     }
 
@@ -682,6 +688,27 @@ fn check_cross_source(
             return Err(BakeError::catalog(
                 file,
                 format!("describes `{described}`: no observation source with that id"),
+            ));
+        }
+        if let Some(newer) = &source.superseded_by
+            && (newer == &source.id
+                || !sources.iter().any(|candidate| {
+                    &candidate.id == newer && candidate.connector.yields_observations()
+                }))
+        {
+            let valid: Vec<&str> = sources
+                .iter()
+                .filter(|candidate| {
+                    candidate.id != source.id && candidate.connector.yields_observations()
+                })
+                .map(|candidate| candidate.id.as_str())
+                .collect();
+            return Err(BakeError::catalog(
+                file,
+                format!(
+                    "superseded_by `{newer}`: the id of another observation source (the newer vintage); valid: {}",
+                    valid.join(", ")
+                ),
             ));
         }
     }

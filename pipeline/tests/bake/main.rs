@@ -44,3 +44,7 @@ mod fetch;
 
 /// The World Bank's sources: the WDI extract series and their releases.
 mod worldbank;
+
+/// What a new vintage changed: two real bakes of the fixture, one raw value and one year changed;
+/// `exports/changes.json`, the `previous` pointer and `pipeline diff` (issue 24).
+mod changes;

@@ -111,6 +111,7 @@ pub fn catalog_json(corpus: &Corpus) -> Value {
         "datasets": datasets,
         "registry": single(Subject::Registry),
         "sdmx_structure": single(Subject::Structure),
+        "changes": single(Subject::Changes),
     })
 }
 

@@ -101,6 +101,7 @@ fn label(format: Format) -> &'static str {
         Format::Parquet => "Parquet",
         Format::SdmxMl => "SDMX-ML",
         Format::SdmxCsv => "SDMX-CSV",
+        Format::Json => "JSON",
     }
 }
 
@@ -207,7 +208,7 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
         .filter(|file| {
             matches!(
                 file.download.subject,
-                Subject::Registry | Subject::Structure
+                Subject::Registry | Subject::Structure | Subject::Changes
             )
         })
         .map(file_view)

@@ -9,6 +9,7 @@ use std::{path::Path, sync::OnceLock};
 use corpus::{
     BakedCorpus, CorpusError, Dataset, Discoveries, MetricIndex, PillarCorrelation, SeriesStats,
     YearStats,
+    changes::Changes,
     concordance::{ConcordanceRow, read_concordance},
     health::{DataHealth, PillarCountryHealth},
     layout, read_json,
@@ -35,6 +36,9 @@ pub struct Corpus {
     year_stats: OnceLock<Result<Vec<YearStats>, String>>,
     /// Precomputed data health, read on first use.
     data_health: OnceLock<Result<DataHealth, String>>,
+    /// What the corpus changed against the one it replaced (`exports/changes.json`), read on first use;
+    /// `None` for a corpus published without it.
+    changes: OnceLock<Result<Option<Changes>, String>>,
     /// The source concordance table, read on first use.
     concordance: OnceLock<Result<Vec<ConcordanceRow>, String>>,
     /// The curated projects, read on first use.
@@ -132,6 +136,27 @@ impl Corpus {
             layout::DATA_HEALTH,
             "data health",
         )
+    }
+
+    /// What this corpus changed against the one it replaced (`exports/changes.json`); `None` when the
+    /// corpus was published without the file (an optional artifact: older bakes of this format).
+    ///
+    /// # Errors
+    /// The message of the read error, if the file exists but cannot be read.
+    pub fn changes(&self) -> Result<Option<&Changes>, String> {
+        self.changes
+            .get_or_init(|| {
+                let path = self.baked.dir().join(layout::CHANGES);
+                if !path.is_file() {
+                    return Ok(None);
+                }
+                read_json(&path, "corpus changes")
+                    .map(Some)
+                    .map_err(|error| error.to_string())
+            })
+            .as_ref()
+            .map(Option::as_ref)
+            .map_err(Clone::clone)
     }
 
     /// The precomputed health of pillar `pillar` in country `iso3`, if both are in the registries.
@@ -362,6 +387,7 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         correlations: OnceLock::new(),
         year_stats: OnceLock::new(),
         data_health: OnceLock::new(),
+        changes: OnceLock::new(),
         concordance: OnceLock::new(),
         projects: OnceLock::new(),
         record_sources,

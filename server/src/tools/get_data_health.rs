@@ -7,12 +7,14 @@
 //! corpus' reference year).
 //!
 //! Reads the precomputed data health view (`data_health`, see [`corpus::health`] for every definition
-//! and the confidence formula) and the bake's discoveries (`discoveries`). The reference year is the
+//! and the confidence formula), the bake's discoveries (`discoveries`) and the corpus' changes
+//! (`exports/changes.json`, [`corpus::changes`]). The reference year is the
 //! newest year in the corpus, never the wall clock, so answers depend only on the corpus.
 
 use corpus::{
     Lang,
-    health::{PillarCountryHealth, PillarSummary, RefreshItem},
+    changes::{ChangeTotals, CorpusVersion, Revision},
+    health::{PillarCountryHealth, PillarCoverage, PillarSummary, RefreshItem},
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -26,6 +28,10 @@ use crate::load::Corpus;
 /// Anomalies listed with a pillar in a country, largest first.
 pub const MAX_ANOMALIES: usize = 20;
 
+/// Largest revisions of the vintage listed without arguments (the whole list is in
+/// `/api/v1/changes.json`).
+pub const MAX_REVISIONS: usize = 10;
+
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
     ToolSpec::new(
@@ -35,8 +41,12 @@ pub fn spec() -> ToolSpec {
          indicators with data) + 30 x freshness (latest year within 3 years of the reference year) + 20 x observed \
          (latest value not a projection) + 20 x provenance (cited to the publisher's page for that country), with the \
          coverage gaps (missing and stale indicators), vintages and cited anomalies. Without arguments: a per-pillar \
-         summary for the region (mean confidence, weakest countries) and the refresh work-list of sources, most out of \
-         date first. The reference year is the newest year in the corpus. Answer: under 40 KB.",
+         summary for the region (mean confidence, weakest countries), coverage per pillar (indicators observed in 20+ of \
+         the 33 sovereign countries since 2019, not projected or modelled), the refresh work-list of sources, most out \
+         of date first, the superseded vintages (older releases kept citable beside the default) and what changed in \
+         this vintage against the corpus it replaced (per source: vintages, values revised, observations and \
+         indicators added or dropped; the largest revisions with old and new value and vintage, cited; the full \
+         comparison at /api/v1/changes.json). The reference year is the newest year in the corpus. Answer: under 40 KB.",
         &["data_health", "discoveries"],
         handle,
     )
@@ -67,11 +77,84 @@ pub struct DataHealthAnswer {
     /// Without arguments: one line per pillar.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pillars: Option<Vec<PillarSummary>>,
+    /// Without arguments: per pillar, the indicators observed in 20+ of the 33 sovereign countries since
+    /// 2019 (not projected or modelled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<Vec<PillarCoverage>>,
     /// Without arguments: sources, most out of date first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refresh_work_list: Option<Vec<RefreshItem>>,
+    /// Without arguments: older vintages kept citable beside the source that answers by default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub superseded_vintages: Option<Vec<SupersededVintage>>,
+    /// Without arguments: what changed in this vintage against the corpus it replaced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<VintageChanges>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
+}
+
+/// An older vintage kept beside the newer one that answers by default.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SupersededVintage {
+    /// Source id of the older vintage (`imf_weo_2019`).
+    pub source: String,
+    /// Its vintage (`2019-04`).
+    pub vintage: String,
+    /// Source id of the newer vintage (`imf_weo`).
+    pub superseded_by: String,
+    /// The newer vintage (`2025-04`).
+    pub superseded_by_vintage: String,
+}
+
+/// What changed in this vintage against the corpus it replaced (from `exports/changes.json`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct VintageChanges {
+    /// The corpus compared against; absent for a first publication (see `note`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<CorpusVersion>,
+    /// This corpus.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<CorpusVersion>,
+    /// Why nothing is compared, when nothing is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Totals over every source and curated dataset.
+    pub totals: ChangeTotals,
+    /// One line per source that changed.
+    pub sources: Vec<SourceChangeLine>,
+    /// The largest relative revisions (up to 10), each with the old and new value and vintage; the new
+    /// value's citation is in `citations`.
+    pub top_revisions: Vec<Revision>,
+    /// Curated records changed, per dataset: (dataset, added, removed, changed).
+    pub records: Vec<(String, usize, usize, usize)>,
+    /// The whole comparison (every indicator, every record id).
+    pub url: String,
+}
+
+/// One source's changes, counted.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SourceChangeLine {
+    /// Source id.
+    pub source: String,
+    /// Vintage before (absent: a new source).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_vintage: Option<String>,
+    /// Vintage now (absent: a dropped source).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_vintage: Option<String>,
+    /// Values revised.
+    pub values_revised: u64,
+    /// Country-years added.
+    pub observations_added: u64,
+    /// Country-years removed.
+    pub observations_removed: u64,
+    /// Indicators added.
+    pub indicators_added: usize,
+    /// Indicators dropped.
+    pub indicators_dropped: usize,
+    /// Indicators of both corpora that changed.
+    pub indicators_changed: usize,
 }
 
 /// One pillar in one country: the precomputed health and the anomalies.
@@ -192,7 +275,10 @@ fn handle(
                 reference_year: view.reference_year,
                 detail: Some(detail),
                 pillars: None,
+                coverage: None,
                 refresh_work_list: None,
+                superseded_vintages: None,
+                changes: None,
                 sources,
             };
             Ok(ToolAnswer {
@@ -203,17 +289,28 @@ fn handle(
             })
         }
         (None, None) => {
+            let changes = vintage_changes(corpus)?;
+            let citations = answer::citation_records(
+                corpus,
+                changes
+                    .top_revisions
+                    .iter()
+                    .map(|revision| revision.new.citation_id.as_str()),
+            )?;
             let result = DataHealthAnswer {
                 reference_year: view.reference_year,
                 detail: None,
                 pillars: Some(view.pillars.clone()),
+                coverage: Some(view.coverage.clone()),
                 refresh_work_list: Some(view.refresh_work_list.clone()),
+                superseded_vintages: Some(superseded_vintages(corpus)),
+                changes: Some(changes),
                 sources,
             };
             let display = summary_display(corpus, &view.pillars, &view.refresh_work_list, lang);
             Ok(ToolAnswer {
                 result,
-                citations: Vec::new(),
+                citations,
                 display: Some(display),
                 records: Vec::new(),
             })
@@ -224,6 +321,91 @@ fn handle(
                 .into(),
         )),
     }
+}
+
+/// Every source that declares a newer vintage (`superseded_by`), with both vintages, by source id.
+fn superseded_vintages(corpus: &Corpus) -> Vec<SupersededVintage> {
+    corpus
+        .baked
+        .sources()
+        .iter()
+        .filter_map(|source| {
+            let newer = corpus.baked.source(source.superseded_by.as_deref()?)?;
+            Some(SupersededVintage {
+                source: source.id.clone(),
+                vintage: source.vintage.clone(),
+                superseded_by: newer.id.clone(),
+                superseded_by_vintage: newer.vintage.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The corpus' changes, summed up per source, with the largest revisions.
+///
+/// # Errors
+/// [`ToolError::Internal`] if `changes.json` exists but cannot be read.
+fn vintage_changes(corpus: &Corpus) -> Result<VintageChanges, ToolError> {
+    let url = format!("{}/api/v1/changes.json", crate::links::public_url());
+    let Some(changes) = corpus.changes().map_err(ToolError::Internal)? else {
+        return Ok(VintageChanges {
+            from: None,
+            to: None,
+            note: Some("this corpus was published without changes.json (baked before the bake compared vintages)".into()),
+            totals: ChangeTotals::default(),
+            sources: Vec::new(),
+            top_revisions: Vec::new(),
+            records: Vec::new(),
+            url,
+        });
+    };
+    Ok(VintageChanges {
+        from: changes.from.clone(),
+        to: changes.to.clone(),
+        note: changes.note.clone(),
+        totals: changes.totals,
+        sources: changes
+            .sources
+            .iter()
+            .map(|source| SourceChangeLine {
+                source: source.source.clone(),
+                old_vintage: source.old_vintage.clone(),
+                new_vintage: source.new_vintage.clone(),
+                values_revised: source.values_revised,
+                observations_added: source.observations_added,
+                observations_removed: source.observations_removed,
+                indicators_added: source.indicators_added.len(),
+                indicators_dropped: source.indicators_dropped.len(),
+                indicators_changed: source.indicators.len(),
+            })
+            .collect(),
+        top_revisions: changes
+            .top_revisions
+            .iter()
+            // A revision's new value is in this corpus; its citation must resolve here.
+            .filter(|revision| {
+                corpus
+                    .baked
+                    .resolve_citation(&revision.new.citation_id)
+                    .is_ok()
+            })
+            .take(MAX_REVISIONS)
+            .cloned()
+            .collect(),
+        records: changes
+            .records
+            .iter()
+            .map(|records| {
+                (
+                    records.dataset.clone(),
+                    records.added.len(),
+                    records.removed.len(),
+                    records.changed.len(),
+                )
+            })
+            .collect(),
+        url,
+    })
 }
 
 /// The coverage gaps of a pillar in a country, for a person: one row per missing, stale or

@@ -112,3 +112,7 @@ mod apps;
 
 /// MCP 2026-07-28 beside the initialize-based revisions.
 mod modern;
+
+/// What a new vintage changed (issue 24): `/api/v1/changes.json` and `get_data_health`'s changes,
+/// superseded vintages and coverage per pillar, on the real corpus and on two bakes of the fixture.
+mod changes;
