@@ -5,7 +5,10 @@
 //!
 //! Governance (`crate::govern`) decides what each raw row becomes; ingest never drops a row.
 
+pub mod cclw_export;
 pub mod countries;
+pub mod ncei_earthquakes;
+pub mod wb_projects_api;
 pub mod projection;
 pub mod raw;
 pub mod scaled;
