@@ -308,6 +308,6 @@ mod tests {
         assert_eq!(table.records[0].1[0], "ARG");
         std::fs::write(&path, "Title,Type\nA,legislative\n").unwrap();
         let error = read(&path).unwrap_err().to_string();
-        assert!(error.contains("no column `Geography`") && error.contains("export.csv"), "{error}");
+        assert!(error.contains("no column `Geography ISO`") && error.contains("export.csv"), "{error}");
     }
 }

@@ -209,9 +209,10 @@ pub(crate) fn read_tsv(path: &Path, locations: &LocationCountries) -> Result<Tab
     let parameters = headers.iter().position(|header| header == "Search Parameters");
     let location = columns[staged_index("Location Name") - 1];
     let mut records = Vec::new();
-    for record in reader.records() {
+    // One record a line (no cell of the export holds a line end): line = position + 2 (the header is 1).
+    for (index, record) in reader.records().enumerate() {
         let record = record.map_err(|error| BakeError::raw_file(path, error))?;
-        let line = record.position().map_or(0, |position| position.line());
+        let line = index as u64 + 2;
         // The search-parameter line: its first cell is filled, which no event's is.
         if parameters.is_some_and(|column| !record.get(column).unwrap_or("").trim().is_empty()) {
             continue;

@@ -286,6 +286,69 @@ mod tests {
         &cells[STAGED_COLUMNS.iter().position(|column| *column == name).unwrap()]
     }
 
+    /// The LAC registry of the project's country list.
+    fn registry() -> CountryRegistry {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let catalog = crate::sources::Catalog::load(&root.join("../data")).expect("the catalog loads");
+        let entry = catalog
+            .sources
+            .iter()
+            .find(|source| matches!(source.connector, crate::sources::Connector::CountryNames { .. }))
+            .expect("a country list");
+        let sources = root.join("../../shared/data/sources");
+        CountryRegistry::new(
+            crate::ingest::countries::read(entry, &catalog.settings, &sources).expect("the list reads"),
+        )
+    }
+
+    /// A page in the API's layout holding two real projects of the staged newer export (P127837, Bolivia;
+    /// P159653, OECS countries), with the API's own forms: counters as text, a keyed object, amounts with
+    /// thousands separators, an array country, M/D/YYYY closing dates.
+    const PAGE: &str = r#"{"rows":"1000","os":"0","page":"1","total":"2","projects":{
+      "P127837":{"id":"P127837","regionname":"Latin America and Caribbean","countryname":["Plurinational State of Bolivia"],
+        "countryshortname":"Bolivia","countrycode":["BO"],"projectstatusdisplay":"Closed","project_name":"Access and Renewable Energy Project",
+        "impagency":"Ministerio de Energia, Vice Ministerio de Electricidad y Energias Alternativas VMEEA",
+        "boardapprovaldate":"2014-05-27T00:00:00Z","closingdate":"4/30/2019 12:00:00 AM","lendprojectcost":"59,150,000",
+        "idacommamt":"50,000,000","totalamt":"50,000,000","lendinginstr":"Investment Project Financing",
+        "envassesmentcategorycode":"B","projectfinancialtype":["Other"],
+        "url":"https://projects.worldbank.org/en/projects-operations/project-detail/P127837"},
+      "P159653":{"id":"P159653","regionname":"Latin America and Caribbean","countryshortname":"OECS Countries",
+        "projectstatusdisplay":"Closed","project_name":"Caribbean Regional Oceanscape Project","impagency":"OECS Commission",
+        "boardapprovaldate":"2017-09-25T00:00:00Z","closingdate":"12/31/2021 12:00:00 AM","lendprojectcost":"108,300,000",
+        "grantamt":"6,300,000","totalamt":"6,300,000","lendinginstr":"Investment Project Financing"}}}"#;
+
+    #[test]
+    fn projects_keyed_by_p_id_become_export_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, last) = (dir.path().join("page-0.json"), dir.path().join("page-1000.json"));
+        std::fs::write(&first, PAGE).unwrap();
+        std::fs::write(&last, r#"{"rows":"1000","os":"1000","page":"2","total":"2","projects":{}}"#).unwrap();
+        let table = read(&[first.clone(), last.clone()], &registry()).expect("the pages read");
+        assert_eq!(table.records.len(), 2);
+        let bolivia = &table.records[0].1;
+        assert_eq!(cell(bolivia, "project_id"), "P127837");
+        assert_eq!(cell(bolivia, "iso3"), "BOL");
+        assert_eq!(cell(bolivia, "is_multicountry"), "0");
+        assert_eq!(cell(bolivia, "status"), "Closed");
+        assert_eq!(cell(bolivia, "board_approval_date"), "2014-05-27");
+        assert_eq!(cell(bolivia, "closing_date"), "2019-04-30");
+        assert_eq!(cell(bolivia, "project_cost_usd"), "59150000");
+        assert_eq!(cell(bolivia, "total_ibrd_ida_commitment_usd"), "50000000");
+        assert_eq!(cell(bolivia, "financing_type"), "Other");
+        assert_eq!(cell(bolivia, "lending_instrument_family"), "IPF");
+        let oecs = &table.records[1].1;
+        assert_eq!((cell(oecs, "iso3"), cell(oecs, "is_multicountry")), ("", "1"));
+        assert_eq!(cell(oecs, "grant_amount_usd"), "6300000");
+        // A last page that still lists projects: the list grew past the declared pages.
+        let error = read(&[first.clone(), first], &registry()).unwrap_err().to_string();
+        assert!(error.contains("project P127837 is on two pages") || error.contains("last declared page"), "{error}");
+        let error = read(&[last.clone(), dir.path().join("page-0.json")], &registry()).unwrap_err().to_string();
+        assert!(error.contains("the last declared page still lists 2 projects"), "{error}");
+        std::fs::write(&last, r#"{"projects":["P1"]}"#).unwrap();
+        let error = read(&[last], &registry()).unwrap_err().to_string();
+        assert!(error.contains("no `projects` object"), "{error}");
+    }
+
     #[test]
     fn the_dates_and_amounts_of_the_api_become_the_exports() {
         assert_eq!(iso_date("2009-07-09T00:00:00Z"), "2009-07-09");
