@@ -152,13 +152,19 @@ impl Events {
     fn parse(cell: &str) -> Events {
         let mut events = Events::default();
         let mut dates = Vec::new();
-        for item in cell.split(';').map(str::trim).filter(|item| !item.is_empty()) {
+        for item in cell
+            .split(';')
+            .map(str::trim)
+            .filter(|item| !item.is_empty())
+        {
             let mut parts = item.split('|');
             let date = parts.next().unwrap_or("").trim();
             let label = parts.next().unwrap_or("").trim();
             match day_first_date(date) {
                 Some(iso) => {
-                    events.items.push(format!("{iso} {label}").trim_end().to_string());
+                    events
+                        .items
+                        .push(format!("{iso} {label}").trim_end().to_string());
                     dates.push(iso);
                 }
                 None => events.items.push(item.to_string()),
@@ -174,7 +180,8 @@ impl Events {
 fn day_first_date(text: &str) -> Option<String> {
     let mut parts = text.split('/');
     let (day, month, year) = (parts.next()?, parts.next()?, parts.next()?);
-    let digits = |part: &str, len: usize| part.len() == len && part.bytes().all(|b| b.is_ascii_digit());
+    let digits =
+        |part: &str, len: usize| part.len() == len && part.bytes().all(|b| b.is_ascii_digit());
     (parts.next().is_none() && digits(day, 2) && digits(month, 2) && digits(year, 4))
         .then(|| format!("{year}-{month}-{day}"))
 }
@@ -243,7 +250,9 @@ mod tests {
         let (_, cells) = table
             .records
             .iter()
-            .find(|(_, cells)| cells[table.column("title").unwrap()].starts_with("General Law on Climate Change"))
+            .find(|(_, cells)| {
+                cells[table.column("title").unwrap()].starts_with("General Law on Climate Change")
+            })
             .expect("Mexico's General Law on Climate Change is in the sample");
         assert_eq!(cell(&table, cells, "iso3"), "MEX");
         assert_eq!(
@@ -308,6 +317,9 @@ mod tests {
         assert_eq!(table.records[0].1[0], "ARG");
         std::fs::write(&path, "Title,Type\nA,legislative\n").unwrap();
         let error = read(&path).unwrap_err().to_string();
-        assert!(error.contains("no column `Geography ISO`") && error.contains("export.csv"), "{error}");
+        assert!(
+            error.contains("no column `Geography ISO`") && error.contains("export.csv"),
+            "{error}"
+        );
     }
 }

@@ -8,12 +8,12 @@
 pub mod cclw_export;
 pub mod countries;
 pub mod ncei_earthquakes;
-pub mod wb_projects_api;
 pub mod projection;
 pub mod raw;
 pub mod scaled;
 pub mod table;
 pub mod tabular;
+pub mod wb_projects_api;
 pub mod wdi_metadata;
 pub mod wide_years;
 

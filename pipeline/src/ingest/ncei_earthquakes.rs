@@ -107,9 +107,15 @@ pub const JSON_FIELDS: [(&str, &str); 38] = [
     ("Total Damage ($Mil)", "damageMillionsDollarsTotal"),
     ("Total Damage Description", "damageAmountOrderTotal"),
     ("Total Houses Destroyed", "housesDestroyedTotal"),
-    ("Total Houses Destroyed Description", "housesDestroyedAmountOrderTotal"),
+    (
+        "Total Houses Destroyed Description",
+        "housesDestroyedAmountOrderTotal",
+    ),
     ("Total Houses Damaged", "housesDamagedTotal"),
-    ("Total Houses Damaged Description", "housesDamagedAmountOrderTotal"),
+    (
+        "Total Houses Damaged Description",
+        "housesDamagedAmountOrderTotal",
+    ),
 ];
 
 /// The reviewed mapping of `Location Name` to LAC ISO3 codes (`|`-joined): `kind,name,iso3` rows, kind
@@ -139,7 +145,8 @@ impl LocationCountries {
                 row.get(1).unwrap_or("").trim(),
                 row.get(2).unwrap_or("").trim(),
             );
-            let at = |message: String| BakeError::catalog(path, format!("row {}: {message}", index + 1));
+            let at =
+                |message: String| BakeError::catalog(path, format!("row {}: {message}", index + 1));
             if name.is_empty() || codes.is_empty() {
                 return Err(at("a name and `|`-joined ISO3 codes are required".into()));
             }
@@ -206,7 +213,9 @@ pub(crate) fn read_tsv(path: &Path, locations: &LocationCountries) -> Result<Tab
             })
         })
         .collect::<Result<_, _>>()?;
-    let parameters = headers.iter().position(|header| header == "Search Parameters");
+    let parameters = headers
+        .iter()
+        .position(|header| header == "Search Parameters");
     let location = columns[staged_index("Location Name") - 1];
     let mut records = Vec::new();
     // One record a line (no cell of the export holds a line end): line = position + 2 (the header is 1).
@@ -233,7 +242,10 @@ pub(crate) fn read_tsv(path: &Path, locations: &LocationCountries) -> Result<Tab
 /// # Errors
 /// [`BakeError::RawFile`] naming the file: unreadable, not JSON, no `items` array, an item that is not
 /// an object, or one page of several (`page` below `totalPages`).
-pub(crate) fn read_hazel_json(path: &Path, locations: &LocationCountries) -> Result<Table, BakeError> {
+pub(crate) fn read_hazel_json(
+    path: &Path,
+    locations: &LocationCountries,
+) -> Result<Table, BakeError> {
     let bytes = std::fs::read(path)
         .map_err(|error| BakeError::raw_file(path, format!("cannot read: {error}")))?;
     let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
@@ -261,9 +273,9 @@ pub(crate) fn read_hazel_json(path: &Path, locations: &LocationCountries) -> Res
         })?;
     let mut records = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
-        let item = item.as_object().ok_or_else(|| {
-            BakeError::raw_file(path, format!("items[{index}] is not an object"))
-        })?;
+        let item = item
+            .as_object()
+            .ok_or_else(|| BakeError::raw_file(path, format!("items[{index}] is not an object")))?;
         let mut cells = Vec::with_capacity(STAGED_COLUMNS.len());
         let cell = |key: &str| item.get(key).map(json_cell).unwrap_or_default();
         cells.push(locations.countries(&cell("locationName")));
@@ -299,13 +311,15 @@ mod tests {
 
     /// The real TSV sample (`../shared/data/publisher-formats/noaa_ncei_earthquakes/`).
     fn sample() -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/data/publisher-formats/noaa_ncei_earthquakes/NCEI-WDS-Earthquakes.tsv")
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+            "../../shared/data/publisher-formats/noaa_ncei_earthquakes/NCEI-WDS-Earthquakes.tsv",
+        )
     }
 
     fn locations() -> LocationCountries {
         LocationCountries::read(
-            &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/curated/ncei_location_countries.csv"),
+            &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../data/curated/ncei_location_countries.csv"),
         )
         .expect("the reviewed mapping reads")
     }
@@ -339,7 +353,10 @@ mod tests {
             .map(|(_, cells)| cells)
             .find(|cells| cell(cells, "Year") == "1960")
             .expect("the 1960 Valdivia earthquake is in the sample");
-        assert_eq!(cell(valdivia, "Location Name"), "CHILE:  PUERTO MONTT, VALDIVIA");
+        assert_eq!(
+            cell(valdivia, "Location Name"),
+            "CHILE:  PUERTO MONTT, VALDIVIA"
+        );
         assert_eq!(cell(valdivia, "iso3"), "CHL");
         assert_eq!(cell(valdivia, "Mag"), "9.5");
         assert_eq!((cell(valdivia, "Mo"), cell(valdivia, "Dy")), ("5", "22"));
@@ -373,7 +390,10 @@ mod tests {
         let path = dir.path().join("quakes.tsv");
         std::fs::write(&path, "\"Year\"\t\"Mag\"\r\n1960\t9.5").unwrap();
         let error = read_tsv(&path, &locations()).unwrap_err().to_string();
-        assert!(error.contains("no column `Mo`") && error.contains("quakes.tsv"), "{error}");
+        assert!(
+            error.contains("no column `Mo`") && error.contains("quakes.tsv"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -400,7 +420,9 @@ mod tests {
         assert_eq!(cell(cells, "Total Deaths"), "2226");
         assert_eq!(cell(cells, "Missing"), "");
         std::fs::write(&path, r#"{"items":[],"page":1,"totalPages":3}"#).unwrap();
-        let error = read_hazel_json(&path, &locations()).unwrap_err().to_string();
+        let error = read_hazel_json(&path, &locations())
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("page 1 of 3"), "{error}");
     }
 
@@ -408,8 +430,15 @@ mod tests {
     fn names_map_whole_first_then_by_prefix() {
         let locations = locations();
         assert_eq!(locations.countries("PERU-ECUADOR:  TUMBES"), "PER|ECU");
-        assert_eq!(locations.countries("MEXICO:  MICHOACAN:  MEXICO CITY"), "MEX");
-        assert_eq!(locations.countries("CALIFORNIA:  SAN FRANCISCO"), "", "US California is not LAC");
+        assert_eq!(
+            locations.countries("MEXICO:  MICHOACAN:  MEXICO CITY"),
+            "MEX"
+        );
+        assert_eq!(
+            locations.countries("CALIFORNIA:  SAN FRANCISCO"),
+            "",
+            "US California is not LAC"
+        );
         assert_eq!(locations.countries("CALIFORNIA; MEXICO"), "MEX");
     }
 }

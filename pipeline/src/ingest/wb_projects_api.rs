@@ -159,8 +159,11 @@ pub(crate) fn read(pages: &[PathBuf], countries: &CountryRegistry) -> Result<Tab
     Ok(Table::from_parts(first, headers, records))
 }
 
+/// One project of a page: its P-id and its fields.
+type ApiProject = (String, serde_json::Map<String, serde_json::Value>);
+
 /// The projects of one page, by id.
-fn read_page(path: &Path) -> Result<Vec<(String, serde_json::Map<String, serde_json::Value>)>, BakeError> {
+fn read_page(path: &Path) -> Result<Vec<ApiProject>, BakeError> {
     let bytes = std::fs::read(path)
         .map_err(|error| BakeError::raw_file(path, format!("cannot read: {error}")))?;
     let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
@@ -220,7 +223,10 @@ fn cells(
     set("closing_date", iso_date(&text("closingdate")));
     set("financing_type", text("projectfinancialtype"));
     let instrument = text("lendinginstr");
-    set("lending_instrument_family", instrument_family(&instrument).to_string());
+    set(
+        "lending_instrument_family",
+        instrument_family(&instrument).to_string(),
+    );
     set("url", text("url"));
     // One country of the registry: its ISO3; several, or a region: multi-country, no ISO3.
     let names: Vec<String> = ["countryshortname", "countryname"]
@@ -238,7 +244,10 @@ fn cells(
         _ => None,
     };
     set("country", names.join(", "));
-    set("is_multicountry", if single.is_some() { "0" } else { "1" }.to_string());
+    set(
+        "is_multicountry",
+        if single.is_some() { "0" } else { "1" }.to_string(),
+    );
     set("iso3", single.unwrap_or_default());
     cells
 }
@@ -267,8 +276,11 @@ fn iso_date(text: &str) -> String {
     }
     let parts: Vec<&str> = date.split('/').collect();
     if let [month, day, year] = parts.as_slice()
-        && let (Ok(month), Ok(day), Ok(year)) =
-            (month.parse::<u32>(), day.parse::<u32>(), year.parse::<u32>())
+        && let (Ok(month), Ok(day), Ok(year)) = (
+            month.parse::<u32>(),
+            day.parse::<u32>(),
+            year.parse::<u32>(),
+        )
         && (1..=12).contains(&month)
         && (1..=31).contains(&day)
         && year >= 1900
@@ -283,21 +295,31 @@ mod tests {
     use super::*;
 
     fn cell<'a>(cells: &'a [String], name: &str) -> &'a str {
-        &cells[STAGED_COLUMNS.iter().position(|column| *column == name).unwrap()]
+        &cells[STAGED_COLUMNS
+            .iter()
+            .position(|column| *column == name)
+            .unwrap()]
     }
 
     /// The LAC registry of the project's country list.
     fn registry() -> CountryRegistry {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let catalog = crate::sources::Catalog::load(&root.join("../data")).expect("the catalog loads");
+        let catalog =
+            crate::sources::Catalog::load(&root.join("../data")).expect("the catalog loads");
         let entry = catalog
             .sources
             .iter()
-            .find(|source| matches!(source.connector, crate::sources::Connector::CountryNames { .. }))
+            .find(|source| {
+                matches!(
+                    source.connector,
+                    crate::sources::Connector::CountryNames { .. }
+                )
+            })
             .expect("a country list");
         let sources = root.join("../../shared/data/sources");
         CountryRegistry::new(
-            crate::ingest::countries::read(entry, &catalog.settings, &sources).expect("the list reads"),
+            crate::ingest::countries::read(entry, &catalog.settings, &sources)
+                .expect("the list reads"),
         )
     }
 
@@ -320,9 +342,16 @@ mod tests {
     #[test]
     fn projects_keyed_by_p_id_become_export_rows() {
         let dir = tempfile::tempdir().unwrap();
-        let (first, last) = (dir.path().join("page-0.json"), dir.path().join("page-1000.json"));
+        let (first, last) = (
+            dir.path().join("page-0.json"),
+            dir.path().join("page-1000.json"),
+        );
         std::fs::write(&first, PAGE).unwrap();
-        std::fs::write(&last, r#"{"rows":"1000","os":"1000","page":"2","total":"2","projects":{}}"#).unwrap();
+        std::fs::write(
+            &last,
+            r#"{"rows":"1000","os":"1000","page":"2","total":"2","projects":{}}"#,
+        )
+        .unwrap();
         let table = read(&[first.clone(), last.clone()], &registry()).expect("the pages read");
         assert_eq!(table.records.len(), 2);
         let bolivia = &table.records[0].1;
@@ -337,13 +366,27 @@ mod tests {
         assert_eq!(cell(bolivia, "financing_type"), "Other");
         assert_eq!(cell(bolivia, "lending_instrument_family"), "IPF");
         let oecs = &table.records[1].1;
-        assert_eq!((cell(oecs, "iso3"), cell(oecs, "is_multicountry")), ("", "1"));
+        assert_eq!(
+            (cell(oecs, "iso3"), cell(oecs, "is_multicountry")),
+            ("", "1")
+        );
         assert_eq!(cell(oecs, "grant_amount_usd"), "6300000");
         // A last page that still lists projects: the list grew past the declared pages.
-        let error = read(&[first.clone(), first], &registry()).unwrap_err().to_string();
-        assert!(error.contains("project P127837 is on two pages") || error.contains("last declared page"), "{error}");
-        let error = read(&[last.clone(), dir.path().join("page-0.json")], &registry()).unwrap_err().to_string();
-        assert!(error.contains("the last declared page still lists 2 projects"), "{error}");
+        let error = read(&[first.clone(), first], &registry())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("project P127837 is on two pages")
+                || error.contains("last declared page"),
+            "{error}"
+        );
+        let error = read(&[last.clone(), dir.path().join("page-0.json")], &registry())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("the last declared page still lists 2 projects"),
+            "{error}"
+        );
         std::fs::write(&last, r#"{"projects":["P1"]}"#).unwrap();
         let error = read(&[last], &registry()).unwrap_err().to_string();
         assert!(error.contains("no `projects` object"), "{error}");

@@ -142,7 +142,10 @@ fn check_refresh(
 
 /// The connector that reads a curated source's refreshed files, when it declares one and a fetch has
 /// left every refreshed file in `raw_dir` ([`Refresh::is_present`]); else `None`: the staged file is read.
-pub fn refreshed_connector<'a>(refresh: Option<&'a Refresh>, raw_dir: &Path) -> Option<&'a Connector> {
+pub fn refreshed_connector<'a>(
+    refresh: Option<&'a Refresh>,
+    raw_dir: &Path,
+) -> Option<&'a Connector> {
     let refresh = refresh?;
     let connector = refresh.connector.as_ref()?;
     refresh.is_present(&[], raw_dir).then_some(connector)

@@ -733,7 +733,12 @@ mod tests {
         let entry = catalog
             .sources
             .iter()
-            .find(|entry| matches!(entry.connector, crate::sources::Connector::CountryNames { .. }))
+            .find(|entry| {
+                matches!(
+                    entry.connector,
+                    crate::sources::Connector::CountryNames { .. }
+                )
+            })
             .unwrap();
         let countries = corpus::CountryRegistry::new(
             crate::ingest::countries::read(entry, &catalog.settings, &staged_sources).unwrap(),
@@ -780,11 +785,18 @@ mod tests {
         assert_eq!(fetched.len(), staged.len());
         assert_eq!(fetched_report.kept, staged_report.kept);
         let json = |events: &[corpus::Event]| serde_json::to_value(events).unwrap();
-        assert_eq!(json(&fetched), json(&staged), "the same events, ids, dates and figures");
+        assert_eq!(
+            json(&fetched),
+            json(&staged),
+            "the same events, ids, dates and figures"
+        );
         let valdivia = fetched
             .iter()
             .find(|event| event.date == "1960-05-22")
             .expect("the 1960 Valdivia earthquake");
-        assert!(valdivia.countries.contains(&"CHL".to_string()), "{valdivia:?}");
+        assert!(
+            valdivia.countries.contains(&"CHL".to_string()),
+            "{valdivia:?}"
+        );
     }
 }

@@ -298,10 +298,7 @@ pub fn read_rows<Row: serde::de::DeserializeOwned>(
             );
             tables.push((label, table_records(&table)));
         }
-        None => tables.push((
-            source.file_label(),
-            csv_records(&source.path(sources_dir))?,
-        )),
+        None => tables.push((source.file_label(), csv_records(&source.path(sources_dir))?)),
     }
     if let Some((path, label)) = overrides::path(catalog_dir, &source.id) {
         tables.push((label, csv_records(&path)?));
