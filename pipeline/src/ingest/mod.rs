@@ -6,14 +6,17 @@
 //!
 //! Governance (`crate::govern`) decides what each raw row becomes; ingest never drops a row.
 
+pub mod cclw_export;
 pub mod countries;
 pub mod databank;
+pub mod ncei_earthquakes;
 pub mod projection;
 pub mod raw;
 pub mod scaled;
 pub mod table;
 pub mod tabular;
 pub mod wb_api;
+pub mod wb_projects_api;
 pub mod wdi_metadata;
 pub mod wide_years;
 

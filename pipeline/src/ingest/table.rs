@@ -6,6 +6,7 @@ use std::path::Path;
 use crate::BakeError;
 
 /// A CSV read whole: headers and records with their 1-based line numbers.
+#[derive(Debug)]
 pub(crate) struct Table {
     /// The file read, for error messages.
     path: std::path::PathBuf,
@@ -45,6 +46,26 @@ impl Table {
             headers,
             records,
         })
+    }
+
+    /// A table made by a reader of a publisher's own layout: `headers` (the staged extract's column
+    /// names) and `records` (1-based line in `path`, one cell per header), so the code that reads the
+    /// staged extract reads the publisher's file the same way.
+    pub(crate) fn from_parts(
+        path: &Path,
+        headers: Vec<String>,
+        records: Vec<(u64, Vec<String>)>,
+    ) -> Table {
+        Table {
+            path: path.to_path_buf(),
+            headers,
+            records,
+        }
+    }
+
+    /// The file the table was read from.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
     }
 
     /// The index of the column headed `name`.

@@ -278,6 +278,34 @@ pub enum Connector {
         #[serde(default)]
         api_codes: BTreeMap<String, String>,
     },
+    /// Curated records: the Climate Change Laws of the World "laws and policies" CSV export
+    /// (`crate::ingest::cclw_export`), read into the staged extract's columns. `data/curated/` only.
+    CclwExport {
+        /// The export, relative to the raw folder.
+        file: String,
+    },
+    /// Curated records: the NOAA NCEI significant-earthquake TSV export (`crate::ingest::ncei_earthquakes`).
+    /// `data/curated/` only.
+    NceiTsv {
+        /// The TSV, relative to the raw folder.
+        file: String,
+        /// The reviewed `Location Name` → ISO3 mapping, relative to the catalog directory.
+        locations: String,
+    },
+    /// Curated records: an NCEI hazel API response (`{"items": [...]}`, `crate::ingest::ncei_earthquakes`).
+    /// `data/curated/` only.
+    NceiHazelJson {
+        /// The JSON, relative to the raw folder.
+        file: String,
+        /// The reviewed `Location Name` → ISO3 mapping, relative to the catalog directory.
+        locations: String,
+    },
+    /// Curated records: pages of the World Bank projects search API v2 (`crate::ingest::wb_projects_api`),
+    /// read in order, the last one empty; they stand for the newer export. `data/curated/` only.
+    WbProjectsApi {
+        /// The pages, relative to the raw folder.
+        pages: Vec<String>,
+    },
     /// World Bank WDI series metadata (`WDISeries.csv`, `WDICountry-Series.csv`).
     WdiSeriesMetadata {
         /// Series metadata CSV.
@@ -293,6 +321,18 @@ impl Connector {
         !matches!(
             self,
             Connector::CountryNames { .. } | Connector::WdiSeriesMetadata { .. }
+        ) && !self.reads_records()
+    }
+
+    /// Whether this connector reads a curated source's records (a publisher's layout of
+    /// `data/curated/`), not observations.
+    pub fn reads_records(&self) -> bool {
+        matches!(
+            self,
+            Connector::CclwExport { .. }
+                | Connector::NceiTsv { .. }
+                | Connector::NceiHazelJson { .. }
+                | Connector::WbProjectsApi { .. }
         )
     }
 
@@ -321,6 +361,10 @@ impl Connector {
             Connector::DatabankCsv { .. } => "databank_csv",
             Connector::WbApiJson { .. } => "wb_api_json",
             Connector::WdiSeriesMetadata { .. } => "wdi_series_metadata",
+            Connector::CclwExport { .. } => "cclw_export",
+            Connector::NceiTsv { .. } => "ncei_tsv",
+            Connector::NceiHazelJson { .. } => "ncei_hazel_json",
+            Connector::WbProjectsApi { .. } => "wb_projects_api",
         }
     }
 }
@@ -620,6 +664,14 @@ impl SourceEntry {
                 }
                 Ok(())
             }
+    },
+            other @ (Connector::CclwExport { .. }
+            | Connector::NceiTsv { .. }
+            | Connector::NceiHazelJson { .. }
+            | Connector::WbProjectsApi { .. }) => Err(format!(
+                "connector.kind `{}` reads curated records: declare it in a data/curated/ file's [refresh.connector]",
+                other.kind()
+            )),
             Connector::WdiSeriesMetadata {
                 series_file,
                 country_series_file,

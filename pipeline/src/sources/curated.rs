@@ -11,7 +11,11 @@ use std::path::{Path, PathBuf};
 use corpus::RecordDataset;
 use serde::Deserialize;
 
-use super::settings::{CorpusSettings, check_https, is_snake_id};
+use super::{
+    Connector,
+    refresh::{FetchPolicy, Refresh},
+    settings::{CorpusSettings, check_https, is_snake_id},
+};
 use crate::BakeError;
 
 /// The directory of the curated declarations inside a catalog directory.
@@ -63,6 +67,11 @@ pub struct RecordSource {
     /// A reviewed mapping to pillars, relative to the catalog directory, when the table needs one.
     #[serde(default)]
     pub pillar_mapping: Option<String>,
+    /// Where `pipeline fetch` refreshes the raw file from (the publisher's own files), and the connector
+    /// that reads them (`[refresh.connector]`, a record layout such as `ncei_hazel_json`); absent: the
+    /// staged file is refreshed by hand.
+    #[serde(default)]
+    pub refresh: Option<Refresh>,
 }
 
 impl RecordSource {
@@ -87,6 +96,7 @@ impl RecordSource {
             [&source.license_url, &source.homepage],
             [("retrieved_at", &source.retrieved_at)],
         )?;
+        check_refresh(&path, settings, source.refresh.as_ref())?;
         Ok(Some(source))
     }
 
@@ -111,6 +121,34 @@ fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, B
     toml::from_str(&text)
         .map(Some)
         .map_err(|error| BakeError::catalog(path, error.to_string()))
+}
+
+/// A curated `[refresh]` is checked as an indicator source's (allow-listed https URLs, file paths), and
+/// its connector must read records.
+fn check_refresh(
+    path: &Path,
+    settings: &CorpusSettings,
+    refresh: Option<&Refresh>,
+) -> Result<(), BakeError> {
+    let Some(refresh) = refresh else {
+        return Ok(());
+    };
+    let policy = FetchPolicy::checked(settings.fetch.as_ref())
+        .map_err(|message| BakeError::catalog(path, message))?;
+    refresh
+        .validate_records(&policy)
+        .map_err(|message| BakeError::catalog(path, message))
+}
+
+/// The connector that reads a curated source's refreshed files, when it declares one and a fetch has
+/// left every refreshed file in `raw_dir` ([`Refresh::is_present`]); else `None`: the staged file is read.
+pub fn refreshed_connector<'a>(
+    refresh: Option<&'a Refresh>,
+    raw_dir: &Path,
+) -> Option<&'a Connector> {
+    let refresh = refresh?;
+    let connector = refresh.connector.as_ref()?;
+    refresh.is_present(&[], raw_dir).then_some(connector)
 }
 
 /// The checks every curated declaration passes: snake-case ids, a declared licence, https links, ISO dates.
@@ -183,6 +221,11 @@ pub struct ProjectsSource {
     /// catalog directory; without it such projects keep no pillar.
     #[serde(default)]
     pub title_pillars: Option<String>,
+    /// Where `pipeline fetch` refreshes the raw file from (the publisher's own files), and the connector
+    /// that reads them (`[refresh.connector]`, a record layout such as `ncei_hazel_json`); absent: the
+    /// staged file is refreshed by hand.
+    #[serde(default)]
+    pub refresh: Option<Refresh>,
 }
 
 impl ProjectsSource {
@@ -211,6 +254,7 @@ impl ProjectsSource {
                 ("older_retrieved_at", &source.older_retrieved_at),
             ],
         )?;
+        check_refresh(&path, settings, source.refresh.as_ref())?;
         Ok(Some(source))
     }
 

@@ -342,6 +342,28 @@ impl Refresh {
         Ok(())
     }
 
+    /// Checks a curated source's refresh (`data/curated/*.toml`): its connector, if any, reads records
+    /// ([`crate::sources::Connector::reads_records`]), and the rest as [`Refresh::validate`].
+    ///
+    /// # Errors
+    /// A message naming the field and what is wrong.
+    pub fn validate_records(&self, policy: &FetchPolicy) -> Result<(), String> {
+        if let Some(connector) = &self.connector
+            && !connector.reads_records()
+        {
+            return Err(format!(
+                "refresh.connector: `{}` reads observations; a curated source's refresh connector reads records \
+                 (cclw_export, ncei_tsv, ncei_hazel_json, wb_projects_api)",
+                connector.kind()
+            ));
+        }
+        Refresh {
+            connector: None,
+            ..self.clone()
+        }
+        .validate(policy)
+    }
+
     /// The files to download, `{code}` and `{code_lower}` expanded once per code of `codes` (the mapped
     /// indicators' publisher codes) in the URLs and files that hold them; others as declared.
     pub fn expanded_files(&self, codes: &[String]) -> Vec<RefreshFile> {

@@ -710,4 +710,93 @@ mod tests {
         assert_eq!(super::millions(50.0), "50");
         assert_eq!(super::millions(3300.0), "3,300");
     }
+
+    /// The staged extract's rows rendered as a hazel API response (the publisher's JSON layout: items
+    /// in camelCase, numbers as JSON numbers, empty cells as absent keys), read through the refresh
+    /// connector, give the same earthquake events as the staged extract read directly.
+    #[test]
+    fn the_hazel_json_refresh_and_the_staged_extract_give_the_same_events() {
+        use std::path::PathBuf;
+
+        use crate::{
+            ingest::ncei_earthquakes::JSON_FIELDS,
+            sources::{curated::RecordSource, settings::CorpusSettings},
+        };
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let catalog_dir = root.join("../data");
+        let staged_sources = root.join("../../shared/data/sources");
+        let settings = CorpusSettings::load(&catalog_dir.join("corpus.toml")).unwrap();
+        let source = RecordSource::load(&catalog_dir, "curated/ncei_earthquakes.toml", &settings)
+            .unwrap()
+            .expect("the NCEI declaration");
+        let catalog = crate::sources::Catalog::load(&catalog_dir).unwrap();
+        let entry = catalog
+            .sources
+            .iter()
+            .find(|entry| {
+                matches!(
+                    entry.connector,
+                    crate::sources::Connector::CountryNames { .. }
+                )
+            })
+            .unwrap();
+        let countries = corpus::CountryRegistry::new(
+            crate::ingest::countries::read(entry, &catalog.settings, &staged_sources).unwrap(),
+        );
+        // The publisher's response, from the staged rows.
+        let mut reader = csv::Reader::from_path(source.path(&staged_sources)).unwrap();
+        let headers = reader.headers().unwrap().clone();
+        let items: Vec<serde_json::Value> = reader
+            .records()
+            .map(|record| {
+                let record = record.unwrap();
+                let mut item = serde_json::Map::new();
+                for (column, key) in JSON_FIELDS {
+                    let at = headers.iter().position(|header| header == column).unwrap();
+                    let cell = record.get(at).unwrap_or("").trim();
+                    let value = if cell.is_empty() {
+                        continue;
+                    } else if let Ok(integer) = cell.parse::<i64>() {
+                        serde_json::json!(integer)
+                    } else if let Ok(number) = cell.parse::<f64>() {
+                        serde_json::json!(number)
+                    } else {
+                        serde_json::json!(cell)
+                    };
+                    item.insert(key.to_string(), value);
+                }
+                serde_json::Value::Object(item)
+            })
+            .collect();
+        let response = serde_json::json!({"items": items, "page": 1, "totalPages": 1});
+        let refreshed = tempfile::tempdir().unwrap();
+        let raw = refreshed.path().join(&source.raw_path);
+        std::fs::create_dir_all(raw.join("publisher")).unwrap();
+        std::fs::write(
+            raw.join("publisher/ncei_earthquakes.json"),
+            serde_json::to_vec(&response).unwrap(),
+        )
+        .unwrap();
+        let (staged, staged_report) =
+            super::earthquakes(&source, &catalog_dir, &staged_sources, &countries).unwrap();
+        let (fetched, fetched_report) =
+            super::earthquakes(&source, &catalog_dir, refreshed.path(), &countries).unwrap();
+        assert!(staged.len() > 700, "{} staged events", staged.len());
+        assert_eq!(fetched.len(), staged.len());
+        assert_eq!(fetched_report.kept, staged_report.kept);
+        let json = |events: &[corpus::Event]| serde_json::to_value(events).unwrap();
+        assert_eq!(
+            json(&fetched),
+            json(&staged),
+            "the same events, ids, dates and figures"
+        );
+        let valdivia = fetched
+            .iter()
+            .find(|event| event.date == "1960-05-22")
+            .expect("the 1960 Valdivia earthquake");
+        assert!(
+            valdivia.countries.contains(&"CHL".to_string()),
+            "{valdivia:?}"
+        );
+    }
 }

@@ -269,26 +269,48 @@ mod tests {
 
 /// The rows of a raw table, then of the steward's override file for the same source when there is one
 /// ([`overrides::path`]), each with its file label and line; unreadable rows are refused in `report`.
+/// The raw table is the staged CSV, or, when a fetch left the publisher's files of the source's
+/// `[refresh]` in its raw folder, those files read by the refresh connector into the staged columns
+/// ([`publisher_table`]).
 ///
 /// # Errors
-/// [`BakeError::Io`] if a file cannot be opened.
+/// [`BakeError::Io`] if a file cannot be opened; [`BakeError::RawFile`] if a publisher's file does not
+/// read; [`BakeError::Catalog`] for a bad mapping the reader needs.
 pub fn read_rows<Row: serde::de::DeserializeOwned>(
     source: &RecordSource,
     catalog_dir: &Path,
     sources_dir: &Path,
     report: &mut CuratedReport,
 ) -> Result<Vec<(String, u64, Row)>, BakeError> {
-    let mut files = vec![(source.path(sources_dir), source.file_label())];
+    let raw_dir = sources_dir.join(&source.raw_path);
+    let mut tables = Vec::new();
+    match crate::sources::curated::refreshed_connector(source.refresh.as_ref(), &raw_dir) {
+        Some(connector) => {
+            let table = publisher_table(connector, catalog_dir, &raw_dir, None)?;
+            let label = format!(
+                "{}/{}",
+                source.raw_path,
+                table
+                    .path()
+                    .strip_prefix(&raw_dir)
+                    .unwrap_or(table.path())
+                    .display()
+            );
+            tables.push((label, table_records(&table)));
+        }
+        None => tables.push((source.file_label(), csv_records(&source.path(sources_dir))?)),
+    }
     if let Some((path, label)) = overrides::path(catalog_dir, &source.id) {
-        files.push((path, label));
+        tables.push((label, csv_records(&path)?));
     }
     let mut rows = Vec::new();
-    for (path, label) in files {
-        let mut reader =
-            csv::Reader::from_path(&path).map_err(|error| BakeError::io(&path, error.into()))?;
-        for (index, row) in reader.deserialize::<Row>().enumerate() {
-            let line = index as u64 + 2;
-            match row {
+    for (label, (headers, records)) in tables {
+        for (line, record) in records {
+            match record.and_then(|record| {
+                record
+                    .deserialize::<Row>(Some(&headers))
+                    .map_err(|error| error.to_string())
+            }) {
                 Ok(row) => rows.push((label.clone(), line, row)),
                 Err(error) => refuse(
                     report,
@@ -301,6 +323,86 @@ pub fn read_rows<Row: serde::de::DeserializeOwned>(
         }
     }
     Ok(rows)
+}
+
+/// A header and records with their lines, ready to deserialize.
+pub(crate) type Records = (
+    csv::StringRecord,
+    Vec<(u64, Result<csv::StringRecord, String>)>,
+);
+
+/// The records of the CSV at `path` (line: the record's 1-based position after the header, plus one,
+/// as the bake report has always counted them).
+pub(crate) fn csv_records(path: &Path) -> Result<Records, BakeError> {
+    let mut reader =
+        csv::Reader::from_path(path).map_err(|error| BakeError::io(path, error.into()))?;
+    let headers = reader
+        .headers()
+        .map_err(|error| BakeError::raw_file(path, error))?
+        .clone();
+    let records = reader
+        .records()
+        .enumerate()
+        .map(|(index, record)| (index as u64 + 2, record.map_err(|error| error.to_string())))
+        .collect();
+    Ok((headers, records))
+}
+
+/// The records of a publisher's table read into the staged columns.
+pub(crate) fn table_records(table: &crate::ingest::table::Table) -> Records {
+    let headers = csv::StringRecord::from(table.headers.clone());
+    let records = table
+        .records
+        .iter()
+        .map(|(line, cells)| (*line, Ok(csv::StringRecord::from(cells.clone()))))
+        .collect();
+    (headers, records)
+}
+
+/// The publisher's files of a curated source read by its refresh `connector` into a table of the staged
+/// extract's columns. `countries` is needed by the World Bank projects API reader (ISO3 of a
+/// single-country project).
+///
+/// # Errors
+/// [`BakeError::RawFile`] naming the publisher's file; [`BakeError::Catalog`] for the reviewed mapping
+/// a reader needs; [`BakeError::Catalog`] for a connector that reads no records, or the projects reader
+/// without the registry.
+pub(crate) fn publisher_table(
+    connector: &crate::sources::Connector,
+    catalog_dir: &Path,
+    raw_dir: &Path,
+    countries: Option<&corpus::CountryRegistry>,
+) -> Result<crate::ingest::table::Table, BakeError> {
+    use crate::{ingest, sources::Connector};
+    match connector {
+        Connector::CclwExport { file } => ingest::cclw_export::read(&raw_dir.join(file)),
+        Connector::NceiTsv { file, locations } => ingest::ncei_earthquakes::read_tsv(
+            &raw_dir.join(file),
+            &ingest::ncei_earthquakes::LocationCountries::read(&catalog_dir.join(locations))?,
+        ),
+        Connector::NceiHazelJson { file, locations } => ingest::ncei_earthquakes::read_hazel_json(
+            &raw_dir.join(file),
+            &ingest::ncei_earthquakes::LocationCountries::read(&catalog_dir.join(locations))?,
+        ),
+        Connector::WbProjectsApi { pages } => {
+            let Some(countries) = countries else {
+                return Err(BakeError::catalog(
+                    catalog_dir,
+                    "refresh.connector `wb_projects_api` reads the World Bank projects list only (data/curated/wb_projects.toml)",
+                ));
+            };
+            let pages: Vec<std::path::PathBuf> =
+                pages.iter().map(|page| raw_dir.join(page)).collect();
+            ingest::wb_projects_api::read(&pages, countries)
+        }
+        other => Err(BakeError::catalog(
+            catalog_dir,
+            format!(
+                "refresh.connector `{}` reads no curated records; valid: cclw_export, ncei_tsv, ncei_hazel_json, wb_projects_api",
+                other.kind()
+            ),
+        )),
+    }
 }
 
 /// The curated record-level datasets of a bake, each sorted, with what their validation kept and refused.

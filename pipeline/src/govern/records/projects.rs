@@ -215,11 +215,38 @@ pub fn projects(
     };
     let newer_file = format!("{}/{}", source.raw_path, source.newer_file);
     let older_file = format!("{}/{}", source.raw_path, source.older_file);
-    let newer = read_export(&source.newer_path(sources_dir), &newer_file, &mut report)?;
-    let older = read_export(&source.older_path(sources_dir), &older_file, &mut report)?;
+    // The newer export, or the API pages a fetch brought (`[refresh]`, connector `wb_projects_api`).
+    let raw_dir = sources_dir.join(&source.raw_path);
+    let (newer_file, newer_records) =
+        match crate::sources::curated::refreshed_connector(source.refresh.as_ref(), &raw_dir) {
+            Some(connector) => {
+                let table =
+                    super::publisher_table(connector, catalog_dir, &raw_dir, Some(countries))?;
+                let label = format!(
+                    "{}/{}",
+                    source.raw_path,
+                    table
+                        .path()
+                        .strip_prefix(&raw_dir)
+                        .unwrap_or(table.path())
+                        .display()
+                );
+                (label, super::table_records(&table))
+            }
+            None => (
+                newer_file,
+                super::csv_records(&source.newer_path(sources_dir))?,
+            ),
+        };
+    let newer = read_export(newer_records, &newer_file, &mut report);
+    let older = read_export(
+        super::csv_records(&source.older_path(sources_dir))?,
+        &older_file,
+        &mut report,
+    );
     let overrides = match super::overrides::path(catalog_dir, &source.id) {
         Some((path, label)) => {
-            let rows = read_export(&path, &label, &mut report)?;
+            let rows = read_export(super::csv_records(&path)?, &label, &mut report);
             Some((label, rows))
         }
         None => None,
@@ -311,15 +338,17 @@ pub fn projects(
 
 /// The valid rows of one export by id, each with its line; refused rows go to `report`.
 fn read_export(
-    path: &Path,
+    (headers, records): super::Records,
     file: &str,
     report: &mut CuratedReport,
-) -> Result<BTreeMap<String, (u64, RawProject)>, BakeError> {
-    let mut reader =
-        csv::Reader::from_path(path).map_err(|error| BakeError::io(path, error.into()))?;
+) -> BTreeMap<String, (u64, RawProject)> {
     let mut rows = BTreeMap::new();
-    for (index, row) in reader.deserialize::<RawProject>().enumerate() {
-        let line = index as u64 + 2;
+    for (line, record) in records {
+        let row = record.and_then(|record| {
+            record
+                .deserialize::<RawProject>(Some(&headers))
+                .map_err(|error| error.to_string())
+        });
         let mut refuse = |field: &str, reason: String| {
             report.refused.push(CuratedRefusal {
                 file: file.to_string(),
@@ -374,7 +403,7 @@ fn read_export(
         }
         rows.insert(id.to_string(), (line, row));
     }
-    Ok(rows)
+    rows
 }
 
 /// One record from `row` (sectors and themes from `sectors_from`), fields checked.
