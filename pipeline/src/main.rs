@@ -180,53 +180,70 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Fetch { dirs, sources } => {
             let (sources_dir, catalog_dir) = dirs.resolve();
             let catalog = Catalog::load(&catalog_dir)?;
-            let chosen: Vec<&pipeline::sources::SourceEntry> = if sources.is_empty() {
-                catalog
-                    .sources
-                    .iter()
-                    .filter(|source| source.refresh.is_some())
-                    .collect()
+            let curated = pipeline::fetch::curated_refreshes(&catalog)?;
+            // Indicator sources by catalog entry, curated record sources by id.
+            let mut chosen: Vec<(Option<&pipeline::sources::SourceEntry>, String)> = Vec::new();
+            if sources.is_empty() {
+                for source in catalog.sources.iter().filter(|source| source.refresh.is_some()) {
+                    chosen.push((Some(source), source.id.clone()));
+                }
+                for (id, ..) in &curated {
+                    chosen.push((None, id.clone()));
+                }
             } else {
-                sources
-                    .iter()
-                    .map(|id| {
-                        catalog.source(id).ok_or_else(|| {
+                for id in &sources {
+                    match catalog.source(id) {
+                        Some(source) => chosen.push((Some(source), id.clone())),
+                        None if curated.iter().any(|(curated_id, ..)| curated_id == id) => {
+                            chosen.push((None, id.clone()));
+                        }
+                        None => {
                             let ids: Vec<&str> = catalog
                                 .sources
                                 .iter()
                                 .map(|source| source.id.as_str())
+                                .chain(curated.iter().map(|(id, ..)| id.as_str()))
                                 .collect();
-                            anyhow::anyhow!("unknown source `{id}`; sources: {}", ids.join(", "))
-                        })
-                    })
-                    .collect::<anyhow::Result<_>>()?
-            };
+                            anyhow::bail!("unknown source `{id}`; sources: {}", ids.join(", "));
+                        }
+                    }
+                }
+            }
             if chosen.is_empty() {
                 println!("no source declares a [refresh]: nothing to fetch");
                 return Ok(());
             }
             let mut failed = 0;
-            for source in chosen {
+            for (source, id) in chosen {
                 // Rows and years as the bake reads them, before and after (the refresh connector once the
-                // publisher's files are in).
-                let as_read = |catalog: &Catalog| -> anyhow::Result<status::SourceStatus> {
+                // publisher's files are in); curated sources say what they brought.
+                let as_read = |catalog: &Catalog| -> anyhow::Result<Option<status::SourceStatus>> {
+                    let Some(source) = source else {
+                        return Ok(None);
+                    };
                     let catalog = catalog.refreshed(&sources_dir, &read_lock(&catalog_dir)?);
                     let entry = catalog.source(&source.id).unwrap_or(source);
-                    Ok(status::status_of(&catalog, entry, &sources_dir))
+                    Ok(Some(status::status_of(&catalog, entry, &sources_dir)))
                 };
                 let before = as_read(&catalog)?;
-                match pipeline::fetch::fetch_source(&catalog, source, &sources_dir) {
+                let fetched = match source {
+                    Some(source) => pipeline::fetch::fetch_source(&catalog, source, &sources_dir),
+                    None => pipeline::fetch::fetch_curated(&catalog, &id, &sources_dir),
+                };
+                match fetched {
                     Ok(files) => {
                         let after = as_read(&catalog)?;
                         let show = |value: Option<String>| value.unwrap_or_else(|| "-".into());
-                        println!(
-                            "{}: rows {} -> {}, newest year {} -> {}",
-                            source.id,
-                            show(before.rows.map(|r| r.to_string())),
-                            show(after.rows.map(|r| r.to_string())),
-                            show(before.newest_year.map(|y| y.to_string())),
-                            show(after.newest_year.map(|y| y.to_string())),
-                        );
+                        match (before, after) {
+                            (Some(before), Some(after)) => println!(
+                                "{id}: rows {} -> {}, newest year {} -> {}",
+                                show(before.rows.map(|r| r.to_string())),
+                                show(after.rows.map(|r| r.to_string())),
+                                show(before.newest_year.map(|y| y.to_string())),
+                                show(after.newest_year.map(|y| y.to_string())),
+                            ),
+                            _ => println!("{id}: curated records"),
+                        }
                         for file in files {
                             let state = match &file.previous_sha256 {
                                 Some(previous) if *previous == file.sha256 => "unchanged",

@@ -118,9 +118,110 @@ pub fn fetch_source(
             source.id
         ))
     })?;
+    let target = FetchTarget {
+        id: &source.id,
+        raw_dir: source.raw_dir(sources_dir),
+        refresh,
+        codes: catalog.refresh_codes(source),
+    };
+    // The connector the bake will use must read what arrived.
+    let readable = || {
+        let as_read = catalog.refreshed(sources_dir, &Lock::default());
+        let as_read_source = as_read.source(&source.id).unwrap_or(source);
+        crate::status::readable(&as_read, as_read_source, sources_dir)
+    };
+    fetch_into(catalog, &target, sources_dir, &readable)
+}
+
+/// The curated record sources (`data/curated/*.toml`) that declare a `[refresh]`: id, raw folder and
+/// refresh, sorted by id.
+///
+/// # Errors
+/// [`FetchError::Source`] naming the declaration that does not load.
+pub fn curated_refreshes(catalog: &Catalog) -> Result<Vec<(String, String, Refresh)>, FetchError> {
+    use crate::sources::curated::{ProjectsSource, RECORD_SOURCES, RecordSource};
+    let failed = |error: crate::BakeError| FetchError::Source(error.to_string());
+    let mut found = Vec::new();
+    if let Some(projects) = ProjectsSource::load(&catalog.dir, &catalog.settings).map_err(failed)?
+        && let Some(refresh) = projects.refresh
+    {
+        found.push((projects.id, projects.raw_path, refresh));
+    }
+    for (file, _) in RECORD_SOURCES {
+        if let Some(source) = RecordSource::load(&catalog.dir, file, &catalog.settings).map_err(failed)?
+            && let Some(refresh) = source.refresh
+        {
+            found.push((source.id, source.raw_path, refresh));
+        }
+    }
+    found.sort_by(|left, right| left.0.cmp(&right.0));
+    Ok(found)
+}
+
+/// Refreshes the curated record source `id` (see the module doc): as [`fetch_source`], the new files
+/// read with its refresh connector before the lock is written.
+///
+/// # Errors
+/// [`FetchError`]; on any of them the raw folder and the lock file are as they were.
+pub fn fetch_curated(
+    catalog: &Catalog,
+    id: &str,
+    sources_dir: &Path,
+) -> Result<Vec<FetchedFile>, FetchError> {
+    let curated = curated_refreshes(catalog)?;
+    let Some((id, raw_path, refresh)) = curated.iter().find(|(curated_id, ..)| curated_id == id)
+    else {
+        return Err(FetchError::Source(format!(
+            "curated source `{id}` declares no [refresh] in data/curated/"
+        )));
+    };
+    let target = FetchTarget {
+        id,
+        raw_dir: sources_dir.join(raw_path),
+        refresh,
+        codes: Vec::new(),
+    };
+    let readable = || {
+        let Some(connector) = &refresh.connector else {
+            return Ok(());
+        };
+        let countries = crate::status::country_registry(catalog, sources_dir);
+        crate::govern::records::publisher_table(
+            connector,
+            &catalog.dir,
+            &target.raw_dir,
+            countries.as_ref(),
+        )
+        .map(|_| ())
+        .map_err(|error| error.to_string().chars().take(160).collect())
+    };
+    fetch_into(catalog, &target, sources_dir, &readable)
+}
+
+/// What one fetch refreshes: an indicator source or a curated record source.
+struct FetchTarget<'a> {
+    /// Source id (the lock's key).
+    id: &'a str,
+    /// Its raw folder.
+    raw_dir: PathBuf,
+    /// Its refresh declaration.
+    refresh: &'a Refresh,
+    /// The codes `{code}` URLs expand (none for curated sources).
+    codes: Vec<String>,
+}
+
+/// Downloads `target`'s files, swaps them in, checks `readable` (else puts the previous files back) and
+/// updates the lock.
+fn fetch_into(
+    catalog: &Catalog,
+    target: &FetchTarget,
+    sources_dir: &Path,
+    readable: &dyn Fn() -> Result<(), String>,
+) -> Result<Vec<FetchedFile>, FetchError> {
+    let refresh = target.refresh;
     let policy =
         FetchPolicy::checked(catalog.settings.fetch.as_ref()).map_err(FetchError::Source)?;
-    let credential = credential(source, refresh)?;
+    let credential = credential(target.id, refresh)?;
     // One fetch at a time per catalog: the lock file is read, then rewritten, under this guard.
     let guard_path = catalog.dir.join(format!(".{LOCK_FILE}.guard"));
     let guard =
@@ -130,11 +231,11 @@ pub fn fetch_source(
         .map_err(|error| FetchError::io(&guard_path, error))?;
     // A lock file that does not read fails the fetch before anything is downloaded.
     let mut lock = Lock::read(&catalog.dir).map_err(|(path, error)| FetchError::io(&path, error))?;
-    let raw_dir = source.raw_dir(sources_dir);
+    let raw_dir = &target.raw_dir;
     std::fs::create_dir_all(sources_dir).map_err(|error| FetchError::io(sources_dir, error))?;
-    remove_abandoned(sources_dir, &source.id);
+    remove_abandoned(sources_dir, target.id);
     let staging =
-        Staging::create(sources_dir.join(format!(".fetch-{}-{}", source.id, std::process::id())))?;
+        Staging::create(sources_dir.join(format!(".fetch-{}-{}", target.id, std::process::id())))?;
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .max_redirects(0)
         .http_status_as_error(false)
@@ -145,10 +246,10 @@ pub fn fetch_source(
         .into();
     // Each kept file: where it goes in the raw folder, where it waits in staging, what the lock records.
     let mut downloaded: Vec<(String, PathBuf, LockedFile)> = Vec::new();
-    let files = refresh.expanded_files(&catalog.refresh_codes(source));
+    let files = refresh.expanded_files(&target.codes);
     for (index, declared) in files.iter().enumerate() {
         let failed = |problem: String| FetchError::Download {
-            source_id: source.id.clone(),
+            source_id: target.id.to_string(),
             url: declared.url.clone(),
             problem,
         };
@@ -213,7 +314,7 @@ pub fn fetch_source(
         .max()
         .unwrap_or_else(|| retrieved_at.clone());
     lock.sources.insert(
-        source.id.clone(),
+        target.id.to_string(),
         LockedSource {
             retrieved_at,
             vintage: Some(vintage),
@@ -225,14 +326,14 @@ pub fn fetch_source(
     );
     // Each file's place holds a file or nothing: a directory there is never replaced.
     for (kept, _, locked) in &downloaded {
-        let target = raw_dir.join(kept);
-        if target.symlink_metadata().is_ok_and(|meta| !meta.is_file()) {
+        let place = raw_dir.join(kept);
+        if place.symlink_metadata().is_ok_and(|meta| !meta.is_file()) {
             return Err(FetchError::Download {
-                source_id: source.id.clone(),
+                source_id: target.id.to_string(),
                 url: locked.url.clone(),
                 problem: format!(
                     "{} exists and is not a file; nothing was swapped in",
-                    target.display()
+                    place.display()
                 ),
             });
         }
@@ -272,11 +373,9 @@ pub fn fetch_source(
             });
         }
         // The connector must read what arrived, as the bake will; else everything goes back.
-        let as_read = catalog.refreshed(sources_dir, &Lock::default());
-        let as_read_source = as_read.source(&source.id).unwrap_or(source);
-        crate::status::readable(&as_read, as_read_source, sources_dir).map_err(|problem| {
+        readable().map_err(|problem| {
             FetchError::Download {
-                source_id: source.id.clone(),
+                source_id: target.id.to_string(),
                 url: refresh.files[0].url.clone(),
                 problem: format!(
                     "the connector cannot read the new files ({problem}); the previous files are back"
@@ -368,14 +467,14 @@ fn remove_abandoned(sources_dir: &Path, source_id: &str) {
 }
 
 /// The source's credential, when it declares one.
-fn credential(source: &SourceEntry, refresh: &Refresh) -> Result<Option<String>, FetchError> {
+fn credential(source_id: &str, refresh: &Refresh) -> Result<Option<String>, FetchError> {
     let Some(variable) = &refresh.credential_env else {
         return Ok(None);
     };
     match std::env::var(variable) {
         Ok(value) if !value.trim().is_empty() => Ok(Some(value)),
         _ => Err(FetchError::MissingCredential {
-            source_id: source.id.clone(),
+            source_id: source_id.to_string(),
             variable: variable.clone(),
         }),
     }

@@ -664,7 +664,6 @@ impl SourceEntry {
                 }
                 Ok(())
             }
-    },
             other @ (Connector::CclwExport { .. }
             | Connector::NceiTsv { .. }
             | Connector::NceiHazelJson { .. }
