@@ -108,7 +108,7 @@ pub fn table(statuses: &[RefreshStatus]) -> String {
     );
     for status in statuses {
         let hosts = if status.hosts.is_empty() {
-            "(by hand)".to_string()
+            "(by hand: see the catalog file)".to_string()
         } else {
             status.hosts.join(", ")
         };

@@ -72,6 +72,11 @@ pub struct SourceEntry {
     /// checked on load ([`super::refresh`]); absent: refreshed by hand.
     #[serde(default)]
     pub refresh: Option<super::refresh::Refresh>,
+    /// Why the source has no `[refresh]`: what its publisher does not serve (no documented download of
+    /// the layout, a request form), so a steward refreshes it by hand. Never beside a `[refresh]`; every
+    /// observation source of the default catalog declares one of the two (a test holds it).
+    #[serde(default)]
+    pub refresh_by_hand: Option<String>,
     /// Where the bake reads the values from: the staged extract, or the publisher's files a fetch brought
     /// (set by [`Catalog::refreshed`]; never in a catalog file).
     #[serde(skip)]
@@ -427,6 +432,21 @@ impl Catalog {
                 refresh
                     .validate(&policy)
                     .map_err(|message| BakeError::catalog(file, message))?;
+            }
+            match (&entry.refresh, entry.refresh_by_hand.as_deref().map(str::trim)) {
+                (Some(_), Some(_)) => {
+                    return Err(BakeError::catalog(
+                        file,
+                        "refresh_by_hand: a source with a [refresh] is not refreshed by hand; keep one",
+                    ));
+                }
+                (None, Some("")) => {
+                    return Err(BakeError::catalog(
+                        file,
+                        "refresh_by_hand: say why the publisher's files cannot be fetched",
+                    ));
+                }
+                _ => {}
             }
             sources.push(entry);
         }

@@ -286,3 +286,30 @@ fn a_zip_refresh_is_read_with_its_own_connector_and_cited_with_the_fetch_dates()
         Some((-0.28, "2024".to_string(), "2024-12-11".to_string()))
     );
 }
+
+/// Every observation source of the default catalog says how it is renewed: a `[refresh]` from its
+/// publisher, or `refresh_by_hand` naming what the publisher does not serve.
+#[test]
+fn every_default_source_is_refreshable_from_its_publisher_or_says_why_not() {
+    let catalog = pipeline::sources::Catalog::load(&project_catalog()).unwrap();
+    let silent: Vec<&str> = catalog
+        .sources
+        .iter()
+        .filter(|source| source.connector.yields_observations())
+        .filter(|source| source.refresh.is_none() && source.refresh_by_hand.is_none())
+        .map(|source| source.id.as_str())
+        .collect();
+    assert!(silent.is_empty(), "sources with neither [refresh] nor refresh_by_hand: {silent:?}");
+    let by_hand: Vec<&str> = catalog
+        .sources
+        .iter()
+        .filter(|source| source.refresh_by_hand.is_some())
+        .map(|source| source.id.as_str())
+        .collect();
+    // The sources whose publishers serve no documented download of what the corpus reads (see each
+    // catalog file); any other must declare its publisher's refresh.
+    assert!(
+        by_hand.iter().all(|id| ["cepal_femicide", "oecd_crs_all", "oecd_crs_climate", "oecd_crs_climate_sector"].contains(id)),
+        "{by_hand:?}"
+    );
+}
