@@ -1,11 +1,14 @@
 //! Connectors: read each source's raw files, as declared in its catalog entry, into raw rows (cells as
 //! written, nothing parsed or dropped yet) and registry content. [`read_source`] picks the reader of an
-//! observation source's connector: [`tabular`] (the plain CSV layouts), [`wide_years`], [`scaled`];
+//! observation source's connector: [`tabular`] (the plain CSV layouts), [`wide_years`], [`scaled`], [`owid_grapher`] (Our World
+//! in Data downloads with their metadata), [`gcb_flat`] (the Global Carbon Project's flat CSV);
 //! [`countries`] and [`wdi_metadata`] read the country list and the series metadata.
 //!
 //! Governance (`crate::govern`) decides what each raw row becomes; ingest never drops a row.
 
 pub mod countries;
+pub mod gcb_flat;
+pub mod owid_grapher;
 pub mod projection;
 pub mod raw;
 pub mod scaled;
@@ -45,6 +48,10 @@ pub fn read_source(
             wide_years::read_source(entry, mapping, sources_dir, progress)
         }
         Connector::ScaledCsv { .. } => scaled::read_source(entry, mapping, sources_dir, progress),
+        Connector::OwidGrapherCsv { .. } => {
+            owid_grapher::read_source(entry, mapping, sources_dir, progress)
+        }
+        Connector::GcbFlatCsv { .. } => gcb_flat::read_source(entry, mapping, sources_dir, progress),
         other => unreachable!("read_source called for connector `{}`", other.kind()),
     }
 }
@@ -68,6 +75,9 @@ pub fn missing_markers(connector: &Connector) -> &[String] {
             missing_markers, ..
         }
         | Connector::ScaledCsv {
+            missing_markers, ..
+        }
+        | Connector::OwidGrapherCsv {
             missing_markers, ..
         } => missing_markers,
         _ => &[],

@@ -59,6 +59,11 @@ pub struct Descriptor {
     pub title: Option<String>,
     /// Definition.
     pub description: Option<String>,
+    /// The release of this series where its file states one (OWID metadata `lastUpdated` with the
+    /// producer's citation), cited instead of the source's vintage.
+    pub vintage: Option<String>,
+    /// When the publisher's file of this series was downloaded (OWID metadata `dateDownloaded`, ISO 8601).
+    pub retrieved_at: Option<String>,
 }
 
 /// `path` relative to `sources_dir` with forward slashes, for reports.

@@ -23,7 +23,16 @@ impl Table {
     pub(crate) fn read(path: &Path) -> Result<Table, BakeError> {
         let bytes = std::fs::read(path)
             .map_err(|error| BakeError::raw_file(path, format!("cannot read: {error}")))?;
-        let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
+        Table::from_bytes(path, &bytes)
+    }
+
+    /// Parses `bytes`, the CSV of `path` (named in errors), whole: a UTF-8 BOM is stripped, LF and CRLF
+    /// are both line ends.
+    ///
+    /// # Errors
+    /// [`BakeError::RawFile`] if the bytes are not CSV.
+    pub(crate) fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Table, BakeError> {
+        let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
         let mut reader = csv::ReaderBuilder::new().from_reader(text);
         let headers: Vec<String> = reader
             .headers()
