@@ -59,10 +59,11 @@ pub struct Descriptor {
     pub title: Option<String>,
     /// Definition.
     pub description: Option<String>,
-    /// The release of this series where its file states one (OWID metadata `lastUpdated` with the
-    /// producer's citation), cited instead of the source's vintage.
+    /// The release this series' values are, when its file says so per series (the WDI API's
+    /// `lastupdated`, an OWID metadata file's date, a release date in the file name): cited instead of
+    /// the source's `vintage`.
     pub vintage: Option<String>,
-    /// When the publisher's file of this series was downloaded (OWID metadata `dateDownloaded`, ISO 8601).
+    /// Retrieval date of this series' own file, ISO 8601, when it differs from the source's.
     pub retrieved_at: Option<String>,
 }
 
