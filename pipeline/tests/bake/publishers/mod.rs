@@ -8,6 +8,9 @@
 //!
 //! One module per publisher renders its routes (`routes(sources_dir)`: `HOST/PATH?QUERY` → bytes).
 
+/// Our World in Data (grapher, owid-co2-data) and the Global Carbon Project (Zenodo flat CSV).
+pub mod owid;
+
 use std::{
     collections::HashMap,
     io::Write,

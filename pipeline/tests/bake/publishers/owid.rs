@@ -263,3 +263,90 @@ fn gcb_flat(staged: &[u8]) -> Vec<u8> {
     }
     out
 }
+
+/// The sources these routes refresh.
+const SOURCES: [&str; 11] = [
+    "owid_vdem",
+    "owid_ucdp_2026",
+    "owid_ember",
+    "owid_unodc",
+    "owid_pip",
+    "owid_co2",
+    "owid_ghg_gas",
+    "owid_ghg_total",
+    "owid_fariss",
+    "wpb",
+    "gcb_fossil_co2",
+];
+
+#[test]
+fn every_refresh_url_of_these_sources_has_a_route() {
+    let catalog = pipeline::sources::Catalog::load(&crate::support::project_catalog()).unwrap();
+    let served: std::collections::BTreeSet<String> = routes(&crate::support::real_sources())
+        .into_iter()
+        .map(|(target, _)| target)
+        .collect();
+    for id in SOURCES {
+        let refresh = catalog.source(id).unwrap().refresh.as_ref().unwrap();
+        for file in &refresh.files {
+            let target = file.url.strip_prefix("https://").unwrap();
+            assert!(served.contains(target), "{id}: no route for {target}");
+        }
+    }
+}
+
+/// The publisher-native path and the staged path agree: every OWID source and GCB fetched from the
+/// loopback publisher (grapher CSVs, short names through the metadata, owid-co2-data, the GCP flat CSV
+/// in MtCO2) bakes the same value for the same country and year as the staged extracts.
+#[test]
+fn refreshed_from_their_publishers_the_owid_and_gcb_sources_bake_the_staged_values() {
+    let setup = super::PublisherSetup::project(routes(&crate::support::real_sources()));
+    let printed = setup.fetch_ok(&SOURCES);
+    assert!(printed.contains("publisher/owid-co2-data.csv"), "{printed}");
+    let out = tempfile::tempdir().unwrap();
+    let refreshed = setup.bake(out.path());
+    let staged = &crate::support::real().corpus;
+    let cases: [(&str, &str, i32); 14] = [
+        ("v2x_polyarchy", "BRA", 2024),
+        ("v2x_regime", "CHL", 1980),
+        ("ucdp_conflict_deaths", "COL", 2024),
+        ("ucdp_conflict_deaths_low", "HTI", 2025),
+        ("renewables_share_elec", "BRA", 2024),
+        ("carbon_intensity_elec", "MEX", 2025),
+        ("unodc_homicide_rate", "BRA", 2023),
+        ("pip_gini", "BRA", 2023),
+        ("pip_headcount_ratio_300_ppp2021", "BRA", 2023),
+        ("co2_per_capita", "ARG", 2019),
+        ("ghg_ch4", "BRA", 2020),
+        ("ghg_total_incl_luc", "BRA", 2023),
+        ("fariss_hrp", "CHL", 2019),
+        // GCB: staged MtC × 3.664 against the flat CSV's MtCO2 read as published.
+        ("co2_territorial", "BRA", 2020),
+    ];
+    for (indicator, iso3, year) in cases {
+        let value = |corpus: &corpus::BakedCorpus| {
+            corpus
+                .observations()
+                .find(indicator, iso3, year)
+                .unwrap_or_else(|| panic!("{indicator} {iso3} {year}"))
+                .value
+        };
+        assert_eq!(value(&refreshed), value(staged), "{indicator} {iso3} {year}");
+    }
+    // gcb_national_fossil_co2_lac_2025v0.3.csv: territorial,BRA,Brazil,2020,122.270573306436 (MtC).
+    let territorial = refreshed.observations().find("co2_territorial", "BRA", 2020).unwrap();
+    assert!((territorial.value - 122.270573306436 * 3.664).abs() < 1e-9);
+    // A fetched source is cited with the fetch's dates, unless its own file states the series' release.
+    let vdem = refreshed.resolve_citation("vdem-v2x-polyarchy-bra-2024").unwrap();
+    assert_eq!(vdem.vintage.to_string(), super::LAST_MODIFIED_ISO);
+    let poverty = refreshed
+        .resolve_citation("pip-pip-headcount-ratio-300-ppp2021-bra-2023")
+        .unwrap();
+    assert_eq!(
+        poverty.vintage.to_string(),
+        "World Bank Poverty and Inequality Platform (2025), OWID 2025-06-05"
+    );
+    // The flat file carries territorial emissions only: consumption-based emissions are not refreshed.
+    assert!(refreshed.metric("co2_consumption").is_none());
+    assert!(staged.metric("co2_consumption").is_some());
+}
