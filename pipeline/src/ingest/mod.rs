@@ -1,7 +1,9 @@
 //! Connectors: read each source's raw files, as declared in its catalog entry, into raw rows (cells as
 //! written, nothing parsed or dropped yet) and registry content. [`read_source`] picks the reader of an
 //! observation source's connector: [`tabular`] (the plain CSV layouts), [`wide_years`], [`scaled`],
-//! [`databank`] (the World Bank's wide CSV as served), [`wb_api`] (World Bank API v2 JSON);
+//! [`databank`] (the World Bank's wide CSV as served), [`wb_api`] (World Bank API v2 JSON),
+//! [`owid_grapher`] (Our World in Data downloads with their metadata), [`gcb_flat`] (the Global Carbon
+//! Project's flat CSV);
 //! [`countries`] and [`wdi_metadata`] read the country list and the series metadata.
 //!
 //! Governance (`crate::govern`) decides what each raw row becomes; ingest never drops a row.
@@ -10,6 +12,8 @@ pub mod cclw_export;
 pub mod countries;
 pub mod databank;
 pub mod ncei_earthquakes;
+pub mod gcb_flat;
+pub mod owid_grapher;
 pub mod projection;
 pub mod raw;
 pub mod scaled;
@@ -53,6 +57,10 @@ pub fn read_source(
         Connector::ScaledCsv { .. } => scaled::read_source(entry, mapping, sources_dir, progress),
         Connector::DatabankCsv { .. } => databank::read_source(entry, mapping, sources_dir, progress),
         Connector::WbApiJson { .. } => wb_api::read_source(entry, mapping, sources_dir, progress),
+        Connector::OwidGrapherCsv { .. } => {
+            owid_grapher::read_source(entry, mapping, sources_dir, progress)
+        }
+        Connector::GcbFlatCsv { .. } => gcb_flat::read_source(entry, mapping, sources_dir, progress),
         other => unreachable!("read_source called for connector `{}`", other.kind()),
     }
 }
@@ -79,6 +87,9 @@ pub fn missing_markers(connector: &Connector) -> &[String] {
             missing_markers, ..
         }
         | Connector::DatabankCsv {
+            missing_markers, ..
+        }
+        | Connector::OwidGrapherCsv {
             missing_markers, ..
         } => missing_markers,
         _ => &[],

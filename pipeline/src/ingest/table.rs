@@ -1,5 +1,5 @@
 //! A raw CSV file read whole, as every CSV connector reads it: headers, and records with their line
-//! numbers (BOM stripped, cells trimmed, short records padded).
+//! numbers (BOM stripped, cells trimmed, short records padded; CRLF and LF line ends give the same lines).
 
 use std::path::Path;
 
@@ -24,7 +24,16 @@ impl Table {
     pub(crate) fn read(path: &Path) -> Result<Table, BakeError> {
         let bytes = std::fs::read(path)
             .map_err(|error| BakeError::raw_file(path, format!("cannot read: {error}")))?;
-        let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
+        Table::from_bytes(path, &bytes)
+    }
+
+    /// Parses `bytes`, the CSV of `path` (named in errors), whole: a UTF-8 BOM is stripped, LF and CRLF
+    /// are both line ends.
+    ///
+    /// # Errors
+    /// [`BakeError::RawFile`] if the bytes are not CSV.
+    pub(crate) fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Table, BakeError> {
+        let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
         let mut reader = csv::ReaderBuilder::new().from_reader(text);
         let headers: Vec<String> = reader
             .headers()
@@ -35,7 +44,15 @@ impl Table {
         let mut records = Vec::new();
         for record in reader.records() {
             let record = record.map_err(|error| BakeError::raw_file(path, error))?;
-            let line = record.position().map_or(0, |position| position.line());
+            // After a CRLF line end the reader places a record's start on the `\n` that ends the line
+            // before it, one line too early: the record's own line is the next.
+            let line = record.position().map_or(0, |position| {
+                let on_line_end = usize::try_from(position.byte())
+                    .ok()
+                    .and_then(|byte| text.get(byte))
+                    == Some(&b'\n');
+                position.line() + u64::from(on_line_end)
+            });
             let mut cells: Vec<String> =
                 record.iter().map(|cell| cell.trim().to_string()).collect();
             cells.resize(headers.len(), String::new());

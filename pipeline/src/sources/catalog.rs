@@ -109,6 +109,18 @@ pub struct ProjectionNotes {
     pub after_column: String,
 }
 
+/// One Our World in Data download read by the `owid_grapher_csv` connector: the CSV and, where the
+/// publisher ships one, its `.metadata.json` (grapher charts; the co2-data CSV has none).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OwidFile {
+    /// The CSV (`Entity,Code,Year,<value columns>` or `country,year,iso_code,…`), relative to the raw folder.
+    pub csv: String,
+    /// The chart's `.metadata.json` (titles, descriptions, short names, `lastUpdated`), if any.
+    #[serde(default)]
+    pub metadata: Option<String>,
+}
+
 /// How a source's raw files are laid out. Paths are relative to the source's `raw_path`. Patterns may use
 /// `{code_lower}` (the indicator code in lower case) and `{raw_key}` (the mapping's `raw_key`).
 #[derive(Debug, Clone, Deserialize)]
@@ -311,6 +323,39 @@ pub enum Connector {
         /// The pages, relative to the raw folder.
         pages: Vec<String>,
     },
+    /// Our World in Data tables, long by entity and year, wide by variable, read by column NAME
+    /// (`crate::ingest::owid_grapher`): grapher chart CSVs (`Entity,Code,Year,…`, long titles or, with
+    /// `useColumnShortNames=true`, `entity,code,year` and short names) with their `.metadata.json`, and
+    /// the owid-co2-data CSV (`iso_code`, `country`, `year`). Each mapping row's `raw_key` (or its entry in
+    /// `columns`) names one value column of one of the files, by title, short name or metadata key.
+    OwidGrapherCsv {
+        /// The downloads, each a CSV and its optional metadata JSON.
+        files: Vec<OwidFile>,
+        /// `raw_key` → the column that holds it in these files, where the name differs (a co2-data
+        /// variable such as `co2_per_capita` for the grapher title `Annual CO₂ emissions (per capita)`).
+        #[serde(default)]
+        columns: BTreeMap<String, String>,
+        /// Factor every numeric value is multiplied by, into the mapping's unit (OWID tonnes × 1e-6 =
+        /// million tonnes); absent: values as published.
+        #[serde(default)]
+        scale: Option<f64>,
+        /// Value cells meaning "no data" (OWID writes none: an empty cell).
+        #[serde(default)]
+        missing_markers: Vec<String>,
+    },
+    /// The Global Carbon Project's national fossil CO2 flat CSV (`GCB<release>_MtCO2_flat.csv`, Zenodo):
+    /// long by country and year, one column per emission type, in million tonnes of CO2 (the national
+    /// xlsx is in million tonnes of CARBON), read by column name (`crate::ingest::gcb_flat`).
+    GcbFlatCsv {
+        /// The flat CSV, relative to the raw folder; its name must say `MtCO2` (the unit it is in).
+        file: String,
+        /// `raw_key` → the flat file's column (`territorial` → `Total`).
+        columns: BTreeMap<String, String>,
+        /// `raw_key`s of the mapping the flat file does not carry (consumption-based emissions and
+        /// transfers are published in the xlsx only): read as no rows.
+        #[serde(default)]
+        not_in_file: Vec<String>,
+    },
     /// World Bank WDI series metadata (`WDISeries.csv`, `WDICountry-Series.csv`).
     WdiSeriesMetadata {
         /// Series metadata CSV.
@@ -365,6 +410,8 @@ impl Connector {
             Connector::ScaledCsv { .. } => "scaled_csv",
             Connector::DatabankCsv { .. } => "databank_csv",
             Connector::WbApiJson { .. } => "wb_api_json",
+            Connector::OwidGrapherCsv { .. } => "owid_grapher_csv",
+            Connector::GcbFlatCsv { .. } => "gcb_flat_csv",
             Connector::WdiSeriesMetadata { .. } => "wdi_series_metadata",
             Connector::CclwExport { .. } => "cclw_export",
             Connector::NceiTsv { .. } => "ncei_tsv",
@@ -645,6 +692,24 @@ impl SourceEntry {
                 }
                 Ok(())
             }
+            Connector::OwidGrapherCsv { files, scale, .. } => {
+                if files.is_empty() {
+                    return Err("connector.files: list at least one download, e.g. `[{ csv = \"electoral-democracy-index.csv\" }]`".into());
+                }
+                for owid_file in files {
+                    check_relative("connector.files.csv", &owid_file.csv)?;
+                    if let Some(metadata) = &owid_file.metadata {
+                        check_relative("connector.files.metadata", metadata)?;
+                    }
+                }
+                match scale {
+                    Some(scale) if !(scale.is_finite() && *scale > 0.0) => Err(format!(
+                        "connector.scale {scale}: must be a positive number (the unit factor, e.g. 0.000001)"
+                    )),
+                    _ => Ok(()),
+                }
+            }
+            Connector::GcbFlatCsv { file, .. } => check_relative("connector.file", file),
             Connector::LongCsv {
                 file, attributes, ..
             } => {

@@ -35,6 +35,10 @@ mod derived_rules;
 /// link kinds, directions, modelled estimates, pillar coverage.
 mod governance_rules;
 
+/// The OWID-staged sources of the 5th pass (V-Dem, UCDP 2026, Ember, UNODC, PIP) and the vintages they
+/// supersede (issue 24).
+mod owid_sources;
+
 /// The flat files for analysts.
 mod curated;
 mod exports;

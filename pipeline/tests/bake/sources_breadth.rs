@@ -35,13 +35,13 @@ const KNOWN_VALUES: &[(&str, &str, i32, f64, &str)] = &[
         23.0,
         "cepal-cepalstat-2780-ury-2017",
     ),
-    // owid_datasets/ucdp_conflict_deaths, Colombia 2018.
+    // owid_datasets/ucdp_conflict_deaths, Colombia 2018 (GED 19.1, kept beside UCDP 2026: owid_sources).
     (
-        "ucdp_conflict_deaths",
+        "ucdp_conflict_deaths_ged19",
         "COL",
         2018,
         149.0,
-        "ucdp-ucdp-conflict-deaths-col-2018",
+        "ucdp-ucdp-conflict-deaths-ged19-col-2018",
     ),
     // owid_datasets/sedlac_gini, Brazil 2016 (.51419517).
     (

@@ -8,6 +8,9 @@
 //!
 //! One module per publisher renders its routes (`routes(sources_dir)`: `HOST/PATH?QUERY` → bytes).
 
+/// Our World in Data (grapher, owid-co2-data) and the Global Carbon Project (Zenodo flat CSV).
+pub mod owid;
+
 use std::{
     collections::HashMap,
     io::Write,
@@ -112,7 +115,8 @@ impl PublisherSetup {
             .expect("pipeline runs");
         assert!(
             output.status.success(),
-            "bake failed:\n{}",
+            "bake failed:\n{}\n{}",
+            String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         );
         corpus::BakedCorpus::open_current(out_dir).expect("the published corpus opens")
@@ -125,17 +129,15 @@ impl PublisherSetup {
 }
 
 /// Copies the catalog tree `from` into `to`, each refresh URL (`url = "https://HOST/…"` in a `[refresh]`
-/// table) rewritten to `http://127.0.0.1:PORT/HOST/…`.
+/// table of a source or curated file; `corpus.toml`'s licence `url`s come before any and stay) rewritten
+/// to `http://127.0.0.1:PORT/HOST/…`.
 fn copy_rewriting(from: &Path, to: &Path, port: u16) {
     for entry in std::fs::read_dir(from).unwrap().flatten() {
         let target = to.join(entry.file_name());
         if entry.file_type().unwrap().is_dir() {
             std::fs::create_dir_all(&target).unwrap();
             copy_rewriting(&entry.path(), &target, port);
-        } else if entry.path().extension().is_some_and(|extension| extension == "toml")
-            && entry.file_name() != "corpus.toml"
-        {
-            // Only source files declare refresh URLs; corpus.toml's licence `url`s stay https.
+        } else if entry.path().extension().is_some_and(|extension| extension == "toml") {
             let text = std::fs::read_to_string(entry.path()).unwrap();
             std::fs::write(&target, rewrite_refresh_urls(&text, port)).unwrap();
         } else {
@@ -309,7 +311,7 @@ fn every_default_source_is_refreshable_from_its_publisher_or_says_why_not() {
     // The sources whose publishers serve no documented download of what the corpus reads (see each
     // catalog file); any other must declare its publisher's refresh.
     assert!(
-        by_hand.iter().all(|id| ["cepal_femicide", "oecd_crs_all", "oecd_crs_climate", "oecd_crs_climate_sector"].contains(id)),
+        by_hand.iter().all(|id| ["cepal_femicide", "oecd_crs_all", "oecd_crs_climate", "oecd_crs_climate_sector", "owid_ucdp", "owid_sedlac", "owid_ihme"].contains(id)),
         "{by_hand:?}"
     );
 }
