@@ -1,16 +1,21 @@
 //! Connectors: read each source's raw files, as declared in its catalog entry, into raw rows (cells as
 //! written, nothing parsed or dropped yet) and registry content. [`read_source`] picks the reader of an
-//! observation source's connector: [`tabular`] (the plain CSV layouts), [`wide_years`], [`scaled`];
+//! observation source's connector: [`tabular`] (the plain CSV layouts), [`wide_years`], [`scaled`], and
+//! the publishers' own files: [`imf_weo_text`] (IMF WEO tab-separated text), [`undp_hdr`] (UNDP HDR
+//! composite CSV), decoded by [`text`];
 //! [`countries`] and [`wdi_metadata`] read the country list and the series metadata.
 //!
 //! Governance (`crate::govern`) decides what each raw row becomes; ingest never drops a row.
 
 pub mod countries;
+pub mod imf_weo_text;
 pub mod projection;
 pub mod raw;
 pub mod scaled;
 pub mod table;
 pub mod tabular;
+pub mod text;
+pub mod undp_hdr;
 pub mod wdi_metadata;
 pub mod wide_years;
 
@@ -44,6 +49,12 @@ pub fn read_source(
         Connector::WideYearsCsv { .. } => {
             wide_years::read_source(entry, mapping, sources_dir, progress)
         }
+        Connector::ImfWeoText { .. } => {
+            imf_weo_text::read_source(entry, mapping, sources_dir, progress)
+        }
+        Connector::UndpHdrCsv { .. } => {
+            undp_hdr::read_source(entry, mapping, sources_dir, progress)
+        }
         Connector::ScaledCsv { .. } => scaled::read_source(entry, mapping, sources_dir, progress),
         other => unreachable!("read_source called for connector `{}`", other.kind()),
     }
@@ -65,6 +76,12 @@ pub fn missing_markers(connector: &Connector) -> &[String] {
             missing_markers, ..
         }
         | Connector::WideYearsCsv {
+            missing_markers, ..
+        }
+        | Connector::ImfWeoText {
+            missing_markers, ..
+        }
+        | Connector::UndpHdrCsv {
             missing_markers, ..
         }
         | Connector::ScaledCsv {

@@ -1,9 +1,20 @@
 //! A raw CSV file read whole, as every CSV connector reads it: headers, and records with their line
-//! numbers (BOM stripped, cells trimmed, short records padded).
+//! numbers (BOM stripped, cells trimmed, short records padded). [`Table::parse`] reads text a connector
+//! has decoded itself (Latin-1, UTF-16LE: `super::text`), comma- or tab-separated.
 
 use std::path::Path;
 
 use crate::BakeError;
+
+/// How a delimited text file separates and quotes its cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Delimited {
+    /// RFC 4180 CSV: commas, double quotes around cells that need them.
+    Csv,
+    /// Tab-separated, quotes are plain characters (the IMF WEO text files: notes hold `"` unpaired);
+    /// records may be shorter than the header (padded) or longer (extra cells ignored).
+    TabUnquoted,
+}
 
 /// A CSV read whole: headers and records with their 1-based line numbers.
 pub(crate) struct Table {
@@ -24,7 +35,25 @@ impl Table {
         let bytes = std::fs::read(path)
             .map_err(|error| BakeError::raw_file(path, format!("cannot read: {error}")))?;
         let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
-        let mut reader = csv::ReaderBuilder::new().from_reader(text);
+        Table::parse_bytes(path, text, Delimited::Csv)
+    }
+
+    /// Parses `text`, already decoded by the connector, as read from `path` (named in errors). A leading
+    /// BOM is dropped; LF and CRLF both end a record.
+    ///
+    /// # Errors
+    /// [`BakeError::RawFile`] naming `path` and the line of a malformed record.
+    pub(crate) fn parse(path: &Path, text: &str, layout: Delimited) -> Result<Table, BakeError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        Table::parse_bytes(path, text.as_bytes(), layout)
+    }
+
+    fn parse_bytes(path: &Path, text: &[u8], layout: Delimited) -> Result<Table, BakeError> {
+        let mut builder = csv::ReaderBuilder::new();
+        if layout == Delimited::TabUnquoted {
+            builder.delimiter(b'\t').quoting(false).flexible(true);
+        }
+        let mut reader = builder.from_reader(text);
         let headers: Vec<String> = reader
             .headers()
             .map_err(|error| BakeError::raw_file(path, error))?
