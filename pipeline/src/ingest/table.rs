@@ -61,9 +61,27 @@ impl Table {
             .map(str::to_string)
             .collect();
         let mut records = Vec::new();
+        // The csv crate counts a CRLF record's line from its `\r`, one short; the line is counted here
+        // from the record's first byte instead: 1 + the newlines before it (the terminator it starts on
+        // skipped).
+        let (mut counted_to, mut newlines) = (0usize, 0u64);
         for record in reader.records() {
             let record = record.map_err(|error| BakeError::raw_file(path, error))?;
-            let line = record.position().map_or(0, |position| position.line());
+            let mut start = record
+                .position()
+                .map_or(0, |position| position.byte() as usize)
+                .min(text.len());
+            while start < text.len() && matches!(text[start], b'\r' | b'\n') {
+                start += 1;
+            }
+            if start > counted_to {
+                newlines += text[counted_to..start]
+                    .iter()
+                    .filter(|&&byte| byte == b'\n')
+                    .count() as u64;
+                counted_to = start;
+            }
+            let line = newlines + 1;
             let mut cells: Vec<String> =
                 record.iter().map(|cell| cell.trim().to_string()).collect();
             cells.resize(headers.len(), String::new());
@@ -90,5 +108,24 @@ impl Table {
                     format!("no column `{name}`; columns: {}", self.headers.join(", ")),
                 )
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_carry_their_file_line_with_lf_and_crlf() {
+        for (text, layout) in [
+            ("a,b\nx,1\ny,2\n", Delimited::Csv),
+            ("a,b\r\nx,1\r\ny,2\r\n", Delimited::Csv),
+            ("a\tb\r\nx\t1\r\ny\t2", Delimited::TabUnquoted),
+        ] {
+            let table = Table::parse(Path::new("t.csv"), text, layout).unwrap();
+            let lines: Vec<u64> = table.records.iter().map(|(line, _)| *line).collect();
+            assert_eq!(lines, [2, 3], "{text:?}");
+            assert_eq!(table.records[1].1, ["y", "2"], "{text:?}");
+        }
     }
 }

@@ -205,6 +205,9 @@ country_column = "iso3"
         // ARG hdi_2022 = 0.849 (README: ARG row of the HDR23-24 file); no cell keeps the CR of CRLF.
         assert_eq!(value(&rows, "ARG", "2022").value, "0.849");
         assert_eq!(value(&rows, "CIV", "2022").value, "0.534");
+        // CRLF lines counted as the file has them: ARG is line 2, CIV (after COL) line 6.
+        assert_eq!(value(&rows, "ARG", "2022").line, 2);
+        assert_eq!(value(&rows, "CIV", "2022").line, 6);
         assert!(rows.iter().all(|row| !row.value.contains('\r')));
         // 33 years (1990–2022) × 8 rows.
         assert_eq!(rows.len(), 33 * 8);
