@@ -269,7 +269,12 @@ impl BakedCorpus {
             unit: Cow::Borrowed(&metric.unit),
             url: Cow::Owned(source.deep_link_for(&metric.source_code, &entity.iso3, &entity.iso2)),
             vintage: Cow::Borrowed(observation.vintage),
-            retrieved_at: Cow::Borrowed(&source.retrieved_at),
+            retrieved_at: Cow::Borrowed(
+                metric
+                    .retrieved_at
+                    .as_deref()
+                    .unwrap_or(&source.retrieved_at),
+            ),
             license: Cow::Borrowed(&metric.license),
             attribution: Cow::Borrowed(&source.attribution),
             flags: Cow::Borrowed(observation.flags),

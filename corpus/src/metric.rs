@@ -77,6 +77,10 @@ pub struct Metric {
     pub license: String,
     /// The release the values come from (`2026-07`).
     pub vintage: String,
+    /// Retrieval date of the file this series came from, ISO 8601, when it differs from its source's
+    /// (a series refreshed from its own download); `None`: the source's `retrieved_at`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retrieved_at: Option<String>,
     /// The original publisher behind the series where it differs from the distributor (WDI's `Source`
     /// column, e.g. UNODC for homicides).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -118,13 +118,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Sources { dirs } => {
             let (sources_dir, catalog_dir) = dirs.resolve();
-            let catalog = Catalog::load(&catalog_dir)?;
+            let lock = read_lock(&catalog_dir)?;
+            let catalog = Catalog::load(&catalog_dir)?.refreshed(&sources_dir, &lock);
             println!("sources directory: {}", sources_dir.display());
             print!(
                 "{}",
                 status::table(&status::statuses(&catalog, &sources_dir))
             );
-            let lock = pipeline::fetch::Lock::read(&catalog_dir)?;
             println!();
             print!(
                 "{}",
@@ -161,10 +161,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             let mut failed = 0;
             for source in chosen {
-                let before = status::status_of(&catalog, source, &sources_dir);
+                // Rows and years as the bake reads them, before and after (the refresh connector once the
+                // publisher's files are in).
+                let as_read = |catalog: &Catalog| -> anyhow::Result<status::SourceStatus> {
+                    let catalog = catalog.refreshed(&sources_dir, &read_lock(&catalog_dir)?);
+                    let entry = catalog.source(&source.id).unwrap_or(source);
+                    Ok(status::status_of(&catalog, entry, &sources_dir))
+                };
+                let before = as_read(&catalog)?;
                 match pipeline::fetch::fetch_source(&catalog, source, &sources_dir) {
                     Ok(files) => {
-                        let after = status::status_of(&catalog, source, &sources_dir);
+                        let after = as_read(&catalog)?;
                         let show = |value: Option<String>| value.unwrap_or_else(|| "-".into());
                         println!(
                             "{}: rows {} -> {}, newest year {} -> {}",
@@ -201,4 +208,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The lock file of `catalog_dir` (empty when there is none).
+fn read_lock(catalog_dir: &std::path::Path) -> anyhow::Result<pipeline::fetch::Lock> {
+    pipeline::fetch::Lock::read(catalog_dir)
+        .map_err(|(path, error)| anyhow::anyhow!("{}: {error}", path.display()))
 }

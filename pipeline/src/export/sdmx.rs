@@ -760,6 +760,7 @@ mod tests {
             valid_range: ValidRange::default(),
             license: "CC-BY-4.0".into(),
             vintage: "2026-07".into(),
+            retrieved_at: None,
             primary_source: None,
             methodology: None,
             topic: None,

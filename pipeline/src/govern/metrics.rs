@@ -63,7 +63,12 @@ pub fn add_source(
         table.year.push(observation.year);
         table.value.push(observation.value);
         table.source.push(source.id.clone());
-        table.vintage.push(source.vintage.clone());
+        table.vintage.push(
+            descriptors[observation.mapping_idx]
+                .vintage
+                .clone()
+                .unwrap_or_else(|| source.vintage.clone()),
+        );
         table.citation_id.push(CitationId::format(
             &record.citation_prefix,
             &row.source_code,
@@ -130,7 +135,11 @@ pub fn add_source(
             good_direction: row.good_direction,
             valid_range: row.valid_range(),
             license: row.license.clone(),
-            vintage: source.vintage.clone(),
+            vintage: descriptor
+                .vintage
+                .clone()
+                .unwrap_or_else(|| source.vintage.clone()),
+            retrieved_at: descriptor.retrieved_at.clone(),
             primary_source: series_metadata.primary_source,
             methodology: text.methodology,
             topic: row.wdi_topic.clone(),

@@ -59,6 +59,12 @@ pub struct Descriptor {
     pub title: Option<String>,
     /// Definition.
     pub description: Option<String>,
+    /// The release this series' values are, when its file says so per series (the WDI API's
+    /// `lastupdated`, an OWID metadata file's date, a release date in the file name): cited instead of
+    /// the source's `vintage`.
+    pub vintage: Option<String>,
+    /// Retrieval date of this series' own file, ISO 8601, when it differs from the source's.
+    pub retrieved_at: Option<String>,
 }
 
 /// `path` relative to `sources_dir` with forward slashes, for reports.

@@ -397,6 +397,7 @@ fn read_descriptor(path: &Path) -> Result<Descriptor, BakeError> {
     Ok(Descriptor {
         title: text("title"),
         description: text("readme").or_else(|| text("description")),
+        ..Descriptor::default()
     })
 }
 

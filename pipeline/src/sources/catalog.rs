@@ -67,6 +67,10 @@ pub struct SourceEntry {
     /// checked on load ([`super::refresh`]); absent: refreshed by hand.
     #[serde(default)]
     pub refresh: Option<super::refresh::Refresh>,
+    /// Where the bake reads the values from: the staged extract, or the publisher's files a fetch brought
+    /// (set by [`Catalog::refreshed`]; never in a catalog file).
+    #[serde(skip)]
+    pub read_from: super::lock::ReadFrom,
 }
 
 /// How a connector's raw files name countries.

@@ -16,6 +16,7 @@ pub mod aggregation;
 pub mod catalog;
 pub mod concordance;
 pub mod curated;
+pub mod lock;
 pub mod metric_map;
 pub mod refresh;
 pub mod settings;

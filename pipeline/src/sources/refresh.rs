@@ -12,8 +12,9 @@ pub const LOOPBACK_FOR_TESTS_ENV: &str = "CORPUS_FETCH_LOOPBACK_FOR_TESTS";
 /// The largest response body fetched, in bytes, overriding `corpus.toml`'s `[fetch] max_bytes`.
 pub const MAX_BYTES_ENV: &str = "CORPUS_FETCH_MAX_BYTES";
 
-/// A source's refresh declaration.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// A source's refresh declaration: the publisher's own files, and the connector that reads them when
+/// their layout is not the staged extract's.
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Refresh {
     /// What the downloads are, as the connector reads them.
@@ -22,20 +23,32 @@ pub struct Refresh {
     /// when one is needed; its value is never printed.
     #[serde(default)]
     pub credential_env: Option<String>,
-    /// The files to download, each into the source's raw folder.
+    /// The files to download, each into the source's raw folder. A URL and file holding `{code}` (or
+    /// `{code_lower}`) are fetched once per mapped indicator ([`Refresh::expanded_files`]).
     pub files: Vec<RefreshFile>,
+    /// The connector that reads the refreshed files, when they are in the publisher's layout and the
+    /// source's `[connector]` reads a staged extract of another layout; absent: `[connector]` reads them.
+    /// The bake uses it whenever every refreshed file is in the raw folder ([`Refresh::is_present`]).
+    #[serde(default)]
+    pub connector: Option<crate::sources::Connector>,
 }
 
-/// The format of a refreshed file.
+/// The format of a refreshed file, checked on its first bytes after download.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RefreshFormat {
     /// Comma-separated values.
     Csv,
+    /// Tab-separated values.
+    Tsv,
+    /// Other text (any encoding, e.g. the IMF's UTF-16LE ".xls" text): not empty, not an HTML page.
+    Text,
     /// An Excel workbook.
     Xlsx,
     /// JSON.
     Json,
+    /// A zip archive, whose declared members ([`RefreshFile::extract`]) are unpacked beside it.
+    Zip,
 }
 
 impl RefreshFormat {
@@ -43,8 +56,11 @@ impl RefreshFormat {
     pub fn as_str(self) -> &'static str {
         match self {
             RefreshFormat::Csv => "csv",
+            RefreshFormat::Tsv => "tsv",
+            RefreshFormat::Text => "text",
             RefreshFormat::Xlsx => "xlsx",
             RefreshFormat::Json => "json",
+            RefreshFormat::Zip => "zip",
         }
     }
 }
@@ -57,6 +73,28 @@ pub struct RefreshFile {
     pub url: String,
     /// Where it goes, relative to the source's raw folder (no `..`, not absolute).
     pub file: String,
+    /// For a zip (`format = "zip"`): the members to unpack, each placed beside the archive under its own
+    /// name (`publisher/WDI_CSV.zip` with `WDICSV.csv` gives `publisher/WDICSV.csv`); the archive itself
+    /// is not kept. Empty for other formats.
+    #[serde(default)]
+    pub extract: Vec<String>,
+}
+
+impl RefreshFile {
+    /// The paths this file leaves in the raw folder: its members beside it for an archive, else itself.
+    pub fn kept_paths(&self) -> Vec<String> {
+        if self.extract.is_empty() {
+            return vec![self.file.clone()];
+        }
+        let dir = match self.file.rsplit_once('/') {
+            Some((dir, _)) => format!("{dir}/"),
+            None => String::new(),
+        };
+        self.extract
+            .iter()
+            .map(|member| format!("{dir}{member}"))
+            .collect()
+    }
 }
 
 /// Settings of `corpus.toml`'s `[fetch]` table.
@@ -231,7 +269,44 @@ impl Refresh {
         if self.files.is_empty() {
             return Err("refresh.files: declare at least one file to download".into());
         }
+        if let Some(connector) = &self.connector
+            && !connector.yields_observations()
+        {
+            return Err(format!(
+                "refresh.connector: `{}` reads no observations; a refresh connector reads the publisher's indicator files",
+                connector.kind()
+            ));
+        }
         for (index, file) in self.files.iter().enumerate() {
+            let per_indicator = |text: &str| text.contains("{code}") || text.contains("{code_lower}");
+            if per_indicator(&file.url) && !per_indicator(&file.file) {
+                return Err(format!(
+                    "refresh.files[{index}]: the URL is per indicator (`{{code}}`), so `file` `{}` must hold `{{code}}` or `{{code_lower}}` too",
+                    file.file
+                ));
+            }
+            match (self.format, file.extract.is_empty()) {
+                (RefreshFormat::Zip, true) => {
+                    return Err(format!(
+                        "refresh.files[{index}].extract: a zip download names the members to unpack, e.g. `extract = [\"WDICSV.csv\"]`"
+                    ));
+                }
+                (RefreshFormat::Zip, false) => {}
+                (format, false) => {
+                    return Err(format!(
+                        "refresh.files[{index}].extract: only a `zip` download has members; this refresh's format is `{}`",
+                        format.as_str()
+                    ));
+                }
+                (_, true) => {}
+            }
+            for member in &file.extract {
+                if member.is_empty() || member.contains(['/', '\\', '\0']) || member == ".." {
+                    return Err(format!(
+                        "refresh.files[{index}].extract `{member}`: a member file name of the archive, without folders"
+                    ));
+                }
+            }
             if self.files[..index]
                 .iter()
                 .any(|earlier| earlier.file == file.file)
@@ -271,6 +346,39 @@ impl Refresh {
             ));
         }
         Ok(())
+    }
+
+    /// The files to download, `{code}` and `{code_lower}` expanded once per code of `codes` (the mapped
+    /// indicators' publisher codes) in the URLs and files that hold them; others as declared.
+    pub fn expanded_files(&self, codes: &[String]) -> Vec<RefreshFile> {
+        let mut files = Vec::new();
+        for file in &self.files {
+            if !(file.url.contains("{code}") || file.url.contains("{code_lower}")) {
+                files.push(file.clone());
+                continue;
+            }
+            for code in codes {
+                let expand = |text: &str| {
+                    text.replace("{code_lower}", &code.to_lowercase())
+                        .replace("{code}", code)
+                };
+                files.push(RefreshFile {
+                    url: expand(&file.url),
+                    file: expand(&file.file),
+                    extract: file.extract.clone(),
+                });
+            }
+        }
+        files
+    }
+
+    /// Whether every file a fetch leaves ([`RefreshFile::kept_paths`] of [`Refresh::expanded_files`]) is
+    /// in `raw_dir`: the source has been refreshed, and its refresh connector (if any) reads it.
+    pub fn is_present(&self, codes: &[String], raw_dir: &std::path::Path) -> bool {
+        self.expanded_files(codes)
+            .iter()
+            .flat_map(RefreshFile::kept_paths)
+            .all(|path| raw_dir.join(path).is_file())
     }
 }
 
@@ -341,7 +449,9 @@ mod tests {
             files: vec![RefreshFile {
                 url: "https://api.worldbank.org/x".into(),
                 file: file.into(),
+                extract: Vec::new(),
             }],
+            connector: None,
         };
         assert!(
             refresh("indicators/data.csv", Some("WB_TOKEN"))
@@ -365,5 +475,57 @@ mod tests {
                 .unwrap_err()
                 .contains("named twice")
         );
+    }
+
+    #[test]
+    fn per_indicator_urls_expand_once_per_code_and_archives_keep_their_members() {
+        let refresh = Refresh {
+            format: RefreshFormat::Json,
+            credential_env: None,
+            files: vec![RefreshFile {
+                url: "https://api.worldbank.org/v2/country/all/indicator/{code}?format=json".into(),
+                file: "api/{code_lower}.json".into(),
+                extract: Vec::new(),
+            }],
+            connector: None,
+        };
+        assert!(refresh.validate(&policy()).is_ok());
+        let files = refresh.expanded_files(&["EG.ELC.ACCS.RU.ZS".into(), "SI.POV.LMIC".into()]);
+        assert_eq!(files.len(), 2);
+        assert_eq!(
+            files[0].url,
+            "https://api.worldbank.org/v2/country/all/indicator/EG.ELC.ACCS.RU.ZS?format=json"
+        );
+        assert_eq!(files[1].file, "api/si.pov.lmic.json");
+        let mut unexpanded = refresh.clone();
+        unexpanded.files[0].file = "api/all.json".into();
+        assert!(unexpanded.validate(&policy()).unwrap_err().contains("per indicator"));
+
+        let zip = RefreshFile {
+            url: "https://databank.worldbank.org/data/download/WDI_CSV.zip".into(),
+            file: "publisher/WDI_CSV.zip".into(),
+            extract: vec!["WDICSV.csv".into(), "WDISeries.csv".into()],
+        };
+        assert_eq!(
+            zip.kept_paths(),
+            vec!["publisher/WDICSV.csv", "publisher/WDISeries.csv"]
+        );
+        let archive = Refresh {
+            format: RefreshFormat::Zip,
+            files: vec![zip.clone()],
+            ..refresh.clone()
+        };
+        assert!(archive.validate(&policy()).is_ok());
+        let mut no_members = archive.clone();
+        no_members.files[0].extract.clear();
+        assert!(no_members.validate(&policy()).unwrap_err().contains("members"));
+        let mut escaping = archive.clone();
+        escaping.files[0].extract = vec!["../x.csv".into()];
+        assert!(escaping.validate(&policy()).is_err());
+        let members_of_csv = Refresh {
+            format: RefreshFormat::Csv,
+            ..archive
+        };
+        assert!(members_of_csv.validate(&policy()).unwrap_err().contains("only a `zip`"));
     }
 }

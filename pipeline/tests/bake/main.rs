@@ -3,6 +3,12 @@
 /// Paths, baking helpers and the shared real-corpus bake.
 mod support;
 
+/// A local HTTP server on loopback with canned answers, for the fetch tests.
+mod loopback;
+
+/// Every default source refreshed from a local server that plays its publisher, then baked.
+mod publishers;
+
 /// Cases D1, D2, D7 and D12 of `../shared/cases/data.md`, checked on the real baked artifacts.
 mod data_cases;
 
