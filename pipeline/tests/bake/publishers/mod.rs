@@ -15,6 +15,9 @@ use std::{
     process::Output,
 };
 
+/// UNDP HDR, IMF WEO and ND-GAIN.
+mod undp_imf;
+
 use crate::{
     loopback::{Canned, LoopbackServer},
     support::{bake_into, fixture, project_catalog, real_sources},
