@@ -20,7 +20,7 @@ mod undp_imf;
 
 use crate::{
     loopback::{Canned, LoopbackServer},
-    support::{bake_into, fixture, project_catalog, real_sources},
+    support::{fixture, project_catalog, real_sources},
 };
 
 /// The `Last-Modified` the loopback publisher sends, and the vintage a refreshed source is then cited with.
@@ -97,9 +97,28 @@ impl PublisherSetup {
         stdout
     }
 
-    /// Bakes the copy into `out_dir` and opens the published corpus.
+    /// Bakes the copy into `out_dir` through the binary (its refresh URLs are loopback ones, which the
+    /// catalog admits only under the test-only setting, set for that process alone) and opens the
+    /// published corpus.
     pub fn bake(&self, out_dir: &Path) -> corpus::BakedCorpus {
-        bake_into(self.catalog.path(), self.sources.path(), out_dir);
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_pipeline"))
+            .arg("bake")
+            .arg("--quiet")
+            .arg("--catalog-dir")
+            .arg(self.catalog.path())
+            .arg("--sources-dir")
+            .arg(self.sources.path())
+            .arg("--out-dir")
+            .arg(out_dir)
+            .env("CORPUS_FETCH_LOOPBACK_FOR_TESTS", "1")
+            .output()
+            .expect("pipeline runs");
+        assert!(
+            output.status.success(),
+            "bake failed:\n{}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
         corpus::BakedCorpus::open_current(out_dir).expect("the published corpus opens")
     }
 
@@ -109,15 +128,18 @@ impl PublisherSetup {
     }
 }
 
-/// Copies the catalog tree `from` into `to`, each refresh URL (`url = "https://HOST/…"`, never
-/// `license_url`) rewritten to `http://127.0.0.1:PORT/HOST/…`.
+/// Copies the catalog tree `from` into `to`, each refresh URL of `sources/*.toml` (`url = "https://HOST/…"`,
+/// never `license_url`) rewritten to `http://127.0.0.1:PORT/HOST/…`.
 fn copy_rewriting(from: &Path, to: &Path, port: u16) {
     for entry in std::fs::read_dir(from).unwrap().flatten() {
         let target = to.join(entry.file_name());
         if entry.file_type().unwrap().is_dir() {
             std::fs::create_dir_all(&target).unwrap();
             copy_rewriting(&entry.path(), &target, port);
-        } else if entry.path().extension().is_some_and(|extension| extension == "toml") {
+        } else if entry.path().extension().is_some_and(|extension| extension == "toml")
+            && from.file_name().is_some_and(|name| name == "sources")
+        {
+            // Only the source catalog files declare refresh URLs; corpus.toml's licence `url`s stay https.
             let text = std::fs::read_to_string(entry.path()).unwrap();
             std::fs::write(&target, rewrite_refresh_urls(&text, port)).unwrap();
         } else {

@@ -328,9 +328,10 @@ fn undp_imf_and_nd_gain_refreshed_from_their_publishers_agree_with_the_staged_ba
         ("hdi", "BRA", 2023, 0.786, ""),
         // undp_hdi: row BRA, column 2021.
         ("hdi_hdr2022", "BRA", 2021, 0.754, ""),
-        // imf_weo_2025apr: BRA NGDPD 2024 = 2171.337 (served as "2,171.337"), estimates start after 2024.
+        // imf_weo_2025apr: BRA NGDPD 2024 = 2171.337 (served as "2,171.337"); MEX NGDP_RPCH 2025 = -0.26,
+        // after its Estimates Start After 2024.
         ("ngdpd", "BRA", 2024, 2171.337, ""),
-        ("ngdp_rpch", "MEX", 2025, -0.3, "projection"),
+        ("ngdp_rpch", "MEX", 2025, -0.26, "projection"),
         // imf_weo_2019apr: mex ngdp_rpch 2017 = 2.07 (estimates start after 2017), 2018 = 1.994 projected.
         ("ngdp_rpch_weo2019", "MEX", 2017, 2.07, ""),
         ("ngdp_rpch_weo2019", "MEX", 2018, 1.994, "projection"),
