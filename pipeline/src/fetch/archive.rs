@@ -1,5 +1,7 @@
 //! Unpacking a downloaded zip (`format = "zip"`, `extract = [...]`): only the declared members, each
-//! found by its file name wherever it lies in the archive (publishers' zips sometimes nest a folder),
+//! found by its file name wherever it lies in the archive (publishers' zips sometimes nest a folder), or
+//! by its last folders and file name where the file name repeats (ND-GAIN's `gain/gain.csv` beside
+//! `trends/gain.csv`, under `resources/` or, in the 2026 release, `resources 2/`),
 //! written beside the archive's place in the raw folder, capped in size, hashed as written.
 
 use std::{
@@ -35,7 +37,7 @@ pub(super) fn unpack(
     for (member, target) in members {
         let matching: Vec<&String> = names
             .iter()
-            .filter(|name| name.rsplit('/').next() == Some(*member))
+            .filter(|name| name.as_str() == *member || name.ends_with(&format!("/{member}")))
             .collect();
         let name = match matching.as_slice() {
             [name] => (*name).clone(),
@@ -136,6 +138,20 @@ mod tests {
         assert!(missing.contains("no member `WDIData.csv`") && missing.contains("WDICSV.csv"), "{missing}");
         let too_big = unpack(&archive, &targets[..1], 10).unwrap_err();
         assert!(too_big.contains("past the 10 bytes"), "{too_big}");
+        // A member named by its folder and file tells apart two files of one name (ND-GAIN's layout).
+        let nd_gain = dir.path().join("nd_gain.zip");
+        zip_of(
+            &nd_gain,
+            &[
+                ("resources/gain/gain.csv", b"\"ISO3\",\"Name\",\"2020\"\n"),
+                ("resources/trends/gain.csv", b"\"ISO3\",\"Name\",\"Value\",\"sign\"\n"),
+            ],
+        );
+        let twice = unpack(&nd_gain, &[("gain.csv", dir.path().join("g"))], 1 << 20).unwrap_err();
+        assert!(twice.contains("2 times"), "{twice}");
+        let target = dir.path().join("out/gain/gain.csv");
+        unpack(&nd_gain, &[("gain/gain.csv", target.clone())], 1 << 20).unwrap();
+        assert!(std::fs::read_to_string(&target).unwrap().ends_with("\"2020\"\n"));
         std::fs::write(&archive, b"<html>not a zip</html>").unwrap();
         assert!(unpack(&archive, &targets, 1 << 20).unwrap_err().contains("not a readable zip"));
     }

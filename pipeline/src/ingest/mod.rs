@@ -1,9 +1,10 @@
 //! Connectors: read each source's raw files, as declared in its catalog entry, into raw rows (cells as
 //! written, nothing parsed or dropped yet) and registry content. [`read_source`] picks the reader of an
-//! observation source's connector: [`tabular`] (the plain CSV layouts), [`wide_years`], [`scaled`],
-//! [`databank`] (the World Bank's wide CSV as served), [`wb_api`] (World Bank API v2 JSON),
-//! [`owid_grapher`] (Our World in Data downloads with their metadata), [`gcb_flat`] (the Global Carbon
-//! Project's flat CSV);
+//! observation source's connector: [`tabular`] (the plain CSV layouts), [`wide_years`], [`scaled`], and
+//! the publishers' own files: [`databank`] (the World Bank's wide CSV as served), [`wb_api`] (World Bank
+//! API v2 JSON), [`owid_grapher`] (Our World in Data downloads with their metadata), [`gcb_flat`] (the
+//! Global Carbon Project's flat CSV), [`imf_weo_text`] (IMF WEO tab-separated text), [`undp_hdr`] (UNDP
+//! HDR composite CSV), decoded by [`text`];
 //! [`countries`] and [`wdi_metadata`] read the country list and the series metadata.
 //!
 //! Governance (`crate::govern`) decides what each raw row becomes; ingest never drops a row.
@@ -14,6 +15,7 @@ pub mod databank;
 pub mod ncei_earthquakes;
 pub mod gcb_flat;
 pub mod owid_grapher;
+pub mod imf_weo_text;
 pub mod projection;
 pub mod raw;
 pub mod scaled;
@@ -21,6 +23,8 @@ pub mod table;
 pub mod tabular;
 pub mod wb_api;
 pub mod wb_projects_api;
+pub mod text;
+pub mod undp_hdr;
 pub mod wdi_metadata;
 pub mod wide_years;
 
@@ -54,6 +58,12 @@ pub fn read_source(
         Connector::WideYearsCsv { .. } => {
             wide_years::read_source(entry, mapping, sources_dir, progress)
         }
+        Connector::ImfWeoText { .. } => {
+            imf_weo_text::read_source(entry, mapping, sources_dir, progress)
+        }
+        Connector::UndpHdrCsv { .. } => {
+            undp_hdr::read_source(entry, mapping, sources_dir, progress)
+        }
         Connector::ScaledCsv { .. } => scaled::read_source(entry, mapping, sources_dir, progress),
         Connector::DatabankCsv { .. } => databank::read_source(entry, mapping, sources_dir, progress),
         Connector::WbApiJson { .. } => wb_api::read_source(entry, mapping, sources_dir, progress),
@@ -81,6 +91,12 @@ pub fn missing_markers(connector: &Connector) -> &[String] {
             missing_markers, ..
         }
         | Connector::WideYearsCsv {
+            missing_markers, ..
+        }
+        | Connector::ImfWeoText {
+            missing_markers, ..
+        }
+        | Connector::UndpHdrCsv {
             missing_markers, ..
         }
         | Connector::ScaledCsv {

@@ -6,7 +6,8 @@
 //!   `datapoints/ddf--datapoints--<key>--by--country--year.csv` with projection notes).
 //! - `long_csv`: one long CSV with an indicator column (WGI).
 //! - `columns_csv`: one CSV with a value column per indicator (ND-GAIN, WBL, CEPAL, OWID).
-//! - `year_columns_csv`: one column per year (UNDP HDI).
+//! - `year_columns_csv`: one column per year, one file per indicator (UNDP HDI extract; ND-GAIN's
+//!   download, `resources/gain/gain.csv` …: quoted header and keys, unquoted numbers, empty = missing).
 //! - `sum_csv`: record-level rows summed per country and year (OECD CRS).
 
 use std::{
@@ -212,13 +213,28 @@ pub fn read_source(
         }
         Connector::YearColumnsCsv {
             file,
+            files: indicator_files,
             country_column,
             ..
         } => {
             let mut files = Vec::new();
             for (mapping_idx, row) in mapping.rows.iter().enumerate() {
+                let pattern = indicator_files
+                    .get(row.raw_key())
+                    .or(file.as_ref())
+                    .ok_or_else(|| {
+                        BakeError::raw_file(
+                            &raw_dir,
+                            format!(
+                                "raw_key `{}`: no file; add it to connector.files (declared: {}) or give connector.file",
+                                row.raw_key(),
+                                indicator_files.keys().cloned().collect::<Vec<_>>().join(", ")
+                            ),
+                        )
+                    })?;
                 let path = raw_dir.join(
-                    file.replace("{code_lower}", &row.source_code.to_ascii_lowercase())
+                    pattern
+                        .replace("{code_lower}", &row.source_code.to_ascii_lowercase())
                         .replace("{raw_key}", row.raw_key()),
                 );
                 let table = Table::read(&path)?;
@@ -233,6 +249,16 @@ pub fn read_source(
                     })
                     .map(|(column, header)| (column, header.as_str()))
                     .collect();
+                if year_columns.is_empty() {
+                    // ND-GAIN's `trends/*.csv` (`"ISO3","Name","Value","sign"`) is such a file.
+                    return Err(BakeError::raw_file(
+                        &path,
+                        format!(
+                            "no year columns (`1995`, `1996`, …): not a one-column-per-year layout; columns: {}",
+                            table.headers.join(", ")
+                        ),
+                    ));
+                }
                 let mut rows = Vec::new();
                 for (line, cells) in &table.records {
                     for (column, year) in &year_columns {
@@ -373,4 +399,92 @@ fn read_descriptor(path: &Path) -> Result<Descriptor, BakeError> {
         description: text("readme").or_else(|| text("description")),
         ..Descriptor::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    /// The ND-GAIN download's `resources/` folder: byte-exact rows (AND ARG BOL BRA CHL COL MEX VEN) of
+    /// the real release-2022 files.
+    fn formats_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/publisher-formats")
+    }
+
+    fn nd_gain_entry(files: &str) -> SourceEntry {
+        toml::from_str(&format!(
+            r#"
+id = "nd_gain"
+name = "ND-GAIN"
+publisher = "ND-GAIN"
+license = "ND-GAIN-terms"
+license_url = "https://gain.nd.edu/our-work/country-index/"
+homepage = "https://gain.nd.edu/our-work/country-index/"
+raw_path = "nd_gain"
+vintage = "2022"
+retrieved_at = "2022-12-16"
+[connector]
+kind = "year_columns_csv"
+country_column = "ISO3"
+files = {{ {files} }}
+"#
+        ))
+        .unwrap()
+    }
+
+    fn read(entry: &SourceEntry, keys: &[&str]) -> Result<Vec<RawFile>, BakeError> {
+        let mapping = MetricMapping::of_raw_keys(keys);
+        read_source(entry, &mapping, &formats_dir(), &indicatif::ProgressBar::hidden())
+            .map(|(files, _)| files)
+    }
+
+    #[test]
+    fn nd_gain_files_by_raw_key_read_quoted_keys_and_unquoted_full_precision_numbers() {
+        let entry = nd_gain_entry(
+            r#"gain = "resources/gain/gain.csv", vuln_exposure = "resources/vulnerability/exposure.csv", readiness = "resources/readiness/readiness.csv""#,
+        );
+        let files = read(&entry, &["gain", "vuln_exposure", "readiness"]).unwrap();
+        assert_eq!(files[1].file, "nd_gain/resources/vulnerability/exposure.csv");
+        let cell = |file: usize, country: &str, year: &str| {
+            files[file]
+                .rows
+                .iter()
+                .find(|row| row.country == country && row.year == year)
+                .unwrap()
+                .value
+                .clone()
+        };
+        // gain.csv ARG 1995, as the publisher wrote it (the staged extract rounds it to 48.537).
+        assert_eq!(cell(0, "ARG", "1995"), "48.5369616203106");
+        assert_eq!(cell(1, "ARG", "2020"), "0.470457592651683");
+        assert_eq!(cell(2, "ARG", "1995"), "0.382303847012116");
+        // Andorra has no index at all: 26 empty cells, passed on for governance to report.
+        assert!(
+            files[0]
+                .rows
+                .iter()
+                .filter(|row| row.country == "AND")
+                .all(|row| row.value.is_empty())
+        );
+        // 8 rows × 26 years (1995–2020), read from the header.
+        assert_eq!(files[0].rows.len(), 8 * 26);
+    }
+
+    #[test]
+    fn nd_gain_trends_file_is_not_a_year_layout_and_a_missing_file_entry_is_named() {
+        let entry = nd_gain_entry(r#"gain = "resources/trends/gain.csv""#);
+        let error = read(&entry, &["gain"]).unwrap_err().to_string();
+        assert!(
+            error.contains("trends/gain.csv") && error.contains("no year columns"),
+            "{error}"
+        );
+        let entry = nd_gain_entry(r#"gain = "resources/gain/gain.csv""#);
+        let error = read(&entry, &["gain", "readiness"]).unwrap_err().to_string();
+        assert!(
+            error.contains("raw_key `readiness`: no file") && error.contains("declared: gain"),
+            "{error}"
+        );
+    }
 }

@@ -189,10 +189,16 @@ pub enum Connector {
         #[serde(default)]
         missing_markers: Vec<String>,
     },
-    /// One CSV per indicator with a country column and one column per year (UNDP HDI).
+    /// One CSV per indicator with a country column and one column per year (UNDP HDI extract; the
+    /// ND-GAIN download's `resources/…` files, header `"ISO3","Name","1995",…`).
     YearColumnsCsv {
-        /// Path pattern of the CSV.
-        file: String,
+        /// Path pattern of the CSV (`{raw_key}`, `{code_lower}`), for every indicator not in `files`.
+        #[serde(default)]
+        file: Option<String>,
+        /// Each indicator's own file by the mapping's `raw_key`, where the publisher's file names follow
+        /// no one pattern (ND-GAIN: `vuln_exposure` is `resources/vulnerability/exposure.csv`).
+        #[serde(default)]
+        files: BTreeMap<String, String>,
         /// Column holding the country code.
         country_column: String,
         /// Value cells meaning "no data".
@@ -238,6 +244,49 @@ pub enum Connector {
         description_column: Option<String>,
         /// Value cells meaning "no data".
         #[serde(default)]
+        missing_markers: Vec<String>,
+    },
+    /// The IMF WEO database as the IMF serves it: the "By Countries" file `WEO<Mon><YYYY>all.xls` (and the
+    /// query tool's `WEO_Data.xls`), which is tab-separated text despite its name, UTF-16LE (October 2020
+    /// on, BOM optional) or Latin-1 (earlier), CRLF, with a blank line and a footer line after the data.
+    /// Columns as [`Connector::WideYearsCsv`] (read by name; the mapping's `raw_key` is matched against
+    /// `indicator_column` ignoring ASCII case), `n/a` and `--` missing by default, thousands separators
+    /// removed (see `crate::ingest::imf_weo_text`). The Data Portal's xlsx (October 2025 on) is not read.
+    ImfWeoText {
+        /// The text file.
+        file: String,
+        /// Column naming the indicator (`WEO Subject Code`).
+        indicator_column: String,
+        /// Column holding the country code (`ISO`).
+        country_column: String,
+        /// Column holding the last year of actual data of the row (`Estimates Start After`), if any.
+        #[serde(default)]
+        after_column: Option<String>,
+        /// Column holding the publisher's title of the indicator (`Subject Descriptor`).
+        #[serde(default)]
+        title_column: Option<String>,
+        /// Column holding the unit (`Units`), appended to the title in parentheses.
+        #[serde(default)]
+        units_column: Option<String>,
+        /// Column holding the publisher's definition (`Subject Notes`).
+        #[serde(default)]
+        description_column: Option<String>,
+        /// Value cells meaning "no data"; the WEO's own `n/a` and `--` unless declared.
+        #[serde(default = "weo_missing_markers")]
+        missing_markers: Vec<String>,
+    },
+    /// UNDP's "Composite indices complete time series" CSV as the HDR Office serves it
+    /// (`HDR25_Composite_indices_complete_time_series.csv`): Latin-1, CRLF, one row per country or
+    /// aggregate, columns `iso3`, `country`, …, then `<indicator>_<year>` (`hdi_1990`, `gni_pc_f_2023`).
+    /// The mapping's `raw_key` is the indicator prefix (`hdi`, `le`, `gnipc`, `ihdi`, `gii`, `phdi`, …);
+    /// the single-year rank and group columns are refused as indicators (see `crate::ingest::undp_hdr`).
+    UndpHdrCsv {
+        /// The CSV file.
+        file: String,
+        /// Column holding the ISO3 code (`iso3`).
+        country_column: String,
+        /// Value cells meaning "no data" besides empty ones; the file's one literal `NaN` unless declared.
+        #[serde(default = "hdr_missing_markers")]
         missing_markers: Vec<String>,
     },
     /// One CSV whose numeric values are multiplied by a declared unit factor `scale` (GCB MtC × 3.664 =
@@ -365,6 +414,16 @@ pub enum Connector {
     },
 }
 
+/// The WEO's missing-value markers (`n/a`, `--`).
+fn weo_missing_markers() -> Vec<String> {
+    vec!["n/a".to_string(), "--".to_string()]
+}
+
+/// The HDR file's missing-value marker besides empty cells: one literal `NaN` (RWA `diff_hdi_phdi_1994`).
+fn hdr_missing_markers() -> Vec<String> {
+    vec!["NaN".to_string()]
+}
+
 impl Connector {
     /// Whether this connector yields observations (and so needs citations and a metric mapping).
     pub fn yields_observations(&self) -> bool {
@@ -407,6 +466,8 @@ impl Connector {
             Connector::YearColumnsCsv { .. } => "year_columns_csv",
             Connector::SumCsv { .. } => "sum_csv",
             Connector::WideYearsCsv { .. } => "wide_years_csv",
+            Connector::ImfWeoText { .. } => "imf_weo_text",
+            Connector::UndpHdrCsv { .. } => "undp_hdr_csv",
             Connector::ScaledCsv { .. } => "scaled_csv",
             Connector::DatabankCsv { .. } => "databank_csv",
             Connector::WbApiJson { .. } => "wb_api_json",
@@ -671,9 +732,22 @@ impl SourceEntry {
                 })
             }
             Connector::ColumnsCsv { file, .. }
-            | Connector::YearColumnsCsv { file, .. }
             | Connector::SumCsv { file, .. }
-            | Connector::WideYearsCsv { file, .. } => check_relative("connector.file", file),
+            | Connector::WideYearsCsv { file, .. }
+            | Connector::ImfWeoText { file, .. }
+            | Connector::UndpHdrCsv { file, .. } => check_relative("connector.file", file),
+            Connector::YearColumnsCsv { file, files, .. } => {
+                if file.is_none() && files.is_empty() {
+                    return Err("connector.file or connector.files: give the file pattern, or each indicator's file by raw_key".into());
+                }
+                if let Some(file) = file {
+                    check_relative("connector.file", file)?;
+                }
+                for (raw_key, file) in files {
+                    check_relative(&format!("connector.files.{raw_key}"), file)?;
+                }
+                Ok(())
+            }
             Connector::ScaledCsv {
                 file,
                 indicator_column,

@@ -209,3 +209,26 @@ fn describe_csv_error(error: &csv::Error) -> String {
         _ => format!("{line}{error}"),
     }
 }
+
+#[cfg(test)]
+impl MetricMapping {
+    /// A mapping of one `economia` row per raw key (source code = the key upper-cased), for connector
+    /// tests that only need `raw_key`s.
+    pub(crate) fn of_raw_keys(keys: &[&str]) -> MetricMapping {
+        let mut text = String::from("source_code,raw_key,pillar,unit,good_direction,license,headline\n");
+        for key in keys {
+            text.push_str(&format!(
+                "{},{key},economia,index,up,CC-BY-4.0,false\n",
+                key.to_ascii_uppercase()
+            ));
+        }
+        let rows = csv::Reader::from_reader(text.as_bytes())
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .expect("a test mapping");
+        MetricMapping {
+            file: PathBuf::from("test-mapping.csv"),
+            rows,
+        }
+    }
+}

@@ -74,6 +74,8 @@ pub struct RefreshFile {
     /// Where it goes, relative to the source's raw folder (no `..`, not absolute).
     pub file: String,
     /// For a zip (`format = "zip"`): the members to unpack, each placed beside the archive under its own
+    /// name; a member named with folders (`gain/gain.csv`, where `trends/gain.csv` shares the file name)
+    /// matches the archive entry ending in those folders and file and keeps them beside the archive
     /// name (`publisher/WDI_CSV.zip` with `WDICSV.csv` gives `publisher/WDICSV.csv`); the archive itself
     /// is not kept. Empty for other formats.
     #[serde(default)]
@@ -295,9 +297,12 @@ impl Refresh {
                 (_, true) => {}
             }
             for member in &file.extract {
-                if member.is_empty() || member.contains(['/', '\\', '\0']) || member == ".." {
+                let escapes = member
+                    .split('/')
+                    .any(|part| part.is_empty() || part == "." || part == "..");
+                if member.is_empty() || member.contains(['\\', '\0']) || escapes {
                     return Err(format!(
-                        "refresh.files[{index}].extract `{member}`: a member file name of the archive, without folders"
+                        "refresh.files[{index}].extract `{member}`: a member file name of the archive, or its last folders and file name where the name repeats in other folders (`gain/gain.csv`); no `..`, `.` or empty parts"
                     ));
                 }
             }
@@ -538,6 +543,12 @@ mod tests {
         let mut escaping = archive.clone();
         escaping.files[0].extract = vec!["../x.csv".into()];
         assert!(escaping.validate(&policy()).is_err());
+        escaping.files[0].extract = vec!["gain//gain.csv".into()];
+        assert!(escaping.validate(&policy()).is_err());
+        let mut nested = archive.clone();
+        nested.files[0].extract = vec!["gain/gain.csv".into()];
+        assert!(nested.validate(&policy()).is_ok());
+        assert_eq!(nested.files[0].kept_paths(), vec!["publisher/gain/gain.csv"]);
         let members_of_csv = Refresh {
             format: RefreshFormat::Csv,
             ..archive

@@ -14,7 +14,7 @@ use crate::support::{fixture, project_catalog, real, run_pipeline};
 
 /// The sources whose catalog files and mappings this rule set reviewed (the others are issue 10's new
 /// sources, named by their own tests).
-const REVIEWED_SOURCES: [&str; 14] = [
+const REVIEWED_SOURCES: [&str; 15] = [
     "cepal_femicide",
     "nd_gain",
     "oecd_crs_all",
@@ -25,6 +25,7 @@ const REVIEWED_SOURCES: [&str; 14] = [
     "owid_sedlac",
     "owid_ucdp",
     "undp_hdi",
+    "undp_hdr2025",
     "wbl",
     "wdi",
     "wgi",
@@ -343,6 +344,7 @@ fn governance_counts_citation_links_by_kind() {
     let kind_of = |id: &str| bake.corpus.source(id).unwrap().deep_link_kind;
     assert_eq!(kind_of("wdi"), LinkKind::IndicatorCountry);
     assert_eq!(kind_of("undp_hdi"), LinkKind::Country);
+    assert_eq!(kind_of("undp_hdr2025"), LinkKind::Country);
     assert_eq!(kind_of("cepal_femicide"), LinkKind::Indicator);
     for generic in [
         "nd_gain",

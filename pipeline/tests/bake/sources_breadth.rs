@@ -6,8 +6,21 @@ use crate::support::{bake_into, project_catalog, real, real_sources};
 
 /// One value read by hand from each source's raw file: (indicator, country, year, value, citation id).
 const KNOWN_VALUES: &[(&str, &str, i32, f64, &str)] = &[
-    // undp_hdi/HDR21-22_complete_time_series.latam.csv, row BRA, column 2021.
-    ("hdi", "BRA", 2021, 0.754, "undp-hdi-bra-2021"),
+    // undp_hdr2025/HDR25_Composite_indices_complete_time_series.latam.csv, row BRA, column hdi_2023
+    // (HDR 2025 answers as `hdi`), and hdi_2021 (0.768: re-estimated since the older edition).
+    ("hdi", "BRA", 2023, 0.786, "undp-hdi-bra-2023"),
+    ("hdi", "BRA", 2021, 0.768, "undp-hdi-bra-2021"),
+    // Row MEX, columns gii_2023 and ihdi_2023.
+    ("gii", "MEX", 2023, 0.358, "undp-gii-mex-2023"),
+    ("ihdi", "MEX", 2023, 0.646, "undp-ihdi-mex-2023"),
+    // undp_hdi/HDR21-22_complete_time_series.latam.csv, row BRA, column 2021 (the older edition).
+    (
+        "hdi_hdr2022",
+        "BRA",
+        2021,
+        0.754,
+        "undp2022-hdi-hdr2022-bra-2021",
+    ),
     // imf_weo_2019apr/datapoints/ddf--datapoints--ngdp_rpch--by--country--year.csv, mex 2017 (the older
     // vintage; April 2025 answers as `ngdp_rpch`, see new_sources).
     (

@@ -14,9 +14,12 @@ pub mod owid;
 use std::{
     collections::HashMap,
     io::Write,
-    path::{Path, PathBuf},
+    path::Path,
     process::Output,
 };
+
+/// UNDP HDR, IMF WEO and ND-GAIN.
+mod undp_imf;
 
 use crate::{
     loopback::{Canned, LoopbackServer},
@@ -134,10 +137,17 @@ impl PublisherSetup {
 fn copy_rewriting(from: &Path, to: &Path, port: u16) {
     for entry in std::fs::read_dir(from).unwrap().flatten() {
         let target = to.join(entry.file_name());
+        // A local bake's output (`data/baked`) and lock are not the catalog.
+        if entry.file_name() == "baked" || entry.file_name() == "sources.lock.json" {
+            continue;
+        }
         if entry.file_type().unwrap().is_dir() {
             std::fs::create_dir_all(&target).unwrap();
             copy_rewriting(&entry.path(), &target, port);
-        } else if entry.path().extension().is_some_and(|extension| extension == "toml") {
+        } else if entry.path().extension().is_some_and(|extension| extension == "toml")
+            && from.file_name().is_some_and(|name| name == "sources")
+        {
+            // Only the source catalog files declare refresh URLs; corpus.toml's licence `url`s stay https.
             let text = std::fs::read_to_string(entry.path()).unwrap();
             std::fs::write(&target, rewrite_refresh_urls(&text, port)).unwrap();
         } else {
@@ -195,13 +205,6 @@ pub fn zip_of(members: &[(&str, &[u8])]) -> Vec<u8> {
         writer.write_all(bytes).unwrap();
     }
     writer.finish().unwrap().into_inner()
-}
-
-/// Path of a real publisher sample, `../shared/data/publisher-formats/{relative}`.
-pub fn publisher_sample(relative: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/data/publisher-formats")
-        .join(relative)
 }
 
 /// The refresh mechanism on the fixture catalog: a zip from the publisher, unpacked, read with the
