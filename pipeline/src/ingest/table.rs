@@ -50,6 +50,14 @@ impl Table {
         Table::parse_bytes(path, text.as_bytes(), layout)
     }
 
+    /// Parses `bytes`, the CSV of `path` (named in errors), whole: a UTF-8 BOM is stripped (tests build
+    /// tables from publishers' bytes in memory).
+    #[cfg(test)]
+    pub(crate) fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Table, BakeError> {
+        let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+        Table::parse_bytes(path, text, Delimited::Csv)
+    }
+
     fn parse_bytes(path: &Path, text: &[u8], layout: Delimited) -> Result<Table, BakeError> {
         let mut builder = csv::ReaderBuilder::new();
         if layout == Delimited::TabUnquoted {
