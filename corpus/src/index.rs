@@ -73,6 +73,25 @@ pub struct MetricHit {
     pub match_share: f32,
 }
 
+/// Orders `hits` (best first) so that, among the hits named by the largest share of the query's words,
+/// those `is_default` holds for come first, each group in relevance order; the other hits follow as they
+/// were. Two publishers' series of one quantity (WDI's homicide rate and UNODC's via OWID) are named alike;
+/// the reviewed default (a metric's `headline`) answers first, the other stays beside it.
+pub fn defaults_first_among_best_named(
+    hits: &mut Vec<MetricHit>,
+    is_default: impl Fn(&MetricHit) -> bool,
+) {
+    let Some(best) = hits.iter().map(|hit| hit.match_share).reduce(f32::max) else {
+        return;
+    };
+    let (mut first, rest): (Vec<MetricHit>, Vec<MetricHit>) = std::mem::take(hits)
+        .into_iter()
+        .partition(|hit| hit.match_share >= best);
+    first.sort_by_key(|hit| !is_default(hit));
+    first.extend(rest);
+    *hits = first;
+}
+
 /// The opened index, ready to search.
 #[derive(Clone)]
 pub struct MetricIndex {

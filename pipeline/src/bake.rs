@@ -76,8 +76,10 @@ pub struct BakeSummary {
 pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
     let started = Instant::now();
     // A source a fetch refreshed is read from the publisher's files it brought, cited with their dates.
-    let lock = crate::sources::lock::Lock::read(&options.catalog_dir)
-        .map_err(|(path, error)| BakeError::catalog(&path, format!("cannot read the lock file: {error}")))?;
+    let lock =
+        crate::sources::lock::Lock::read(&options.catalog_dir).map_err(|(path, error)| {
+            BakeError::catalog(&path, format!("cannot read the lock file: {error}"))
+        })?;
     let catalog = Catalog::load(&options.catalog_dir)?.refreshed(&options.sources_dir, &lock);
     let aggregation = crate::sources::aggregation::load(
         &options.catalog_dir.join(crate::sources::aggregation::FILE),

@@ -23,8 +23,8 @@ use std::{
 use corpus::{
     Manifest, Metric, Observation, ObservationTable, RecordDataset, SourceRecord,
     changes::{
-        ChangeTotals, Changes, CitedValue, CorpusVersion, IndicatorChanges, REVISIONS_PER_INDICATOR,
-        RecordChanges, Revision, SourceChanges, TOP_REVISIONS,
+        ChangeTotals, Changes, CitedValue, CorpusVersion, IndicatorChanges,
+        REVISIONS_PER_INDICATOR, RecordChanges, Revision, SourceChanges, TOP_REVISIONS,
     },
     layout, read_json,
 };
@@ -246,16 +246,14 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Changes {
     let (mut old_rows, mut new_rows) = (old.observations.rows(), new.observations.rows());
     let (mut left, mut right) = (old_rows.next(), new_rows.next());
     loop {
-        let order = match (&left, &right) {
-            (None, None) => break,
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (Some(before), Some(after)) => (before.indicator, before.country, before.year).cmp(&(
-                after.indicator,
-                after.country,
-                after.year,
-            )),
-        };
+        let order =
+            match (&left, &right) {
+                (None, None) => break,
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (Some(before), Some(after)) => (before.indicator, before.country, before.year)
+                    .cmp(&(after.indicator, after.country, after.year)),
+            };
         match order {
             Ordering::Less => {
                 let before = left.take().expect("an old row");
@@ -302,8 +300,16 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Changes {
         .chain(&new.metrics)
         .map(|metric| (metric.id.as_str(), metric.source_id.as_str()))
         .collect();
-    let old_ids: BTreeSet<&str> = old.metrics.iter().map(|metric| metric.id.as_str()).collect();
-    let new_ids: BTreeSet<&str> = new.metrics.iter().map(|metric| metric.id.as_str()).collect();
+    let old_ids: BTreeSet<&str> = old
+        .metrics
+        .iter()
+        .map(|metric| metric.id.as_str())
+        .collect();
+    let new_ids: BTreeSet<&str> = new
+        .metrics
+        .iter()
+        .map(|metric| metric.id.as_str())
+        .collect();
     let mut by_source: BTreeMap<String, SourceChanges> = BTreeMap::new();
     let all_source_ids: BTreeSet<&str> = old_sources
         .keys()
@@ -375,8 +381,16 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Changes {
             flags_changed: tally.flags_changed,
             observations_added: tally.observations_added,
             observations_removed: tally.observations_removed,
-            years_added: tally.new_years.difference(&tally.old_years).copied().collect(),
-            years_dropped: tally.old_years.difference(&tally.new_years).copied().collect(),
+            years_added: tally
+                .new_years
+                .difference(&tally.old_years)
+                .copied()
+                .collect(),
+            years_dropped: tally
+                .old_years
+                .difference(&tally.new_years)
+                .copied()
+                .collect(),
             series_added: tally
                 .new_countries
                 .difference(&tally.old_countries)

@@ -184,7 +184,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             // Indicator sources by catalog entry, curated record sources by id.
             let mut chosen: Vec<(Option<&pipeline::sources::SourceEntry>, String)> = Vec::new();
             if sources.is_empty() {
-                for source in catalog.sources.iter().filter(|source| source.refresh.is_some()) {
+                for source in catalog
+                    .sources
+                    .iter()
+                    .filter(|source| source.refresh.is_some())
+                {
                     chosen.push((Some(source), source.id.clone()));
                 }
                 for (id, ..) in &curated {

@@ -56,7 +56,10 @@ pub fn status_of(catalog: &Catalog, source: &SourceEntry, sources_dir: &Path) ->
 }
 
 /// The country registry of the catalog's country list, when it reads.
-pub(crate) fn country_registry(catalog: &Catalog, sources_dir: &Path) -> Option<corpus::CountryRegistry> {
+pub(crate) fn country_registry(
+    catalog: &Catalog,
+    sources_dir: &Path,
+) -> Option<corpus::CountryRegistry> {
     countries(catalog, sources_dir)
 }
 

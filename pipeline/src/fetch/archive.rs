@@ -23,7 +23,8 @@ pub(super) fn unpack(
     members: &[(&str, PathBuf)],
     max_bytes: u64,
 ) -> Result<Vec<(String, u64)>, String> {
-    let file = std::fs::File::open(archive).map_err(|error| format!("{}: {error}", archive.display()))?;
+    let file =
+        std::fs::File::open(archive).map_err(|error| format!("{}: {error}", archive.display()))?;
     let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file))
         .map_err(|error| format!("the download is not a readable zip archive: {error}"))?;
     let names: Vec<String> = zip
@@ -53,7 +54,11 @@ pub(super) fn unpack(
                 return Err(format!(
                     "the archive holds `{member}` {} times ({}): name one",
                     several.len(),
-                    several.iter().map(|name| name.as_str()).collect::<Vec<_>>().join(", ")
+                    several
+                        .iter()
+                        .map(|name| name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ));
             }
         };
@@ -61,9 +66,11 @@ pub(super) fn unpack(
             .by_name(&name)
             .map_err(|error| format!("member `{name}`: {error}"))?;
         if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|error| format!("{}: {error}", parent.display()))?;
+            std::fs::create_dir_all(parent)
+                .map_err(|error| format!("{}: {error}", parent.display()))?;
         }
-        let mut out = std::fs::File::create(target).map_err(|error| format!("{}: {error}", target.display()))?;
+        let mut out = std::fs::File::create(target)
+            .map_err(|error| format!("{}: {error}", target.display()))?;
         let mut hasher = Sha256::new();
         let mut limited = entry.take(max_bytes + 1);
         let mut buffer = vec![0u8; 1 << 16];
@@ -134,8 +141,12 @@ mod tests {
         );
         assert!(!dir.path().join("out/WDIfootnote.csv").exists());
 
-        let missing = unpack(&archive, &[("WDIData.csv", dir.path().join("x"))], 1 << 20).unwrap_err();
-        assert!(missing.contains("no member `WDIData.csv`") && missing.contains("WDICSV.csv"), "{missing}");
+        let missing =
+            unpack(&archive, &[("WDIData.csv", dir.path().join("x"))], 1 << 20).unwrap_err();
+        assert!(
+            missing.contains("no member `WDIData.csv`") && missing.contains("WDICSV.csv"),
+            "{missing}"
+        );
         let too_big = unpack(&archive, &targets[..1], 10).unwrap_err();
         assert!(too_big.contains("past the 10 bytes"), "{too_big}");
         // A member named by its folder and file tells apart two files of one name (ND-GAIN's layout).
@@ -144,15 +155,26 @@ mod tests {
             &nd_gain,
             &[
                 ("resources/gain/gain.csv", b"\"ISO3\",\"Name\",\"2020\"\n"),
-                ("resources/trends/gain.csv", b"\"ISO3\",\"Name\",\"Value\",\"sign\"\n"),
+                (
+                    "resources/trends/gain.csv",
+                    b"\"ISO3\",\"Name\",\"Value\",\"sign\"\n",
+                ),
             ],
         );
         let twice = unpack(&nd_gain, &[("gain.csv", dir.path().join("g"))], 1 << 20).unwrap_err();
         assert!(twice.contains("2 times"), "{twice}");
         let target = dir.path().join("out/gain/gain.csv");
         unpack(&nd_gain, &[("gain/gain.csv", target.clone())], 1 << 20).unwrap();
-        assert!(std::fs::read_to_string(&target).unwrap().ends_with("\"2020\"\n"));
+        assert!(
+            std::fs::read_to_string(&target)
+                .unwrap()
+                .ends_with("\"2020\"\n")
+        );
         std::fs::write(&archive, b"<html>not a zip</html>").unwrap();
-        assert!(unpack(&archive, &targets, 1 << 20).unwrap_err().contains("not a readable zip"));
+        assert!(
+            unpack(&archive, &targets, 1 << 20)
+                .unwrap_err()
+                .contains("not a readable zip")
+        );
     }
 }

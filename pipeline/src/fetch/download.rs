@@ -2,7 +2,10 @@
 //! credential sent to the declared URL's origin only, `Accept-Encoding: identity` (a compressed response is
 //! refused), the body capped and checked against its `Content-Length`, hashed as it is written.
 
-use std::{io::{Read, Write}, path::Path};
+use std::{
+    io::{Read, Write},
+    path::Path,
+};
 
 use corpus::manifest::hex;
 use sha2::{Digest, Sha256};

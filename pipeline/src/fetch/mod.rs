@@ -148,7 +148,8 @@ pub fn curated_refreshes(catalog: &Catalog) -> Result<Vec<(String, String, Refre
         found.push((projects.id, projects.raw_path, refresh));
     }
     for (file, _) in RECORD_SOURCES {
-        if let Some(source) = RecordSource::load(&catalog.dir, file, &catalog.settings).map_err(failed)?
+        if let Some(source) =
+            RecordSource::load(&catalog.dir, file, &catalog.settings).map_err(failed)?
             && let Some(refresh) = source.refresh
         {
             found.push((source.id, source.raw_path, refresh));
@@ -230,7 +231,8 @@ fn fetch_into(
         .lock()
         .map_err(|error| FetchError::io(&guard_path, error))?;
     // A lock file that does not read fails the fetch before anything is downloaded.
-    let mut lock = Lock::read(&catalog.dir).map_err(|(path, error)| FetchError::io(&path, error))?;
+    let mut lock =
+        Lock::read(&catalog.dir).map_err(|(path, error)| FetchError::io(&path, error))?;
     let raw_dir = &target.raw_dir;
     std::fs::create_dir_all(sources_dir).map_err(|error| FetchError::io(sources_dir, error))?;
     remove_abandoned(sources_dir, target.id);
@@ -373,14 +375,12 @@ fn fetch_into(
             });
         }
         // The connector must read what arrived, as the bake will; else everything goes back.
-        readable().map_err(|problem| {
-            FetchError::Download {
-                source_id: target.id.to_string(),
-                url: refresh.files[0].url.clone(),
-                problem: format!(
-                    "the connector cannot read the new files ({problem}); the previous files are back"
-                ),
-            }
+        readable().map_err(|problem| FetchError::Download {
+            source_id: target.id.to_string(),
+            url: refresh.files[0].url.clone(),
+            problem: format!(
+                "the connector cannot read the new files ({problem}); the previous files are back"
+            ),
         })?;
         let lock_path = catalog.dir.join(LOCK_FILE);
         std::fs::rename(&next_lock, &lock_path).map_err(|error| FetchError::io(&lock_path, error))

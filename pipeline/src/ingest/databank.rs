@@ -146,8 +146,9 @@ impl DatabankTable {
 fn year_of_header(header: &str) -> Option<String> {
     let digits = header.get(..4)?;
     let rest = &header[4..];
-    (digits.bytes().all(|byte| byte.is_ascii_digit()) && (rest.is_empty() || rest.starts_with(" [YR")))
-        .then(|| digits.to_string())
+    (digits.bytes().all(|byte| byte.is_ascii_digit())
+        && (rest.is_empty() || rest.starts_with(" [YR")))
+    .then(|| digits.to_string())
 }
 
 /// The code an attribute pattern names for the mapped `code`: `{stem}` is the code without its last
@@ -254,7 +255,10 @@ fn read_file(
         .enumerate()
         .map(|(idx, (_, cells))| {
             (
-                (cells[indicator].to_ascii_uppercase(), cells[country].as_str()),
+                (
+                    cells[indicator].to_ascii_uppercase(),
+                    cells[country].as_str(),
+                ),
                 idx,
             )
         })
@@ -274,21 +278,21 @@ fn read_file(
         let Some(&mapping_idx) = by_code.get(&code) else {
             continue;
         };
-        descriptors.entry(mapping_idx).or_insert_with(|| Descriptor {
-            title: title
-                .map(|column| cells[column].clone())
-                .filter(|title| !title.is_empty()),
-            vintage: table.last_updated.clone(),
-            ..Descriptor::default()
-        });
+        descriptors
+            .entry(mapping_idx)
+            .or_insert_with(|| Descriptor {
+                title: title
+                    .map(|column| cells[column].clone())
+                    .filter(|title| !title.is_empty()),
+                vintage: table.last_updated.clone(),
+                ..Descriptor::default()
+            });
         let attribute_records: Vec<Option<&Vec<String>>> = attribute_patterns
             .iter()
             .map(|pattern| {
                 let pattern = (*pattern)?;
                 let key = (attribute_code(pattern, &code), cells[country].as_str());
-                by_code_country
-                    .get(&key)
-                    .map(|&idx| &table.records[idx].1)
+                by_code_country.get(&key).map(|&idx| &table.records[idx].1)
             })
             .collect();
         for (column, year) in &years {
@@ -347,12 +351,19 @@ mod tests {
     }
 
     fn download_sample() -> (std::path::PathBuf, Vec<u8>) {
-        sample("wb_wdi_indicator_download", "API_11_DS2_en_csv_v2_10982.csv")
+        sample(
+            "wb_wdi_indicator_download",
+            "API_11_DS2_en_csv_v2_10982.csv",
+        )
     }
 
     fn cell<'a>(table: &'a DatabankTable, country: &str, code: &str, year: &str) -> &'a str {
         let column = |name: &str| table.headers.iter().position(|h| h == name).unwrap();
-        let (c, i, y) = (column("Country Code"), column("Indicator Code"), column(year));
+        let (c, i, y) = (
+            column("Country Code"),
+            column("Indicator Code"),
+            column(year),
+        );
         table
             .records
             .iter()
@@ -376,13 +387,12 @@ mod tests {
         let table = DatabankTable::parse(&bytes, &path, "Country Code").unwrap();
         // Argentina, control of corruption 2022, as the World Bank's WGIData.csv writes it (the staged
         // re-save rounds it to -0.45).
-        assert_eq!(
-            cell(&table, "ARG", "CC.EST", "2022"),
-            "-0.447030484676361"
-        );
-        assert!(table.records.iter().all(|(_, cells)| cells
-            .iter()
-            .all(|cell| !cell.ends_with('\r') && !cell.starts_with('"'))));
+        assert_eq!(cell(&table, "ARG", "CC.EST", "2022"), "-0.447030484676361");
+        assert!(table.records.iter().all(|(_, cells)| {
+            cells
+                .iter()
+                .all(|cell| !cell.ends_with('\r') && !cell.starts_with('"'))
+        }));
     }
 
     #[test]
@@ -413,7 +423,15 @@ mod tests {
         assert!(bytes.starts_with(b"\xEF\xBB\xBF\"Data Source\""));
         let table = DatabankTable::parse(&bytes, &path, "Country Code").unwrap();
         assert_eq!(table.last_updated.as_deref(), Some("2024-10-24"));
-        assert_eq!(&table.headers[..4], ["Country Name", "Country Code", "Indicator Name", "Indicator Code"]);
+        assert_eq!(
+            &table.headers[..4],
+            [
+                "Country Name",
+                "Country Code",
+                "Indicator Name",
+                "Indicator Code"
+            ]
+        );
         // Line numbers count the preamble: the header is line 5, Argentina's Gini row line 6.
         assert_eq!(table.records[0].0, 6);
         assert_eq!(cell(&table, "ARG", "SI.POV.GINI", "1980"), "40.8");
@@ -487,7 +505,10 @@ source_count = "{stem}.NO.SRC"
         // Only the estimate rows are rows: no percentile rank or standard error leaks in as a value.
         assert!(file.rows.iter().all(|row| row.mapping_idx <= 1));
         assert_eq!(
-            file.rows.iter().filter(|row| row.country == "ARG" && row.mapping_idx == 0).count(),
+            file.rows
+                .iter()
+                .filter(|row| row.country == "ARG" && row.mapping_idx == 0)
+                .count(),
             24
         );
         assert_eq!(
@@ -495,7 +516,11 @@ source_count = "{stem}.NO.SRC"
             Some("Control of Corruption: Estimate")
         );
         assert_eq!(descriptors[0].vintage, None);
-        assert!(file.rows.iter().any(|row| row.country == "ROU" && row.value == "4.70589620817918E-05"));
+        assert!(
+            file.rows
+                .iter()
+                .any(|row| row.country == "ROU" && row.value == "4.70589620817918E-05")
+        );
     }
 
     #[test]
@@ -531,6 +556,9 @@ title_column = "Indicator Name"
         let error = DatabankTable::parse(b"a,b\n1,2\n", Path::new("x.csv"), "Country Code")
             .unwrap_err()
             .to_string();
-        assert!(error.contains("x.csv") && error.contains("Country Code"), "{error}");
+        assert!(
+            error.contains("x.csv") && error.contains("Country Code"),
+            "{error}"
+        );
     }
 }

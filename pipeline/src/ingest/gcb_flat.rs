@@ -62,7 +62,10 @@ pub fn read_source(
         not_in_file,
     } = &entry.connector
     else {
-        unreachable!("gcb_flat::read_source called for `{}`", entry.connector.kind());
+        unreachable!(
+            "gcb_flat::read_source called for `{}`",
+            entry.connector.kind()
+        );
     };
     let path = entry.raw_dir(sources_dir).join(file);
     check_unit_in_name(&path)?;
@@ -179,11 +182,17 @@ mod tests {
         let path = sample_path();
         let table = Table::from_bytes(&path, bytes).unwrap();
         let columns = BTreeMap::from([("territorial".to_string(), "Total".to_string())]);
-        read_table(&table, &mapping(), &columns, &["consumption".to_string()], &path)
-            .unwrap()
-            .into_iter()
-            .map(|row| (row.country, row.year, row.value))
-            .collect()
+        read_table(
+            &table,
+            &mapping(),
+            &columns,
+            &["consumption".to_string()],
+            &path,
+        )
+        .unwrap()
+        .into_iter()
+        .map(|row| (row.country, row.year, row.value))
+        .collect()
     }
 
     fn value<'a>(rows: &'a [(String, String, String)], country: &str, year: &str) -> &'a str {
@@ -196,15 +205,24 @@ mod tests {
     #[test]
     fn totals_are_read_by_name_in_mtco2_as_published() {
         let bytes = std::fs::read(sample_path()).unwrap();
-        assert!(bytes.ends_with(b"\r\n"), "the sample is CRLF to the last line");
+        assert!(
+            bytes.ends_with(b"\r\n"),
+            "the sample is CRLF to the last line"
+        );
         let rows = rows_of(&bytes);
         // "Argentina","ARG",2021,186.448284,… (MtCO2: no 3.664 factor on the flat file).
         assert_eq!(value(&rows, "ARG", "2021"), "186.448284");
         // Not countries: Global (WLD, with bunkers), International Transport (XIT), no ISO code.
         assert_eq!(value(&rows, "Global", "2019"), "37082.558969");
-        assert_eq!(value(&rows, "International Transport", "2019"), "1249.558280");
+        assert_eq!(
+            value(&rows, "International Transport", "2019"),
+            "1249.558280"
+        );
         assert_eq!(value(&rows, "Kuwaiti Oil Fires", "1991"), "477.924832");
-        assert!(rows.iter().all(|(country, _, _)| country != "WLD" && country != "XIT"));
+        assert!(
+            rows.iter()
+                .all(|(country, _, _)| country != "WLD" && country != "XIT")
+        );
         // Only territorial rows: consumption is not in the flat file.
         assert_eq!(rows.len(), 410);
     }
@@ -232,9 +250,11 @@ mod tests {
 
     #[test]
     fn a_file_not_named_in_mtco2_and_an_unnamed_indicator_are_refused() {
-        let error = check_unit_in_name(&PathBuf::from("National_Fossil_Carbon_Emissions_2025v1.0_MtC.csv"))
-            .unwrap_err()
-            .to_string();
+        let error = check_unit_in_name(&PathBuf::from(
+            "National_Fossil_Carbon_Emissions_2025v1.0_MtC.csv",
+        ))
+        .unwrap_err()
+        .to_string();
         assert!(error.contains("does not say `MtCO2`"), "{error}");
         assert!(check_unit_in_name(&sample_path()).is_ok());
         let path = sample_path();

@@ -12,19 +12,19 @@
 pub mod cclw_export;
 pub mod countries;
 pub mod databank;
-pub mod ncei_earthquakes;
 pub mod gcb_flat;
-pub mod owid_grapher;
 pub mod imf_weo_text;
+pub mod ncei_earthquakes;
+pub mod owid_grapher;
 pub mod projection;
 pub mod raw;
 pub mod scaled;
 pub mod table;
 pub mod tabular;
-pub mod wb_api;
-pub mod wb_projects_api;
 pub mod text;
 pub mod undp_hdr;
+pub mod wb_api;
+pub mod wb_projects_api;
 pub mod wdi_metadata;
 pub mod wide_years;
 
@@ -65,12 +65,16 @@ pub fn read_source(
             undp_hdr::read_source(entry, mapping, sources_dir, progress)
         }
         Connector::ScaledCsv { .. } => scaled::read_source(entry, mapping, sources_dir, progress),
-        Connector::DatabankCsv { .. } => databank::read_source(entry, mapping, sources_dir, progress),
+        Connector::DatabankCsv { .. } => {
+            databank::read_source(entry, mapping, sources_dir, progress)
+        }
         Connector::WbApiJson { .. } => wb_api::read_source(entry, mapping, sources_dir, progress),
         Connector::OwidGrapherCsv { .. } => {
             owid_grapher::read_source(entry, mapping, sources_dir, progress)
         }
-        Connector::GcbFlatCsv { .. } => gcb_flat::read_source(entry, mapping, sources_dir, progress),
+        Connector::GcbFlatCsv { .. } => {
+            gcb_flat::read_source(entry, mapping, sources_dir, progress)
+        }
         other => unreachable!("read_source called for connector `{}`", other.kind()),
     }
 }

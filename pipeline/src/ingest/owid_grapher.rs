@@ -277,9 +277,9 @@ pub(crate) fn read_downloads(
                 (0..download.table.headers.len())
                     .filter(move |column| download.is_value_column(*column))
                     .filter(move |column| {
-                        names.iter().any(|name| {
-                            download.answers_to(&download.table.headers[*column], name)
-                        })
+                        names
+                            .iter()
+                            .any(|name| download.answers_to(&download.table.headers[*column], name))
                     })
                     .map(move |column| (download_idx, column))
             })
@@ -468,7 +468,10 @@ impl ColumnMetadata {
                 .clone()
                 .or_else(|| self.title_short.clone())
                 .or_else(|| Some(key.to_string())),
-            description: self.description_short.as_deref().map(without_glossary_links),
+            description: self
+                .description_short
+                .as_deref()
+                .map(without_glossary_links),
             vintage: self.last_updated.as_ref().map(|updated| match producer {
                 Some(producer) => format!("{producer}, OWID {updated}"),
                 None => format!("OWID {updated}"),
@@ -530,7 +533,9 @@ mod tests {
         let mut text =
             String::from("source_code,raw_key,pillar,unit,good_direction,license,headline\n");
         for (code, raw_key) in rows {
-            text.push_str(&format!("{code},\"{raw_key}\",salud,x,up,CC-BY-4.0,false\n"));
+            text.push_str(&format!(
+                "{code},\"{raw_key}\",salud,x,up,CC-BY-4.0,false\n"
+            ));
         }
         MetricMapping {
             file: PathBuf::from("test.csv"),
@@ -545,7 +550,12 @@ mod tests {
     fn download(name: &str, csv: &[u8], metadata: Option<&[u8]>) -> Download {
         let path = samples().join(name);
         let metadata = metadata.map(|bytes| ChartMetadata::parse(&path, bytes).unwrap());
-        Download::new(path.clone(), Table::from_bytes(&path, csv).unwrap(), metadata).unwrap()
+        Download::new(
+            path.clone(),
+            Table::from_bytes(&path, csv).unwrap(),
+            metadata,
+        )
+        .unwrap()
     }
 
     fn read(
@@ -621,8 +631,8 @@ mod tests {
 
     #[test]
     fn the_long_title_sample_is_read_with_its_metadata_as_the_series_descriptor() {
-        let (files, descriptors) = read(&[mmr()], &[("MMR", "Maternal mortality ratio")], &[])
-            .unwrap();
+        let (files, descriptors) =
+            read(&[mmr()], &[("MMR", "Maternal mortality ratio")], &[]).unwrap();
         let cells = cells(&files);
         // maternal-mortality.csv line 2: Argentina,ARG,1985,97.925995,,
         assert_eq!(cell(&cells, "ARG", "1985"), Some("97.925995"));
@@ -630,7 +640,10 @@ mod tests {
         // The region-label row carries no value: governance reports it as missing.
         assert_eq!(cell(&cells, "ARG", "2023"), Some(""));
         let descriptor = &descriptors[0];
-        assert_eq!(descriptor.title.as_deref(), Some("Maternal mortality ratio"));
+        assert_eq!(
+            descriptor.title.as_deref(),
+            Some("Maternal mortality ratio")
+        );
         assert_eq!(
             descriptor.vintage.as_deref(),
             Some("UN MMEIG (2023) and other sources, OWID 2024-07-08")
@@ -651,8 +664,14 @@ mod tests {
         let (files, _) = read(&[mmr()], &[("MMR", "Maternal mortality ratio")], &[]).unwrap();
         // United States,USA,1900,850,Values from 2003–2017 affected by measurement change,
         assert_eq!(cell(&cells(&files), "USA", "1900"), Some("850"));
-        for label in ["959831-annotations", "World regions according to OWID", "owid_region"] {
-            let error = read(&[mmr()], &[("NOTE", label)], &[]).unwrap_err().to_string();
+        for label in [
+            "959831-annotations",
+            "World regions according to OWID",
+            "owid_region",
+        ] {
+            let error = read(&[mmr()], &[("NOTE", label)], &[])
+                .unwrap_err()
+                .to_string();
             assert!(
                 error.contains("no value column for indicator `NOTE`")
                     && error.contains("value columns: Maternal mortality ratio)"),
@@ -707,12 +726,17 @@ mod tests {
         assert_eq!(descriptors, expected_descriptors);
         assert_eq!(
             descriptors[0].vintage.as_deref(),
-            Some("Global Carbon Budget (2024); Population based on various sources (2024), OWID 2024-11-21")
+            Some(
+                "Global Carbon Budget (2024); Population based on various sources (2024), OWID 2024-11-21"
+            )
         );
         // Without the metadata a short name is unknown, and the error names the columns there are.
         let bare = download("co-emissions-per-capita.csv", &short_bytes, None);
         let error = read(&[bare], &rows, &[]).unwrap_err().to_string();
-        assert!(error.contains("value columns: emissions_total_per_capita"), "{error}");
+        assert!(
+            error.contains("value columns: emissions_total_per_capita"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -728,7 +752,11 @@ mod tests {
         // South America,,2019,2.5625608 and World,OWID_WRL,2019,4.7500806
         assert_eq!(cell(&cells, "South America", "2019"), Some("2.5625608"));
         assert_eq!(cell(&cells, "WLD", "2019"), Some("4.7500806"));
-        assert!(cells.iter().all(|(country, _, _)| country != "OWID_WRL" && !country.is_empty()));
+        assert!(
+            cells
+                .iter()
+                .all(|(country, _, _)| country != "OWID_WRL" && !country.is_empty())
+        );
     }
 
     #[test]
@@ -770,7 +798,10 @@ mod tests {
         assert_eq!(cell(&cells_2020, "WLD", "2018"), Some("4.793"));
         assert_eq!(descriptors[0], Default::default());
         // The 2024 codebook order: country, year, iso_code first, variables alphabetical.
-        let reordered = reorder(&bytes, &["country", "year", "iso_code", "co2", "co2_per_capita"]);
+        let reordered = reorder(
+            &bytes,
+            &["country", "year", "iso_code", "co2", "co2_per_capita"],
+        );
         let (files, _) = read(&[download(path, &reordered, None)], &rows, &alias).unwrap();
         assert_eq!(cells(&files), cells_2020);
     }
@@ -778,9 +809,13 @@ mod tests {
     #[test]
     fn a_daily_chart_and_a_column_in_two_files_are_refused_with_the_file_named() {
         let path = samples().join("daily.csv");
-        let table = Table::from_bytes(&path, b"Entity,Code,Day,Cases\nChile,CHL,2020-03-01,1\n").unwrap();
+        let table =
+            Table::from_bytes(&path, b"Entity,Code,Day,Cases\nChile,CHL,2020-03-01,1\n").unwrap();
         let error = Download::new(path, table, None).err().unwrap().to_string();
-        assert!(error.contains("daily.csv") && error.contains("daily chart"), "{error}");
+        assert!(
+            error.contains("daily.csv") && error.contains("daily chart"),
+            "{error}"
+        );
         let twice = [mmr(), mmr()];
         let error = read(&twice, &[("MMR", "Maternal mortality ratio")], &[])
             .unwrap_err()

@@ -436,8 +436,13 @@ files = {{ {files} }}
 
     fn read(entry: &SourceEntry, keys: &[&str]) -> Result<Vec<RawFile>, BakeError> {
         let mapping = MetricMapping::of_raw_keys(keys);
-        read_source(entry, &mapping, &formats_dir(), &indicatif::ProgressBar::hidden())
-            .map(|(files, _)| files)
+        read_source(
+            entry,
+            &mapping,
+            &formats_dir(),
+            &indicatif::ProgressBar::hidden(),
+        )
+        .map(|(files, _)| files)
     }
 
     #[test]
@@ -446,7 +451,10 @@ files = {{ {files} }}
             r#"gain = "resources/gain/gain.csv", vuln_exposure = "resources/vulnerability/exposure.csv", readiness = "resources/readiness/readiness.csv""#,
         );
         let files = read(&entry, &["gain", "vuln_exposure", "readiness"]).unwrap();
-        assert_eq!(files[1].file, "nd_gain/resources/vulnerability/exposure.csv");
+        assert_eq!(
+            files[1].file,
+            "nd_gain/resources/vulnerability/exposure.csv"
+        );
         let cell = |file: usize, country: &str, year: &str| {
             files[file]
                 .rows
@@ -481,7 +489,9 @@ files = {{ {files} }}
             "{error}"
         );
         let entry = nd_gain_entry(r#"gain = "resources/gain/gain.csv""#);
-        let error = read(&entry, &["gain", "readiness"]).unwrap_err().to_string();
+        let error = read(&entry, &["gain", "readiness"])
+            .unwrap_err()
+            .to_string();
         assert!(
             error.contains("raw_key `readiness`: no file") && error.contains("declared: gain"),
             "{error}"

@@ -197,7 +197,8 @@ country_column = "iso3"
 
     #[test]
     fn the_real_latin1_crlf_file_reads_with_its_accented_row() {
-        let path = formats_dir().join("undp_hdr/HDR23-24_Composite_indices_complete_time_series.csv");
+        let path =
+            formats_dir().join("undp_hdr/HDR23-24_Composite_indices_complete_time_series.csv");
         let bytes = std::fs::read(&path).unwrap();
         assert!(std::str::from_utf8(&bytes).is_err(), "Latin-1, not UTF-8");
         assert!(bytes.ends_with(b"\r\n"));
@@ -211,19 +212,23 @@ country_column = "iso3"
         assert!(rows.iter().all(|row| !row.value.contains('\r')));
         // 33 years (1990–2022) × 8 rows.
         assert_eq!(rows.len(), 33 * 8);
-        let table = Table::parse(
-            &path,
-            &decode_latin1(&bytes),
-            Delimited::Csv,
-        )
-        .unwrap();
-        let civ = table.records.iter().find(|(_, cells)| cells[0] == "CIV").unwrap();
+        let table = Table::parse(&path, &decode_latin1(&bytes), Delimited::Csv).unwrap();
+        let civ = table
+            .records
+            .iter()
+            .find(|(_, cells)| cells[0] == "CIV")
+            .unwrap();
         assert_eq!(civ.1[1], "Côte d'Ivoire");
     }
 
     #[test]
     fn prefixes_split_on_the_last_underscore_and_aggregates_pass_through() {
-        let rows = read(&hdr23_24(), &formats_dir(), &["gni_pc_f", "diff_hdi_phdi", "pop_total"]).unwrap();
+        let rows = read(
+            &hdr23_24(),
+            &formats_dir(),
+            &["gni_pc_f", "diff_hdi_phdi", "pop_total"],
+        )
+        .unwrap();
         let by_key = |idx: usize| rows.iter().filter(move |row| row.mapping_idx == idx);
         assert_eq!(by_key(0).count(), 33 * 8);
         assert_eq!(by_key(1).count(), 33 * 8);
@@ -238,10 +243,19 @@ country_column = "iso3"
 
     #[test]
     fn a_rank_column_is_not_a_series_and_an_unknown_prefix_names_the_valid_ones() {
-        for key in ["hdi_rank", "gii_rank", "gdi_group", "rankdiff_hdi_phdi", "hdi_index"] {
-            let error = read(&hdr23_24(), &formats_dir(), &[key]).unwrap_err().to_string();
+        for key in [
+            "hdi_rank",
+            "gii_rank",
+            "gdi_group",
+            "rankdiff_hdi_phdi",
+            "hdi_index",
+        ] {
+            let error = read(&hdr23_24(), &formats_dir(), &[key])
+                .unwrap_err()
+                .to_string();
             assert!(
-                error.contains(&format!("raw_key `{key}`")) && error.contains("hdi, le, eys, mys, gnipc"),
+                error.contains(&format!("raw_key `{key}`"))
+                    && error.contains("hdi, le, eys, mys, gnipc"),
                 "{error}"
             );
             assert!(!error.contains("prefixes: hdi_rank"), "{error}");
@@ -263,8 +277,14 @@ country_column = "iso3"
         // HDR25 row BRA, column hdi_2023 = 0.786 (MEX 0.789); series 1990–2023, IHDI 2010–2023.
         assert_eq!(value(&rows, "BRA", "2023").value, "0.786");
         assert_eq!(value(&rows, "MEX", "2023").value, "0.789");
-        let hdi_years = rows.iter().filter(|row| row.mapping_idx == 0 && row.country == "BRA").count();
-        let ihdi_years = rows.iter().filter(|row| row.mapping_idx == 1 && row.country == "BRA").count();
+        let hdi_years = rows
+            .iter()
+            .filter(|row| row.mapping_idx == 0 && row.country == "BRA")
+            .count();
+        let ihdi_years = rows
+            .iter()
+            .filter(|row| row.mapping_idx == 1 && row.country == "BRA")
+            .count();
         assert_eq!((hdi_years, ihdi_years), (34, 14));
     }
 

@@ -56,8 +56,8 @@ pub fn read_source(
         let path = raw_dir.join(expand(file, code));
         let bytes = std::fs::read(&path)
             .map_err(|error| BakeError::raw_file(&path, format!("cannot read: {error}")))?;
-        let response = parse_response(&bytes, code)
-            .map_err(|message| BakeError::raw_file(&path, message))?;
+        let response =
+            parse_response(&bytes, code).map_err(|message| BakeError::raw_file(&path, message))?;
         files.push(RawFile {
             file: relative_display(sources_dir, &path),
             rows: response
@@ -86,8 +86,9 @@ struct Response {
 /// Parses one response for indicator `code`.
 fn parse_response(bytes: &[u8], code: &str) -> Result<Response, String> {
     let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-    let json: Value = serde_json::from_slice(bytes)
-        .map_err(|error| format!("not JSON ({error}): expected the API's `[page_info, records]`"))?;
+    let json: Value = serde_json::from_slice(bytes).map_err(|error| {
+        format!("not JSON ({error}): expected the API's `[page_info, records]`")
+    })?;
     let array = json
         .as_array()
         .ok_or("not a JSON array: expected the API's `[page_info, records]`")?;
@@ -209,7 +210,10 @@ mod tests {
             vec![(1, "MEX".into(), "2023".into(), "129739759".into())]
         );
         assert_eq!(response.descriptor.vintage.as_deref(), Some("2026-04-08"));
-        assert_eq!(response.descriptor.title.as_deref(), Some("Population, total"));
+        assert_eq!(
+            response.descriptor.title.as_deref(),
+            Some("Population, total")
+        );
     }
 
     #[test]
@@ -219,7 +223,10 @@ mod tests {
             "SP.POP.TOTL",
         )
         .unwrap_err();
-        assert!(error.contains("120 Invalid value: The provided parameter value is not valid"), "{error}");
+        assert!(
+            error.contains("120 Invalid value: The provided parameter value is not valid"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -247,6 +254,10 @@ mod tests {
         assert!(error.contains("per_page"), "{error}");
         let error = parse_response(MEXICO.as_bytes(), "SP.DYN.LE00.IN").unwrap_err();
         assert!(error.contains("not `SP.DYN.LE00.IN`"), "{error}");
-        assert!(parse_response(b"{}", "X").unwrap_err().contains("not a JSON array"));
+        assert!(
+            parse_response(b"{}", "X")
+                .unwrap_err()
+                .contains("not a JSON array")
+        );
     }
 }

@@ -157,14 +157,25 @@ mod tests {
         let codes: Vec<&str> = rows.iter().map(|row| row.code.as_str()).collect();
         assert_eq!(
             codes,
-            ["EG.ELC.RNEW.ZS", "EN.ATM.CO2E.KT", "NY.GDP.MKTP.CD", "SI.POV.GINI", "SP.POP.TOTL", "VC.IHR.PSRC.P5"]
+            [
+                "EG.ELC.RNEW.ZS",
+                "EN.ATM.CO2E.KT",
+                "NY.GDP.MKTP.CD",
+                "SI.POV.GINI",
+                "SP.POP.TOTL",
+                "VC.IHR.PSRC.P5"
+            ]
         );
         let renewables = &rows[0];
         assert_eq!(
             renewables.name,
             "Renewable electricity output (% of total electricity output)"
         );
-        assert!(renewables.source.starts_with("IEA Statistics © OECD/IEA 2018"));
+        assert!(
+            renewables
+                .source
+                .starts_with("IEA Statistics © OECD/IEA 2018")
+        );
     }
 
     #[test]
@@ -172,6 +183,10 @@ mod tests {
         let rows = read_rows::<CountrySeriesRow>(&bulk_sample("WDICountry-Series.csv")).unwrap();
         assert_eq!(rows[0].country, "ARG");
         assert_eq!(rows[0].series, "ST.INT.XPND.CD");
-        assert!(rows[0].description.starts_with("Compiled from data reported in the International Monetary Fund"));
+        assert!(
+            rows[0]
+                .description
+                .starts_with("Compiled from data reported in the International Monetary Fund")
+        );
     }
 }

@@ -541,7 +541,10 @@ impl Catalog {
                     .validate(&policy)
                     .map_err(|message| BakeError::catalog(file, message))?;
             }
-            match (&entry.refresh, entry.refresh_by_hand.as_deref().map(str::trim)) {
+            match (
+                &entry.refresh,
+                entry.refresh_by_hand.as_deref().map(str::trim),
+            ) {
                 (Some(_), Some(_)) => {
                     return Err(BakeError::catalog(
                         file,

@@ -215,7 +215,8 @@ impl MetricMapping {
     /// A mapping of one `economia` row per raw key (source code = the key upper-cased), for connector
     /// tests that only need `raw_key`s.
     pub(crate) fn of_raw_keys(keys: &[&str]) -> MetricMapping {
-        let mut text = String::from("source_code,raw_key,pillar,unit,good_direction,license,headline\n");
+        let mut text =
+            String::from("source_code,raw_key,pillar,unit,good_direction,license,headline\n");
         for key in keys {
             text.push_str(&format!(
                 "{},{key},economia,index,up,CC-BY-4.0,false\n",

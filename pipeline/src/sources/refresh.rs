@@ -274,7 +274,8 @@ impl Refresh {
             return Err("refresh.files: declare at least one file to download".into());
         }
         for (index, file) in self.files.iter().enumerate() {
-            let per_indicator = |text: &str| text.contains("{code}") || text.contains("{code_lower}");
+            let per_indicator =
+                |text: &str| text.contains("{code}") || text.contains("{code_lower}");
             if per_indicator(&file.url) && !per_indicator(&file.file) {
                 return Err(format!(
                     "refresh.files[{index}]: the URL is per indicator (`{{code}}`), so `file` `{}` must hold `{{code}}` or `{{code_lower}}` too",
@@ -520,7 +521,12 @@ mod tests {
         assert_eq!(files[1].file, "api/si.pov.lmic.json");
         let mut unexpanded = refresh.clone();
         unexpanded.files[0].file = "api/all.json".into();
-        assert!(unexpanded.validate(&policy()).unwrap_err().contains("per indicator"));
+        assert!(
+            unexpanded
+                .validate(&policy())
+                .unwrap_err()
+                .contains("per indicator")
+        );
 
         let zip = RefreshFile {
             url: "https://databank.worldbank.org/data/download/WDI_CSV.zip".into(),
@@ -539,7 +545,12 @@ mod tests {
         assert!(archive.validate(&policy()).is_ok());
         let mut no_members = archive.clone();
         no_members.files[0].extract.clear();
-        assert!(no_members.validate(&policy()).unwrap_err().contains("members"));
+        assert!(
+            no_members
+                .validate(&policy())
+                .unwrap_err()
+                .contains("members")
+        );
         let mut escaping = archive.clone();
         escaping.files[0].extract = vec!["../x.csv".into()];
         assert!(escaping.validate(&policy()).is_err());
@@ -548,11 +559,19 @@ mod tests {
         let mut nested = archive.clone();
         nested.files[0].extract = vec!["gain/gain.csv".into()];
         assert!(nested.validate(&policy()).is_ok());
-        assert_eq!(nested.files[0].kept_paths(), vec!["publisher/gain/gain.csv"]);
+        assert_eq!(
+            nested.files[0].kept_paths(),
+            vec!["publisher/gain/gain.csv"]
+        );
         let members_of_csv = Refresh {
             format: RefreshFormat::Csv,
             ..archive
         };
-        assert!(members_of_csv.validate(&policy()).unwrap_err().contains("only a `zip`"));
+        assert!(
+            members_of_csv
+                .validate(&policy())
+                .unwrap_err()
+                .contains("only a `zip`")
+        );
     }
 }

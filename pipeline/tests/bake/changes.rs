@@ -48,7 +48,12 @@ fn a_second_bake_reports_the_revised_value_with_both_citations_and_the_moved_yea
     let first = bake_into(&catalog, &sources, out.path());
     assert!(first.changes.from.is_none());
     assert!(
-        first.changes.note.as_deref().unwrap().contains("first publication"),
+        first
+            .changes
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("first publication"),
         "{:?}",
         first.changes.note
     );
@@ -130,7 +135,10 @@ fn pipeline_diff_compares_previous_with_current_by_default_in_text_and_json() {
     let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
     let published: Value =
         serde_json::from_slice(&std::fs::read(second.dir.join(layout::CHANGES)).unwrap()).unwrap();
-    assert_eq!(printed, published, "pipeline diff computes what the bake wrote");
+    assert_eq!(
+        printed, published,
+        "pipeline diff computes what the bake wrote"
+    );
     let output = run_pipeline(&["diff", "--out-dir", out_dir]);
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(
@@ -157,7 +165,10 @@ fn pipeline_diff_compares_previous_with_current_by_default_in_text_and_json() {
     let output = run_pipeline(&["diff", "--out-dir", out_dir, "nonesuch"]);
     assert!(!output.status.success());
     let error = String::from_utf8(output.stderr).unwrap();
-    assert!(error.contains("`nonesuch` is neither a corpus directory"), "{error}");
+    assert!(
+        error.contains("`nonesuch` is neither a corpus directory"),
+        "{error}"
+    );
     assert!(error.contains(&first.manifest.corpus_version), "{error}");
 }
 
@@ -170,7 +181,10 @@ fn rebaking_the_same_inputs_keeps_the_version_and_the_changes_of_its_first_publi
     revised_sources(revised.path());
     let second = bake_into(&catalog, revised.path(), out.path());
     let again = bake_into(&catalog, revised.path(), out.path());
-    assert_eq!(again.manifest.corpus_version, second.manifest.corpus_version);
+    assert_eq!(
+        again.manifest.corpus_version,
+        second.manifest.corpus_version
+    );
     assert!(again.changes.is_empty(), "{}", again.changes.summary());
     let published: Changes = read_json(&again.dir.join(layout::CHANGES), "changes").unwrap();
     assert_eq!(

@@ -51,8 +51,10 @@ pub struct LoopbackServer {
 
 impl LoopbackServer {
     pub fn start<K: Into<String>>(routes: HashMap<K, Canned>) -> LoopbackServer {
-        let routes: HashMap<String, Canned> =
-            routes.into_iter().map(|(path, canned)| (path.into(), canned)).collect();
+        let routes: HashMap<String, Canned> = routes
+            .into_iter()
+            .map(|(path, canned)| (path.into(), canned))
+            .collect();
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let seen: Seen = Arc::new(Mutex::new(Vec::new()));
@@ -117,4 +119,3 @@ impl LoopbackServer {
         self.seen.lock().unwrap().len()
     }
 }
-

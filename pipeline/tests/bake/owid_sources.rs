@@ -35,13 +35,38 @@ fn each_new_source_gives_a_known_value_from_its_staged_file() {
     let corpus = &real().corpus;
     let vdem = "https://v-dem.net/data/the-v-dem-dataset/";
     // owid_vdem_2026/electoral-democracy-index.latam.csv: Brazil,BRA,2024,0.799,South America
-    check(corpus, ("v2x_polyarchy", "BRA", 2024), 0.799, "vdem-v2x-polyarchy-bra-2024", vdem);
+    check(
+        corpus,
+        ("v2x_polyarchy", "BRA", 2024),
+        0.799,
+        "vdem-v2x-polyarchy-bra-2024",
+        vdem,
+    );
     // liberal-democracy-index: 0.712; human-rights-index-vdem: 0.853; political-regime: 2.
-    check(corpus, ("v2x_libdem", "BRA", 2024), 0.712, "vdem-v2x-libdem-bra-2024", vdem);
-    check(corpus, ("v2x_civlib", "BRA", 2024), 0.853, "vdem-v2x-civlib-bra-2024", vdem);
-    check(corpus, ("v2x_regime", "BRA", 2024), 2.0, "vdem-v2x-regime-bra-2024", vdem);
+    check(
+        corpus,
+        ("v2x_libdem", "BRA", 2024),
+        0.712,
+        "vdem-v2x-libdem-bra-2024",
+        vdem,
+    );
+    check(
+        corpus,
+        ("v2x_civlib", "BRA", 2024),
+        0.853,
+        "vdem-v2x-civlib-bra-2024",
+        vdem,
+    );
+    check(
+        corpus,
+        ("v2x_regime", "BRA", 2024),
+        2.0,
+        "vdem-v2x-regime-bra-2024",
+        vdem,
+    );
     // owid_ucdp_conflict_deaths_2026/deaths-in-armed-conflicts.latam.csv: Colombia,COL,2024,825,699,591
-    let ucdp = "https://ourworldindata.org/grapher/deaths-in-armed-conflicts?tab=chart&country=~COL";
+    let ucdp =
+        "https://ourworldindata.org/grapher/deaths-in-armed-conflicts?tab=chart&country=~COL";
     check(
         corpus,
         ("ucdp_conflict_deaths", "COL", 2024),
@@ -97,7 +122,13 @@ fn each_new_source_gives_a_known_value_from_its_staged_file() {
     );
     // owid_pip_poverty_inequality_2025: Brazil,BRA,2023,0.5163943767547607 (Gini) and 3.8155887 ($3/day).
     let pip = "https://pip.worldbank.org/country-profiles/BRA";
-    check(corpus, ("pip_gini", "BRA", 2023), 0.5163943767547607, "pip-pip-gini-bra-2023", pip);
+    check(
+        corpus,
+        ("pip_gini", "BRA", 2023),
+        0.5163943767547607,
+        "pip-pip-gini-bra-2023",
+        pip,
+    );
     check(
         corpus,
         ("pip_headcount_ratio_300_ppp2021", "BRA", 2023),
@@ -138,7 +169,10 @@ fn the_superseded_vintages_stay_citable_and_the_new_ones_answer_by_default() {
     let regime = corpus.metric("v2x_regime").unwrap();
     assert!(regime.unit.contains("ordinal"), "{}", regime.unit);
     let civlib = corpus.metric("v2x_civlib").unwrap();
-    assert_eq!((civlib.valid_range.min, civlib.valid_range.max), (Some(0.0), Some(1.0)));
+    assert_eq!(
+        (civlib.valid_range.min, civlib.valid_range.max),
+        (Some(0.0), Some(1.0))
+    );
     assert_eq!(civlib.license, "CC-BY-SA-4.0");
     for id in [
         "v2x_polyarchy",
@@ -174,11 +208,24 @@ fn entities_without_a_code_are_dropped_and_reported_by_name() {
     assert!(dropped_entities("owid_ucdp_2026").contains("Americas"));
     assert!(dropped_entities("owid_unodc").contains("Americas (UN)"));
     let vdem = dropped_entities("owid_vdem");
-    assert!(vdem.contains("South America (population-weighted)"), "{vdem:?}");
+    assert!(
+        vdem.contains("South America (population-weighted)"),
+        "{vdem:?}"
+    );
     // OWID's World is kept as the WLD comparison aggregate, never as a country.
     let corpus = &real().corpus;
-    assert!(corpus.observations().find("v2x_polyarchy", "WLD", 2024).is_none());
-    assert!(corpus.aggregates().find("v2x_polyarchy", "WLD", 2024).is_some());
+    assert!(
+        corpus
+            .observations()
+            .find("v2x_polyarchy", "WLD", 2024)
+            .is_none()
+    );
+    assert!(
+        corpus
+            .aggregates()
+            .find("v2x_polyarchy", "WLD", 2024)
+            .is_some()
+    );
 }
 
 #[test]

@@ -7,9 +7,23 @@ use crate::support::real;
 /// `wdi_extracts_2024-10_2025-01/*.latam.csv`.
 const EXTRACT_VALUES: &[(&str, &str, i32, f64, &str, &str)] = &[
     // wdi_poverty_topic_2024-10-24.latam.csv: Argentina,ARG,…,SI.POV.LMIC,2022,2.5
-    ("si_pov_lmic", "ARG", 2022, 2.5, "wb-si-pov-lmic-arg-2022", "2024-10-24"),
+    (
+        "si_pov_lmic",
+        "ARG",
+        2022,
+        2.5,
+        "wb-si-pov-lmic-arg-2022",
+        "2024-10-24",
+    ),
     // …: Mexico,MEX,…,SI.POV.UMIC,2022,21.8
-    ("si_pov_umic", "MEX", 2022, 21.8, "wb-si-pov-umic-mex-2022", "2024-10-24"),
+    (
+        "si_pov_umic",
+        "MEX",
+        2022,
+        21.8,
+        "wb-si-pov-umic-mex-2022",
+        "2024-10-24",
+    ),
     // wdi_electricity_access_databank_2025-01-28.latam.csv: Bolivia,BOL,…,EG.ELC.ACCS.RU.ZS,2022,95.6
     (
         "eg_elc_accs_ru_zs",
@@ -59,9 +73,19 @@ fn the_seven_wdi_extract_series_bake_with_their_release_as_vintage() {
         "https://data.worldbank.org/indicator/SI.POV.LMIC?locations=AR"
     );
     // WDI's own series still cite as `wb` beside them, from their own source and release.
-    let life = corpus.resolve_citation("wb-sp-dyn-le00-in-mex-2020").unwrap();
+    let life = corpus
+        .resolve_citation("wb-sp-dyn-le00-in-mex-2020")
+        .unwrap();
     assert_eq!(life.vintage, "2026-07");
-    let extracts = ["si_pov_lmic", "si_pov_lmic_gp", "si_pov_umic", "si_pov_umic_gp", "si_dst_50md", "eg_elc_accs_ru_zs", "eg_elc_accs_ur_zs"];
+    let extracts = [
+        "si_pov_lmic",
+        "si_pov_lmic_gp",
+        "si_pov_umic",
+        "si_pov_umic_gp",
+        "si_dst_50md",
+        "eg_elc_accs_ru_zs",
+        "eg_elc_accs_ur_zs",
+    ];
     for indicator in extracts {
         assert!(
             corpus.metric(indicator).is_some(),

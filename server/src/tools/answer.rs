@@ -139,8 +139,7 @@ pub struct IndicatorCitation {
     /// Release of this indicator's cited values, when it differs from its source's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vintage: Option<String>,
-    /// When this indicator's own file was retrieved (ISO 8601 date), when it differs from its source's
-    /// (a series refreshed from its own download).
+    /// Retrieval date of this indicator's own file, when not its source's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retrieved_at: Option<String>,
 }

@@ -138,7 +138,7 @@ fn handle(
         .as_deref()
         .map(|pillar| arguments::pillar(corpus, pillar))
         .transpose()?;
-    let hits = corpus
+    let mut hits = corpus
         .index
         .search(
             &input.query,
@@ -146,6 +146,13 @@ fn handle(
             limit as usize,
         )
         .map_err(|error| ToolError::Internal(error.to_string()))?;
+    // Of the indicators named alike, the reviewed default of its quantity first.
+    corpus::index::defaults_first_among_best_named(&mut hits, |hit| {
+        corpus
+            .baked
+            .metric(&hit.id)
+            .is_some_and(|metric| metric.headline)
+    });
     let candidates = hits
         .into_iter()
         .filter_map(|hit| {

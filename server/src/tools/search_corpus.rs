@@ -171,7 +171,7 @@ fn handle(
         (true, false) => limit as usize * 8,
         (false, _) => limit as usize,
     };
-    let found = corpus
+    let mut found = corpus
         .index
         .search_datasets(
             &input.query,
@@ -180,6 +180,15 @@ fn handle(
             fetch,
         )
         .map_err(|error| ToolError::Internal(error.to_string()))?;
+    // Of the indicators named alike, the reviewed default of its quantity first (other records keep
+    // their place).
+    corpus::index::defaults_first_among_best_named(&mut found, |hit| {
+        hit.dataset_id != "metrics"
+            || corpus
+                .baked
+                .metric(&hit.id)
+                .is_some_and(|metric| metric.headline)
+    });
     let baked = &corpus.baked;
     // An unreadable projects artifact is a fault, not "no hits".
     corpus.projects().map_err(ToolError::Internal)?;

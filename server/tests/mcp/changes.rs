@@ -82,7 +82,11 @@ fn data_health_marks_weo_2019_as_superseded_by_weo_2025() {
             .unwrap()
             .contains("first publication")
     );
-    assert!(structured_size(&answer) < 40_000, "{}", structured_size(&answer));
+    assert!(
+        structured_size(&answer) < 40_000,
+        "{}",
+        structured_size(&answer)
+    );
 }
 
 #[test]
@@ -226,5 +230,10 @@ async fn a_revised_vintage_is_served_with_both_citations() {
         citations["series"]["wb-sp-dyn-le00-in-mex"].is_object(),
         "{citations}"
     );
-    assert!(vintage["url"].as_str().unwrap().ends_with("/api/v1/changes.json"));
+    assert!(
+        vintage["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/api/v1/changes.json")
+    );
 }

@@ -52,7 +52,8 @@ fn serve_once_per_connection(path: &'static str, body: Vec<u8>) -> u16 {
                     body.len()
                 )
             } else {
-                "HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n".to_string()
+                "HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+                    .to_string()
             };
             let _ = stream.write_all(head.as_bytes());
             if target == path {
@@ -92,14 +93,13 @@ fn served_wgi_data() -> String {
     let mut cells: Vec<&str> = brazil.split(',').collect();
     // The 2022 cell is the last before the trailing empty field.
     let last = cells.len() - 2;
-    assert!(cells[last].starts_with('"') && cells[last] != "\"\"", "{brazil}");
+    assert!(
+        cells[last].starts_with('"') && cells[last] != "\"\"",
+        "{brazil}"
+    );
     cells[last] = "\"-0.123456789012345\"";
     cells.insert(last + 1, "\"-0.2345678901\"");
-    format!(
-        "{}\"2023\",\r\n{}\r\n",
-        header,
-        cells.join(",")
-    )
+    format!("{}\"2023\",\r\n{}\r\n", header, cells.join(","))
 }
 
 #[test]
@@ -119,10 +119,13 @@ fn a_refreshed_source_answers_the_new_value_and_year_with_the_new_vintage_and_re
     let sources = work.path().join("sources");
     copy_tree(&pipeline_dir.join("catalog"), &catalog);
     copy_tree(&pipeline_dir.join("sources"), &sources);
-    let project_wgi =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/sources/wgi.toml"))
-            .unwrap();
-    let refresh = &project_wgi[project_wgi.find("\n[refresh]").expect("wgi declares a refresh")..];
+    let project_wgi = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/sources/wgi.toml"),
+    )
+    .unwrap();
+    let refresh = &project_wgi[project_wgi
+        .find("\n[refresh]")
+        .expect("wgi declares a refresh")..];
     let refresh = refresh.replace("https://", &format!("http://127.0.0.1:{port}/"));
     let fixture_wgi = catalog.join("sources/wgi.toml");
     let mut toml = std::fs::read_to_string(&fixture_wgi).unwrap();
@@ -151,7 +154,10 @@ fn a_refreshed_source_answers_the_new_value_and_year_with_the_new_vintage_and_re
     run(&["bake", "--quiet", "--out-dir", out.to_str().unwrap()]);
     let lock: serde_json::Value =
         serde_json::from_slice(&std::fs::read(catalog.join("sources.lock.json")).unwrap()).unwrap();
-    let retrieved_at = lock["sources"]["wgi"]["retrieved_at"].as_str().unwrap().to_string();
+    let retrieved_at = lock["sources"]["wgi"]["retrieved_at"]
+        .as_str()
+        .unwrap()
+        .to_string();
 
     let mcp = server::build(&out).expect("the refreshed corpus serves");
     let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
@@ -175,7 +181,8 @@ fn a_refreshed_source_answers_the_new_value_and_year_with_the_new_vintage_and_re
     let points = crate::support::points(&brazil);
     assert!(points.contains(&(2022, -0.123456789012345)), "{points:?}");
     assert!(points.contains(&(2023, -0.2345678901)), "{points:?}");
-    let cited = crate::support::citation_of(&content, "wgi-rl-est-bra-2023").expect("2023 is cited");
+    let cited =
+        crate::support::citation_of(&content, "wgi-rl-est-bra-2023").expect("2023 is cited");
     assert_eq!(cited["vintage"], json!("2025-09-23"));
     assert_eq!(cited["retrieved_at"], json!(retrieved_at));
 }

@@ -11,12 +11,7 @@
 /// Our World in Data (grapher, owid-co2-data) and the Global Carbon Project (Zenodo flat CSV).
 pub mod owid;
 
-use std::{
-    collections::HashMap,
-    io::Write,
-    path::Path,
-    process::Output,
-};
+use std::{collections::HashMap, io::Write, path::Path, process::Output};
 
 /// UNDP HDR, IMF WEO and ND-GAIN.
 mod undp_imf;
@@ -144,7 +139,10 @@ fn copy_rewriting(from: &Path, to: &Path, port: u16) {
         if entry.file_type().unwrap().is_dir() {
             std::fs::create_dir_all(&target).unwrap();
             copy_rewriting(&entry.path(), &target, port);
-        } else if entry.path().extension().is_some_and(|extension| extension == "toml")
+        } else if entry
+            .path()
+            .extension()
+            .is_some_and(|extension| extension == "toml")
             && from.file_name().is_some_and(|name| name == "sources")
         {
             // Only the source catalog files declare refresh URLs; corpus.toml's licence `url`s stay https.
@@ -221,7 +219,10 @@ fn a_zip_refresh_is_read_with_its_own_connector_and_cited_with_the_fetch_dates()
         &sources_dir,
         vec![(
             "databank.worldbank.org/data/download/WGI_CSV.zip".into(),
-            zip_of(&[("WGI_CSV/WGIData.csv", bulk.as_bytes()), ("WGISeries.csv", b"x")]),
+            zip_of(&[
+                ("WGI_CSV/WGIData.csv", bulk.as_bytes()),
+                ("WGISeries.csv", b"x"),
+            ]),
         )],
     );
     let wgi = std::fs::read_to_string(setup.catalog.path().join("sources/wgi.toml")).unwrap();
@@ -257,7 +258,14 @@ fn a_zip_refresh_is_read_with_its_own_connector_and_cited_with_the_fetch_dates()
 
     let printed = setup.fetch_ok(&["wgi"]);
     assert!(printed.contains("publisher/WGIData.csv"), "{printed}");
-    assert!(!setup.sources.path().join("wgi/publisher/WGI_CSV.zip").exists(), "the archive is not kept");
+    assert!(
+        !setup
+            .sources
+            .path()
+            .join("wgi/publisher/WGI_CSV.zip")
+            .exists(),
+        "the archive is not kept"
+    );
     let lock: serde_json::Value = serde_json::from_slice(
         &std::fs::read(setup.catalog.path().join("sources.lock.json")).unwrap(),
     )
@@ -282,7 +290,9 @@ fn a_zip_refresh_is_read_with_its_own_connector_and_cited_with_the_fetch_dates()
 
     // Edited by hand after the fetch: still read with the refresh connector, cited with the catalog's dates.
     let fetched = setup.sources.path().join("wgi/publisher/WGIData.csv");
-    let edited = std::fs::read_to_string(&fetched).unwrap().replace("-0.29", "-0.28");
+    let edited = std::fs::read_to_string(&fetched)
+        .unwrap()
+        .replace("-0.29", "-0.28");
     std::fs::write(&fetched, edited).unwrap();
     let edited_dir = tempfile::tempdir().unwrap();
     let edited = setup.bake(edited_dir.path());
@@ -304,7 +314,10 @@ fn every_default_source_is_refreshable_from_its_publisher_or_says_why_not() {
         .filter(|source| source.refresh.is_none() && source.refresh_by_hand.is_none())
         .map(|source| source.id.as_str())
         .collect();
-    assert!(silent.is_empty(), "sources with neither [refresh] nor refresh_by_hand: {silent:?}");
+    assert!(
+        silent.is_empty(),
+        "sources with neither [refresh] nor refresh_by_hand: {silent:?}"
+    );
     let by_hand: Vec<&str> = catalog
         .sources
         .iter()
@@ -314,7 +327,16 @@ fn every_default_source_is_refreshable_from_its_publisher_or_says_why_not() {
     // The sources whose publishers serve no documented download of what the corpus reads (see each
     // catalog file); any other must declare its publisher's refresh.
     assert!(
-        by_hand.iter().all(|id| ["cepal_femicide", "oecd_crs_all", "oecd_crs_climate", "oecd_crs_climate_sector", "owid_ucdp", "owid_sedlac", "owid_ihme"].contains(id)),
+        by_hand.iter().all(|id| [
+            "cepal_femicide",
+            "oecd_crs_all",
+            "oecd_crs_climate",
+            "oecd_crs_climate_sector",
+            "owid_ucdp",
+            "owid_sedlac",
+            "owid_ihme"
+        ]
+        .contains(id)),
         "{by_hand:?}"
     );
 }

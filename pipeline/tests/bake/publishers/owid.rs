@@ -47,25 +47,122 @@ enum Layout {
 }
 
 const CHARTS: &[Chart] = &[
-    Chart { slug: "electoral-democracy-index", staged: "owid_vdem_2026/electoral-democracy-index.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "liberal-democracy-index", staged: "owid_vdem_2026/liberal-democracy-index.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "freedom-of-expression-index", staged: "owid_vdem_2026/freedom-of-expression-index.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "human-rights-index-vdem", staged: "owid_vdem_2026/human-rights-index-vdem.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "rule-of-law-index", staged: "owid_vdem_2026/rule-of-law-index.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "political-regime", staged: "owid_vdem_2026/political-regime.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "deaths-in-armed-conflicts", staged: "owid_ucdp_conflict_deaths_2026/deaths-in-armed-conflicts.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "share-electricity-renewables", staged: "owid_ember_electricity_2026/share-electricity-renewables.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "share-electricity-solar", staged: "owid_ember_electricity_2026/share-electricity-solar.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "share-electricity-wind", staged: "owid_ember_electricity_2026/share-electricity-wind.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "carbon-intensity-electricity", staged: "owid_ember_electricity_2026/carbon-intensity-electricity.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "electricity-generation", staged: "owid_ember_electricity_2026/electricity-generation.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "homicide-rate-unodc", staged: "owid_unodc_homicide_2026/homicide-rate-unodc.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "share-of-population-in-extreme-poverty", staged: "owid_pip_poverty_inequality_2025/share-of-population-in-extreme-poverty.latam.csv", layout: Layout::Grapher, metadata: Some("owid_pip_poverty_inequality_2025/share-of-population-in-extreme-poverty.metadata.json") },
-    Chart { slug: "economic-inequality-gini-index", staged: "owid_pip_poverty_inequality_2025/economic-inequality-gini-index.latam.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "ghg-emissions-by-gas", staged: "owid_co2_ghg/owid_ghg_by_gas_incl_lulucf_jones2024_lac.csv", layout: Layout::ShortNames, metadata: Some("owid_co2_ghg/ghg-emissions-by-gas.metadata.json") },
-    Chart { slug: "total-ghg-emissions", staged: "owid_co2_ghg/owid_total_ghg_incl_lulucf_jones2024_lac.csv", layout: Layout::Grapher, metadata: None },
-    Chart { slug: "human-rights-protection", staged: "owid_datasets/fariss_human_rights_protection/fariss_human_rights_protection.latam.csv", layout: Layout::LegacyNames, metadata: None },
-    Chart { slug: "prison-population-rate", staged: "world_prison_brief_owid/wpb_prison_population_rate_lac_2018.csv", layout: Layout::IsoFirst("Prison population rate"), metadata: None },
+    Chart {
+        slug: "electoral-democracy-index",
+        staged: "owid_vdem_2026/electoral-democracy-index.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "liberal-democracy-index",
+        staged: "owid_vdem_2026/liberal-democracy-index.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "freedom-of-expression-index",
+        staged: "owid_vdem_2026/freedom-of-expression-index.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "human-rights-index-vdem",
+        staged: "owid_vdem_2026/human-rights-index-vdem.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "rule-of-law-index",
+        staged: "owid_vdem_2026/rule-of-law-index.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "political-regime",
+        staged: "owid_vdem_2026/political-regime.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "deaths-in-armed-conflicts",
+        staged: "owid_ucdp_conflict_deaths_2026/deaths-in-armed-conflicts.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "share-electricity-renewables",
+        staged: "owid_ember_electricity_2026/share-electricity-renewables.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "share-electricity-solar",
+        staged: "owid_ember_electricity_2026/share-electricity-solar.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "share-electricity-wind",
+        staged: "owid_ember_electricity_2026/share-electricity-wind.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "carbon-intensity-electricity",
+        staged: "owid_ember_electricity_2026/carbon-intensity-electricity.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "electricity-generation",
+        staged: "owid_ember_electricity_2026/electricity-generation.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "homicide-rate-unodc",
+        staged: "owid_unodc_homicide_2026/homicide-rate-unodc.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "share-of-population-in-extreme-poverty",
+        staged: "owid_pip_poverty_inequality_2025/share-of-population-in-extreme-poverty.latam.csv",
+        layout: Layout::Grapher,
+        metadata: Some(
+            "owid_pip_poverty_inequality_2025/share-of-population-in-extreme-poverty.metadata.json",
+        ),
+    },
+    Chart {
+        slug: "economic-inequality-gini-index",
+        staged: "owid_pip_poverty_inequality_2025/economic-inequality-gini-index.latam.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "ghg-emissions-by-gas",
+        staged: "owid_co2_ghg/owid_ghg_by_gas_incl_lulucf_jones2024_lac.csv",
+        layout: Layout::ShortNames,
+        metadata: Some("owid_co2_ghg/ghg-emissions-by-gas.metadata.json"),
+    },
+    Chart {
+        slug: "total-ghg-emissions",
+        staged: "owid_co2_ghg/owid_total_ghg_incl_lulucf_jones2024_lac.csv",
+        layout: Layout::Grapher,
+        metadata: None,
+    },
+    Chart {
+        slug: "human-rights-protection",
+        staged: "owid_datasets/fariss_human_rights_protection/fariss_human_rights_protection.latam.csv",
+        layout: Layout::LegacyNames,
+        metadata: None,
+    },
+    Chart {
+        slug: "prison-population-rate",
+        staged: "world_prison_brief_owid/wpb_prison_population_rate_lac_2018.csv",
+        layout: Layout::IsoFirst("Prison population rate"),
+        metadata: None,
+    },
 ];
 
 /// The query every grapher download URL of the catalog carries.
@@ -73,8 +170,7 @@ const GRAPHER_QUERY: &str = "v=1&csvType=full&useColumnShortNames=true";
 /// The owid-co2-data URL (without scheme).
 pub const CO2_DATA: &str = "owid-public.owid.io/data/co2/owid-co2-data.csv";
 /// The GCB flat CSV URL (without scheme), as declared.
-pub const GCB_FLAT: &str =
-    "zenodo.org/records/17417124/files/GCB2025v15_MtCO2_flat.csv?download=1";
+pub const GCB_FLAT: &str = "zenodo.org/records/17417124/files/GCB2025v15_MtCO2_flat.csv?download=1";
 
 /// Every refresh URL of the OWID sources and `gcb_fossil_co2` (as `HOST/PATH?QUERY`, exactly as the
 /// catalog declares it) with the bytes the publisher would serve, built from `sources_dir`.
@@ -95,11 +191,17 @@ pub fn routes(sources_dir: &Path) -> Vec<(String, Vec<u8>)> {
         };
         let metadata = real_metadata.unwrap_or_else(|| rendered_metadata(chart.slug, &csv));
         routes.push((
-            format!("ourworldindata.org/grapher/{}.csv?{GRAPHER_QUERY}", chart.slug),
+            format!(
+                "ourworldindata.org/grapher/{}.csv?{GRAPHER_QUERY}",
+                chart.slug
+            ),
             csv,
         ));
         routes.push((
-            format!("ourworldindata.org/grapher/{}.metadata.json?{GRAPHER_QUERY}", chart.slug),
+            format!(
+                "ourworldindata.org/grapher/{}.metadata.json?{GRAPHER_QUERY}",
+                chart.slug
+            ),
             metadata,
         ));
     }
@@ -109,7 +211,9 @@ pub fn routes(sources_dir: &Path) -> Vec<(String, Vec<u8>)> {
     ));
     routes.push((
         GCB_FLAT.to_string(),
-        gcb_flat(&read("gcb_national_fossil_co2/gcb_national_fossil_co2_lac_2025v0.3.csv")),
+        gcb_flat(&read(
+            "gcb_national_fossil_co2/gcb_national_fossil_co2_lac_2025v0.3.csv",
+        )),
     ));
     routes
 }
@@ -155,9 +259,8 @@ fn with_short_names(staged: &[u8], metadata: &[u8]) -> Vec<u8> {
 
 /// English name (and alias) → ISO3 code, from the staged country list.
 fn country_names(sources_dir: &Path) -> std::collections::HashMap<String, String> {
-    let (headers, records) = parse(
-        &std::fs::read(sources_dir.join("country_names/latam_country_names.csv")).unwrap(),
-    );
+    let (headers, records) =
+        parse(&std::fs::read(sources_dir.join("country_names/latam_country_names.csv")).unwrap());
     let column = |name: &str| headers.iter().position(|header| header == name).unwrap();
     let (iso3, name_en, aliases) = (column("iso3"), column("name_en"), column("aliases"));
     let mut names = std::collections::HashMap::new();
@@ -198,7 +301,14 @@ fn iso_first_as_grapher(staged: &[u8], title: &str) -> Vec<u8> {
     let headers = ["Entity", "Code", "Year", title].map(String::from);
     let out: Vec<Vec<String>> = records
         .into_iter()
-        .map(|record| vec![record[1].clone(), record[0].clone(), record[2].clone(), record[3].clone()])
+        .map(|record| {
+            vec![
+                record[1].clone(),
+                record[0].clone(),
+                record[2].clone(),
+                record[3].clone(),
+            ]
+        })
         .collect();
     write(&headers, &out, csv::Terminator::Any(b'\n'))
 }
@@ -233,10 +343,25 @@ fn rendered_metadata(slug: &str, csv: &[u8]) -> Vec<u8> {
 /// The staged per-capita chart as owid-co2-data: `country,year,iso_code,co2_per_capita`.
 fn co2_data(staged: &[u8]) -> Vec<u8> {
     let (headers, records) = parse(staged);
-    assert_eq!(headers, ["Entity", "Code", "Year", "Annual CO₂ emissions (per capita)"]);
+    assert_eq!(
+        headers,
+        [
+            "Entity",
+            "Code",
+            "Year",
+            "Annual CO₂ emissions (per capita)"
+        ]
+    );
     let out: Vec<Vec<String>> = records
         .into_iter()
-        .map(|record| vec![record[0].clone(), record[2].clone(), record[1].clone(), record[3].clone()])
+        .map(|record| {
+            vec![
+                record[0].clone(),
+                record[2].clone(),
+                record[1].clone(),
+                record[3].clone(),
+            ]
+        })
         .collect();
     let headers = ["country", "year", "iso_code", "co2_per_capita"].map(String::from);
     write(&headers, &out, csv::Terminator::Any(b'\n'))
@@ -247,7 +372,10 @@ fn co2_data(staged: &[u8]) -> Vec<u8> {
 /// without an ISO code keep none (as the flat file leaves historical entities).
 fn gcb_flat(staged: &[u8]) -> Vec<u8> {
     let (headers, records) = parse(staged);
-    assert_eq!(headers, ["series", "iso3", "gcb_country", "year", "value_MtC"]);
+    assert_eq!(
+        headers,
+        ["series", "iso3", "gcb_country", "year", "value_MtC"]
+    );
     let mut out = b"\"Country\",\"ISO 3166-1 alpha-3\",\"UN M49\",\"Year\",\"Total\"\r\n".to_vec();
     for record in records.iter().filter(|record| record[0] == "territorial") {
         let total = scaled_cell(&record[4], 3.664, &[]);
@@ -331,13 +459,22 @@ fn refreshed_from_their_publishers_the_owid_and_gcb_sources_bake_the_staged_valu
                 .unwrap_or_else(|| panic!("{indicator} {iso3} {year}"))
                 .value
         };
-        assert_eq!(value(&refreshed), value(staged), "{indicator} {iso3} {year}");
+        assert_eq!(
+            value(&refreshed),
+            value(staged),
+            "{indicator} {iso3} {year}"
+        );
     }
     // gcb_national_fossil_co2_lac_2025v0.3.csv: territorial,BRA,Brazil,2020,122.270573306436 (MtC).
-    let territorial = refreshed.observations().find("co2_territorial", "BRA", 2020).unwrap();
+    let territorial = refreshed
+        .observations()
+        .find("co2_territorial", "BRA", 2020)
+        .unwrap();
     assert!((territorial.value - 122.270573306436 * 3.664).abs() < 1e-9);
     // A fetched source is cited with the fetch's dates, unless its own file states the series' release.
-    let vdem = refreshed.resolve_citation("vdem-v2x-polyarchy-bra-2024").unwrap();
+    let vdem = refreshed
+        .resolve_citation("vdem-v2x-polyarchy-bra-2024")
+        .unwrap();
     assert_eq!(vdem.vintage.to_string(), super::LAST_MODIFIED_ISO);
     let poverty = refreshed
         .resolve_citation("pip-pip-headcount-ratio-300-ppp2021-bra-2023")

@@ -21,7 +21,8 @@ use std::{collections::BTreeMap, path::Path};
 use super::{PublisherSetup, zip_of};
 use crate::support::real;
 
-const HDR25: &str = "hdr.undp.org/sites/default/files/2025_HDR/HDR25_Composite_indices_complete_time_series.csv";
+const HDR25: &str =
+    "hdr.undp.org/sites/default/files/2025_HDR/HDR25_Composite_indices_complete_time_series.csv";
 const HDR22: &str = "hdr.undp.org/sites/default/files/2021-22_HDR/HDR21-22_Composite_indices_complete_time_series.csv";
 const WEO2025: &str =
     "www.imf.org/-/media/files/publications/weo/weo-database/2025/april/weoapr2025all.xls";
@@ -38,14 +39,20 @@ const NDGAIN_MEMBERS: [(&str, &str); 16] = [
     ("readiness_governance", "resources/readiness/governance.csv"),
     ("readiness_social", "resources/readiness/social.csv"),
     ("vuln_exposure", "resources/vulnerability/exposure.csv"),
-    ("vuln_sensitivity", "resources/vulnerability/sensitivity.csv"),
+    (
+        "vuln_sensitivity",
+        "resources/vulnerability/sensitivity.csv",
+    ),
     ("vuln_capacity", "resources/vulnerability/capacity.csv"),
     ("vuln_food", "resources/vulnerability/food.csv"),
     ("vuln_water", "resources/vulnerability/water.csv"),
     ("vuln_health", "resources/vulnerability/health.csv"),
     ("vuln_ecosystems", "resources/vulnerability/ecosystems.csv"),
     ("vuln_habitat", "resources/vulnerability/habitat.csv"),
-    ("vuln_infrastructure", "resources/vulnerability/infrastructure.csv"),
+    (
+        "vuln_infrastructure",
+        "resources/vulnerability/infrastructure.csv",
+    ),
 ];
 
 /// Every refresh URL of the five sources (`HOST/PATH`, as declared) and the bytes its publisher serves.
@@ -54,7 +61,8 @@ pub fn routes(sources_dir: &Path) -> Vec<(String, Vec<u8>)> {
         (
             HDR25.into(),
             std::fs::read(
-                sources_dir.join("undp_hdr2025/HDR25_Composite_indices_complete_time_series.latam.csv"),
+                sources_dir
+                    .join("undp_hdr2025/HDR25_Composite_indices_complete_time_series.latam.csv"),
             )
             .unwrap(),
         ),
@@ -98,7 +106,8 @@ fn minimal_csv_line(cells: &[String]) -> String {
 }
 
 fn hdr_composite_of_extract(sources_dir: &Path) -> Vec<u8> {
-    let (headers, rows) = read_csv(&sources_dir.join("undp_hdi/HDR21-22_complete_time_series.latam.csv"));
+    let (headers, rows) =
+        read_csv(&sources_dir.join("undp_hdi/HDR21-22_complete_time_series.latam.csv"));
     let years: Vec<&String> = headers.iter().skip(4).collect();
     let mut header: Vec<String> = headers[..4].to_vec();
     header.push(format!("hdi_rank_{}", years.last().unwrap()));
@@ -115,10 +124,14 @@ fn hdr_composite_of_extract(sources_dir: &Path) -> Vec<u8> {
 
 /// `cell` with thousands separators when it is a plain number of four or more integer digits.
 fn with_thousands_separators(cell: &str) -> String {
-    let (sign, unsigned) = cell.strip_prefix('-').map_or(("", cell), |rest| ("-", rest));
+    let (sign, unsigned) = cell
+        .strip_prefix('-')
+        .map_or(("", cell), |rest| ("-", rest));
     let (integer, fraction) = unsigned
         .split_once('.')
-        .map_or((unsigned, None), |(integer, fraction)| (integer, Some(fraction)));
+        .map_or((unsigned, None), |(integer, fraction)| {
+            (integer, Some(fraction))
+        });
     let plain = !integer.is_empty()
         && integer.bytes().all(|byte| byte.is_ascii_digit())
         && fraction.is_none_or(|fraction| fraction.bytes().all(|byte| byte.is_ascii_digit()));
@@ -180,14 +193,27 @@ fn weo2019_text(sources_dir: &Path) -> Vec<u8> {
     let dir = sources_dir.join("imf_weo_2019apr");
     let (_, countries) = read_csv(&dir.join("ddf--entities--country.csv"));
     let (concept_headers, concepts) = read_csv(&dir.join("ddf--concepts--continuous.csv"));
-    let column = |name: &str| concept_headers.iter().position(|header| header == name).unwrap();
+    let column = |name: &str| {
+        concept_headers
+            .iter()
+            .position(|header| header == name)
+            .unwrap()
+    };
     let (notes_headers, notes) = read_csv(&dir.join("ddf--notes.csv"));
-    let note_column = |name: &str| notes_headers.iter().position(|header| header == name).unwrap();
+    let note_column = |name: &str| {
+        notes_headers
+            .iter()
+            .position(|header| header == name)
+            .unwrap()
+    };
     let notes: BTreeMap<(String, String), (String, String)> = notes
         .iter()
         .map(|row| {
             (
-                (row[note_column("country")].clone(), row[note_column("concept")].clone()),
+                (
+                    row[note_column("country")].clone(),
+                    row[note_column("concept")].clone(),
+                ),
                 (
                     row[note_column("country_series_specific_notes")].clone(),
                     row[note_column("estimates_start_after")].clone(),
@@ -214,7 +240,9 @@ fn weo2019_text(sources_dir: &Path) -> Vec<u8> {
     let mut lines = vec![header];
     for concept in &concepts {
         let key = &concept[column("concept")];
-        let datapoints = dir.join(format!("datapoints/ddf--datapoints--{key}--by--country--year.csv"));
+        let datapoints = dir.join(format!(
+            "datapoints/ddf--datapoints--{key}--by--country--year.csv"
+        ));
         if !datapoints.exists() {
             continue;
         }
@@ -259,7 +287,8 @@ fn nd_gain_zip(sources_dir: &Path) -> Vec<u8> {
         read_csv(&sources_dir.join("nd_gain/nd_gain_lac_1995-2020_release2022.csv"));
     let column = |name: &str| headers.iter().position(|header| header == name).unwrap();
     let years: Vec<String> = (1995..=2020).map(|year| year.to_string()).collect();
-    let mut by_country: BTreeMap<(String, String), BTreeMap<String, &Vec<String>>> = BTreeMap::new();
+    let mut by_country: BTreeMap<(String, String), BTreeMap<String, &Vec<String>>> =
+        BTreeMap::new();
     for row in &rows {
         by_country
             .entry((row[column("iso3")].clone(), row[column("country")].clone()))
@@ -308,7 +337,13 @@ fn thousands_separators_group_the_integer_digits_by_threes() {
 /// flags and citation ids; the HDR 2025 and WEO values with their vintage, refreshed from the fetch.
 #[test]
 fn undp_imf_and_nd_gain_refreshed_from_their_publishers_agree_with_the_staged_bake() {
-    let sources = ["undp_hdr2025", "undp_hdi", "imf_weo", "imf_weo_2019", "nd_gain"];
+    let sources = [
+        "undp_hdr2025",
+        "undp_hdi",
+        "imf_weo",
+        "imf_weo_2019",
+        "nd_gain",
+    ];
     let setup = PublisherSetup::project(routes(&crate::support::real_sources()));
     let printed = setup.fetch_ok(&sources);
     for file in [
@@ -350,14 +385,31 @@ fn undp_imf_and_nd_gain_refreshed_from_their_publishers_agree_with_the_staged_ba
                 "{path}: {indicator} {country} {year} = {}",
                 observation.value
             );
-            assert_eq!(observation.flags, flags, "{path}: {indicator} {country} {year}");
+            assert_eq!(
+                observation.flags, flags,
+                "{path}: {indicator} {country} {year}"
+            );
         }
-        let staged_row = staged.observations().find(indicator, country, year).unwrap();
-        let refreshed_row = refreshed.observations().find(indicator, country, year).unwrap();
+        let staged_row = staged
+            .observations()
+            .find(indicator, country, year)
+            .unwrap();
+        let refreshed_row = refreshed
+            .observations()
+            .find(indicator, country, year)
+            .unwrap();
         assert_eq!(staged_row.citation_id, refreshed_row.citation_id);
     }
     // Every staged observation of the five sources is in the refreshed bake with the same value.
-    for indicator in ["hdi", "gii", "hdi_hdr2022", "ngdp_rpch", "ggxwdg_ngdp", "lp_weo2019", "ndgain_readiness"] {
+    for indicator in [
+        "hdi",
+        "gii",
+        "hdi_hdr2022",
+        "ngdp_rpch",
+        "ggxwdg_ngdp",
+        "lp_weo2019",
+        "ndgain_readiness",
+    ] {
         let table = staged.observations();
         let mut compared = 0;
         for row_idx in 0..table.len() {
@@ -368,10 +420,21 @@ fn undp_imf_and_nd_gain_refreshed_from_their_publishers_agree_with_the_staged_ba
             let other = refreshed
                 .observations()
                 .find(indicator, row.country, row.year)
-                .unwrap_or_else(|| panic!("refreshed lacks {indicator} {} {}", row.country, row.year));
-            assert_eq!((other.value, other.flags), (row.value, row.flags), "{indicator} {} {}", row.country, row.year);
+                .unwrap_or_else(|| {
+                    panic!("refreshed lacks {indicator} {} {}", row.country, row.year)
+                });
+            assert_eq!(
+                (other.value, other.flags),
+                (row.value, row.flags),
+                "{indicator} {} {}",
+                row.country,
+                row.year
+            );
             compared += 1;
         }
-        assert!(compared > 100, "{indicator}: {compared} observations compared");
+        assert!(
+            compared > 100,
+            "{indicator}: {compared} observations compared"
+        );
     }
 }

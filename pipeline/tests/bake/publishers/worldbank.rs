@@ -41,7 +41,10 @@ pub fn routes(sources_dir: &Path) -> Vec<(String, Vec<u8>)> {
         .into_iter()
         .chain(extract_series(sources_dir))
     {
-        routes.push((api_url(&code), api_page(&code, &title, &release, &rows, &iso2)));
+        routes.push((
+            api_url(&code),
+            api_page(&code, &title, &release, &rows, &iso2),
+        ));
     }
     routes
 }
@@ -69,7 +72,12 @@ fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     let bytes = std::fs::read(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
     let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
-    let headers = reader.headers().unwrap().iter().map(str::to_string).collect();
+    let headers = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_string)
+        .collect();
     let rows = reader
         .records()
         .map(|record| record.unwrap().iter().map(str::to_string).collect())
@@ -101,7 +109,11 @@ fn wdi_bulk_zip(sources_dir: &Path) -> Vec<u8> {
         let title = std::fs::read(indicators.join(dir).join("datapackage.json"))
             .ok()
             .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
-            .and_then(|json| json.get("title").and_then(|title| title.as_str()).map(str::to_string))
+            .and_then(|json| {
+                json.get("title")
+                    .and_then(|title| title.as_str())
+                    .map(str::to_string)
+            })
             .unwrap_or_else(|| code.clone());
         let (headers, rows) = read_csv(&indicators.join(dir).join("data.csv"));
         let (name, country, year, value) = (
@@ -122,9 +134,14 @@ fn wdi_bulk_zip(sources_dir: &Path) -> Vec<u8> {
     }
     let years: Vec<i32> = (1960..=last_year).collect();
     let mut csv = String::from("\u{feff}");
-    let mut header: Vec<String> = ["Country Name", "Country Code", "Indicator Name", "Indicator Code"]
-        .map(str::to_string)
-        .to_vec();
+    let mut header: Vec<String> = [
+        "Country Name",
+        "Country Code",
+        "Indicator Name",
+        "Indicator Code",
+    ]
+    .map(str::to_string)
+    .to_vec();
     header.extend(years.iter().map(i32::to_string));
     csv.push_str(&databank_line(&header));
     for ((country, code), (name, title, values)) in &series {
@@ -139,7 +156,10 @@ fn wdi_bulk_zip(sources_dir: &Path) -> Vec<u8> {
     let metadata = sources_dir.join("wdi_metadata");
     zip_of(&[
         ("WDICSV.csv", csv.as_bytes()),
-        ("WDISeries.csv", &std::fs::read(metadata.join("WDISeries.csv")).unwrap()),
+        (
+            "WDISeries.csv",
+            &std::fs::read(metadata.join("WDISeries.csv")).unwrap(),
+        ),
         (
             "WDIcountry-series.csv",
             &std::fs::read(metadata.join("WDICountry-Series.latam.csv")).unwrap(),
@@ -151,7 +171,8 @@ fn wdi_bulk_zip(sources_dir: &Path) -> Vec<u8> {
 fn wgi_data_csv(sources_dir: &Path) -> Vec<u8> {
     let (headers, rows) = read_csv(&sources_dir.join("wgi/wgidataset.latam.csv"));
     let at = |name: &str| column(&headers, name);
-    let (code, name, year, indicator) = (at("code"), at("countryname"), at("year"), at("indicator"));
+    let (code, name, year, indicator) =
+        (at("code"), at("countryname"), at("year"), at("indicator"));
     // The DataBank measure codes and the long file's columns holding them, in the DataBank's order.
     let measures = [
         ("EST", "Estimate", at("estimate")),
@@ -172,7 +193,11 @@ fn wgi_data_csv(sources_dir: &Path) -> Vec<u8> {
     let dimensions = [
         ("cc", "CC", "Control of Corruption"),
         ("ge", "GE", "Government Effectiveness"),
-        ("pv", "PV", "Political Stability and Absence of Violence/Terrorism"),
+        (
+            "pv",
+            "PV",
+            "Political Stability and Absence of Violence/Terrorism",
+        ),
         ("rq", "RQ", "Regulatory Quality"),
         ("rl", "RL", "Rule of Law"),
         ("va", "VA", "Voice and Accountability"),
@@ -188,9 +213,14 @@ fn wgi_data_csv(sources_dir: &Path) -> Vec<u8> {
             .insert(row[year].parse().unwrap(), row);
     }
     let mut csv = String::from("\u{feff}");
-    let mut header: Vec<String> = ["Country Name", "Country Code", "Indicator Name", "Indicator Code"]
-        .map(str::to_string)
-        .to_vec();
+    let mut header: Vec<String> = [
+        "Country Name",
+        "Country Code",
+        "Indicator Name",
+        "Indicator Code",
+    ]
+    .map(str::to_string)
+    .to_vec();
     header.extend(years.iter().map(i32::to_string));
     csv.push_str(&databank_line(&header));
     let countries: BTreeSet<(String, String)> = by_series
@@ -241,9 +271,8 @@ fn iso2_codes(sources_dir: &Path) -> BTreeMap<String, String> {
 fn wbl_series(sources_dir: &Path) -> Vec<(String, String, String, Vec<Cell>)> {
     let (headers, rows) =
         read_csv(&sources_dir.join("wb_women_business_law/wbl_index_lac_1971-2021.csv"));
-    let (names_headers, names_rows) = read_csv(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/metrics/wbl.csv"),
-    );
+    let (names_headers, names_rows) =
+        read_csv(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/metrics/wbl.csv"));
     let (raw_key, name_en) = (
         column(&names_headers, "raw_key"),
         column(&names_headers, "name_en"),
@@ -300,7 +329,10 @@ fn extract_series(sources_dir: &Path) -> Vec<(String, String, String, Vec<Cell>)
     let mut series: BTreeMap<String, (String, String, Vec<Cell>)> = BTreeMap::new();
     for (file, release) in [
         ("wdi_poverty_topic_2024-10-24.latam.csv", "2024-10-24"),
-        ("wdi_electricity_access_databank_2025-01-28.latam.csv", "2025-01-28"),
+        (
+            "wdi_electricity_access_databank_2025-01-28.latam.csv",
+            "2025-01-28",
+        ),
     ] {
         let (headers, rows) = read_csv(&folder.join(file));
         let at = |name: &str| column(&headers, name);
@@ -426,24 +458,33 @@ fn world_bank_sources_refreshed_from_the_publisher_agree_with_the_staged_bake() 
         assert_eq!(after.vintage, vintage, "{citation_id}");
     }
     assert_eq!(
-        refreshed.resolve_citation("wbl-wbl-index-per-2021").unwrap().value,
+        refreshed
+            .resolve_citation("wbl-wbl-index-per-2021")
+            .unwrap()
+            .value,
         95.0
     );
     // WGI's attributes come from their own rows of WGIData.csv.
     let attributes = |corpus: &corpus::BakedCorpus| {
         let observation = corpus.observations().find("cc_est", "ARG", 2022).unwrap();
-        (observation.value, observation.standard_error, observation.source_count)
+        (
+            observation.value,
+            observation.standard_error,
+            observation.source_count,
+        )
     };
     assert_eq!(attributes(&refreshed), attributes(staged));
     assert_eq!(attributes(staged), (-0.45, Some(0.16), Some(11)));
     // The same indicators and observations per source, read either way.
-    for indicator in ["sp_dyn_le00_in", "cc_est", "wbl_index", "si_pov_umic", "eg_elc_accs_ur_zs"] {
-        let count = |corpus: &corpus::BakedCorpus| {
-            corpus
-                .observations()
-                .indicator_rows(indicator)
-                .len()
-        };
+    for indicator in [
+        "sp_dyn_le00_in",
+        "cc_est",
+        "wbl_index",
+        "si_pov_umic",
+        "eg_elc_accs_ur_zs",
+    ] {
+        let count =
+            |corpus: &corpus::BakedCorpus| corpus.observations().indicator_rows(indicator).len();
         assert_eq!(count(&refreshed), count(staged), "{indicator}");
     }
 }
