@@ -453,9 +453,16 @@ mod tests {
             "the crates' sources were not found: {files:?}"
         );
         let this_file = this_file.canonicalize().unwrap();
+        // The publishers' readers quote the publishers' own vocabulary (the World Bank API's `"projects"`
+        // member), not our dataset ids.
+        let publisher_readers = workspace
+            .join("pipeline/src/ingest")
+            .canonicalize()
+            .unwrap();
         let mut found = Vec::new();
         for path in files {
-            if path.canonicalize().unwrap() == this_file {
+            let path_canonical = path.canonicalize().unwrap();
+            if path_canonical == this_file || path_canonical.starts_with(&publisher_readers) {
                 continue;
             }
             let text = std::fs::read_to_string(&path).unwrap();
