@@ -17,6 +17,7 @@ import math
 import os
 import pathlib
 import re
+import tomllib
 
 import numpy
 import pandas
@@ -177,6 +178,26 @@ def raw_cell(citations, citation_id):
             & (rows.sector_group == CRS_SECTORS[code.removeprefix("CRS.CLIMATE.SECTOR.")])
         ]
         return rows.usd_disbursement_mn_current.sum()
+    grapher = owid_grapher(source, code)
+    if grapher is not None:
+        return grapher.get((iso3, year))
+    return None
+
+
+@functools.cache
+def owid_grapher(source, column):
+    """{(iso3, year): value} of one column of an OWID grapher CSV that the catalog's `source` reads with its
+    `owid_grapher_csv` connector (Entity, Code, Year, then one column per indicator, named as the indicator's
+    code); None when the source is not read that way or no file has the column."""
+    catalog = tomllib.loads((REPO / "data" / "sources" / f"{source}.toml").read_text())
+    connector = catalog.get("connector", {})
+    if connector.get("kind") != "owid_grapher_csv":
+        return None
+    for file in connector.get("files", []):
+        frame = pandas.read_csv(SOURCES / catalog["raw_path"] / file["csv"])
+        if column in frame.columns:
+            frame = frame.dropna(subset=["Code", column])
+            return {(row.Code, int(row.Year)): float(row[column]) for _, row in frame.iterrows()}
     return None
 
 
