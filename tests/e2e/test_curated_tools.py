@@ -17,7 +17,6 @@ import math
 import os
 import pathlib
 import re
-import tomllib
 
 import numpy
 import pandas
@@ -178,31 +177,6 @@ def raw_cell(citations, citation_id):
             & (rows.sector_group == CRS_SECTORS[code.removeprefix("CRS.CLIMATE.SECTOR.")])
         ]
         return rows.usd_disbursement_mn_current.sum()
-    grapher = owid_grapher(source, code)
-    if grapher is not None:
-        return grapher.get((iso3, year))
-    return None
-
-
-@functools.cache
-def owid_grapher(source, code):
-    """{(iso3, year): value} of one indicator of an OWID grapher CSV that the catalog's `source` reads with its
-    `owid_grapher_csv` connector (Entity, Code, Year, then one column per indicator: the mapping CSV's `raw_key`
-    of the indicator's `source_code`); None when the source is not read that way or no file has the column."""
-    catalog = tomllib.loads((REPO / "data" / "sources" / f"{source}.toml").read_text())
-    connector = catalog.get("connector", {})
-    if connector.get("kind") != "owid_grapher_csv":
-        return None
-    mapping = pandas.read_csv(REPO / "data" / catalog["metrics"], dtype=str, keep_default_na=False)
-    keys = mapping[mapping.source_code == code].raw_key
-    if keys.empty:
-        return None
-    column = keys.iloc[0] or code
-    for file in connector.get("files", []):
-        frame = pandas.read_csv(SOURCES / catalog["raw_path"] / file["csv"])
-        if column in frame.columns:
-            frame = frame.dropna(subset=["Code", column])
-            return {(row.Code, int(row.Year)): float(row[column]) for _, row in frame.iterrows()}
     return None
 
 
