@@ -262,6 +262,13 @@ fn median_of(mut values: Vec<f64>) -> Option<f64> {
 pub enum Aggregation {
     /// Mean of the countries' values weighted by their population: rates, shares, per-person values.
     PopulationWeightedMean,
+    /// Mean of the countries' values weighted by another quantity each holds, the value's denominator
+    /// (land area for a share of land, GDP for a ratio to GDP, births for a rate per live birth): the
+    /// weight is named in the metric's rule ([`crate::derived::MetricRule::weight`]).
+    WeightedMean,
+    /// Plain mean of the countries' values, each country counting once (the publisher's method for
+    /// survey scores and indices of rules, e.g. WDI's Doing Business and CPIA series).
+    UnweightedMean,
     /// Sum of the countries' values: additive counts and amounts in one common unit.
     Sum,
     /// Median of the countries' values: the typical country, where a mean or a sum is not defensible.
@@ -272,27 +279,41 @@ pub enum Aggregation {
 
 impl Aggregation {
     /// Every aggregation, in report order.
-    pub const ALL: [Aggregation; 4] = [
+    pub const ALL: [Aggregation; 6] = [
         Aggregation::PopulationWeightedMean,
+        Aggregation::WeightedMean,
+        Aggregation::UnweightedMean,
         Aggregation::Sum,
         Aggregation::Median,
         Aggregation::None,
     ];
 
-    /// `population_weighted_mean`, `sum`, `median` or `none`.
+    /// `population_weighted_mean`, `weighted_mean`, `unweighted_mean`, `sum`, `median` or `none`.
     pub fn as_str(self) -> &'static str {
         match self {
             Aggregation::PopulationWeightedMean => "population_weighted_mean",
+            Aggregation::WeightedMean => "weighted_mean",
+            Aggregation::UnweightedMean => "unweighted_mean",
             Aggregation::Sum => "sum",
             Aggregation::Median => "median",
             Aggregation::None => "none",
         }
     }
+
+    /// Whether the regional value is a mean weighted by a quantity per country (population or another
+    /// declared weight), so each value needs its weight.
+    pub fn is_weighted(self) -> bool {
+        matches!(
+            self,
+            Aggregation::PopulationWeightedMean | Aggregation::WeightedMean
+        )
+    }
 }
 
 /// The regional value of `values` (countries in country order) by `aggregation`: their mean weighted by
-/// `weights` (one population per value, required), their sum or their median. `None` for no values,
-/// missing or zero weights, or [`Aggregation::None`].
+/// `weights` (one weight per value, required for the weighted means: populations, or the declared
+/// weight's values), their plain mean, their sum or their median. `None` for no values, missing or zero
+/// weights, or [`Aggregation::None`].
 pub fn regional_value(
     aggregation: Aggregation,
     values: &[f64],
@@ -302,7 +323,7 @@ pub fn regional_value(
         return None;
     }
     match aggregation {
-        Aggregation::PopulationWeightedMean => {
+        Aggregation::PopulationWeightedMean | Aggregation::WeightedMean => {
             let weights = weights.filter(|weights| weights.len() == values.len())?;
             let total: f64 = weights.iter().sum();
             (total > 0.0).then(|| {
@@ -314,6 +335,7 @@ pub fn regional_value(
                     / total
             })
         }
+        Aggregation::UnweightedMean => Some(values.iter().sum::<f64>() / values.len() as f64),
         Aggregation::Sum => Some(values.iter().sum()),
         Aggregation::Median => median(values),
         Aggregation::None => None,

@@ -168,8 +168,9 @@ pub const MIN_CORRELATION_PAIRS: usize = 10;
 
 /// One indicator in one year across the region (`year_stats.json`), for the years with observed values
 /// (projections excluded) for at least [`MIN_YEAR_COUNTRIES`] countries, of the indicators whose declared
-/// aggregation is not `none` (see [`MetricRule`]): the regional value and how it was formed, the frontier,
-/// leaders and laggards by the indicator's good direction.
+/// aggregation is not `none` (see [`MetricRule`]): the regional value and how it was formed, the
+/// publisher's own regional aggregate of that year where it publishes one, the frontier, leaders and
+/// laggards by the indicator's good direction.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct YearStats {
     /// Metric id.
@@ -178,12 +179,22 @@ pub struct YearStats {
     pub year: i32,
     /// Countries with an observed value (all ranked).
     pub countries: usize,
-    /// The regional value, by the metric's declared aggregation.
+    /// Our regional value, by the metric's declared aggregation, over the countries with a value.
     pub regional_value: f64,
-    /// `population_weighted_mean`, `sum` or `median` (the declared aggregation).
+    /// The declared aggregation: `population_weighted_mean`, `weighted_mean`, `unweighted_mean`, `sum`
+    /// or `median`.
     pub method: String,
-    /// Countries with a value but no population that year, left out of a population-weighted mean
-    /// (their weight is unknown); empty otherwise.
+    /// The weight of a weighted mean ([`Weight::name`]: `population`, `land_area`, `gdp`, …); `None`
+    /// for the other methods.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<String>,
+    /// Share of the region's total of that weight (all LAC countries with a weight that year) held by
+    /// the countries combined, 0 to 1: how much of the region our weighted mean stands for. `None` for
+    /// the unweighted methods or when no weight is known that year.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight_share: Option<f64>,
+    /// Countries with a value but no weight that year, left out of a weighted mean (their weight is
+    /// unknown); empty otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unweighted: Vec<String>,
     /// Best three (citation ids), best first; the first is the frontier.
@@ -194,7 +205,43 @@ pub struct YearStats {
     /// population) living in the countries with a value, 0 to 1; `None` when no population is known
     /// for that year.
     pub population_share: Option<f64>,
+    /// The publisher's own Latin America & Caribbean aggregate of this indicator and year (the World
+    /// Bank's LCN, read from the same raw file as the countries' values), when it publishes one: the
+    /// headline regional value, ours beside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<PublisherAggregate>,
 }
+
+/// A publisher's own regional aggregate of one indicator and year (`YearStats::publisher`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct PublisherAggregate {
+    /// Who computed it, in words: `World Bank (LCN)`.
+    pub by: String,
+    /// The publisher's code of the region (`LCN`).
+    pub code: String,
+    /// The published value, in the indicator's unit.
+    pub value: f64,
+    /// Its citation (a comparison-aggregate observation).
+    pub citation_id: String,
+    /// The publisher's documented aggregation method (WDI series metadata: `Weighted average`, `Sum`,
+    /// `Gap-filled total`, `Median`, `Unweighted average`), when documented.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+}
+
+/// Who a World Bank LCN aggregate is by, as `PublisherAggregate::by` and the pulse's
+/// `regional_value_by` say.
+pub const WORLD_BANK_LCN: &str = "World Bank (LCN)";
+
+/// The relative difference within which our latest-year regional value agrees with the publisher's
+/// (5 %), and the share of compared values that must agree (95 %).
+pub const CONCORDANCE_TOLERANCE: f64 = 0.05;
+/// See [`CONCORDANCE_TOLERANCE`].
+pub const CONCORDANCE_TARGET: f64 = 0.95;
+/// The share of the region's weight our countries must hold for our value to stand for the whole
+/// region (95 %); below it, the publisher's gap-filling of the missing countries explains a difference.
+pub const FULL_COVERAGE: f64 = 0.95;
 
 /// Years with fewer countries are not summarised.
 pub const MIN_YEAR_COUNTRIES: usize = 10;
@@ -228,7 +275,7 @@ pub fn representative_year(stats: &[YearStats]) -> Option<&YearStats> {
 /// The derived-figure rules of one metric (`derived_rules.json`), resolved by the bake from
 /// `data/aggregation.toml` (a per-metric override, else the first rule whose unit pattern matches) and the
 /// observations (a `ratio` metric with a negative value observed is read as `interval`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MetricRule {
     /// Metric id.
     pub indicator: String,
@@ -241,9 +288,67 @@ pub struct MetricRule {
     pub comparable: bool,
     /// Why, in words (from the declaration; a demoted scale says so).
     pub reason: String,
-    /// Which declaration decided it: `overrides[metric]` or `rules[i]` with its pattern.
+    /// Which declaration decided it: `overrides[i]`, `rules[i]` with its pattern, or `WDI series
+    /// metadata: Weighted average (weight: …)` where the publisher documents its method.
     pub declared_by: String,
+    /// The weight of a weighted mean (`population` for `population_weighted_mean`); `None` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<Weight>,
+    /// The publisher's documented aggregation method (WDI series metadata's `Aggregation method`), when
+    /// it documents one, whether or not it decided the rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publisher_method: Option<String>,
 }
+
+/// A named weight of a weighted mean (`data/aggregation.toml` `[weights.<name>]`): per country and
+/// year, the value of `indicator`, times the value of `times` when given, times `factor`. So `births`
+/// is `sp_dyn_cbrt_in` (per 1,000 people) × `sp_pop_totl` × 0.001.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct Weight {
+    /// The weight's name (`population`, `land_area`, `gdp`, `gni`, `births`, `labour_force`, …).
+    pub name: String,
+    /// Metric id of the weight's values (`ag_lnd_totl_k2`).
+    pub indicator: String,
+    /// Metric id of a second factor (`sp_pop_totl` for births), when the weight is a product.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub times: Option<String>,
+    /// Constant factor (0.001 for a rate per 1,000 people times people); 1 when not declared.
+    #[serde(default = "one")]
+    pub factor: f64,
+    /// What it is, in words (`land area, sq. km (WDI AG.LND.TOTL.K2)`).
+    pub description: String,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+impl Weight {
+    /// The weight of one country-year from the values of `indicator` and `times` (`None` when a needed
+    /// value is missing or the weight is not positive).
+    pub fn of(&self, value: Option<f64>, times: Option<f64>) -> Option<f64> {
+        let times = match &self.times {
+            Some(_) => times?,
+            None => 1.0,
+        };
+        Some(value? * times * self.factor).filter(|weight| *weight > 0.0)
+    }
+}
+
+/// The population weight, which `population_weighted_mean` means.
+pub fn population_weight() -> Weight {
+    Weight {
+        name: "population".into(),
+        indicator: POPULATION.into(),
+        times: None,
+        factor: 1.0,
+        description: "population (WDI SP.POP.TOTL)".into(),
+    }
+}
+
+/// The population indicator (WDI `SP.POP.TOTL`), the weight of `population_weighted_mean`.
+pub const POPULATION: &str = "sp_pop_totl";
 
 /// The derived-figure rules of the corpus's metrics, sorted by indicator.
 pub const DERIVED_RULES: &str = "derived_rules.json";
@@ -257,7 +362,7 @@ pub fn rule_for<'a>(rules: &'a [MetricRule], indicator: &str) -> Option<&'a Metr
 }
 
 /// What the derived-figure rules did in one bake (the bake report's `derived_rules`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct DerivedRuleCounts {
     /// Metrics per declared aggregation (`population_weighted_mean`, `sum`, `median`, `none`).
     pub metrics_by_aggregation: BTreeMap<String, u64>,
@@ -290,6 +395,67 @@ pub struct DerivedRuleCounts {
     pub gap_changes_excluded: u64,
     /// Anomalies the old rule (any two consecutive observations) reports across such a gap, now dropped.
     pub gap_anomalies_dropped: u64,
+    // --- Weights and the publisher's aggregates (issue 25 A) ---------------------------------------
+    /// Weighted means per weight name (`population`, `land_area`, `gdp`, …).
+    #[serde(default)]
+    pub metrics_by_weight: BTreeMap<String, u64>,
+    /// Metrics whose method and weight the publisher's own series metadata decided (WDI's
+    /// `Aggregation method`).
+    #[serde(default)]
+    pub metrics_by_publisher_method: u64,
+    /// Our latest-year regional values against the publisher's own aggregate of the same year.
+    #[serde(default)]
+    pub publisher_concordance: PublisherConcordance,
+}
+
+/// The bake-time concordance of our regional values against the publisher's own regional aggregate
+/// (WDI's LCN): per aggregated indicator, its representative year (the one `get_regional_pulse` serves)
+/// where the publisher publishes a value.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PublisherConcordance {
+    /// Indicator-years compared (ours and the publisher's both present).
+    pub compared: u64,
+    /// Of those, within [`CONCORDANCE_TOLERANCE`] (5 %) of the publisher's value.
+    pub within_5pct: u64,
+    /// Compared where our countries hold at least [`FULL_COVERAGE`] of the region's weight (population
+    /// for unweighted methods and sums).
+    pub compared_full_coverage: u64,
+    /// Of those, within 5 %.
+    pub within_5pct_full_coverage: u64,
+    /// Aggregated indicators whose representative year has no publisher value.
+    pub not_published: u64,
+    /// Every compared value beyond 5 %, with the computed reason; by indicator.
+    pub exceptions: Vec<ConcordanceException>,
+}
+
+impl PublisherConcordance {
+    /// `within_5pct / compared` (0 when nothing was compared).
+    pub fn share_within(&self) -> f64 {
+        if self.compared == 0 {
+            0.0
+        } else {
+            self.within_5pct as f64 / self.compared as f64
+        }
+    }
+}
+
+/// One regional value beyond 5 % of the publisher's, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConcordanceException {
+    /// Metric id.
+    pub indicator: String,
+    /// Year.
+    pub year: i32,
+    /// Our regional value.
+    pub ours: f64,
+    /// The publisher's.
+    pub theirs: f64,
+    /// `(ours - theirs) / |theirs|`.
+    pub relative_difference: f64,
+    /// Why they differ, computed: our coverage of the weight below 95 %, a different method, a weight
+    /// the corpus does not hold, or same method and coverage (the publisher's own imputation or
+    /// revisions).
+    pub reason: String,
 }
 
 impl DerivedRuleCounts {
@@ -307,7 +473,9 @@ impl DerivedRuleCounts {
              \x20 aggregates refused: {} indicator-years of {} indicators (aggregation none)\n\
              \x20 projection-derived figures excluded: {} year statistics had projections left out ({} of them too few observed countries: no row); {} series end in projections (change, CAGR and trend stop at the last observation); {} series of projections only\n\
              \x20 statistics refused: {} CAGR values (growth rates, indices crossing zero); {} flat trend windows with R² undefined\n\
-             \x20 gaps: {} consecutive observations more than {MAX_CHANGE_GAP} years apart not read as changes; {} gap anomalies dropped\n",
+             \x20 gaps: {} consecutive observations more than {MAX_CHANGE_GAP} years apart not read as changes; {} gap anomalies dropped\n\
+             \x20 weights: {}; {} metrics aggregated as their publisher documents\n\
+             \x20 publisher concordance (ours vs WDI LCN, latest year): {} of {} within 5 % ({:.0} %, target 95 %); {} of {} where our countries hold 95 % of the weight; {} not published; {} exceptions listed in derived_rules.publisher_concordance\n",
             joined(&self.metrics_by_aggregation),
             joined(&self.metrics_by_scale),
             self.metrics_not_comparable,
@@ -322,6 +490,15 @@ impl DerivedRuleCounts {
             self.flat_trends,
             self.gap_changes_excluded,
             self.gap_anomalies_dropped,
+            joined(&self.metrics_by_weight),
+            self.metrics_by_publisher_method,
+            self.publisher_concordance.within_5pct,
+            self.publisher_concordance.compared,
+            self.publisher_concordance.share_within() * 100.0,
+            self.publisher_concordance.within_5pct_full_coverage,
+            self.publisher_concordance.compared_full_coverage,
+            self.publisher_concordance.not_published,
+            self.publisher_concordance.exceptions.len(),
         )
     }
 }
@@ -337,10 +514,13 @@ mod tests {
             countries: 12,
             regional_value: 0.0,
             method: "median".into(),
+            weight: None,
+            weight_share: None,
             unweighted: Vec::new(),
             leaders: Vec::new(),
             laggards: Vec::new(),
             population_share,
+            publisher: None,
         }
     }
 

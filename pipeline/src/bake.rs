@@ -81,10 +81,15 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
             BakeError::catalog(&path, format!("cannot read the lock file: {error}"))
         })?;
     let catalog = Catalog::load(&options.catalog_dir)?.refreshed(&options.sources_dir, &lock);
+    // The publisher's documented aggregation methods (WDI series metadata) decide where it documents one.
     let aggregation = crate::sources::aggregation::load(
         &options.catalog_dir.join(crate::sources::aggregation::FILE),
         &catalog,
-    )?;
+    )?
+    .with_publisher_methods(ingest::wdi_metadata::aggregation_methods(
+        &catalog,
+        &options.sources_dir,
+    )?);
     let countries = read_countries(&catalog, &options.sources_dir)?;
     let governed = ingest_and_govern(&catalog, &countries, &options.sources_dir, options.progress)?;
     tracing::debug!(
@@ -276,6 +281,7 @@ fn write_artifacts(
         rule_counts,
     } = crate::derive::derive(&crate::derive::Inputs {
         observations: &observations,
+        aggregates: &aggregates,
         metrics: &metrics,
         sources: &sources,
         aggregation,

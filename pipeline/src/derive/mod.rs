@@ -5,6 +5,7 @@
 pub mod concordance;
 pub mod correlations;
 pub mod discoveries;
+pub mod publisher;
 pub mod rules;
 pub mod series;
 pub mod series_stats;
@@ -28,6 +29,8 @@ use crate::{
 pub struct Inputs<'a> {
     /// The governed country observations.
     pub observations: &'a ObservationColumns,
+    /// The governed comparison-aggregate observations (the publishers' own regional aggregates: LCN).
+    pub aggregates: &'a ObservationColumns,
     /// The metric registry.
     pub metrics: &'a [Metric],
     /// The source registry.
@@ -70,6 +73,7 @@ pub struct Derived {
 pub fn derive(inputs: &Inputs<'_>) -> Derived {
     let Inputs {
         observations,
+        aggregates,
         metrics,
         sources,
         aggregation,
@@ -83,7 +87,9 @@ pub fn derive(inputs: &Inputs<'_>) -> Derived {
     let discoveries =
         discoveries::discoveries(observations, &concordance_table, pairs, &mut rule_counts);
     let correlations = correlations::correlations(metrics, observations, &rules);
-    let year_stats = year_stats::year_stats(metrics, observations, &rules, &mut rule_counts);
+    let mut year_stats = year_stats::year_stats(metrics, observations, &rules, &mut rule_counts);
+    publisher::attach(&mut year_stats, aggregates, sources, &rules);
+    rule_counts.publisher_concordance = publisher::concordance(&year_stats, &rules, metrics);
     let series_stats = series_stats::series_stats(observations, &rules, &mut rule_counts);
     let latest: HashMap<(&str, &str), Latest> = series::group_series(observations, |_| true)
         .into_iter()

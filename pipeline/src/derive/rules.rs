@@ -1,5 +1,7 @@
 //! The derived-figure rules of each baked metric (`derived_rules.json`): its declaration in
-//! `data/aggregation.toml`, with the scale of a `ratio` metric read as `interval` when a negative value
+//! `data/aggregation.toml` — or, where the publisher documents how it aggregates the series (WDI series
+//! metadata's `Aggregation method`), that method with the weight of the series' denominator
+//! (`declared_by: "WDI series metadata: Weighted average (weight: land_area; …)"`) — with the scale of a `ratio` metric read as `interval` when a negative value
 //! is observed (its zero is crossed, so relative change and CAGR do not apply).
 
 use std::collections::HashSet;
@@ -54,6 +56,12 @@ pub fn metric_rules(
                 } else {
                     resolved.reason
                 },
+                weight: resolved.weight.as_deref().map(|name| {
+                    declared
+                        .weight(name)
+                        .unwrap_or_else(|| panic!("weight {name} is declared: the file is validated"))
+                }),
+                publisher_method: resolved.publisher_method,
                 declared_by: resolved.declared_by,
             }
         })
@@ -69,6 +77,14 @@ pub fn metric_rules(
             .entry(rule.scale.as_str().to_string())
             .or_default() += 1;
         counts.metrics_not_comparable += u64::from(!rule.comparable);
+        if let Some(weight) = &rule.weight {
+            *counts
+                .metrics_by_weight
+                .entry(weight.name.clone())
+                .or_default() += 1;
+        }
+        counts.metrics_by_publisher_method +=
+            u64::from(rule.declared_by.starts_with("WDI series metadata"));
     }
     rules
 }

@@ -1,21 +1,85 @@
 //! Per indicator and year across the region (`year_stats.json`): the regional value by the metric's
-//! declared aggregation (`data/aggregation.toml`: population-weighted mean, sum or median; none refuses
-//! it), leaders, laggards and frontier, from observed values only (projections left out), computed with
+//! declared aggregation (`data/aggregation.toml`, or the publisher's documented method: a mean weighted
+//! by population or by the rule's weight — land area, GDP, births, … —, an unweighted mean, a sum or a
+//! median; none refuses it) with the share of the region's weight its countries hold, leaders, laggards
+//! and frontier, from observed values only (projections left out), computed with
 //! `corpus::analytics` as `get_regional_pulse` does at query time.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use corpus::{
     GoodDirection, Metric, YearStats,
     analytics::{Aggregation, regional_value},
-    derived::{DerivedRuleCounts, MIN_YEAR_COUNTRIES, MetricRule, rule_for},
+    derived::{DerivedRuleCounts, MIN_YEAR_COUNTRIES, MetricRule, Weight, rule_for},
     is_projection,
 };
 
 use crate::govern::table::ObservationColumns;
 
 /// The population indicator used as weight.
-pub const POPULATION: &str = "sp_pop_totl";
+pub const POPULATION: &str = corpus::derived::POPULATION;
+
+/// The observed values of the weights' indicators, per (indicator, country, year), and each weight's
+/// regional total per year (over every country with a weight that year, summed in table order).
+struct WeightValues<'a> {
+    values: HashMap<(&'a str, &'a str, i32), f64>,
+    countries: BTreeMap<&'a str, Vec<&'a str>>,
+}
+
+impl<'a> WeightValues<'a> {
+    fn new(observations: &'a ObservationColumns, rules: &[MetricRule]) -> WeightValues<'a> {
+        let mut needed: HashSet<&str> = HashSet::from([POPULATION]);
+        for weight in rules.iter().filter_map(|rule| rule.weight.as_ref()) {
+            needed.insert(weight.indicator.as_str());
+            if let Some(times) = &weight.times {
+                needed.insert(times.as_str());
+            }
+        }
+        let mut values = HashMap::new();
+        let mut countries: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for row_idx in 0..observations.len() {
+            let indicator = observations.indicator[row_idx].as_str();
+            if needed.contains(indicator) && !is_projection(&observations.flags[row_idx]) {
+                let country = observations.country[row_idx].as_str();
+                values.insert(
+                    (indicator, country, observations.year[row_idx]),
+                    observations.value[row_idx],
+                );
+                let list = countries.entry(indicator).or_default();
+                if list.last() != Some(&country) {
+                    list.push(country);
+                }
+            }
+        }
+        WeightValues { values, countries }
+    }
+
+    /// `weight` of `country` in `year`.
+    fn of(&self, weight: &Weight, country: &str, year: i32) -> Option<f64> {
+        weight.of(
+            self.values
+                .get(&(weight.indicator.as_str(), country, year))
+                .copied(),
+            weight.times.as_ref().and_then(|times| {
+                self.values
+                    .get(&(times.as_str(), country, year))
+                    .copied()
+            }),
+        )
+    }
+
+    /// The region's total of `weight` in `year`: over every country with a weight, in country order.
+    fn total(&self, weight: &Weight, year: i32) -> Option<f64> {
+        let total: f64 = self
+            .countries
+            .get(weight.indicator.as_str())
+            .into_iter()
+            .flatten()
+            .filter_map(|country| self.of(weight, country, year))
+            .sum();
+        (total > 0.0).then_some(total)
+    }
+}
 
 /// One [`YearStats`] per aggregable indicator and year with observed values for enough countries,
 /// sorted by both.
@@ -57,6 +121,7 @@ pub fn year_stats(
                 .or_default() += observations.value[row_idx];
         }
     }
+    let weights = WeightValues::new(observations, rules);
     let by_id: HashMap<&str, &Metric> = metrics
         .iter()
         .map(|metric| (metric.id.as_str(), metric))
@@ -83,32 +148,42 @@ pub fn year_stats(
         }
         // Country order, as the server's registry iterates countries.
         rows.sort_by(|&left, &right| observations.country[left].cmp(&observations.country[right]));
-        let weight = |row_idx: usize| {
+        let population = |row_idx: usize| {
             population
                 .get(&(observations.country[row_idx].as_str(), year))
                 .copied()
         };
-        // A weighted mean is over the countries whose population is known; the rest are named.
-        let (aggregated, unweighted): (Vec<usize>, Vec<usize>) =
-            if rule.aggregation == Aggregation::PopulationWeightedMean {
-                rows.iter().partition(|&&row_idx| weight(row_idx).is_some())
-            } else {
-                (rows.clone(), Vec::new())
-            };
+        // A weighted mean is over the countries whose weight is known; the rest are named.
+        let weight = rule.weight.as_ref().filter(|_| rule.aggregation.is_weighted());
+        let weight_of = |row_idx: usize| {
+            weight.and_then(|weight| {
+                weights.of(weight, observations.country[row_idx].as_str(), year)
+            })
+        };
+        let (aggregated, unweighted): (Vec<usize>, Vec<usize>) = if weight.is_some() {
+            rows.iter().partition(|&&row_idx| weight_of(row_idx).is_some())
+        } else {
+            (rows.clone(), Vec::new())
+        };
         let values: Vec<f64> = aggregated
             .iter()
             .map(|&row_idx| observations.value[row_idx])
             .collect();
-        let weights: Option<Vec<f64>> = (rule.aggregation == Aggregation::PopulationWeightedMean)
-            .then(|| {
-                aggregated
-                    .iter()
-                    .filter_map(|&row_idx| weight(row_idx))
-                    .collect()
-            });
-        let Some(value) = regional_value(rule.aggregation, &values, weights.as_deref()) else {
+        let weight_values: Option<Vec<f64>> = weight.map(|_| {
+            aggregated
+                .iter()
+                .filter_map(|&row_idx| weight_of(row_idx))
+                .collect()
+        });
+        let Some(value) = regional_value(rule.aggregation, &values, weight_values.as_deref())
+        else {
             continue;
         };
+        let weight_share = weight.zip(weight_values.as_ref()).and_then(|(weight, held)| {
+            weights
+                .total(weight, year)
+                .map(|total| held.iter().sum::<f64>() / total)
+        });
         let mut ranked = rows.clone();
         ranked.sort_by(|&left, &right| {
             let by_value = observations.value[right].total_cmp(&observations.value[left]);
@@ -125,6 +200,8 @@ pub fn year_stats(
             countries: rows.len(),
             regional_value: value,
             method: rule.aggregation.as_str().to_string(),
+            weight: weight.map(|weight| weight.name.clone()),
+            weight_share,
             unweighted: unweighted
                 .iter()
                 .map(|&row_idx| observations.country[row_idx].clone())
@@ -141,9 +218,10 @@ pub fn year_stats(
                 .map(|&row_idx| observations.citation_id[row_idx].clone())
                 .collect(),
             population_share: region_population.get(&year).map(|total| {
-                let covered: f64 = rows.iter().filter_map(|&row_idx| weight(row_idx)).sum();
+                let covered: f64 = rows.iter().filter_map(|&row_idx| population(row_idx)).sum();
                 covered / total
             }),
+            publisher: None,
         });
     }
     counts.indicators_not_aggregable = refused_indicators.len() as u64;

@@ -1,5 +1,6 @@
 //! WDI series metadata (`wdi_metadata/WDISeries.csv`, `WDICountry-Series.latam.csv`): definitions,
-//! methodology, primary source and country-specific notes per series.
+//! methodology, primary source and country-specific notes per series, and the World Bank's documented
+//! aggregation method of each series ([`aggregation_methods`], the `Aggregation method` column).
 
 use std::{
     collections::{BTreeMap, HashMap},
@@ -10,7 +11,7 @@ use serde::Deserialize;
 
 use crate::{
     BakeError,
-    sources::{Connector, SourceEntry},
+    sources::{Catalog, Connector, SourceEntry},
 };
 
 /// What the metadata says about one series.
@@ -51,6 +52,45 @@ struct SeriesRow {
     limitations: String,
     #[serde(rename = "Source")]
     source: String,
+    #[serde(rename = "Aggregation method", default)]
+    aggregation_method: String,
+}
+
+/// The World Bank's documented aggregation method of every series of the sources a WDI series-metadata
+/// source describes (`describes = "wdi"`), by metric id: the `Aggregation method` column of its series
+/// file as written (`Weighted average`, `Sum`, `Gap-filled total`, `Median`, `Unweighted average`, …);
+/// series with an empty cell are left out. `data/aggregation.toml`'s rules apply these
+/// ([`crate::sources::aggregation::AggregationRules::with_publisher_methods`]).
+///
+/// # Errors
+/// [`BakeError::RawFile`] if a series file is missing, unreadable or lacks a column.
+pub fn aggregation_methods(
+    catalog: &Catalog,
+    sources_dir: &Path,
+) -> Result<BTreeMap<String, String>, BakeError> {
+    let mut methods = BTreeMap::new();
+    for entry in &catalog.sources {
+        let (Connector::WdiSeriesMetadata { series_file, .. }, Some(described)) =
+            (&entry.connector, &entry.describes)
+        else {
+            continue;
+        };
+        let Some(mapping) = catalog.mappings.get(described) else {
+            continue;
+        };
+        let codes: std::collections::HashSet<&str> = mapping
+            .rows
+            .iter()
+            .map(|row| row.source_code.as_str())
+            .collect();
+        for row in read_rows::<SeriesRow>(&entry.raw_dir(sources_dir).join(series_file))? {
+            let (code, method) = (row.code.trim(), row.aggregation_method.trim());
+            if codes.contains(code) && !method.is_empty() {
+                methods.insert(corpus::Metric::id_for_code(code), method.to_string());
+            }
+        }
+    }
+    Ok(methods)
 }
 
 #[derive(Debug, Deserialize)]

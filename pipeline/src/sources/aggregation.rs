@@ -3,6 +3,12 @@
 //! and whether they compare across countries — declared by unit pattern (`[[rules]]`, the first whose
 //! pattern matches a metric's unit decides) with per-metric `[[overrides]]` on top.
 //!
+//! Named weights (`[weights.<name>]`: the quantity a weighted mean weighs each country by, and the units
+//! whose denominator it is) serve `weighted_mean` declarations and the publisher's own methods: where
+//! the publisher documents how it aggregates a series (WDI series metadata, `Aggregation method`, given
+//! with [`AggregationRules::with_publisher_methods`]), that method and the weight of the series'
+//! denominator decide, unless a steward's `[[overrides]]` entry names the metric.
+//!
 //! Validated on load: unknown fields are refused; every mapped metric resolves to exactly one
 //! declaration (its override, else the first matching rule) or the file is refused naming the metric;
 //! an override names mapped metrics only, once each; and a declaration is coherent (a value that does
@@ -13,6 +19,7 @@ use std::{collections::BTreeMap, path::Path};
 use corpus::{
     Metric,
     analytics::{Aggregation, Scale},
+    derived::Weight,
 };
 use serde::Deserialize;
 
@@ -34,6 +41,9 @@ pub struct UnitRule {
     pub unit_is: Vec<String>,
     /// How the regional value is formed.
     pub aggregation: Aggregation,
+    /// The weight of a `weighted_mean` (a `[weights]` name).
+    #[serde(default)]
+    pub weight: Option<String>,
     /// Which statistics apply (default `ratio`).
     #[serde(default = "ratio")]
     pub scale: Scale,
@@ -53,6 +63,9 @@ pub struct Override {
     /// How the regional value is formed.
     #[serde(default)]
     pub aggregation: Option<Aggregation>,
+    /// The weight of a `weighted_mean` (a `[weights]` name).
+    #[serde(default)]
+    pub weight: Option<String>,
     /// Which statistics apply.
     #[serde(default)]
     pub scale: Option<Scale>,
@@ -71,9 +84,59 @@ fn yes() -> bool {
     true
 }
 
+/// One named weight (`[weights.<name>]`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeightDeclaration {
+    /// Metric id of the weight's values (`ag_lnd_totl_k2`).
+    pub indicator: String,
+    /// Metric id of a second factor (`sp_pop_totl`), for a weight that is a product.
+    #[serde(default)]
+    pub times: Option<String>,
+    /// Constant factor (default 1).
+    #[serde(default)]
+    pub factor: Option<f64>,
+    /// What it is, in words.
+    pub description: String,
+    /// Case-insensitive whole units whose denominator this weight is (`% of GDP`).
+    #[serde(default)]
+    pub denominator_is: Vec<String>,
+    /// Case-insensitive parts of units whose denominator this weight is (`of land area`).
+    #[serde(default)]
+    pub denominator_contains: Vec<String>,
+    /// Metric ids the publisher weighs by this quantity whatever their unit (GDP growth by GDP).
+    #[serde(default)]
+    pub metrics: Vec<String>,
+}
+
+impl WeightDeclaration {
+    /// The pattern by which this weight is the denominator of metric `id` with `unit`, if it is.
+    fn denominator_of(&self, id: &str, unit: &str) -> Option<String> {
+        let unit_lower = unit.to_lowercase();
+        if self.metrics.iter().any(|metric| metric == id) {
+            return Some(format!("declared for {id}"));
+        }
+        self.denominator_is
+            .iter()
+            .find(|whole| whole.to_lowercase() == unit_lower)
+            .map(|whole| format!("the denominator: unit is {whole:?}"))
+            .or_else(|| {
+                self.denominator_contains
+                    .iter()
+                    .find(|part| unit_lower.contains(&part.to_lowercase()))
+                    .map(|part| format!("the denominator: unit contains {part:?}"))
+            })
+    }
+}
+
+/// The weight name `population_weighted_mean` means.
+pub const POPULATION_WEIGHT: &str = "population";
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AggregationFile {
+    #[serde(default)]
+    weights: BTreeMap<String, WeightDeclaration>,
     #[serde(default)]
     rules: Vec<UnitRule>,
     #[serde(default)]
@@ -91,13 +154,20 @@ pub struct Resolved {
     pub comparable: bool,
     /// Why.
     pub reason: String,
-    /// `overrides[i]` or `rules[i] (unit contains "…")`.
+    /// `overrides[i]`, `rules[i] (unit contains "…")` or `WDI series metadata: …`.
     pub declared_by: String,
+    /// The weight's name, for a weighted mean (`population` for `population_weighted_mean`).
+    pub weight: Option<String>,
+    /// The publisher's documented aggregation method, when given.
+    pub publisher_method: Option<String>,
 }
 
 /// The validated declarations.
 #[derive(Debug, Clone, Default)]
 pub struct AggregationRules {
+    weights: BTreeMap<String, WeightDeclaration>,
+    /// The publisher's documented aggregation method per metric id (WDI's `Aggregation method`).
+    publisher_methods: BTreeMap<String, String>,
     rules: Vec<UnitRule>,
     overrides: Vec<Override>,
     /// Override index per metric id.
@@ -128,6 +198,119 @@ impl AggregationRules {
     /// first unit rule that matches), else the first unit rule that matches. `None` when nothing matches
     /// (a validated catalog has none such among its metrics). Without the file: `none`, `interval`.
     pub fn resolve(&self, id: &str, unit: &str) -> Option<Resolved> {
+        let mut resolved = self.resolve_declared(id, unit)?;
+        resolved.publisher_method = self.publisher_methods.get(id).cloned();
+        if !self.declared
+            || self.by_metric.contains_key(id)
+            || resolved.aggregation == Aggregation::None
+        {
+            return Some(resolved);
+        }
+        let Some(method) = resolved.publisher_method.clone() else {
+            return Some(resolved);
+        };
+        let by_publisher = |aggregation: Aggregation, weight: Option<(&str, String)>| {
+            let (weight_name, pattern) = weight.unzip();
+            Resolved {
+                aggregation,
+                weight: weight_name.map(str::to_string),
+                declared_by: match (&weight_name, &pattern) {
+                    (Some(name), Some(pattern)) => {
+                        format!("WDI series metadata: {method} (weight: {name}; {pattern})")
+                    }
+                    (Some(name), None) => {
+                        format!("WDI series metadata: {method} (weight: {name})")
+                    }
+                    _ => format!("WDI series metadata: {method}"),
+                },
+                reason: if aggregation == resolved.aggregation
+                    && weight_name == resolved.weight.as_deref()
+                {
+                    resolved.reason.clone()
+                } else {
+                    format!(
+                        "aggregated as the World Bank documents it for this series ({method}{}); by unit the rule would be: {}",
+                        weight_name
+                            .map(|name| format!(", weighted by {}", self.weights[name].description))
+                            .unwrap_or_default(),
+                        resolved.reason
+                    )
+                },
+                ..resolved.clone()
+            }
+        };
+        let decided = match method.trim().to_lowercase().as_str() {
+            "weighted average" => match self.denominator_weight(id, unit) {
+                Some((name, pattern)) if name == POPULATION_WEIGHT => Some(by_publisher(
+                    Aggregation::PopulationWeightedMean,
+                    Some((name, pattern)),
+                )),
+                Some((name, pattern)) => Some(by_publisher(
+                    Aggregation::WeightedMean,
+                    Some((name, pattern)),
+                )),
+                // The denominator is no declared weight: population where the unit rule weighs by
+                // population too (rates per person), else the unit rule stands.
+                None if resolved.aggregation == Aggregation::PopulationWeightedMean => {
+                    Some(by_publisher(
+                        Aggregation::PopulationWeightedMean,
+                        Some((
+                            POPULATION_WEIGHT,
+                            "a rate per person or a share of a population group".into(),
+                        )),
+                    ))
+                }
+                None => None,
+            },
+            "sum" | "gap-filled total" if resolved.scale != Scale::Growth => {
+                Some(by_publisher(Aggregation::Sum, None))
+            }
+            "median" => Some(by_publisher(Aggregation::Median, None)),
+            "unweighted average" => Some(by_publisher(Aggregation::UnweightedMean, None)),
+            _ => None,
+        };
+        Some(decided.unwrap_or(resolved))
+    }
+
+    /// The declared weight whose denominator pattern matches metric `id` with `unit` (its explicit
+    /// `metrics` first), with the pattern.
+    fn denominator_weight(&self, id: &str, unit: &str) -> Option<(&str, String)> {
+        self.weights
+            .iter()
+            .find(|(_, weight)| weight.metrics.iter().any(|metric| metric == id))
+            .or_else(|| {
+                self.weights
+                    .iter()
+                    .find(|(_, weight)| weight.denominator_of(id, unit).is_some())
+            })
+            .and_then(|(name, weight)| Some((name.as_str(), weight.denominator_of(id, unit)?)))
+    }
+
+    /// The named weight, as the artifact contract carries it.
+    pub fn weight(&self, name: &str) -> Option<Weight> {
+        if name == POPULATION_WEIGHT && !self.weights.contains_key(name) {
+            return Some(corpus::derived::population_weight());
+        }
+        self.weights.get(name).map(|declared| Weight {
+            name: name.to_string(),
+            indicator: declared.indicator.clone(),
+            times: declared.times.clone(),
+            factor: declared.factor.unwrap_or(1.0),
+            description: declared.description.clone(),
+        })
+    }
+
+    /// These rules with the publisher's documented aggregation method per metric id (WDI series
+    /// metadata's `Aggregation method`: `Weighted average`, `Sum`, `Gap-filled total`, `Median`,
+    /// `Unweighted average`), which then decides each metric's method and weight unless an override
+    /// names it.
+    pub fn with_publisher_methods(mut self, methods: BTreeMap<String, String>) -> Self {
+        self.publisher_methods = methods;
+        self
+    }
+
+    /// The declaration of `id` from the file alone (override or unit rule).
+    fn resolve_declared(&self, id: &str, unit: &str) -> Option<Resolved> {
         if !self.declared {
             return Some(Resolved {
                 aggregation: Aggregation::None,
@@ -135,6 +318,8 @@ impl AggregationRules {
                 comparable: true,
                 reason: format!("the catalog has no {FILE}: no aggregation is declared"),
                 declared_by: "default".into(),
+                weight: None,
+                publisher_method: None,
             });
         }
         let by_unit = self.rules.iter().enumerate().find_map(|(rule_idx, rule)| {
@@ -151,22 +336,53 @@ impl AggregationRules {
                     return None;
                 }
                 let base = by_unit.map(|(rule, _)| rule);
-                Some(Resolved {
-                    aggregation: entry.aggregation.or(base.map(|rule| rule.aggregation))?,
-                    scale: entry.scale.or(base.map(|rule| rule.scale))?,
-                    comparable: entry.comparable.or(base.map(|rule| rule.comparable))?,
-                    reason: entry.reason.clone(),
-                    declared_by: format!("overrides[{override_idx}]"),
-                })
+                let aggregation = entry.aggregation.or(base.map(|rule| rule.aggregation))?;
+                let weight = if entry.aggregation.is_some() {
+                    entry.weight.clone()
+                } else {
+                    entry
+                        .weight
+                        .clone()
+                        .or(base.and_then(|rule| rule.weight.clone()))
+                };
+                Some(
+                    Resolved {
+                        aggregation,
+                        scale: entry.scale.or(base.map(|rule| rule.scale))?,
+                        comparable: entry.comparable.or(base.map(|rule| rule.comparable))?,
+                        reason: entry.reason.clone(),
+                        declared_by: format!("overrides[{override_idx}]"),
+                        weight,
+                        publisher_method: None,
+                    }
+                    .with_implied_weight(),
+                )
             }
-            None => by_unit.map(|(rule, declared_by)| Resolved {
-                aggregation: rule.aggregation,
-                scale: rule.scale,
-                comparable: rule.comparable,
-                reason: rule.reason.clone(),
-                declared_by,
+            None => by_unit.map(|(rule, declared_by)| {
+                Resolved {
+                    aggregation: rule.aggregation,
+                    scale: rule.scale,
+                    comparable: rule.comparable,
+                    reason: rule.reason.clone(),
+                    declared_by,
+                    weight: rule.weight.clone(),
+                    publisher_method: None,
+                }
+                .with_implied_weight()
             }),
         }
+    }
+}
+
+impl Resolved {
+    /// `population_weighted_mean` is weighted by population; only the weighted means keep a weight.
+    fn with_implied_weight(mut self) -> Self {
+        match self.aggregation {
+            Aggregation::PopulationWeightedMean => self.weight = Some(POPULATION_WEIGHT.into()),
+            Aggregation::WeightedMean => {}
+            _ => self.weight = None,
+        }
+        self
     }
 }
 
@@ -187,6 +403,58 @@ pub fn load(path: &Path, catalog: &Catalog) -> Result<AggregationRules, BakeErro
         toml::from_str(&text).map_err(|error| BakeError::catalog(path, error.to_string()))?;
     let invalid =
         |field: String, message: String| BakeError::catalog(path, format!("{field}: {message}"));
+    let mapped_ids: std::collections::BTreeSet<String> = catalog
+        .mappings
+        .values()
+        .flat_map(|mapping| mapping.rows.iter())
+        .map(|row| Metric::id_for_code(&row.source_code))
+        .collect();
+    for (name, weight) in &file.weights {
+        let field = format!("weights.{name}");
+        for id in std::iter::once(&weight.indicator)
+            .chain(&weight.times)
+            .chain(&weight.metrics)
+        {
+            if !mapped_ids.contains(id) {
+                return Err(invalid(
+                    field.clone(),
+                    format!("`{id}` is not a mapped metric id"),
+                ));
+            }
+        }
+        if weight.factor.is_some_and(|factor| !(factor > 0.0)) {
+            return Err(invalid(field, "`factor` must be positive".into()));
+        }
+        if weight.description.trim().is_empty() {
+            return Err(invalid(field, "give a `description`".into()));
+        }
+    }
+    let check_weight = |field: &str, aggregation: Option<Aggregation>, weight: &Option<String>| {
+        match (aggregation, weight) {
+            (Some(Aggregation::WeightedMean), None) => Err(invalid(
+                field.to_string(),
+                "aggregation `weighted_mean` needs a `weight` (a [weights] name)".into(),
+            )),
+            (Some(aggregation), Some(_)) if aggregation != Aggregation::WeightedMean => Err(invalid(
+                field.to_string(),
+                format!("`weight` is for aggregation `weighted_mean`, not `{}`", aggregation.as_str()),
+            )),
+            (_, Some(name)) if !file.weights.contains_key(name) => Err(invalid(
+                field.to_string(),
+                format!(
+                    "weight `{name}` is not declared; declared: {:?}",
+                    file.weights.keys().collect::<Vec<_>>()
+                ),
+            )),
+            _ => Ok(()),
+        }
+    };
+    for (override_idx, entry) in file.overrides.iter().enumerate() {
+        check_weight(&format!("overrides[{override_idx}]"), entry.aggregation, &entry.weight)?;
+    }
+    for (rule_idx, rule) in file.rules.iter().enumerate() {
+        check_weight(&format!("rules[{rule_idx}]"), Some(rule.aggregation), &rule.weight)?;
+    }
     for (rule_idx, rule) in file.rules.iter().enumerate() {
         let field = format!("rules[{rule_idx}]");
         if rule.unit_contains.is_empty() && rule.unit_is.is_empty() {
@@ -275,6 +543,8 @@ pub fn load(path: &Path, catalog: &Catalog) -> Result<AggregationRules, BakeErro
         }
     }
     let rules = AggregationRules {
+        weights: file.weights,
+        publisher_methods: BTreeMap::new(),
         rules: file.rules,
         overrides: file.overrides,
         by_metric,
@@ -345,6 +615,8 @@ mod tests {
     fn rules(text: &str) -> AggregationRules {
         let file: AggregationFile = toml::from_str(text).expect("parses");
         AggregationRules {
+            weights: file.weights,
+            publisher_methods: BTreeMap::new(),
             rules: file.rules,
             overrides: file.overrides,
             by_metric: BTreeMap::from([("ny_gdp_pcap_cd".to_string(), 0)]),
