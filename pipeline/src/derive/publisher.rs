@@ -13,8 +13,8 @@ use corpus::{
     Metric, SourceRecord, YearStats,
     analytics::Aggregation,
     derived::{
-        CONCORDANCE_TOLERANCE, ConcordanceException, FULL_COVERAGE, MetricRule,
-        PublisherAggregate, PublisherConcordance, WORLD_BANK_LCN, representative_year, rule_for,
+        CONCORDANCE_TOLERANCE, ConcordanceException, FULL_COVERAGE, MetricRule, PublisherAggregate,
+        PublisherConcordance, WORLD_BANK_LCN, representative_year, rule_for,
     },
     is_projection,
 };
@@ -63,7 +63,8 @@ pub fn attach(
             code: REGION_CODE.into(),
             value: aggregates.value[row_idx],
             citation_id: aggregates.citation_id[row_idx].clone(),
-            method: rule_for(rules, &stats.indicator).and_then(|rule| rule.publisher_method.clone()),
+            method: rule_for(rules, &stats.indicator)
+                .and_then(|rule| rule.publisher_method.clone()),
         });
     }
 }
@@ -149,7 +150,12 @@ fn same_method(aggregation: Aggregation, documented: &str) -> bool {
 
 /// Why our value and the publisher's differ by more than 5 %, in the order the causes are checked: a
 /// different method, a weight the corpus does not hold, our coverage of the weight, or none of these.
-fn reason(stats: &YearStats, rule: &MetricRule, publisher: &PublisherAggregate, unit: &str) -> String {
+fn reason(
+    stats: &YearStats,
+    rule: &MetricRule,
+    publisher: &PublisherAggregate,
+    unit: &str,
+) -> String {
     let ours = rule.aggregation.as_str();
     let share = coverage(stats).map_or("an unknown share".to_string(), |share| {
         format!("{:.0} %", share * 100.0)
@@ -167,10 +173,22 @@ fn reason(stats: &YearStats, rule: &MetricRule, publisher: &PublisherAggregate, 
         );
     }
     let unit_lower = unit.to_lowercase();
-    let per_person = ["population", "people", "capita", "person", "years", "births per woman"]
-        .iter()
-        .any(|word| unit_lower.contains(word));
-    if rule.weight.as_ref().is_some_and(|weight| weight.name == "population") && !per_person {
+    let per_person = [
+        "population",
+        "people",
+        "capita",
+        "person",
+        "years",
+        "births per woman",
+    ]
+    .iter()
+    .any(|word| unit_lower.contains(word));
+    if rule
+        .weight
+        .as_ref()
+        .is_some_and(|weight| weight.name == "population")
+        && !per_person
+    {
         return format!(
             "weight unavailable: the publisher weighs by the series' own denominator (unit `{unit}`), which \
              the corpus does not hold; ours weighs by population ({share} of the region's held)"
@@ -202,6 +220,10 @@ fn reason(stats: &YearStats, rule: &MetricRule, publisher: &PublisherAggregate, 
     format!(
         "same method ({ours}, `{documented}`) over {share} of the region's {}: the publisher's LCN uses its \
          own estimates for countries or years the extract lacks, or another vintage",
-        stats.weight.as_deref().unwrap_or("population").replace('_', " ")
+        stats
+            .weight
+            .as_deref()
+            .unwrap_or("population")
+            .replace('_', " ")
     )
 }

@@ -60,11 +60,10 @@ impl<'a> WeightValues<'a> {
             self.values
                 .get(&(weight.indicator.as_str(), country, year))
                 .copied(),
-            weight.times.as_ref().and_then(|times| {
-                self.values
-                    .get(&(times.as_str(), country, year))
-                    .copied()
-            }),
+            weight
+                .times
+                .as_ref()
+                .and_then(|times| self.values.get(&(times.as_str(), country, year)).copied()),
         )
     }
 
@@ -154,14 +153,17 @@ pub fn year_stats(
                 .copied()
         };
         // A weighted mean is over the countries whose weight is known; the rest are named.
-        let weight = rule.weight.as_ref().filter(|_| rule.aggregation.is_weighted());
+        let weight = rule
+            .weight
+            .as_ref()
+            .filter(|_| rule.aggregation.is_weighted());
         let weight_of = |row_idx: usize| {
-            weight.and_then(|weight| {
-                weights.of(weight, observations.country[row_idx].as_str(), year)
-            })
+            weight
+                .and_then(|weight| weights.of(weight, observations.country[row_idx].as_str(), year))
         };
         let (aggregated, unweighted): (Vec<usize>, Vec<usize>) = if weight.is_some() {
-            rows.iter().partition(|&&row_idx| weight_of(row_idx).is_some())
+            rows.iter()
+                .partition(|&&row_idx| weight_of(row_idx).is_some())
         } else {
             (rows.clone(), Vec::new())
         };
@@ -179,11 +181,13 @@ pub fn year_stats(
         else {
             continue;
         };
-        let weight_share = weight.zip(weight_values.as_ref()).and_then(|(weight, held)| {
-            weights
-                .total(weight, year)
-                .map(|total| held.iter().sum::<f64>() / total)
-        });
+        let weight_share = weight
+            .zip(weight_values.as_ref())
+            .and_then(|(weight, held)| {
+                weights
+                    .total(weight, year)
+                    .map(|total| held.iter().sum::<f64>() / total)
+            });
         let mut ranked = rows.clone();
         ranked.sort_by(|&left, &right| {
             let by_value = observations.value[right].total_cmp(&observations.value[left]);

@@ -429,16 +429,24 @@ pub fn load(path: &Path, catalog: &Catalog) -> Result<AggregationRules, BakeErro
             return Err(invalid(field, "give a `description`".into()));
         }
     }
-    let check_weight = |field: &str, aggregation: Option<Aggregation>, weight: &Option<String>| {
-        match (aggregation, weight) {
+    let check_weight =
+        |field: &str, aggregation: Option<Aggregation>, weight: &Option<String>| match (
+            aggregation,
+            weight,
+        ) {
             (Some(Aggregation::WeightedMean), None) => Err(invalid(
                 field.to_string(),
                 "aggregation `weighted_mean` needs a `weight` (a [weights] name)".into(),
             )),
-            (Some(aggregation), Some(_)) if aggregation != Aggregation::WeightedMean => Err(invalid(
-                field.to_string(),
-                format!("`weight` is for aggregation `weighted_mean`, not `{}`", aggregation.as_str()),
-            )),
+            (Some(aggregation), Some(_)) if aggregation != Aggregation::WeightedMean => {
+                Err(invalid(
+                    field.to_string(),
+                    format!(
+                        "`weight` is for aggregation `weighted_mean`, not `{}`",
+                        aggregation.as_str()
+                    ),
+                ))
+            }
             (_, Some(name)) if !file.weights.contains_key(name) => Err(invalid(
                 field.to_string(),
                 format!(
@@ -447,13 +455,20 @@ pub fn load(path: &Path, catalog: &Catalog) -> Result<AggregationRules, BakeErro
                 ),
             )),
             _ => Ok(()),
-        }
-    };
+        };
     for (override_idx, entry) in file.overrides.iter().enumerate() {
-        check_weight(&format!("overrides[{override_idx}]"), entry.aggregation, &entry.weight)?;
+        check_weight(
+            &format!("overrides[{override_idx}]"),
+            entry.aggregation,
+            &entry.weight,
+        )?;
     }
     for (rule_idx, rule) in file.rules.iter().enumerate() {
-        check_weight(&format!("rules[{rule_idx}]"), Some(rule.aggregation), &rule.weight)?;
+        check_weight(
+            &format!("rules[{rule_idx}]"),
+            Some(rule.aggregation),
+            &rule.weight,
+        )?;
     }
     for (rule_idx, rule) in file.rules.iter().enumerate() {
         let field = format!("rules[{rule_idx}]");

@@ -5,23 +5,27 @@
 //! Reads the observation table (`observations`), the comparison aggregates (`aggregates`), the metric
 //! registry (`metrics`) and the discoveries (`discoveries`). For each indicator the year is the latest one
 //! with observed values (projections left out) for at least 10 countries holding half the region's
-//! population. The regional value follows the indicator's declared aggregation (`data/aggregation.toml`,
-//! resolved in `derived_rules.json`): the population-weighted mean (weights: WDI `SP.POP.TOTL` of the same
-//! year) for rates, shares and per-person values, the sum for additive counts in a common unit, the
-//! median where only that is defensible — the result says which; an indicator declared `none`
-//! (currency-specific levels, exchange rates, PPP factors, indices with national bases) has no regional
-//! value and is listed as not aggregable, with the reason. The World
-//! Bank's own LCN aggregate is shown beside it when published, cited. Each regional value carries a
-//! `pulse-…` id whose record (method, year, the citation ids of its inputs) is inline; the values shown
-//! (leaders, laggards, movers, LCN, contradictions) have their citation records in `citations`, the
-//! inputs resolve through `resolve_citations`.
+//! population. Where the publisher publishes its own regional aggregate of that year (the World Bank's
+//! LCN), it is the headline `regional_value` (`regional_value_by: "World Bank (LCN)"`, cited), and ours
+//! stands beside it as `our_value`. Ours follows the indicator's declared aggregation
+//! (`data/aggregation.toml` and, for WDI series, the World Bank's documented method, resolved in
+//! `derived_rules.json`): a mean weighted by population or by the value's denominator (land area, GDP,
+//! births, labour force, …: `weight`, with the share of the region's weight our countries hold), an
+//! unweighted mean, the sum for additive counts in a common unit, the median where only that is
+//! defensible; an indicator declared `none` (currency-specific levels, exchange rates, PPP factors,
+//! indices with national bases) has no regional value and is listed as not aggregable, with the reason.
+//! `five_years_earlier` compares the same countries in both years (those without a value then are named
+//! in `left_out`, with the share of the region the rest hold). Each of our values carries a `pulse-…` id
+//! whose record (method, year, the citation ids of its inputs) is inline; the values shown (leaders,
+//! laggards, movers, LCN, contradictions) have their citation records in `citations`, the inputs resolve
+//! through `resolve_citations`.
 
 use std::collections::HashMap;
 
 use corpus::{
     GoodDirection, Lang, Metric, Observation,
     analytics::{self, Aggregation},
-    derived::{MetricRule, representative_year},
+    derived::{MetricRule, Weight, representative_year},
     is_projection,
 };
 use schemars::JsonSchema;
@@ -43,7 +47,11 @@ pub const DEFAULT_LIMIT: usize = 6;
 /// The most indicators one page holds.
 pub const MAX_LIMIT: usize = 10;
 /// The population indicator whose values weigh the regional mean (WDI `SP.POP.TOTL`).
-const POPULATION: &str = "sp_pop_totl";
+const POPULATION: &str = corpus::derived::POPULATION;
+/// Below this share of the region, `five_years_earlier` says its countries do not stand for the region.
+pub const MIN_EARLIER_COVERAGE: f64 = 0.5;
+/// What `regional_value_by` says when the value is ours (no publisher aggregate that year).
+pub const OURS: &str = "ours";
 /// Source contradictions shown (get_discoveries lists them all).
 pub const MAX_CONTRADICTIONS: usize = 3;
 /// Years over which change and movers are measured.
@@ -54,10 +62,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "get_regional_pulse",
         "A pillar across Latin America and the Caribbean",
-        "For a pillar (parameter), its main indicators across the region: the regional value of observed values by \
-         each indicator's declared aggregation (population-weighted mean for rates, shares and per-person values, sum \
-         for additive counts, median where only that is defensible; `method` says which), its change over 5 years, the \
-         World Bank LCN aggregate beside it when published, leaders and laggards by good_direction, the biggest movers, \
+        "For a pillar (parameter), its main indicators across the region: the regional value (the World Bank's own LCN \
+         aggregate when published, `regional_value_by`; else ours), our value beside it by each indicator's declared \
+         aggregation (`method`: a mean weighted by population or by the value's denominator, `weight`, as the World Bank \
+         weighs it; sum for additive counts; median where only that is defensible), its change over 5 years over the \
+         same countries (`five_years_earlier`: `left_out`, `coverage`), leaders and laggards by good_direction, the biggest movers, \
          and the pillar's source contradictions. Indicators that cannot be aggregated (currency-specific levels, \
          exchange rates, PPP factors, indices with national bases) are listed in `not_aggregable` with the reason. Every number is cited; each regional value has a pulse-… record inline giving its inputs as a citation id pattern and \
          countries (resolve_citations gives their values). Answer: 6 indicators a page (`limit` up to 10), headline first, under \
@@ -135,19 +144,29 @@ pub struct IndicatorPulse {
     pub countries: usize,
     /// Share of the region's population in those countries, 0 to 1 (WDI `SP.POP.TOTL`, same year).
     pub population_share: Option<f64>,
-    /// The regional value, from observed values only.
+    /// The headline regional value of `year`: the publisher's own aggregate (World Bank LCN) when it
+    /// publishes one, else ours (`our_value.value`).
     pub regional_value: f64,
-    /// The indicator's declared aggregation: `population_weighted_mean`, `sum` (over the countries with
-    /// a value) or `median`.
+    /// Who formed `regional_value`: `World Bank (LCN)` or `ours`.
+    pub regional_value_by: String,
+    /// Citation of `regional_value`: the LCN observation, or our `pulse-…` record.
+    pub regional_value_citation_id: String,
+    /// The publisher's documented aggregation method (WDI series metadata: `Weighted average`, `Sum`,
+    /// `Gap-filled total`, `Median`, `Unweighted average`), when the headline is the publisher's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publisher_method: Option<String>,
+    /// Our own regional value of the same year, from observed values only, by the declared aggregation.
+    pub our_value: OurValue,
+    /// Our declared aggregation: `population_weighted_mean`, `weighted_mean` (by `our_value.weight`),
+    /// `unweighted_mean`, `sum` (over the countries with a value) or `median`.
     pub method: String,
-    /// Countries with a value but no population that year, ranked but left out of a population-weighted
-    /// mean (their weight is unknown).
+    /// Countries with a value but no weight that year, ranked but left out of a weighted mean (their
+    /// weight is unknown).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unweighted: Vec<String>,
-    /// The same over the same countries 5 years earlier, when they all have values then.
-    pub regional_value_5y_earlier: Option<f64>,
-    /// The World Bank's own Latin America & Caribbean aggregate (LCN) of that year, when published.
-    pub lcn_aggregate: Option<LcnAggregate>,
+    /// Five years earlier over the SAME countries as our latest-year value: the countries without a
+    /// value (or weight) then are left out of both years and named; `None` when none of them has one.
+    pub five_years_earlier: Option<FiveYearsEarlier>,
     /// How leaders and laggards are ordered: `best_first` by good_direction, or `highest_first` for a
     /// neutral indicator (neither end is better).
     pub ranking: String,
@@ -157,24 +176,64 @@ pub struct IndicatorPulse {
     pub laggards: Vec<CountryValue>,
     /// Countries with the largest change over 5 years in the good direction (for neutral, the largest absolute).
     pub movers: Vec<Mover>,
-    /// The synthetic record of the regional value.
+    /// The synthetic record of our regional value.
     pub pulse: PulseRecord,
-    /// The synthetic record of the value 5 years earlier, when there is one: the same method over the
-    /// same countries as `pulse`, with the inputs of that year.
-    pub pulse_5y_earlier: Option<EarlierPulseRecord>,
 }
 
-/// The World Bank's LCN aggregate of an indicator in one year.
+/// Our regional value of an indicator in one year.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct LcnAggregate {
-    /// The published value, in the indicator's unit.
+pub struct OurValue {
+    /// The value, in the indicator's unit.
     pub value: f64,
-    /// Its citation.
+    /// Our declared aggregation (as `method`).
+    pub method: String,
+    /// The weight of a weighted mean, in words (`land area, sq. km (WDI AG.LND.TOTL.K2)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight: Option<String>,
+    /// Share of the region's total of that weight held by the countries combined, 0 to 1 (for the
+    /// unweighted methods, see `population_share`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight_share: Option<f64>,
+    /// `(value - regional_value) / |regional_value|` when the headline is the publisher's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relative_difference: Option<f64>,
+    /// Citation of our value: `pulse-{indicator}-{year}` (its record is `pulse`).
     pub citation_id: String,
-    /// Whether it measures what `regional_value` measures: true beside a population-weighted mean (the
-    /// World Bank weights rates by population too) and beside a sum over countries holding 95 % of the
-    /// region's population; false beside a median or a sum over fewer countries.
-    pub comparable: bool,
+}
+
+/// The change over five years, over one set of countries.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FiveYearsEarlier {
+    /// The earlier year (`year - 5`).
+    pub year: i32,
+    /// Countries compared (those of our latest-year value with a value, and a weight, then).
+    pub countries: usize,
+    /// Countries of our latest-year value without a value (or weight) five years earlier: left out of
+    /// both years.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
+    /// Share of the region (of its weight in the latest year for a weighted mean, else of its
+    /// population) held by the countries compared, 0 to 1.
+    pub coverage: Option<f64>,
+    /// Said when `coverage` is under half the region: these countries do not stand for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coverage_note: Option<String>,
+    /// Our value of the earlier year over those countries.
+    pub value: f64,
+    /// Our value of the latest year over the same countries (equal to `our_value.value` when none is
+    /// left out).
+    pub latest_value: f64,
+    /// `latest_value - value`, in the unit.
+    pub change: f64,
+    /// The publisher's own aggregate (World Bank LCN) of the earlier year, when published: with the
+    /// headline it gives the publisher's change over the whole region.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publisher_value: Option<f64>,
+    /// Its citation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publisher_citation_id: Option<String>,
+    /// The record of the earlier value: the same method over these countries.
+    pub pulse: EarlierPulseRecord,
 }
 
 /// A country's value.
@@ -211,16 +270,19 @@ pub struct PulseRecord {
     pub inputs: InputCells,
 }
 
-/// The record of the `pulse-…` id of the value 5 years earlier: method and countries as in `pulse`.
+/// The record of the `pulse-…` id of the value 5 years earlier: method as in `pulse`, over the countries
+/// compared.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct EarlierPulseRecord {
     /// `pulse-{indicator}-{year}`; exists only in this response.
     pub citation_id: String,
-    /// Citation id pattern of the input values, `{iso3}` for each of `pulse.inputs.countries`.
+    /// Citation id pattern of the input values, `{iso3}` for each of `countries`.
     pub pattern: String,
-    /// Citation id pattern of the population weights, when weighted.
+    /// Citation id pattern of the weights, when weighted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weights: Option<String>,
+    /// The countries compared (ISO3), in the order combined.
+    pub countries: Vec<String>,
 }
 
 /// A contradiction, by reference.
@@ -386,7 +448,11 @@ fn handle(
                 .map(|leader| (leader.country.clone(), leader.value))
                 .collect();
             items.push((
-                format!("LAC ({})", indicator.method.replace('_', " ")),
+                if indicator.regional_value_by == OURS {
+                    format!("LAC ({})", indicator.method.replace('_', " "))
+                } else {
+                    format!("LAC ({})", indicator.regional_value_by)
+                },
                 indicator.regional_value,
             ));
             items.extend(
@@ -411,13 +477,9 @@ fn handle(
                 indicator.name.clone().into(),
                 indicator.year.into(),
                 indicator.regional_value.into(),
+                indicator.regional_value_by.clone().into(),
+                indicator.our_value.value.into(),
                 indicator.method.clone().into(),
-                // Shown beside the regional value only when both measure the same thing.
-                indicator
-                    .lcn_aggregate
-                    .as_ref()
-                    .filter(|lcn| lcn.comparable)
-                    .map_or(serde_json::Value::Null, |lcn| lcn.value.into()),
                 indicator.unit.clone().into(),
             ]
         })
@@ -426,8 +488,9 @@ fn handle(
         "indicator",
         "year",
         "regional value",
-        "method",
-        "World Bank LCN (same method)",
+        "by",
+        "ours",
+        "our method",
         "unit",
     ]
     .map(String::from)
@@ -478,75 +541,143 @@ fn indicator_pulse<'c>(
         .into_iter()
         .map(|row| (row.country, row))
         .collect();
-    let population = |year: i32| -> HashMap<&str, Observation<'_>> {
-        observed(POPULATION, year)
+    // The weight of each country in a year: the weight indicator's observation (cited) and the weight.
+    let weight = rule
+        .weight
+        .as_ref()
+        .filter(|_| rule.aggregation.is_weighted());
+    let weights_in = |weight: &Weight, year: i32| -> HashMap<&str, (Observation<'_>, f64)> {
+        let times: HashMap<&str, f64> =
+            weight.times.as_deref().map_or_else(HashMap::new, |times| {
+                observed(times, year)
+                    .into_iter()
+                    .map(|row| (row.country, row.value))
+                    .collect()
+            });
+        observed(&weight.indicator, year)
             .into_iter()
-            .map(|row| (row.country, row))
+            .filter_map(|row| {
+                let value = weight.of(Some(row.value), times.get(row.country).copied())?;
+                Some((row.country, (row, value)))
+            })
             .collect()
     };
-    let weighted = rule.aggregation == Aggregation::PopulationWeightedMean;
-    let population_now = if weighted {
-        population(year)
-    } else {
-        HashMap::new()
-    };
-    // The countries combined: every one, or for a weighted mean those whose population is known.
+    let weights_now = weight.map_or_else(HashMap::new, |weight| weights_in(weight, year));
+    // The countries combined: every one, or for a weighted mean those whose weight is known.
     let (inputs, unweighted): (Vec<Observation<'_>>, Vec<Observation<'_>>) = cells
         .iter()
-        .partition(|cell| !weighted || population_now.contains_key(cell.country));
-    let weights: Option<Vec<Observation<'_>>> = weighted.then(|| {
-        inputs
-            .iter()
-            .map(|cell| population_now[cell.country])
-            .collect()
-    });
-    let aggregate = |cells: &[Observation<'_>], weights: Option<&[Observation<'_>]>| {
+        .partition(|cell| weight.is_none() || weights_now.contains_key(cell.country));
+    let weight_rows = |cells: &[Observation<'_>],
+                       weights: &HashMap<&str, (Observation<'c>, f64)>|
+     -> Option<Vec<(Observation<'c>, f64)>> {
+        weight.map(|_| cells.iter().map(|cell| weights[cell.country]).collect())
+    };
+    let weights = weight_rows(&inputs, &weights_now);
+    let aggregate = |cells: &[Observation<'_>], weights: Option<&[(Observation<'_>, f64)]>| {
         let values: Vec<f64> = cells.iter().map(|cell| cell.value).collect();
         let weights: Option<Vec<f64>> =
-            weights.map(|weights| weights.iter().map(|weight| weight.value).collect());
+            weights.map(|weights| weights.iter().map(|(_, weight)| *weight).collect());
         analytics::regional_value(rule.aggregation, &values, weights.as_deref())
     };
-    let regional_value = aggregate(&inputs, weights.as_deref())?;
-    // The same method over the same countries 5 years earlier, when they all have observed values (and,
-    // weighted, populations) then.
-    let earlier_cells: Option<Vec<Observation<'_>>> = inputs
-        .iter()
-        .map(|cell| earlier_by_country.get(cell.country).copied())
+    let weight_cells =
+        |weights: &Option<Vec<(Observation<'c>, f64)>>| -> Option<Vec<Observation<'c>>> {
+            weights
+                .as_ref()
+                .map(|weights| weights.iter().map(|(row, _)| *row).collect())
+        };
+    let our_value = aggregate(&inputs, weights.as_deref())?;
+    // Five years earlier over the same countries: those of our latest value with an observed value (and,
+    // weighted, a weight) then; the rest are left out of both years and named.
+    let weights_then = weight.map_or_else(HashMap::new, |weight| weights_in(weight, earlier_year));
+    let (kept, left_out): (Vec<Observation<'_>>, Vec<Observation<'_>>) =
+        inputs.iter().partition(|cell| {
+            earlier_by_country.contains_key(cell.country)
+                && (weight.is_none() || weights_then.contains_key(cell.country))
+        });
+    let population_now: HashMap<&str, f64> = observed(POPULATION, year)
+        .into_iter()
+        .map(|row| (row.country, row.value))
         .collect();
-    let earlier_weights: Option<Vec<Observation<'_>>> = match (&earlier_cells, weighted) {
-        (Some(earlier), true) => {
-            let population_then = population(earlier_year);
-            earlier
+    // The share of the region the kept countries hold: of the weight (latest year) for a weighted mean,
+    // else of the population.
+    let kept_share = |kept: &[Observation<'_>]| -> Option<f64> {
+        let held = |cells: &[Observation<'_>]| -> f64 {
+            cells
                 .iter()
-                .map(|cell| population_then.get(cell.country).copied())
-                .collect()
-        }
-        _ => None,
+                .filter_map(|cell| match weight {
+                    Some(_) => weights_now.get(cell.country).map(|(_, weight)| *weight),
+                    None => population_now.get(cell.country).copied(),
+                })
+                .sum()
+        };
+        let (share, all) = match weight {
+            Some(_) => (stats.weight_share?, held(&inputs)),
+            None => (population_share?, held(&cells)),
+        };
+        (all > 0.0).then(|| share * held(kept) / all)
     };
-    let earlier = match (&earlier_cells, weighted, &earlier_weights) {
-        (Some(earlier), false, _) => Some((earlier, None)),
-        (Some(earlier), true, Some(earlier_weights)) => Some((earlier, Some(earlier_weights))),
-        _ => None,
-    };
-    let earlier = earlier.and_then(|(cells, weights)| {
-        let value = aggregate(cells, weights.map(Vec::as_slice))?;
-        let record = pulse_record(
-            &metric.id,
-            earlier_year,
-            rule,
-            cells,
-            weights.map(Vec::as_slice),
-            population_share,
-        );
-        Some((
-            value,
-            EarlierPulseRecord {
-                citation_id: record.citation_id,
-                pattern: record.inputs.pattern,
-                weights: record.inputs.weights,
-            },
-        ))
+    let publisher_row = stats.publisher.as_ref().and_then(|publisher| {
+        corpus
+            .baked
+            .aggregates()
+            .find(&metric.id, &publisher.code, year)
     });
+    let earlier_publisher_row = stats.publisher.as_ref().and_then(|publisher| {
+        corpus
+            .baked
+            .aggregates()
+            .find(&metric.id, &publisher.code, earlier_year)
+            .filter(|row| {
+                !is_projection(row.flags)
+                    && row.source == publisher_row.map_or("", |now| now.source)
+            })
+    });
+    let five_years_earlier = (!kept.is_empty())
+        .then(|| {
+            let earlier_cells: Vec<Observation<'_>> = kept
+                .iter()
+                .map(|cell| earlier_by_country[cell.country])
+                .collect();
+            let earlier_weights = weight_rows(&earlier_cells, &weights_then);
+            let value = aggregate(&earlier_cells, earlier_weights.as_deref())?;
+            let latest_weights = weight_rows(&kept, &weights_now);
+            let latest_value = aggregate(&kept, latest_weights.as_deref())?;
+            let coverage = kept_share(&kept);
+            let record = pulse_record(
+                &metric.id,
+                earlier_year,
+                rule,
+                &earlier_cells,
+                weight_cells(&earlier_weights).as_deref(),
+                coverage,
+            );
+            Some(FiveYearsEarlier {
+                year: earlier_year,
+                countries: kept.len(),
+                left_out: left_out.iter().map(|cell| cell.country.to_string()).collect(),
+                coverage,
+                coverage_note: coverage.filter(|share| *share < MIN_EARLIER_COVERAGE).map(|share| {
+                    format!(
+                        "the {} countries with a value in both years hold {:.0} % of the region's {}: they do not stand for Latin America and the Caribbean",
+                        kept.len(),
+                        share * 100.0,
+                        weight.map_or("population", |weight| weight.name.as_str()).replace('_', " ")
+                    )
+                }),
+                value,
+                latest_value,
+                change: latest_value - value,
+                publisher_value: earlier_publisher_row.map(|row| row.value),
+                publisher_citation_id: earlier_publisher_row.map(|row| row.citation_id.to_string()),
+                pulse: EarlierPulseRecord {
+                    citation_id: record.citation_id,
+                    pattern: record.inputs.pattern,
+                    weights: record.inputs.weights,
+                    countries: record.inputs.countries,
+                },
+            })
+        })
+        .flatten();
     let mut ranked: Vec<&Observation<'_>> = cells.iter().collect();
     ranked.sort_by(|left, right| {
         let by_value = right.value.total_cmp(&left.value);
@@ -589,16 +720,6 @@ fn indicator_pulse<'c>(
     movers.truncate(3);
     let (movers, movers_cells): (Vec<Mover>, Vec<[Observation<'_>; 2]>) =
         movers.into_iter().unzip();
-    let lcn_row = corpus.baked.aggregates().find(&metric.id, "LCN", year);
-    let lcn_aggregate = lcn_row.map(|row| LcnAggregate {
-        value: row.value,
-        citation_id: row.citation_id.to_string(),
-        comparable: match rule.aggregation {
-            Aggregation::PopulationWeightedMean => true,
-            Aggregation::Sum => population_share.is_some_and(|share| share >= 0.95),
-            Aggregation::Median | Aggregation::None => false,
-        },
-    });
     // Records for the values shown; the inputs of the regional values are listed by id in their records.
     let cited: Vec<Observation<'_>> = ranked
         .iter()
@@ -606,9 +727,10 @@ fn indicator_pulse<'c>(
         .chain(ranked.iter().rev().take(3))
         .map(|row| **row)
         .chain(movers_cells.into_iter().flatten())
-        .chain(lcn_row)
+        .chain(publisher_row)
+        .chain(earlier_publisher_row)
         .collect();
-    let (regional_value_5y_earlier, pulse_5y_earlier) = earlier.unzip();
+    let pulse_id = format!("pulse-{}-{year}", metric.id);
     let pulse = IndicatorPulse {
         id: metric.id.clone(),
         name: metric.names.get(lang).to_string(),
@@ -617,14 +739,39 @@ fn indicator_pulse<'c>(
         year,
         countries: cells.len(),
         population_share,
-        regional_value,
+        regional_value: publisher_row.map_or(our_value, |row| row.value),
+        regional_value_by: stats
+            .publisher
+            .as_ref()
+            .filter(|_| publisher_row.is_some())
+            .map_or(OURS.to_string(), |publisher| publisher.by.clone()),
+        regional_value_citation_id: publisher_row
+            .map_or(pulse_id.clone(), |row| row.citation_id.to_string()),
+        publisher_method: stats
+            .publisher
+            .as_ref()
+            .filter(|_| publisher_row.is_some())
+            .and_then(|publisher| publisher.method.clone()),
+        our_value: OurValue {
+            value: our_value,
+            method: rule.aggregation.as_str().to_string(),
+            weight: weight.map(|weight| weight.description.clone()),
+            weight_share: weight.and(stats.weight_share),
+            relative_difference: publisher_row.map(|row| {
+                if row.value == 0.0 {
+                    if our_value == 0.0 { 0.0 } else { f64::INFINITY }
+                } else {
+                    (our_value - row.value) / row.value.abs()
+                }
+            }),
+            citation_id: pulse_id,
+        },
         method: rule.aggregation.as_str().to_string(),
         unweighted: unweighted
             .iter()
             .map(|cell| cell.country.to_string())
             .collect(),
-        regional_value_5y_earlier,
-        lcn_aggregate,
+        five_years_earlier,
         ranking: if metric.good_direction == GoodDirection::Neutral {
             "highest_first".into()
         } else {
@@ -638,40 +785,57 @@ fn indicator_pulse<'c>(
             year,
             rule,
             &inputs,
-            weights.as_deref(),
-            population_share,
+            weight_cells(&weights).as_deref(),
+            weight.and(stats.weight_share).or(population_share),
         ),
-        pulse_5y_earlier,
     };
     Some((pulse, cited))
 }
 
 /// The record of a regional value: how it was formed and the citation ids of its inputs (values, then
-/// population weights).
+/// weights; for a weight that is a product, the first factor's, e.g. the crude birth rate of `births`).
+/// `share` is the share of the region's weight (or population) the countries hold.
 fn pulse_record(
     indicator: &str,
     year: i32,
     rule: &MetricRule,
     cells: &[Observation<'_>],
     weights: Option<&[Observation<'_>]>,
-    population_share: Option<f64>,
+    share: Option<f64>,
 ) -> PulseRecord {
-    let share = population_share.map_or(String::new(), |share| {
-        format!(
-            ", which hold {:.0}% of the region's population",
-            share * 100.0
-        )
-    });
+    let held = |what: &str| {
+        share.map_or(String::new(), |share| {
+            format!(", which hold {:.0}% of the region's {what}", share * 100.0)
+        })
+    };
+    let weight = rule.weight.as_ref();
     PulseRecord {
         citation_id: format!("pulse-{indicator}-{year}"),
         method: match rule.aggregation {
-            Aggregation::PopulationWeightedMean => {
-                "population-weighted mean of observed values (weights: WDI SP.POP.TOTL, same year)"
-                    .into()
-            }
-            Aggregation::Sum => format!(
-                "sum of the observed values of the {} countries with one{share}: {}",
+            Aggregation::PopulationWeightedMean | Aggregation::WeightedMean => format!(
+                "mean of the observed values of {} countries weighted by {} (same year){}: {}",
                 cells.len(),
+                weight.map_or("population (WDI SP.POP.TOTL)", |weight| weight
+                    .description
+                    .as_str()),
+                held(
+                    weight
+                        .map_or("population", |weight| weight.name.as_str())
+                        .replace('_', " ")
+                        .as_str()
+                ),
+                rule.declared_by
+            ),
+            Aggregation::UnweightedMean => format!(
+                "unweighted mean of the observed values of {} countries, each counting once{}: {}",
+                cells.len(),
+                held("population"),
+                rule.declared_by
+            ),
+            Aggregation::Sum => format!(
+                "sum of the observed values of the {} countries with one{}: {}",
+                cells.len(),
+                held("population"),
                 rule.reason
             ),
             Aggregation::Median | Aggregation::None => {
