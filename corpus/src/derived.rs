@@ -290,6 +290,18 @@ pub struct DerivedRuleCounts {
     pub gap_changes_excluded: u64,
     /// Anomalies the old rule (any two consecutive observations) reports across such a gap, now dropped.
     pub gap_anomalies_dropped: u64,
+    // Estimates, projections and vintage projections (issue 25): kept together.
+    /// Observations flagged `estimate` (a publisher's estimate of a past year, kept as observed), by
+    /// source id (`imf_weo`).
+    #[serde(default)]
+    pub estimates: BTreeMap<String, u64>,
+    /// Observations flagged `projection` (left out of every statistic of observed values), by source id.
+    #[serde(default)]
+    pub projections: BTreeMap<String, u64>,
+    /// Of those, the projections made at an older vintage that its publisher did not mark
+    /// (`vintage_projection`: WEO April 2019's Haiti 2019–2024), by source id.
+    #[serde(default)]
+    pub vintage_projections: BTreeMap<String, u64>,
 }
 
 impl DerivedRuleCounts {
@@ -302,12 +314,20 @@ impl DerivedRuleCounts {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        let or_none = |text: String| {
+            if text.is_empty() {
+                "none".to_string()
+            } else {
+                text
+            }
+        };
         format!(
             "derived rules (data/aggregation.toml): aggregation {}; scale {}; {} not comparable across countries; {} ratio scales read as interval (negative values)\n\
              \x20 aggregates refused: {} indicator-years of {} indicators (aggregation none)\n\
              \x20 projection-derived figures excluded: {} year statistics had projections left out ({} of them too few observed countries: no row); {} series end in projections (change, CAGR and trend stop at the last observation); {} series of projections only\n\
              \x20 statistics refused: {} CAGR values (growth rates, indices crossing zero); {} flat trend windows with R² undefined\n\
-             \x20 gaps: {} consecutive observations more than {MAX_CHANGE_GAP} years apart not read as changes; {} gap anomalies dropped\n",
+             \x20 gaps: {} consecutive observations more than {MAX_CHANGE_GAP} years apart not read as changes; {} gap anomalies dropped\n\
+             \x20 estimates and projections: estimates (kept as observed) {}; projections {}; of them made at an older vintage {}\n",
             joined(&self.metrics_by_aggregation),
             joined(&self.metrics_by_scale),
             self.metrics_not_comparable,
@@ -322,6 +342,9 @@ impl DerivedRuleCounts {
             self.flat_trends,
             self.gap_changes_excluded,
             self.gap_anomalies_dropped,
+            or_none(joined(&self.estimates)),
+            or_none(joined(&self.projections)),
+            or_none(joined(&self.vintage_projections)),
         )
     }
 }
