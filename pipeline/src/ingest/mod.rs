@@ -51,10 +51,7 @@ pub fn read_source(
 ) -> Result<(Vec<RawFile>, Vec<Descriptor>), BakeError> {
     let (mut files, descriptors) = read_connector(entry, mapping, sources_dir, progress)?;
     if let Some(release_year) = entry.release_year {
-        projection::split_by_release(
-            files.iter_mut().flat_map(|file| file.rows.iter_mut()),
-            release_year,
-        );
+        projection::split_by_release(&mut files, release_year);
     }
     Ok((files, descriptors))
 }

@@ -12,33 +12,50 @@
 
 pub use corpus::{ESTIMATE_FLAG, PROJECTION_FLAG, VINTAGE_PROJECTION_FLAG};
 
-use super::RawRow;
+use std::collections::HashSet;
+
+use super::{RawFile, RawRow};
 
 /// Splits the connector's projection marks of one source released in `release_year` (the catalog's
-/// `release_year`): a row flagged [`PROJECTION_FLAG`] whose year is before `release_year` becomes an
-/// [`ESTIMATE_FLAG`]; an unflagged row whose year is `release_year` or later becomes a projection of the
-/// vintage (`projection|vintage_projection`). Rows whose year cell is not an integer are left as read
-/// (governance refuses them).
-pub fn split_by_release<'a>(rows: impl IntoIterator<Item = &'a mut RawRow>, release_year: i32) {
-    for row in rows {
-        let Ok(year) = row.year.trim().parse::<i32>() else {
+/// `release_year`), over all its raw files:
+/// - a row flagged [`PROJECTION_FLAG`] whose year is before `release_year` becomes an [`ESTIMATE_FLAG`];
+/// - in a series (indicator and country) of which the connector flagged no row, because the publisher
+///   gives no "Estimates Start After" (`0` or blank), a row whose year is `release_year` or later becomes
+///   a projection of the vintage (`projection|vintage_projection`). A series with a known "Estimates
+///   Start After" keeps its unflagged rows as actual data, even of the release year (WEO April 2019's
+///   Barbados fiscal series: latest actual data 2018/19, written 2019).
+///
+/// Rows whose year cell is not an integer are left as read (governance refuses them).
+pub fn split_by_release(files: &mut [RawFile], release_year: i32) {
+    let year = |row: &RawRow| row.year.trim().parse::<i32>().ok();
+    let marked: HashSet<(usize, String)> = files
+        .iter()
+        .flat_map(|file| &file.rows)
+        .filter(|row| corpus::is_projection(&row.flags))
+        .map(|row| (row.mapping_idx, row.country.to_ascii_uppercase()))
+        .collect();
+    for row in files.iter_mut().flat_map(|file| file.rows.iter_mut()) {
+        let Some(year) = year(row) else {
             continue;
         };
-        let projected = corpus::is_projection(&row.flags);
-        if projected && year < release_year {
-            row.flags = row
-                .flags
-                .split('|')
-                .map(|flag| {
-                    if flag == PROJECTION_FLAG {
-                        ESTIMATE_FLAG
-                    } else {
-                        flag
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("|");
-        } else if !projected && year >= release_year {
+        if corpus::is_projection(&row.flags) {
+            if year < release_year {
+                row.flags = row
+                    .flags
+                    .split('|')
+                    .map(|flag| {
+                        if flag == PROJECTION_FLAG {
+                            ESTIMATE_FLAG
+                        } else {
+                            flag
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join("|");
+            }
+        } else if year >= release_year
+            && !marked.contains(&(row.mapping_idx, row.country.to_ascii_uppercase()))
+        {
             for flag in [PROJECTION_FLAG, VINTAGE_PROJECTION_FLAG] {
                 if !row.flags.is_empty() {
                     row.flags.push('|');
@@ -58,26 +75,33 @@ pub fn estimates_start_after(cell: &str) -> Option<i32> {
 
 #[cfg(test)]
 mod tests {
-    use super::{RawRow, estimates_start_after, split_by_release};
+    use super::{RawFile, RawRow, estimates_start_after, split_by_release};
 
     #[test]
     fn past_years_after_estimates_start_after_are_estimates() {
-        // WEO April 2025, Venezuela: "Estimates Start After" 2018, so 2019-2024 are estimates, 2025 on
-        // projections; Haiti in WEO April 2019 (no "Estimates Start After"): 2019 on projections.
-        let row = |year: &str, flags: &str| RawRow {
+        // WEO April 2025, Venezuela (series 0): "Estimates Start After" 2018, so 2019-2024 are estimates,
+        // 2025 on projections. Haiti (series 1) without "Estimates Start After": 2025 on is projected
+        // at the vintage. Barbados (series 2): actual data through 2025, projections after.
+        let row = |series: usize, country: &str, year: &str, flags: &str| RawRow {
             flags: flags.into(),
-            ..RawRow::new(0, 2, "VEN".into(), year.into(), "1".into())
+            ..RawRow::new(series, 2, country.into(), year.into(), "1".into())
         };
-        let mut rows = vec![
-            row("2018", ""),
-            row("2019", "projection"),
-            row("2024", "projection"),
-            row("2025", "projection"),
-            row("2026", ""),
-            row("n/a", ""),
-        ];
-        split_by_release(&mut rows, 2025);
-        let flags: Vec<&str> = rows.iter().map(|row| row.flags.as_str()).collect();
+        let mut files = vec![RawFile {
+            file: "weo.csv".into(),
+            rows: vec![
+                row(0, "VEN", "2018", ""),
+                row(0, "VEN", "2019", "projection"),
+                row(0, "VEN", "2024", "projection"),
+                row(0, "VEN", "2025", "projection"),
+                row(0, "VEN", "n/a", ""),
+                row(1, "HTI", "2024", ""),
+                row(1, "HTI", "2025", ""),
+                row(2, "BRB", "2025", ""),
+                row(2, "BRB", "2026", "projection"),
+            ],
+        }];
+        split_by_release(&mut files, 2025);
+        let flags: Vec<&str> = files[0].rows.iter().map(|row| row.flags.as_str()).collect();
         assert_eq!(
             flags,
             [
@@ -85,8 +109,11 @@ mod tests {
                 "estimate",
                 "estimate",
                 "projection",
+                "",
+                "",
                 "projection|vintage_projection",
-                ""
+                "",
+                "projection"
             ]
         );
     }
