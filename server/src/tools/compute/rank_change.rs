@@ -76,7 +76,7 @@ pub struct RankedChange {
     /// The cell of `to_year`.
     pub to: YearCell,
     /// The combined standard error of the change, √(from.standard_error² + to.standard_error²), in the
-    /// unit; absent unless both cells carry one.
+    /// unit, to 4 significant digits; absent unless both cells carry one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub standard_error: Option<f64>,
     /// Whether |change| > [`Z_90`] × `standard_error` (significant at 90 %); absent without one.
@@ -187,7 +187,8 @@ pub(super) fn rank_change<'c>(
             relative_change: relative(rule, measured.relative, &mut notes),
             from: year_cell(&pair.0),
             to: year_cell(&pair.1),
-            standard_error,
+            // Judged on the exact value, shown to 4 significant digits (a derived number).
+            standard_error: standard_error.map(|se| crate::tools::rounding::significant(se, 4)),
             significant_90: standard_error.map(|se| is_significant_90(difference, se)),
         });
     }
