@@ -35,15 +35,6 @@ fn venezuela_from_2019_is_an_estimate_not_a_projection() {
         (flags(2025).value, flags(2025).flags),
         (-4.0, PROJECTION_FLAG)
     );
-    // Mexico's growth (Estimates Start After 2023): 2024 is an estimate, 2025 a projection.
-    let mexico = |year| {
-        corpus
-            .observations()
-            .find("ngdp_rpch", "MEX", year)
-            .unwrap()
-    };
-    assert_eq!(mexico(2024).flags, ESTIMATE_FLAG);
-    assert_eq!(mexico(2025).flags, PROJECTION_FLAG);
 }
 
 #[test]
