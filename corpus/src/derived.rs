@@ -406,6 +406,18 @@ pub struct DerivedRuleCounts {
     /// Our latest-year regional values against the publisher's own aggregate of the same year.
     #[serde(default)]
     pub publisher_concordance: PublisherConcordance,
+    // Estimates, projections and vintage projections (issue 25): kept together.
+    /// Observations flagged `estimate` (a publisher's estimate of a past year, kept as observed), by
+    /// source id (`imf_weo`).
+    #[serde(default)]
+    pub estimates: BTreeMap<String, u64>,
+    /// Observations flagged `projection` (left out of every statistic of observed values), by source id.
+    #[serde(default)]
+    pub projections: BTreeMap<String, u64>,
+    /// Of those, the projections made at an older vintage that its publisher did not mark
+    /// (`vintage_projection`: WEO April 2019's Haiti 2019–2024), by source id.
+    #[serde(default)]
+    pub vintage_projections: BTreeMap<String, u64>,
 }
 
 /// The bake-time concordance of our regional values against the publisher's own regional aggregate
@@ -468,6 +480,13 @@ impl DerivedRuleCounts {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        let or_none = |text: String| {
+            if text.is_empty() {
+                "none".to_string()
+            } else {
+                text
+            }
+        };
         format!(
             "derived rules (data/aggregation.toml): aggregation {}; scale {}; {} not comparable across countries; {} ratio scales read as interval (negative values)\n\
              \x20 aggregates refused: {} indicator-years of {} indicators (aggregation none)\n\
@@ -475,7 +494,9 @@ impl DerivedRuleCounts {
              \x20 statistics refused: {} CAGR values (growth rates, indices crossing zero); {} flat trend windows with R² undefined\n\
              \x20 gaps: {} consecutive observations more than {MAX_CHANGE_GAP} years apart not read as changes; {} gap anomalies dropped\n\
              \x20 weights: {}; {} metrics aggregated as their publisher documents\n\
-             \x20 publisher concordance (ours vs WDI LCN, latest year): {} of {} within 5 % ({:.0} %, target 95 %); {} of {} where our countries hold 95 % of the weight; {} not published; {} exceptions listed in derived_rules.publisher_concordance\n",
+             \x20 publisher concordance (ours vs WDI LCN, latest year): {} of {} within 5 % ({:.0} %, target 95 %); {} of {} where our countries hold 95 % of the weight; {} not published; {} exceptions listed in derived_rules.publisher_concordance\n\
+
+             \x20 estimates and projections: estimates (kept as observed) {}; projections {}; of them made at an older vintage {}\n",
             joined(&self.metrics_by_aggregation),
             joined(&self.metrics_by_scale),
             self.metrics_not_comparable,
@@ -499,6 +520,9 @@ impl DerivedRuleCounts {
             self.publisher_concordance.compared_full_coverage,
             self.publisher_concordance.not_published,
             self.publisher_concordance.exceptions.len(),
+            or_none(joined(&self.estimates)),
+            or_none(joined(&self.projections)),
+            or_none(joined(&self.vintage_projections)),
         )
     }
 }

@@ -86,7 +86,10 @@ pub use json::{read_json, write_json};
 pub use manifest::{ArtifactEntry, FORMAT_VERSION, Manifest};
 pub use metric::{Coverage, GoodDirection, Metric, ValidRange};
 pub use names::{Lang, Names};
-pub use observation::{Observation, ObservationTable, PROJECTION_FLAG, is_projection};
+pub use observation::{
+    ESTIMATE_FLAG, Observation, ObservationTable, PROJECTION_FLAG, VINTAGE_PROJECTION_FLAG,
+    has_flag, is_estimate, is_projection,
+};
 pub use pillar::{Pillar, PillarRegistry};
 pub use project::Project;
 pub use regulation::{Law, LawEvent};

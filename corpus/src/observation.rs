@@ -47,12 +47,37 @@ pub const COLUMNS: [(&str, DataType); 10] = [
     ("source_count", DataType::Int32),
 ];
 
-/// The flag of a value that is a publisher's projection or estimate, not an observation.
+/// The flag of a value that is a publisher's projection of a year not yet over when it published (IMF WEO:
+/// years after "Estimates Start After" from the release year on), not an observation. Statistics that
+/// stand for observed values leave these out; displays draw them dashed.
 pub const PROJECTION_FLAG: &str = "projection";
 
-/// Whether `flags` (`|`-separated, as stored) mark a projection.
+/// The flag of a value the publisher marks as an estimate of a past year (IMF WEO: years after
+/// "Estimates Start After" up to the year before the release). An estimate is an observation the
+/// publisher will revise later: statistics keep it as observed, answers and displays say the flag
+/// (drawn solid, labelled "estimate"/"estimación"), and SDMX writes it as `OBS_STATUS` `E`.
+pub const ESTIMATE_FLAG: &str = "estimate";
+
+/// The flag added beside [`PROJECTION_FLAG`] to a value of an older vintage for a year not over when that
+/// vintage was published (WEO April 2019's values for 2019–2024) that the publisher's own
+/// "Estimates Start After" did not mark (`0` or blank: Haiti's six per-capita and population series).
+/// The value is a projection made at the vintage, not an observation.
+pub const VINTAGE_PROJECTION_FLAG: &str = "vintage_projection";
+
+/// Whether `flags` (`|`-separated, as stored) hold `flag`.
+pub fn has_flag(flags: &str, flag: &str) -> bool {
+    flags.split('|').any(|present| present == flag)
+}
+
+/// Whether `flags` (`|`-separated, as stored) mark a projection (vintage projections included).
+/// Estimates are not projections.
 pub fn is_projection(flags: &str) -> bool {
-    flags.split('|').any(|flag| flag == PROJECTION_FLAG)
+    has_flag(flags, PROJECTION_FLAG)
+}
+
+/// Whether `flags` (`|`-separated, as stored) mark an estimate of a past year ([`ESTIMATE_FLAG`]).
+pub fn is_estimate(flags: &str) -> bool {
+    has_flag(flags, ESTIMATE_FLAG)
 }
 
 /// One row of an observation table, borrowed from the memory map.

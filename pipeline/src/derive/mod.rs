@@ -83,6 +83,7 @@ pub fn derive(inputs: &Inputs<'_>) -> Derived {
     } = *inputs;
     let (concordance_table, concordance_counts) = concordance::concordance(pairs, observations);
     let mut rule_counts = DerivedRuleCounts::default();
+    count_estimates_and_projections(observations, &mut rule_counts);
     let rules = rules::metric_rules(aggregation, metrics, observations, &mut rule_counts);
     let discoveries =
         discoveries::discoveries(observations, &concordance_table, pairs, &mut rule_counts);
@@ -125,6 +126,28 @@ pub fn derive(inputs: &Inputs<'_>) -> Derived {
         series_stats,
         data_health,
         rule_counts,
+    }
+}
+
+/// Counts the observations flagged `estimate`, `projection` and `vintage_projection` per source into
+/// `counts` (the bake report's estimates and projections line).
+fn count_estimates_and_projections(
+    observations: &ObservationColumns,
+    counts: &mut DerivedRuleCounts,
+) {
+    for (flags, source) in observations.flags.iter().zip(&observations.source) {
+        for (flagged, tally) in [
+            (corpus::is_estimate(flags), &mut counts.estimates),
+            (corpus::is_projection(flags), &mut counts.projections),
+            (
+                corpus::has_flag(flags, corpus::VINTAGE_PROJECTION_FLAG),
+                &mut counts.vintage_projections,
+            ),
+        ] {
+            if flagged {
+                *tally.entry(source.clone()).or_default() += 1;
+            }
+        }
     }
 }
 

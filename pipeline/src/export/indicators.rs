@@ -5,12 +5,16 @@
 //! - `{id}.csv`: tidy long form, RFC 4180, UTF-8, CRLF, header [`TIDY_HEADER`]: `indicator` (metric id),
 //!   `country` (ISO 3166-1 alpha-3), `country_name` (English), `year`, `value` (as stored, shortest
 //!   round-trip decimal), `unit`, `flags` (`|`-separated, empty when none), `citation_id`, `url` (the
-//!   publisher's page for the series). Rows in (country, year) order.
+//!   publisher's page for the series). Rows in (country, year) order. An indicator whose publisher gives
+//!   standard errors (the six WGI estimates) has one more column, [`STANDARD_ERROR_COLUMN`], last: the
+//!   value's standard error in the metric's unit, empty where the publisher gives none.
 //! - `{id}.wide.csv`: `country`, `country_name`, then one column per year (ascending); empty cells where the
 //!   corpus has no value.
-//! - `{id}.parquet`: the tidy columns, typed (year int32, value float64), zstd.
+//! - `{id}.parquet`: the tidy columns, typed (year int32, value float64, standard_error float64
+//!   nullable where the indicator has one), zstd.
 //! - `{id}.xlsx`: sheets `data` ([`XLSX_DATA_HEADER`]: country, country_name, year, value, flags,
-//!   citation_id), `metadata` (field, value: indicator, definition, unit, source, publisher, licence,
+//!   citation_id, and standard_error for an indicator with standard errors), `metadata` (field, value:
+//!   indicator, definition, unit, source, publisher, licence,
 //!   vintage, retrieval date, methodology, attribution) and `citations` (citation_id, url: the publisher's
 //!   page for the series); numbers are numbers, the header row is bold and frozen.
 //! - `{id}.sdmx.xml` and `{id}.sdmx.csv`: see [`super::sdmx`].
@@ -58,6 +62,9 @@ pub const TIDY_HEADER: [&str; 9] = [
     "url",
 ];
 
+/// The column an indicator with standard errors adds, last, to its tidy CSV, Parquet and workbook.
+pub const STANDARD_ERROR_COLUMN: &str = "standard_error";
+
 /// One observation of an indicator, as the exports write it.
 #[derive(Debug, Clone)]
 pub struct IndicatorRow<'a> {
@@ -73,6 +80,8 @@ pub struct IndicatorRow<'a> {
     pub flags: &'a str,
     /// Citation id (`wb-si-pov-gini-ury-2024`).
     pub citation_id: &'a str,
+    /// The publisher's standard error of the value, in the metric's unit (WGI), if it gives one.
+    pub standard_error: Option<f64>,
     /// The publisher's page for the series (the source's deep link for the country).
     pub url: String,
 }
@@ -93,6 +102,11 @@ impl IndicatorExport<'_> {
     pub fn years(&self) -> Vec<i32> {
         let years: BTreeSet<i32> = self.rows.iter().map(|row| row.year).collect();
         years.into_iter().collect()
+    }
+
+    /// Whether any value carries a standard error: the files then have a [`STANDARD_ERROR_COLUMN`].
+    pub fn has_standard_errors(&self) -> bool {
+        self.rows.iter().any(|row| row.standard_error.is_some())
     }
 }
 
@@ -140,6 +154,7 @@ pub fn group_by_indicator<'a>(
                         value: observations.value[row_idx],
                         flags: observations.flags[row_idx].as_str(),
                         citation_id: observations.citation_id[row_idx].as_str(),
+                        standard_error: observations.standard_error[row_idx],
                         url: match (source, country) {
                             (Some(source), Some(country)) => {
                                 source.deep_link_for(&metric.source_code, iso3, &country.iso2)
@@ -205,24 +220,35 @@ pub(crate) fn finish_csv<W: Write>(path: &Path, writer: csv::Writer<W>) -> Resul
 fn write_tidy_csv(path: &Path, export: &IndicatorExport<'_>) -> Result<(), BakeError> {
     let mut writer = csv_writer(path)?;
     let error = csv_error(path);
-    writer.write_record(TIDY_HEADER).map_err(&error)?;
+    let with_errors = export.has_standard_errors();
+    let mut header = TIDY_HEADER.to_vec();
+    if with_errors {
+        header.push(STANDARD_ERROR_COLUMN);
+    }
+    writer.write_record(&header).map_err(&error)?;
     let metric = export.metric;
     let mut year = NumberText::default();
     let mut value = NumberText::default();
+    let mut standard_error = NumberText::default();
     for row in &export.rows {
-        writer
-            .write_record([
-                metric.id.as_str(),
-                row.country,
-                row.country_name,
-                year.format(row.year),
-                value.format(row.value),
-                metric.unit.as_str(),
-                row.flags,
-                row.citation_id,
-                row.url.as_str(),
-            ])
-            .map_err(&error)?;
+        let mut record = vec![
+            metric.id.as_str(),
+            row.country,
+            row.country_name,
+            year.format(row.year),
+            value.format(row.value),
+            metric.unit.as_str(),
+            row.flags,
+            row.citation_id,
+            row.url.as_str(),
+        ];
+        if with_errors {
+            record.push(
+                row.standard_error
+                    .map_or("", |se| standard_error.format(se)),
+            );
+        }
+        writer.write_record(&record).map_err(&error)?;
     }
     finish_csv(path, writer)?
         .flush()
@@ -306,6 +332,16 @@ fn write_parquet(path: &Path, export: &IndicatorExport<'_>) -> Result<(), BakeEr
         ],
     )
     .map_err(table_error)?;
+    if export.has_standard_errors() {
+        frame
+            .with_column(Column::new(
+                STANDARD_ERROR_COLUMN.into(),
+                rows.iter()
+                    .map(|row| row.standard_error)
+                    .collect::<Vec<_>>(),
+            ))
+            .map_err(table_error)?;
+    }
     write_parquet_frame(path, &mut frame)
 }
 
@@ -336,7 +372,12 @@ fn write_xlsx(path: &Path, export: &IndicatorExport<'_>) -> Result<(), BakeError
         .add_worksheet()
         .set_name("data")
         .map_err(xlsx_error)?;
-    write_header(data, &XLSX_DATA_HEADER, &bold).map_err(xlsx_error)?;
+    let with_errors = export.has_standard_errors();
+    let mut header = XLSX_DATA_HEADER.to_vec();
+    if with_errors {
+        header.push(STANDARD_ERROR_COLUMN);
+    }
+    write_header(data, &header, &bold).map_err(xlsx_error)?;
     for (line, row) in export.rows.iter().enumerate() {
         let r = line as u32 + 1;
         data.write_string(r, 0, row.country).map_err(xlsx_error)?;
@@ -350,6 +391,10 @@ fn write_xlsx(path: &Path, export: &IndicatorExport<'_>) -> Result<(), BakeError
         }
         data.write_string(r, 5, row.citation_id)
             .map_err(xlsx_error)?;
+        if let Some(standard_error) = row.standard_error.filter(|_| with_errors) {
+            data.write_number(r, 6, standard_error)
+                .map_err(xlsx_error)?;
+        }
     }
     data.set_freeze_panes(1, 0).map_err(xlsx_error)?;
 

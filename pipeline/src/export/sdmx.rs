@@ -10,14 +10,15 @@
 //! | codelist | `CL_AREA` | every entity passed to [`write_structure`]: code = ISO3 (aggregates: publisher code) |
 //! | codelist | `CL_INDICATOR` | every metric: code = metric id (`si_pov_gini`), name, description |
 //! | codelist | `CL_UNIT` | one code per distinct unit text: code = [`unit_code`], name = the unit text |
-//! | codelist | `CL_OBS_STATUS` | `A` normal value, `F` forecast value (flag `projection`) |
+//! | codelist | `CL_OBS_STATUS` | `A` normal value, `E` estimated value (flag `estimate`), `F` forecast value (flag `projection`) |
 //! | concept scheme | `CS_LAC` | `INDICATOR`, `REF_AREA`, `TIME_PERIOD`, `OBS_VALUE`, `UNIT_MEASURE`, `OBS_STATUS`, `CITATION_ID` |
 //! | data structure | [`DSD_ID`] | dimensions `INDICATOR` (1), `REF_AREA` (2), time dimension `TIME_PERIOD`; attributes `UNIT_MEASURE` (series: `INDICATOR` + `REF_AREA`), `OBS_STATUS` and `CITATION_ID` (observation; the citation id is free text); primary measure `OBS_VALUE` (double) |
 //! | dataflow | [`DATAFLOW_ID`] | references the data structure |
 //!
 //! The data files carry one observation per governed row: `TIME_PERIOD` is the year, `OBS_VALUE` the value
 //! as the shortest decimal that round-trips (Rust's `Display` for `f64`; `NaN`, `INF`, `-INF` for non-finite
-//! values), `OBS_STATUS` is `F` when the flags contain `projection` and `A` otherwise, `CITATION_ID` the
+//! values), `OBS_STATUS` is `F` when the flags contain `projection`, `E` when they contain `estimate`
+//! and `A` otherwise, `CITATION_ID` the
 //! citation id (omitted in SDMX-ML when empty).
 //!
 //! Reading them with `sdmx1`:
@@ -80,6 +81,8 @@ pub const SDMX_CSV_HEADER: [&str; 10] = [
 pub const OBS_STATUS_NORMAL: &str = "A";
 /// `OBS_STATUS` of a projection (flag `projection`).
 pub const OBS_STATUS_FORECAST: &str = "F";
+/// `OBS_STATUS` of a publisher's estimate of a past year (flag `estimate`; SDMX's code list `E`).
+pub const OBS_STATUS_ESTIMATED: &str = "E";
 
 const NS_MESSAGE: &str = "http://www.sdmx.org/resources/sdmxml/schemas/v2_1/message";
 const NS_STRUCTURE: &str = "http://www.sdmx.org/resources/sdmxml/schemas/v2_1/structure";
@@ -136,10 +139,12 @@ pub fn unit_code(unit: &str) -> String {
 }
 
 /// The `OBS_STATUS` of an observation with these `|`-separated flags: [`OBS_STATUS_FORECAST`] for a
-/// projection, [`OBS_STATUS_NORMAL`] otherwise.
+/// projection, [`OBS_STATUS_ESTIMATED`] for an estimate, [`OBS_STATUS_NORMAL`] otherwise.
 pub fn obs_status(flags: &str) -> &'static str {
     if corpus::is_projection(flags) {
         OBS_STATUS_FORECAST
+    } else if corpus::is_estimate(flags) {
+        OBS_STATUS_ESTIMATED
     } else {
         OBS_STATUS_NORMAL
     }
@@ -525,6 +530,7 @@ fn write_structure_xml<W: Write>(
     )?;
     for (code, name) in [
         (OBS_STATUS_NORMAL, "Normal value"),
+        (OBS_STATUS_ESTIMATED, "Estimated value"),
         (OBS_STATUS_FORECAST, "Forecast value"),
     ] {
         start(&mut xml, "str:Code", &[("id", code)])?;
@@ -817,6 +823,7 @@ mod tests {
             value,
             flags,
             citation_id,
+            standard_error: None,
             url: String::new(),
         }
     }
@@ -874,6 +881,18 @@ mod tests {
         write_structure_specific(&data, &export, PREPARED).unwrap();
         write_sdmx_csv(&csv, &export).unwrap();
         (structure, data, csv)
+    }
+
+    #[test]
+    fn estimates_are_e_projections_f_and_the_rest_a() {
+        assert_eq!(obs_status(""), OBS_STATUS_NORMAL);
+        assert_eq!(obs_status("modelled"), OBS_STATUS_NORMAL);
+        assert_eq!(obs_status("estimate"), OBS_STATUS_ESTIMATED);
+        assert_eq!(obs_status("projection"), OBS_STATUS_FORECAST);
+        assert_eq!(
+            obs_status("projection|vintage_projection"),
+            OBS_STATUS_FORECAST
+        );
     }
 
     #[test]

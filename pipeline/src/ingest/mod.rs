@@ -49,6 +49,20 @@ pub fn read_source(
     sources_dir: &Path,
     progress: &indicatif::ProgressBar,
 ) -> Result<(Vec<RawFile>, Vec<Descriptor>), BakeError> {
+    let (mut files, descriptors) = read_connector(entry, mapping, sources_dir, progress)?;
+    if let Some(release_year) = entry.release_year {
+        projection::split_by_release(&mut files, release_year);
+    }
+    Ok((files, descriptors))
+}
+
+/// [`read_source`] without the release-year split of estimates and projections.
+fn read_connector(
+    entry: &SourceEntry,
+    mapping: &MetricMapping,
+    sources_dir: &Path,
+    progress: &indicatif::ProgressBar,
+) -> Result<(Vec<RawFile>, Vec<Descriptor>), BakeError> {
     match &entry.connector {
         Connector::LongCsvPerIndicator { .. }
         | Connector::LongCsv { .. }

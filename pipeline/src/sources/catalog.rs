@@ -66,6 +66,14 @@ pub struct SourceEntry {
     /// catalog mark this source as superseded; its values stay baked and cited.
     #[serde(default)]
     pub superseded_by: Option<String>,
+    /// The year the publisher released this vintage (IMF WEO April 2025: `2025`). Values the connector
+    /// flags `projection` (after "Estimates Start After") of a year before it are estimates of past
+    /// years (`estimate`); unflagged values of a year from it on are projections made at the vintage
+    /// (`projection|vintage_projection`). See `crate::ingest::projection::split_by_release`.
+    /// Absent: the connector's flags stand as read. Must be a year in 1900–2100 and, where `vintage`
+    /// starts with a year, that year.
+    #[serde(default)]
+    pub release_year: Option<i32>,
     /// How to read the raw files.
     pub connector: Connector,
     /// Where `pipeline fetch` refreshes the raw files from (the publisher's bulk download or API),
@@ -902,6 +910,23 @@ fn check_cross_source(
                 file,
                 format!("describes `{described}`: no observation source with that id"),
             ));
+        }
+        if let Some(release_year) = source.release_year {
+            let vintage_year = source
+                .vintage
+                .get(..4)
+                .and_then(|year| year.parse::<i32>().ok());
+            if !(1900..=2100).contains(&release_year)
+                || vintage_year.is_some_and(|year| year != release_year)
+            {
+                return Err(BakeError::catalog(
+                    file,
+                    format!(
+                        "release_year {release_year}: the year the vintage `{}` was released (1900-2100, the vintage's own year)",
+                        source.vintage
+                    ),
+                ));
+            }
         }
         if let Some(newer) = &source.superseded_by
             && (newer == &source.id

@@ -39,6 +39,10 @@ mod governance_rules;
 /// supersede (issue 24).
 mod owid_sources;
 
+/// Estimates, projections and vintage projections as their own flags, WGI standard errors in the
+/// indicator files (issue 25).
+mod estimates;
+
 /// The flat files for analysts.
 mod curated;
 mod exports;

@@ -126,9 +126,10 @@ fn one_known_value_per_source_with_its_citation() {
 }
 
 #[test]
-fn imf_values_after_estimates_start_after_are_flagged_projection() {
+fn imf_values_after_estimates_start_after_are_flagged_estimate_then_projection() {
     let corpus = &real().corpus;
-    // ddf--notes.csv: mex ngdp_rpch estimates_start_after 2017.
+    // ddf--notes.csv: mex ngdp_rpch estimates_start_after 2017; the vintage was released in April 2019,
+    // so 2018 is an estimate of a past year and 2019 on are projections (issue 25).
     assert_eq!(
         corpus
             .observations()
@@ -141,7 +142,7 @@ fn imf_values_after_estimates_start_after_are_flagged_projection() {
         .observations()
         .find("ngdp_rpch_weo2019", "MEX", 2018)
         .unwrap();
-    assert_eq!((projected.value, projected.flags), (1.994, "projection"));
+    assert_eq!((projected.value, projected.flags), (1.994, "estimate"));
     assert_eq!(
         corpus
             .observations()

@@ -216,9 +216,9 @@ pub fn line_chart(
             .or_insert_with(|| vec![None; names.len()])[column] = Some(*value);
     }
     let scale = LineScale {
-        projected_from: Vec::new(),
         range: value_range(points.iter().map(|(_, _, value)| *value)),
         lang,
+        ..LineScale::default()
     };
     let spec = wide_line_spec(title, unit, &names, &scale);
     let series: std::sync::Arc<[String]> = names.into();
@@ -261,10 +261,46 @@ pub struct LineScale {
     /// The first projected year of each series that has projections (a publisher's projection, such
     /// as IMF WEO's, from that year on): those points are drawn dashed, with their own legend.
     pub projected_from: Vec<(String, i32)>,
+    /// The first estimated year of each series that has estimates (a publisher's estimate of a past
+    /// year, IMF WEO's after "Estimates Start After"): drawn solid like observations (an estimate is an
+    /// observation the publisher will revise), labelled "estimate" in the legend and tooltip.
+    pub estimated_from: Vec<(String, i32)>,
+    /// The 90 % bands of series whose values carry standard errors (WGI): drawn as a shaded area
+    /// around each line. Empty: no band.
+    pub bands: Vec<Band>,
     /// The lowest and highest value charted ([`value_range`]), which sets the y scale ([`y_scale`]).
     pub range: Option<(f64, f64)>,
     /// The language of the axis titles.
     pub lang: corpus::Lang,
+}
+
+/// One year of a series' uncertainty band: value ± [`BAND_Z`] standard errors (90 %).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Band {
+    /// The series (a column of the charted table).
+    pub series: String,
+    /// Year.
+    pub year: i32,
+    /// value − [`BAND_Z`] × standard error.
+    pub low: f64,
+    /// value + [`BAND_Z`] × standard error.
+    pub high: f64,
+}
+
+/// Standard errors on either side of a value its band spans: 1.64, a two-sided 90 % interval.
+pub const BAND_Z: f64 = 1.64;
+
+impl Band {
+    /// The 90 % band of `value` with standard error `standard_error` in `year` of `series`.
+    pub fn of(series: &str, year: i32, value: f64, standard_error: f64) -> Band {
+        let half = BAND_Z * standard_error;
+        Band {
+            series: series.to_string(),
+            year,
+            low: significant(value - half, 6),
+            high: significant(value + half, 6),
+        }
+    }
 }
 
 /// The lowest and highest of `values`; `None` without any.
@@ -311,18 +347,29 @@ pub fn year_title(lang: corpus::Lang) -> &'static str {
     }
 }
 
-/// The legend's words for observed and projected points in `lang`.
-fn observed_and_projected(lang: corpus::Lang) -> [&'static str; 2] {
+/// The legend's words for observed, estimated and projected points in `lang`.
+fn observed_estimated_projected(lang: corpus::Lang) -> [&'static str; 3] {
     match lang {
-        corpus::Lang::Es => ["observado", "proyección"],
-        corpus::Lang::En => ["observed", "projection"],
-        corpus::Lang::Pt => ["observado", "projeção"],
+        corpus::Lang::Es => ["observado", "estimación", "proyección"],
+        corpus::Lang::En => ["observed", "estimate", "projection"],
+        corpus::Lang::Pt => ["observado", "estimativa", "projeção"],
+    }
+}
+
+/// The tooltip's name of a band in `lang`.
+fn band_title(lang: corpus::Lang) -> &'static str {
+    match lang {
+        corpus::Lang::Es => "intervalo de 90 % (±1,64 errores estándar)",
+        corpus::Lang::En => "90 % interval (±1.64 standard errors)",
+        corpus::Lang::Pt => "intervalo de 90 % (±1,64 erros-padrão)",
     }
 }
 
 /// The Vega-Lite specification (without data) of a line chart over wide rows: `year` and one column per
 /// series, folded back to long, one line per series. A year without a value breaks its line (no line
-/// is drawn across a gap); projected years ([`LineScale::projected_from`]) are dashed.
+/// is drawn across a gap); projected years ([`LineScale::projected_from`]) are dashed, estimated years
+/// ([`LineScale::estimated_from`]) solid with their own legend entry. With [`LineScale::bands`], the
+/// specification is layered: the bands (their own inline data) under the lines (the rows, folded).
 fn wide_line_spec(title: &str, unit: &str, series: &[String], scale: &LineScale) -> Value {
     let mut transform = vec![serde_json::json!({"fold": series, "as": ["series", "value"]})];
     let mut encoding = serde_json::json!({
@@ -330,33 +377,84 @@ fn wide_line_spec(title: &str, unit: &str, series: &[String], scale: &LineScale)
         "y": {"field": "value", "type": "quantitative", "title": unit, "scale": y_scale(scale.range)},
         "color": {"field": "series", "type": "nominal", "title": null}
     });
-    if !scale.projected_from.is_empty() {
-        // `{"ARG": 2022, …}[datum.series]`: the series' first projected year (undefined: none).
-        let first: serde_json::Map<String, Value> = scale
-            .projected_from
-            .iter()
-            .map(|(name, year)| (name.clone(), Value::from(*year)))
-            .collect();
-        let [observed, projected] = observed_and_projected(scale.lang);
-        transform.push(serde_json::json!({
-            "calculate": format!(
-                "datum.year >= {}[datum.series] ? '{projected}' : '{observed}'",
-                Value::Object(first)
-            ),
-            "as": "kind"
-        }));
+    if !scale.projected_from.is_empty() || !scale.estimated_from.is_empty() {
+        // `{"ARG": 2022, …}[datum.series]`: the series' first projected (estimated) year (undefined:
+        // none, and `datum.year >= undefined` is false).
+        let first = |years: &[(String, i32)]| {
+            Value::Object(
+                years
+                    .iter()
+                    .map(|(name, year)| (name.clone(), Value::from(*year)))
+                    .collect(),
+            )
+        };
+        let [observed, estimated, projected] = observed_estimated_projected(scale.lang);
+        let mut kind = format!("'{observed}'");
+        let (mut domain, mut range) = (vec![observed], vec![serde_json::json!([1, 0])]);
+        if !scale.estimated_from.is_empty() {
+            kind = format!(
+                "datum.year >= {}[datum.series] ? '{estimated}' : {kind}",
+                first(&scale.estimated_from)
+            );
+            domain.push(estimated);
+            range.push(serde_json::json!([1, 0]));
+        }
+        if !scale.projected_from.is_empty() {
+            kind = format!(
+                "datum.year >= {}[datum.series] ? '{projected}' : {kind}",
+                first(&scale.projected_from)
+            );
+            domain.push(projected);
+            range.push(serde_json::json!([4, 3]));
+        }
+        transform.push(serde_json::json!({"calculate": kind, "as": "kind"}));
         encoding["strokeDash"] = serde_json::json!({
             "field": "kind", "type": "nominal", "title": null,
-            "scale": {"domain": [observed, projected], "range": [[1, 0], [4, 3]]},
+            "scale": {"domain": domain, "range": range},
             "legend": {"symbolType": "stroke", "symbolStrokeWidth": 2}
         });
+        encoding["tooltip"] = serde_json::json!([
+            {"field": "series", "type": "nominal", "title": null},
+            {"field": "year", "type": "quantitative", "title": year_title(scale.lang)},
+            {"field": "value", "type": "quantitative", "title": unit},
+            {"field": "kind", "type": "nominal", "title": null}
+        ]);
     }
+    let mark =
+        serde_json::json!({"type": "line", "point": true, "invalid": "break-paths-show-domains"});
+    if scale.bands.is_empty() {
+        return serde_json::json!({
+            "$schema": VEGA_LITE_SCHEMA,
+            "title": title,
+            "transform": transform,
+            "mark": mark,
+            "encoding": encoding
+        });
+    }
+    // The band layer has its own data, so the top-level transforms (over the rows) do not reach it.
+    let band_title = band_title(scale.lang);
+    let band = serde_json::json!({
+        "data": {"values": scale.bands},
+        "mark": {"type": "area", "opacity": 0.2},
+        "encoding": {
+            "x": encoding["x"].clone(),
+            "y": {"field": "low", "type": "quantitative", "title": unit, "scale": encoding["y"]["scale"].clone()},
+            "y2": {"field": "high"},
+            "color": encoding["color"].clone(),
+            "tooltip": [
+                {"field": "series", "type": "nominal", "title": null},
+                {"field": "year", "type": "quantitative", "title": year_title(scale.lang)},
+                {"field": "low", "type": "quantitative", "title": format!("{band_title}: min")},
+                {"field": "high", "type": "quantitative", "title": format!("{band_title}: max")}
+            ]
+        }
+    });
     serde_json::json!({
         "$schema": VEGA_LITE_SCHEMA,
         "title": title,
+        "description": band_title,
         "transform": transform,
-        "mark": {"type": "line", "point": true, "invalid": "break-paths-show-domains"},
-        "encoding": encoding
+        "layer": [band, {"mark": mark, "encoding": encoding}]
     })
 }
 

@@ -2,7 +2,10 @@
 //!
 //! Reads the observation table (`observations`), the metric and source registries. Every yearly point
 //! carries its value and citation id; each country its source and deep link. Countries without values
-//! in the range are listed under `missing`, never filled. Years are bounded to 1900–2100.
+//! in the range are listed under `missing`, never filled. Years are bounded to 1900–2100. Projected years
+//! and estimated years (a publisher's estimate of a past year, kept as observed) are listed apart; where
+//! the publisher gives standard errors (WGI), each point's travels with it and the chart draws a 90 %
+//! band (±1.64 standard errors).
 
 use corpus::{Lang, Observation};
 use schemars::JsonSchema;
@@ -112,9 +115,17 @@ pub struct CountrySeries {
     pub latest: YearValue,
     /// Every yearly value in the range, oldest first, as `[year, value]` in the indicator's unit.
     pub points: Vec<YearValue>,
-    /// Years whose value is a publisher's projection or estimate, not an observation; absent when none.
+    /// Years whose value is a publisher's projection, not an observation; absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub projection_years: Vec<i32>,
+    /// Years whose value is the publisher's estimate of a past year (IMF WEO after "Estimates Start
+    /// After"): an observation it will revise, not a projection; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub estimate_years: Vec<i32>,
+    /// The publisher's standard error of each point that has one, as `[year, standard error]` in the
+    /// indicator's unit (WGI: a value within ±1.64 of them is within its 90 % interval); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub standard_errors: Vec<YearValue>,
 }
 
 /// A country with no value in the range.
@@ -158,6 +169,15 @@ fn handle(
             .filter(|row| corpus::is_projection(row.flags))
             .map(|row| row.year)
             .collect();
+        let estimate_years = rows
+            .iter()
+            .filter(|row| corpus::is_estimate(row.flags))
+            .map(|row| row.year)
+            .collect();
+        let standard_errors = rows
+            .iter()
+            .filter_map(|row| Some((row.year, row.standard_error?)))
+            .collect();
         let Some(latest) = points.last().cloned() else {
             let reason = match (all_rows.start < all_rows.end).then(|| {
                 (
@@ -188,6 +208,8 @@ fn handle(
             latest,
             points,
             projection_years,
+            estimate_years,
+            standard_errors,
         });
     }
     let citations = answer::citation_records_for(corpus, &cited_rows)?;
@@ -225,7 +247,8 @@ fn handle(
     })
 }
 
-/// A year × country table, its line chart (projected years dashed) and one link per country.
+/// A year × country table, its line chart (projected years dashed, estimated years labelled, 90 % bands
+/// where points carry standard errors) and one link per country.
 fn display(
     name: &str,
     unit: &str,
@@ -263,19 +286,34 @@ fn display(
             url: url.clone(),
         })
         .collect();
-    let scale = display::LineScale {
-        projected_from: series
+    let first_years = |years: fn(&CountrySeries) -> &Vec<i32>| {
+        series
             .iter()
             .filter_map(|country| {
-                let first = country.projection_years.iter().min()?;
+                let first = years(country).iter().min()?;
                 Some((country.country.clone(), *first))
             })
-            .collect(),
+            .collect()
+    };
+    let bands: Vec<display::Band> = series
+        .iter()
+        .flat_map(|country| {
+            country.standard_errors.iter().filter_map(|&(year, se)| {
+                let point = country.points.iter().find(|point| point.0 == year)?;
+                Some(display::Band::of(&country.country, year, point.1, se))
+            })
+        })
+        .collect();
+    let scale = display::LineScale {
+        projected_from: first_years(|country| &country.projection_years),
+        estimated_from: first_years(|country| &country.estimate_years),
         range: display::value_range(
             series
                 .iter()
-                .flat_map(|country| country.points.iter().map(|point| point.1)),
+                .flat_map(|country| country.points.iter().map(|point| point.1))
+                .chain(bands.iter().flat_map(|band| [band.low, band.high])),
         ),
+        bands,
         lang,
     };
     let chart = display::table_line_chart(name, unit, 0, &columns[1..], &scale);

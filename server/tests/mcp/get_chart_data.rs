@@ -116,3 +116,24 @@ fn get_chart_data_refuses_other_tools_and_passes_on_the_tools_own_refusals() {
         "{message}"
     );
 }
+
+#[test]
+fn get_chart_data_serves_the_wgi_band_with_the_series() {
+    let answer = call_tool(
+        "get_chart_data",
+        json!({"tool": "get_series", "arguments": {"indicator": "cc_est", "countries": ["MEX", "BRA"], "lang": "en"}}),
+    );
+    assert_eq!(answer["isError"], json!(false), "{answer}");
+    let chart = &answer["structuredContent"]["result"]["charts"][0];
+    // The lines' rows ride in `datasets`, the band (±1.64 standard errors) in its own layer.
+    assert!(chart["datasets"]["table:0"].as_array().unwrap().len() > 10);
+    let band = chart["layer"][0]["data"]["values"].as_array().unwrap();
+    let mexico_2013 = band
+        .iter()
+        .find(|row| row["series"] == json!("MEX") && row["year"] == json!(2013))
+        .expect("MEX 2013 band");
+    // WGI: Mexico 2013 -0.59, standard error 0.14.
+    let low = mexico_2013["low"].as_f64().unwrap();
+    assert!((low - (-0.59 - 1.64 * 0.14)).abs() < 1e-9, "{low}");
+    assert!(band.iter().any(|row| row["series"] == json!("BRA")));
+}

@@ -178,3 +178,80 @@ fn a_dataset_level_link_says_so_in_its_source_record() {
         json!("indicator_country")
     );
 }
+
+#[test]
+fn wgi_points_carry_their_standard_errors_and_the_chart_draws_a_90_percent_band() {
+    let answer = call_tool(
+        "get_series",
+        json!({"indicator": "cc_est", "countries": ["MEX"], "from_year": 2013, "lang": "en"}),
+    );
+    assert_eq!(answer["isError"], json!(false), "{answer}");
+    let content = payload(&answer);
+    let mexico = series(&content["result"], "MEX");
+    // WGI control of corruption, Mexico: 2013 -0.59 (SE 0.14), 2023 -1.02 (SE 0.16).
+    assert_eq!(point(mexico, 2013), -0.59);
+    assert_eq!(point(mexico, 2023), -1.02);
+    let errors = mexico["standard_errors"].as_array().unwrap();
+    assert_eq!(errors.len(), mexico["points"].as_array().unwrap().len());
+    assert!(errors.contains(&json!([2013, 0.14])), "{errors:?}");
+    assert!(errors.contains(&json!([2023, 0.16])), "{errors:?}");
+    // The chart: a band of ±1.64 standard errors under the line.
+    let chart = &answer["_meta"]["lac-corpus/display"]["charts"][0];
+    let band = &chart["layer"][0];
+    assert_eq!(band["mark"]["type"], json!("area"));
+    let rows = band["data"]["values"].as_array().unwrap();
+    let row_2023 = rows.iter().find(|row| row["year"] == json!(2023)).unwrap();
+    assert_eq!(row_2023["series"], json!("MEX"));
+    let (low, high) = (
+        row_2023["low"].as_f64().unwrap(),
+        row_2023["high"].as_f64().unwrap(),
+    );
+    assert!((low - (-1.02 - 1.64 * 0.16)).abs() < 1e-9, "{low}");
+    assert!((high - (-1.02 + 1.64 * 0.16)).abs() < 1e-9, "{high}");
+    assert_eq!(chart["data"]["name"], json!("table:0"));
+    assert_eq!(chart["layer"][1]["mark"]["type"], json!("line"));
+    // A series without standard errors has neither the field nor a band.
+    let answer = call_tool(
+        "get_series",
+        json!({"indicator": "sp_dyn_le00_in", "countries": ["MEX"]}),
+    );
+    assert!(
+        series(&payload(&answer)["result"], "MEX")
+            .get("standard_errors")
+            .is_none()
+    );
+    assert!(
+        answer["_meta"]["lac-corpus/display"]["charts"][0]
+            .get("layer")
+            .is_none()
+    );
+}
+
+#[test]
+fn weo_estimates_are_listed_apart_from_projections_and_labelled_estimacion() {
+    // WEOApr2025all_lac.csv, VEN NGDP_RPCH: Estimates Start After 2018, release 2025.
+    let answer = call_tool(
+        "get_series",
+        json!({"indicator": "ngdp_rpch", "countries": ["VEN"], "from_year": 2015, "lang": "es"}),
+    );
+    let content = payload(&answer);
+    let venezuela = series(&content["result"], "VEN");
+    assert_eq!(
+        venezuela["estimate_years"],
+        json!([2019, 2020, 2021, 2022, 2023, 2024])
+    );
+    assert_eq!(venezuela["projection_years"][0], json!(2025));
+    let chart = &answer["_meta"]["lac-corpus/display"]["charts"][0];
+    let dash = &chart["encoding"]["strokeDash"]["scale"];
+    assert_eq!(
+        dash["domain"],
+        json!(["observado", "estimación", "proyección"])
+    );
+    // Estimates solid like observations, projections dashed.
+    assert_eq!(dash["range"], json!([[1, 0], [1, 0], [4, 3]]));
+    let calculate = chart["transform"][1]["calculate"].as_str().unwrap();
+    assert!(
+        calculate.contains(r#"{"VEN":2019}"#) && calculate.contains(r#"{"VEN":2025}"#),
+        "{calculate}"
+    );
+}

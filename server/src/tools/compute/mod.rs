@@ -49,7 +49,9 @@ pub use explain_change::AssociatedChange;
 pub use forecast::{ForecastResult, POOR_FIT_R_SQUARED};
 pub use gap_to_frontier::Gap;
 pub use rank::{RankedCell, Ranking};
-pub use rank_change::{ChangeRanking, RANK_CHANGE_YEARS, RankedChange, YearCell};
+pub use rank_change::{
+    ChangeRanking, ChangeSignificance, RANK_CHANGE_YEARS, RankedChange, YearCell, Z_90,
+};
 
 /// Years the year arguments accept (the input schema's range).
 pub const YEARS: std::ops::RangeInclusive<i32> = 1900..=2100;

@@ -1,5 +1,10 @@
 //! Op `rank_change`: the countries ranked by their change between two years, each change cited to both
 //! of its cells, with the countries that lack one of the two values listed apart.
+//!
+//! Where the publisher gives each value's standard error (the six WGI estimates), each change carries
+//! the combined standard error of its two cells, √(se₁² + se₂²) (the two years' estimates taken as
+//! independent), and whether the change exceeds [`Z_90`] times it (significant at 90 %, two-sided);
+//! [`ChangeSignificance`] counts how many changes are beyond that noise.
 
 use corpus::{Metric, Observation, analytics, derived::MetricRule, is_projection};
 use schemars::JsonSchema;
@@ -17,6 +22,24 @@ use crate::{
     },
 };
 
+/// The two-sided 90 % normal quantile: a change is significant at 90 % when |change| > `Z_90` × its
+/// combined standard error. The same factor draws the 90 % bands of WGI series in charts.
+pub const Z_90: f64 = 1.64;
+
+/// How many changes of a ranking are beyond their noise, for indicators whose values carry standard
+/// errors (WGI).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct ChangeSignificance {
+    /// Ranked changes whose two cells both carry a standard error.
+    pub with_standard_error: usize,
+    /// Of them, changes larger than [`Z_90`] times their combined standard error (significant at 90 %).
+    pub significant_90: usize,
+    /// Of them, changes within that band: not distinguishable from no change.
+    pub within_noise: usize,
+    /// The rule applied.
+    pub method: String,
+}
+
 /// A ranking of the change between two years.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ChangeRanking {
@@ -30,6 +53,9 @@ pub struct ChangeRanking {
     pub ranked: Vec<RankedChange>,
     /// Requested or corpus countries with values of this indicator but not in both years (not ranked).
     pub missing: Vec<String>,
+    /// How many changes exceed their combined standard error; absent when no value carries one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub significance: Option<ChangeSignificance>,
 }
 
 /// One country's change between the two years.
@@ -49,6 +75,13 @@ pub struct RankedChange {
     pub from: YearCell,
     /// The cell of `to_year`.
     pub to: YearCell,
+    /// The combined standard error of the change, √(from.standard_error² + to.standard_error²), in the
+    /// unit, to 4 significant digits; absent unless both cells carry one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standard_error: Option<f64>,
+    /// Whether |change| > [`Z_90`] × `standard_error` (significant at 90 %); absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub significant_90: Option<bool>,
 }
 
 /// A cited cell whose country and year the enclosing object gives.
@@ -61,6 +94,12 @@ pub struct YearCell {
     /// True when the value is a projection, not an observation.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub projection: bool,
+    /// True when the value is the publisher's estimate of a past year (an observation it will revise).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub estimate: bool,
+    /// The publisher's standard error of the value (WGI), in the unit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standard_error: Option<f64>,
 }
 
 /// Years `rank_change` measures over by default.
@@ -140,6 +179,7 @@ pub(super) fn rank_change<'c>(
             _ => position as u32 + 1,
         };
         let measured = analytics::change(point(&pair.0), point(&pair.1));
+        let standard_error = combined_standard_error(&pair.0, &pair.1);
         ranked.push(RankedChange {
             rank,
             country: pair.0.country.to_string(),
@@ -147,8 +187,12 @@ pub(super) fn rank_change<'c>(
             relative_change: relative(rule, measured.relative, &mut notes),
             from: year_cell(&pair.0),
             to: year_cell(&pair.1),
+            // Judged on the exact value, shown to 4 significant digits (a derived number).
+            standard_error: standard_error.map(|se| crate::tools::rounding::significant(se, 4)),
+            significant_90: standard_error.map(|se| is_significant_90(difference, se)),
         });
     }
+    let significance = significance(&ranked);
     let inputs: Vec<&Observation<'_>> = pairs.iter().flat_map(|(from, to)| [from, to]).collect();
     note_projections(&inputs, &mut notes);
     result.notes.extend(notes);
@@ -169,37 +213,79 @@ pub(super) fn rank_change<'c>(
         order,
         ranked,
         missing,
+        significance,
     });
     Ok(())
 }
 
+/// √(se₁² + se₂²) of two cells, when both carry a standard error.
+pub fn combined_standard_error(from: &Observation<'_>, to: &Observation<'_>) -> Option<f64> {
+    Some(from.standard_error?.hypot(to.standard_error?))
+}
+
+/// Whether `change` exceeds [`Z_90`] × `standard_error`.
+pub fn is_significant_90(change: f64, standard_error: f64) -> bool {
+    change.abs() > Z_90 * standard_error
+}
+
+/// The significance summary of `ranked`, when any change has a standard error.
+fn significance(ranked: &[RankedChange]) -> Option<ChangeSignificance> {
+    let judged: Vec<bool> = ranked
+        .iter()
+        .filter_map(|ranked| ranked.significant_90)
+        .collect();
+    if judged.is_empty() {
+        return None;
+    }
+    let significant_90 = judged.iter().filter(|&&significant| significant).count();
+    Some(ChangeSignificance {
+        with_standard_error: judged.len(),
+        significant_90,
+        within_noise: judged.len() - significant_90,
+        method: format!(
+            "a change is significant at 90 % when |change| > {Z_90} × √(se_from² + se_to²), the publisher's standard errors of the two values taken as independent"
+        ),
+    })
+}
+
 /// The display table of a change ranking: rank, country, change and both values.
 pub(super) fn table(result: &ComputeResult, ranking: &ChangeRanking) -> DisplayTable {
+    let with_errors = ranking.significance.is_some();
     let rows = ranking
         .ranked
         .iter()
         .map(|ranked| {
-            vec![
+            let mut row: Vec<serde_json::Value> = vec![
                 ranked.rank.into(),
                 ranked.country.clone().into(),
                 ranked.change.into(),
                 ranked.from.value.into(),
                 ranked.to.value.into(),
-            ]
+            ];
+            if with_errors {
+                row.push(ranked.standard_error.into());
+                row.push(ranked.significant_90.into());
+            }
+            row
         })
         .collect();
+    let mut columns: Vec<String> = vec![
+        "rank".into(),
+        "country".into(),
+        format!("change ({})", result.unit),
+        ranking.from_year.to_string(),
+        ranking.to_year.to_string(),
+    ];
+    if with_errors {
+        columns.push("standard_error".into());
+        columns.push("significant_90".into());
+    }
     DisplayTable {
         title: format!(
             "{}: change {}-{}",
             result.indicator_name, ranking.from_year, ranking.to_year
         ),
-        columns: vec![
-            "rank".into(),
-            "country".into(),
-            format!("change ({})", result.unit),
-            ranking.from_year.to_string(),
-            ranking.to_year.to_string(),
-        ],
+        columns,
         rows,
     }
 }
@@ -227,5 +313,7 @@ fn year_cell(row: &Observation<'_>) -> YearCell {
         value: row.value,
         citation_id: row.citation_id.to_string(),
         projection: is_projection(row.flags),
+        estimate: corpus::is_estimate(row.flags),
+        standard_error: row.standard_error,
     }
 }

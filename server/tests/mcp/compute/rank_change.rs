@@ -82,3 +82,54 @@ fn rank_change_ranks_every_country_by_its_change_cited_to_both_cells() {
         "{changes:?}"
     );
 }
+
+#[test]
+fn rank_change_says_which_changes_exceed_their_combined_standard_error() {
+    // WGI control of corruption, Mexico: 2013 -0.59 (SE 0.14), 2023 -1.02 (SE 0.16). The fall of 0.43
+    // is beyond 1.64 × √(0.14² + 0.16²) = 0.349: significant at 90 %.
+    let (result, _) = compute(
+        json!({"op": "rank_change", "indicator": "cc_est", "from_year": 2013, "to_year": 2023}),
+    );
+    let ranking = &result["change_ranking"];
+    let ranked = ranking["ranked"].as_array().unwrap();
+    let mexico = ranked
+        .iter()
+        .find(|entry| entry["country"] == json!("MEX"))
+        .expect("MEX ranked");
+    assert_eq!(mexico["from"]["value"], json!(-0.59));
+    assert_eq!(mexico["from"]["standard_error"], json!(0.14));
+    assert_eq!(mexico["to"]["value"], json!(-1.02));
+    assert_eq!(mexico["to"]["standard_error"], json!(0.16));
+    assert_eq!(mexico["standard_error"], json!(0.2126));
+    assert_eq!(mexico["significant_90"], json!(true));
+    // Every change is judged against its own cells' errors, and the summary counts them.
+    let mut significant = 0;
+    for entry in ranked {
+        let se = entry["from"]["standard_error"]
+            .as_f64()
+            .unwrap()
+            .hypot(entry["to"]["standard_error"].as_f64().unwrap());
+        let beyond = entry["change"].as_f64().unwrap().abs() > 1.64 * se;
+        assert_eq!(entry["significant_90"], json!(beyond), "{entry}");
+        significant += usize::from(beyond);
+    }
+    let summary = &ranking["significance"];
+    assert_eq!(summary["with_standard_error"], json!(ranked.len()));
+    assert_eq!(summary["significant_90"], json!(significant));
+    assert_eq!(summary["within_noise"], json!(ranked.len() - significant));
+    assert!(
+        significant > 0 && significant < ranked.len(),
+        "{significant} of {}",
+        ranked.len()
+    );
+    // An indicator without standard errors has no significance.
+    let (result, _) = compute(
+        json!({"op": "rank_change", "indicator": "sp_dyn_le00_in", "from_year": 2013, "to_year": 2023}),
+    );
+    assert!(result["change_ranking"].get("significance").is_none());
+    assert!(
+        result["change_ranking"]["ranked"][0]
+            .get("significant_90")
+            .is_none()
+    );
+}
