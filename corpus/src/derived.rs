@@ -186,9 +186,11 @@ pub struct YearStats {
     /// (their weight is unknown); empty otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unweighted: Vec<String>,
-    /// Best three (citation ids), best first; the first is the frontier.
+    /// Best three (citation ids), best first; the first is the frontier. Chosen by
+    /// [`crate::frontier::ranked`]: sovereign countries only, no suspect value, a gross ratio ordered as
+    /// capped at 100; empty for an ambiguous good direction.
     pub leaders: Vec<String>,
-    /// Worst three (citation ids), worst first.
+    /// Worst three (citation ids), worst first, among the same countries as `leaders`.
     pub laggards: Vec<String>,
     /// Share of the region's population (WDI `SP.POP.TOTL`, same year, all LAC countries with a
     /// population) living in the countries with a value, 0 to 1; `None` when no population is known
@@ -243,6 +245,10 @@ pub struct MetricRule {
     pub reason: String,
     /// Which declaration decided it: `overrides[metric]` or `rules[i]` with its pattern.
     pub declared_by: String,
+    /// Why the metric's good direction is `ambiguous` (its `[[directions]]` entry in
+    /// `data/aggregation.toml`): it has no frontier, leaders or laggards. `None` for any other direction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction_note: Option<String>,
 }
 
 /// The derived-figure rules of the corpus's metrics, sorted by indicator.

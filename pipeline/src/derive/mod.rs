@@ -83,7 +83,8 @@ pub fn derive(inputs: &Inputs<'_>) -> Derived {
     let discoveries =
         discoveries::discoveries(observations, &concordance_table, pairs, &mut rule_counts);
     let correlations = correlations::correlations(metrics, observations, &rules);
-    let year_stats = year_stats::year_stats(metrics, observations, &rules, &mut rule_counts);
+    let year_stats =
+        year_stats::year_stats(metrics, observations, &rules, countries, &mut rule_counts);
     let series_stats = series_stats::series_stats(observations, &rules, &mut rule_counts);
     let latest: HashMap<(&str, &str), Latest> = series::group_series(observations, |_| true)
         .into_iter()

@@ -55,6 +55,7 @@ pub fn metric_rules(
                     resolved.reason
                 },
                 declared_by: resolved.declared_by,
+                direction_note: declared.direction_note(&metric.id).map(str::to_string),
             }
         })
         .collect();

@@ -1,15 +1,17 @@
 //! Per indicator and year across the region (`year_stats.json`): the regional value by the metric's
 //! declared aggregation (`data/aggregation.toml`: population-weighted mean, sum or median; none refuses
 //! it), leaders, laggards and frontier, from observed values only (projections left out), computed with
-//! `corpus::analytics` as `get_regional_pulse` does at query time.
+//! `corpus::analytics` as `get_regional_pulse` does at query time. Leaders and laggards follow
+//! `corpus::frontier`: sovereign countries only, no suspect value, gross ratios ordered as capped at 100,
+//! none for an ambiguous direction.
 
 use std::collections::{BTreeMap, HashMap};
 
 use corpus::{
-    GoodDirection, Metric, YearStats,
+    CountryRegistry, Metric, YearStats,
     analytics::{Aggregation, regional_value},
     derived::{DerivedRuleCounts, MIN_YEAR_COUNTRIES, MetricRule, rule_for},
-    is_projection,
+    frontier, is_projection,
 };
 
 use crate::govern::table::ObservationColumns;
@@ -23,6 +25,7 @@ pub fn year_stats(
     metrics: &[Metric],
     observations: &ObservationColumns,
     rules: &[MetricRule],
+    countries: &CountryRegistry,
     counts: &mut DerivedRuleCounts,
 ) -> Vec<YearStats> {
     // (indicator, year) -> (observed rows, projections left out).
@@ -109,16 +112,24 @@ pub fn year_stats(
         let Some(value) = regional_value(rule.aggregation, &values, weights.as_deref()) else {
             continue;
         };
-        let mut ranked = rows.clone();
-        ranked.sort_by(|&left, &right| {
-            let by_value = observations.value[right].total_cmp(&observations.value[left]);
-            (if metric.good_direction == GoodDirection::Down {
-                by_value.reverse()
-            } else {
-                by_value
+        let candidates: Vec<frontier::Candidate<'_>> = rows
+            .iter()
+            .map(|&row_idx| frontier::Candidate {
+                country: &observations.country[row_idx],
+                value: observations.value[row_idx],
+                flags: &observations.flags[row_idx],
             })
-            .then(observations.country[left].cmp(&observations.country[right]))
-        });
+            .collect();
+        let ranked: Vec<usize> = frontier::ranked(
+            countries,
+            metric.good_direction,
+            frontier::target_cap(metric),
+            &candidates,
+            false,
+        )
+        .into_iter()
+        .map(|candidate_idx| rows[candidate_idx])
+        .collect();
         stats.push(YearStats {
             indicator: indicator.to_string(),
             year,

@@ -22,7 +22,7 @@ use corpus::{
     GoodDirection, Lang, Metric, Observation,
     analytics::{self, Aggregation},
     derived::{MetricRule, representative_year},
-    is_projection,
+    frontier, is_projection,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -57,7 +57,8 @@ pub fn spec() -> ToolSpec {
         "For a pillar (parameter), its main indicators across the region: the regional value of observed values by \
          each indicator's declared aggregation (population-weighted mean for rates, shares and per-person values, sum \
          for additive counts, median where only that is defensible; `method` says which), its change over 5 years, the \
-         World Bank LCN aggregate beside it when published, leaders and laggards by good_direction, the biggest movers, \
+         World Bank LCN aggregate beside it when published, leaders and laggards by good_direction (the 33 sovereign \
+         countries unless include_territories; none when the direction is ambiguous), the biggest movers, \
          and the pillar's source contradictions. Indicators that cannot be aggregated (currency-specific levels, \
          exchange rates, PPP factors, indices with national bases) are listed in `not_aggregable` with the reason. Every number is cited; each regional value has a pulse-… record inline giving its inputs as a citation id pattern and \
          countries (resolve_citations gives their values). Answer: 6 indicators a page (`limit` up to 10), headline first, under \
@@ -82,6 +83,10 @@ pub struct GetRegionalPulseInput {
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub cursor: Option<String>,
+    /// Rank the territories (Puerto Rico, Cayman Islands…) among leaders and laggards too; default
+    /// false: the 33 sovereign countries.
+    #[serde(default)]
+    pub include_territories: Option<bool>,
 }
 
 /// The pulse of a pillar.
@@ -102,6 +107,9 @@ pub struct RegionalPulse {
     /// value by rule, grouped by the reason (no number is given for them).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_aggregable: Vec<NotAggregable>,
+    /// The territories with values on this page: left out of leaders and laggards (the 33 sovereign
+    /// countries are ranked) unless `include_territories`.
+    pub territories: arguments::Territories,
     /// The pillar's 3 largest source contradictions (get_discoveries with the pillar lists every one).
     pub contradictions: Vec<ContradictionRef>,
     /// Datasets read.
@@ -148,9 +156,14 @@ pub struct IndicatorPulse {
     pub regional_value_5y_earlier: Option<f64>,
     /// The World Bank's own Latin America & Caribbean aggregate (LCN) of that year, when published.
     pub lcn_aggregate: Option<LcnAggregate>,
-    /// How leaders and laggards are ordered: `best_first` by good_direction, or `highest_first` for a
-    /// neutral indicator (neither end is better).
+    /// How leaders and laggards are ordered: `best_first` by good_direction, `highest_first` for a
+    /// neutral indicator (neither end is better), or `none` when the direction is ambiguous for policy
+    /// (no leaders or laggards; `direction_note` says why). Among the sovereign countries unless
+    /// `include_territories`, never a value flagged suspect, a gross ratio ordered as capped at 100.
     pub ranking: String,
+    /// Why the good direction is ambiguous, when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub direction_note: Option<String>,
     /// First three: best (or highest, when neutral).
     pub leaders: Vec<CountryValue>,
     /// Last three: worst (or lowest, when neutral), last first.
@@ -312,14 +325,34 @@ fn handle(
     let (offset, next_cursor) = paging::page(input.cursor.as_deref(), limit, total)?;
     let mut indicators = Vec::new();
     let mut cited_rows: Vec<Observation<'_>> = Vec::new();
+    let include_territories = input.include_territories.unwrap_or(false);
+    let mut territories_seen: Vec<String> = Vec::new();
     for metric in metrics.into_iter().skip(offset).take(limit) {
-        if let Some((pulse, rows)) =
-            indicator_pulse(corpus, metric, rules[metric.id.as_str()], lang)
-        {
+        if let Some((pulse, rows, territories)) = indicator_pulse(
+            corpus,
+            metric,
+            rules[metric.id.as_str()],
+            lang,
+            include_territories,
+        ) {
             indicators.push(pulse);
             cited_rows.extend(rows);
+            territories_seen.extend(territories);
         }
     }
+    let territories = if include_territories {
+        arguments::Territories::of(
+            corpus,
+            territories_seen.iter().map(String::as_str),
+            std::iter::empty(),
+        )
+    } else {
+        arguments::Territories::of(
+            corpus,
+            std::iter::empty(),
+            territories_seen.iter().map(String::as_str),
+        )
+    };
     if input.cursor.is_some() {
         not_aggregable.clear();
     }
@@ -369,6 +402,7 @@ fn handle(
         indicators_total: total,
         next_cursor,
         not_aggregable,
+        territories,
         contradictions,
         sources: vec![
             display::source_link(corpus, "observations", None),
@@ -457,7 +491,8 @@ fn indicator_pulse<'c>(
     metric: &Metric,
     rule: &MetricRule,
     lang: Lang,
-) -> Option<(IndicatorPulse, Vec<Observation<'c>>)> {
+    include_territories: bool,
+) -> Option<(IndicatorPulse, Vec<Observation<'c>>, Vec<String>)> {
     let table = corpus.baked.observations();
     // Among the years with observed values for MIN_COUNTRIES countries or more (the bake's year
     // statistics), the latest whose countries hold half the region's population.
@@ -547,16 +582,35 @@ fn indicator_pulse<'c>(
             },
         ))
     });
-    let mut ranked: Vec<&Observation<'_>> = cells.iter().collect();
-    ranked.sort_by(|left, right| {
-        let by_value = right.value.total_cmp(&left.value);
-        (if metric.good_direction == GoodDirection::Down {
-            by_value.reverse()
-        } else {
-            by_value
+    // Leaders and laggards by the frontier rule, as the bake's year statistics: sovereign countries
+    // unless territories are asked for, no suspect value, a gross ratio ordered as capped; none for an
+    // ambiguous direction.
+    let candidates: Vec<frontier::Candidate<'_>> = cells
+        .iter()
+        .map(|cell| frontier::Candidate {
+            country: cell.country,
+            value: cell.value,
+            flags: cell.flags,
         })
-        .then(left.country.cmp(right.country))
-    });
+        .collect();
+    let ranked: Vec<&Observation<'_>> = frontier::ranked(
+        corpus.baked.countries(),
+        metric.good_direction,
+        frontier::target_cap(metric),
+        &candidates,
+        include_territories,
+    )
+    .into_iter()
+    .map(|idx| &cells[idx])
+    .collect();
+    let registry = corpus.baked.countries();
+    let territory = |code: &str| registry.get(code).is_some_and(|country| !country.sovereign);
+    let territories: Vec<String> = cells
+        .iter()
+        .map(|cell| cell.country)
+        .filter(|code| territory(code))
+        .map(str::to_string)
+        .collect();
     let value = |cell: &&Observation<'_>| CountryValue {
         country: cell.country.to_string(),
         value: cell.value,
@@ -579,7 +633,7 @@ fn indicator_pulse<'c>(
     let goodness = |change: f64| match metric.good_direction {
         GoodDirection::Up => change,
         GoodDirection::Down => -change,
-        GoodDirection::Neutral => change.abs(),
+        GoodDirection::Neutral | GoodDirection::Ambiguous => change.abs(),
     };
     movers.sort_by(|(left, _), (right, _)| {
         goodness(right.change)
@@ -625,11 +679,12 @@ fn indicator_pulse<'c>(
             .collect(),
         regional_value_5y_earlier,
         lcn_aggregate,
-        ranking: if metric.good_direction == GoodDirection::Neutral {
-            "highest_first".into()
-        } else {
-            "best_first".into()
+        ranking: match metric.good_direction {
+            GoodDirection::Neutral => "highest_first".into(),
+            GoodDirection::Ambiguous => "none".into(),
+            GoodDirection::Up | GoodDirection::Down => "best_first".into(),
         },
+        direction_note: rule.direction_note.clone(),
         leaders,
         laggards,
         movers,
@@ -643,7 +698,7 @@ fn indicator_pulse<'c>(
         ),
         pulse_5y_earlier,
     };
-    Some((pulse, cited))
+    Some((pulse, cited, territories))
 }
 
 /// The record of a regional value: how it was formed and the citation ids of its inputs (values, then
