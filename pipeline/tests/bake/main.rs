@@ -39,6 +39,10 @@ mod governance_rules;
 /// supersede (issue 24).
 mod owid_sources;
 
+/// A frontier is a plausible target (issue 25, part C): implausible zero runs, sovereign leaders with
+/// no suspect value, ambiguous directions with their notes.
+mod frontiers;
+
 /// The flat files for analysts.
 mod curated;
 mod exports;
