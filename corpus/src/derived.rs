@@ -197,9 +197,11 @@ pub struct YearStats {
     /// unknown); empty otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unweighted: Vec<String>,
-    /// Best three (citation ids), best first; the first is the frontier.
+    /// Best three (citation ids), best first; the first is the frontier. Chosen by
+    /// [`crate::frontier::ranked`]: sovereign countries only, no suspect value, a gross ratio ordered as
+    /// capped at 100; empty for an ambiguous good direction.
     pub leaders: Vec<String>,
-    /// Worst three (citation ids), worst first.
+    /// Worst three (citation ids), worst first, among the same countries as `leaders`.
     pub laggards: Vec<String>,
     /// Share of the region's population (WDI `SP.POP.TOTL`, same year, all LAC countries with a
     /// population) living in the countries with a value, 0 to 1; `None` when no population is known
@@ -298,6 +300,10 @@ pub struct MetricRule {
     /// it documents one, whether or not it decided the rule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub publisher_method: Option<String>,
+    /// Why the metric's good direction is `ambiguous` (its `[[directions]]` entry in
+    /// `data/aggregation.toml`): it has no frontier, leaders or laggards. `None` for any other direction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction_note: Option<String>,
 }
 
 /// A named weight of a weighted mean (`data/aggregation.toml` `[weights.<name>]`): per country and

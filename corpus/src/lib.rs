@@ -56,6 +56,7 @@ pub mod event;
 pub mod exports;
 pub mod financing;
 pub mod folding;
+pub mod frontier;
 pub mod health;
 pub mod index;
 pub mod institution;

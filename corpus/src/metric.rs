@@ -17,6 +17,19 @@ pub enum GoodDirection {
     Down,
     /// Neither (population, exchange rate).
     Neutral,
+    /// Ambiguous for policy: a move either way can be good or bad (a renewables share that counts
+    /// traditional biomass, threatened-species counts that grow with a country's biodiversity, a share
+    /// whose denominator moved). No frontier, leaders or laggards; the metric's rule
+    /// (`derived_rules.json`, `direction_note`) says why.
+    Ambiguous,
+}
+
+impl GoodDirection {
+    /// Whether one end of the indicator's range is a goal, so it has a frontier, leaders and laggards
+    /// by direction (`up`, `down`); `neutral` and `ambiguous` have none.
+    pub fn has_goal(self) -> bool {
+        matches!(self, GoodDirection::Up | GoodDirection::Down)
+    }
 }
 
 /// The range a value can take given its unit; values outside it are impossible and the bake drops them.

@@ -88,7 +88,7 @@ pub fn derive(inputs: &Inputs<'_>) -> Derived {
     let discoveries =
         discoveries::discoveries(observations, &concordance_table, pairs, &mut rule_counts);
     let correlations = correlations::correlations(metrics, observations, &rules);
-    let mut year_stats = year_stats::year_stats(metrics, observations, &rules, &mut rule_counts);
+    let mut year_stats = year_stats::year_stats(metrics, observations, &rules, countries, &mut rule_counts);
     publisher::attach(&mut year_stats, aggregates, sources, &rules);
     rule_counts.publisher_concordance = publisher::concordance(&year_stats, &rules, metrics);
     let series_stats = series_stats::series_stats(observations, &rules, &mut rule_counts);

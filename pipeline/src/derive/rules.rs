@@ -63,6 +63,7 @@ pub fn metric_rules(
                 }),
                 publisher_method: resolved.publisher_method,
                 declared_by: resolved.declared_by,
+                direction_note: declared.direction_note(&metric.id).map(str::to_string),
             }
         })
         .collect();

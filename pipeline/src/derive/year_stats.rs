@@ -3,15 +3,17 @@
 //! by population or by the rule's weight — land area, GDP, births, … —, an unweighted mean, a sum or a
 //! median; none refuses it) with the share of the region's weight its countries hold, leaders, laggards
 //! and frontier, from observed values only (projections left out), computed with
-//! `corpus::analytics` as `get_regional_pulse` does at query time.
+//! `corpus::analytics` as `get_regional_pulse` does at query time. Leaders and laggards follow
+//! `corpus::frontier`: sovereign countries only, no suspect value, gross ratios ordered as capped at 100,
+//! none for an ambiguous direction.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use corpus::{
-    GoodDirection, Metric, YearStats,
+    CountryRegistry, Metric, YearStats,
     analytics::{Aggregation, regional_value},
     derived::{DerivedRuleCounts, MIN_YEAR_COUNTRIES, MetricRule, Weight, rule_for},
-    is_projection,
+    frontier, is_projection,
 };
 
 use crate::govern::table::ObservationColumns;
@@ -86,6 +88,7 @@ pub fn year_stats(
     metrics: &[Metric],
     observations: &ObservationColumns,
     rules: &[MetricRule],
+    countries: &CountryRegistry,
     counts: &mut DerivedRuleCounts,
 ) -> Vec<YearStats> {
     // (indicator, year) -> (observed rows, projections left out).
@@ -188,16 +191,24 @@ pub fn year_stats(
                     .total(weight, year)
                     .map(|total| held.iter().sum::<f64>() / total)
             });
-        let mut ranked = rows.clone();
-        ranked.sort_by(|&left, &right| {
-            let by_value = observations.value[right].total_cmp(&observations.value[left]);
-            (if metric.good_direction == GoodDirection::Down {
-                by_value.reverse()
-            } else {
-                by_value
+        let candidates: Vec<frontier::Candidate<'_>> = rows
+            .iter()
+            .map(|&row_idx| frontier::Candidate {
+                country: &observations.country[row_idx],
+                value: observations.value[row_idx],
+                flags: &observations.flags[row_idx],
             })
-            .then(observations.country[left].cmp(&observations.country[right]))
-        });
+            .collect();
+        let ranked: Vec<usize> = frontier::ranked(
+            countries,
+            metric.good_direction,
+            frontier::target_cap(metric),
+            &candidates,
+            false,
+        )
+        .into_iter()
+        .map(|candidate_idx| rows[candidate_idx])
+        .collect();
         stats.push(YearStats {
             indicator: indicator.to_string(),
             year,

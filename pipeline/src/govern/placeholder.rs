@@ -6,6 +6,9 @@
 //! - the catalog row says `zeros = placeholder` (the definition makes a zero impossible: value added and
 //!   expenditure shares of GDP, education spending): every exact zero is a placeholder;
 //! - the catalog row says `zeros = measured` (no woman in a small parliament): zeros are kept;
+//! - the catalog row says `zeros = implausible_run` (road-traffic deaths per 100,000: a small country can
+//!   have no death in a year, not for years on end): every zero in a run of at least
+//!   [`IMPLAUSIBLE_RUN`] consecutive years is a placeholder (ATG 2015–2019); a lone zero is kept;
 //! - otherwise, for a percent unit (the unit starts with `%`), a run of consecutive zeros is a placeholder
 //!   when it has at least one neighbouring observation and every neighbour (the observation just before
 //!   and just after the run) is at least [`NEIGHBOUR_FLOOR`] away from zero: a series does not fall from
@@ -20,6 +23,9 @@ use crate::sources::{MetricMapping, metric_map::ZeroRule};
 /// Smallest absolute value (in percentage points) of every neighbour of a zero run for the run to be a
 /// placeholder.
 pub const NEIGHBOUR_FLOOR: f64 = 5.0;
+
+/// Shortest run of consecutive-year zeros that a `zeros = implausible_run` row reads as a placeholder.
+pub const IMPLAUSIBLE_RUN: usize = 2;
 
 /// Whether `unit` is a percent (`%`, `% of GDP`, `% gross`); `annual %` growth rates are not shares.
 pub fn is_percent(unit: &str) -> bool {
@@ -49,11 +55,54 @@ pub fn placeholders(kept: &[GovernedObservation], mapping: &MetricMapping) -> Ve
                         }),
                 );
             }
+            Some(ZeroRule::ImplausibleRun) => {
+                found.extend(implausible_runs(kept, &indices, &row.source_code))
+            }
             None if is_percent(&row.unit) => found.extend(zero_runs(kept, &indices)),
             None => {}
         }
     }
     found.sort_unstable_by_key(|(idx, _)| *idx);
+    found
+}
+
+/// The zeros of one series (`indices` in year order) in runs of at least [`IMPLAUSIBLE_RUN`]
+/// consecutive years, each with its reason.
+fn implausible_runs(
+    kept: &[GovernedObservation],
+    indices: &[usize],
+    source_code: &str,
+) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut start = 0;
+    while start < indices.len() {
+        if kept[indices[start]].value != 0.0 {
+            start += 1;
+            continue;
+        }
+        let mut end = start;
+        while end + 1 < indices.len()
+            && kept[indices[end + 1]].value == 0.0
+            && kept[indices[end + 1]].year == kept[indices[end]].year + 1
+        {
+            end += 1;
+        }
+        if end - start + 1 >= IMPLAUSIBLE_RUN {
+            let detail = format!(
+                "one of {} consecutive zeros ({}-{}) in `{source_code}`, whose catalog row declares a run of zeros implausible (zeros = implausible_run: a country does not go {} years without one)",
+                end - start + 1,
+                kept[indices[start]].year,
+                kept[indices[end]].year,
+                end - start + 1,
+            );
+            found.extend(
+                indices[start..=end]
+                    .iter()
+                    .map(|&idx| (idx, detail.clone())),
+            );
+        }
+        start = end + 1;
+    }
     found
 }
 

@@ -141,6 +141,21 @@ struct AggregationFile {
     rules: Vec<UnitRule>,
     #[serde(default)]
     overrides: Vec<Override>,
+    #[serde(default)]
+    directions: Vec<Direction>,
+}
+
+/// Why the good direction of some metrics is `ambiguous` (`[[directions]]`, at the end of the file):
+/// every metric whose catalog row says `good_direction = ambiguous` is named by exactly one entry, and an
+/// entry names only such metrics.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Direction {
+    /// Metric ids (`eg_fec_rnew_zs`).
+    pub metrics: Vec<String>,
+    /// Why a move either way is not plainly an improvement: shown wherever a frontier, leaders or a
+    /// best-first order is refused.
+    pub note: String,
 }
 
 /// What one metric resolves to.
@@ -174,6 +189,8 @@ pub struct AggregationRules {
     by_metric: BTreeMap<String, usize>,
     /// Whether the file exists; without it nothing is declared and nothing is aggregated.
     declared: bool,
+    /// The `[[directions]]` note of each ambiguous metric, by id.
+    direction_notes: BTreeMap<String, String>,
 }
 
 impl UnitRule {
@@ -194,6 +211,11 @@ impl UnitRule {
 }
 
 impl AggregationRules {
+    /// Why metric `id`'s good direction is ambiguous (its `[[directions]]` note), if it is.
+    pub fn direction_note(&self, id: &str) -> Option<&str> {
+        self.direction_notes.get(id).map(String::as_str)
+    }
+
     /// The declaration of metric `id` with unit `unit`: its override (fields it leaves out from the
     /// first unit rule that matches), else the first unit rule that matches. `None` when nothing matches
     /// (a validated catalog has none such among its metrics). Without the file: `none`, `interval`.
@@ -557,6 +579,8 @@ pub fn load(path: &Path, catalog: &Catalog) -> Result<AggregationRules, BakeErro
             }
         }
     }
+    let direction_notes = direction_notes(&file.directions, catalog)
+        .map_err(|(field, message)| invalid(field, message))?;
     let rules = AggregationRules {
         weights: file.weights,
         publisher_methods: BTreeMap::new(),
@@ -564,6 +588,7 @@ pub fn load(path: &Path, catalog: &Catalog) -> Result<AggregationRules, BakeErro
         overrides: file.overrides,
         by_metric,
         declared: true,
+        direction_notes,
     };
     for (id, (unit, mapping_file)) in &mapped {
         let Some(resolved) = rules.resolve(id, unit) else {
@@ -590,6 +615,68 @@ pub fn load(path: &Path, catalog: &Catalog) -> Result<AggregationRules, BakeErro
         })?;
     }
     Ok(rules)
+}
+
+/// The `[[directions]]` notes by metric id, checked against the catalog: every metric mapped with
+/// `good_direction = ambiguous` has one note, and a note names only such metrics.
+fn direction_notes(
+    directions: &[Direction],
+    catalog: &Catalog,
+) -> Result<BTreeMap<String, String>, (String, String)> {
+    let mut ambiguous: BTreeMap<String, String> = BTreeMap::new();
+    for mapping in catalog.mappings.values() {
+        for row in &mapping.rows {
+            if row.good_direction == corpus::GoodDirection::Ambiguous {
+                ambiguous.insert(
+                    Metric::id_for_code(&row.source_code),
+                    mapping.file.display().to_string(),
+                );
+            }
+        }
+    }
+    let mut notes = BTreeMap::new();
+    for (entry_idx, entry) in directions.iter().enumerate() {
+        let field = format!("directions[{entry_idx}]");
+        if entry.note.trim().is_empty() {
+            return Err((
+                field,
+                "give a `note`: why the direction is ambiguous".into(),
+            ));
+        }
+        if entry.metrics.is_empty() {
+            return Err((
+                format!("{field}.metrics"),
+                "name at least one metric id".into(),
+            ));
+        }
+        for id in &entry.metrics {
+            if !ambiguous.contains_key(id) {
+                return Err((
+                    format!("{field}.metrics"),
+                    format!(
+                        "`{id}` is not a mapped metric whose good_direction is `ambiguous`: set it in \
+                         its metrics CSV or drop it here"
+                    ),
+                ));
+            }
+            if notes.insert(id.clone(), entry.note.clone()).is_some() {
+                return Err((
+                    format!("{field}.metrics"),
+                    format!("`{id}` already has a direction note"),
+                ));
+            }
+        }
+    }
+    if let Some((id, file)) = ambiguous.iter().find(|(id, _)| !notes.contains_key(*id)) {
+        return Err((
+            "directions".into(),
+            format!(
+                "metric `{id}` ({file}) has good_direction `ambiguous` but no [[directions]] note \
+                 saying why"
+            ),
+        ));
+    }
+    Ok(notes)
 }
 
 /// The coherence of one declaration (fields left out are not checked).
@@ -636,6 +723,7 @@ mod tests {
             overrides: file.overrides,
             by_metric: BTreeMap::from([("ny_gdp_pcap_cd".to_string(), 0)]),
             declared: true,
+            direction_notes: BTreeMap::new(),
         }
     }
 

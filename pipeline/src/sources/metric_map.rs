@@ -89,6 +89,10 @@ pub enum ZeroRule {
     Placeholder,
     /// A measured value (no woman in a small parliament, no short-term debt): never dropped as a placeholder.
     Measured,
+    /// A single zero is plausible (no road death in a small island's year) but a run of consecutive
+    /// zeros is not (Antigua and Barbuda's road-traffic deaths of 0 for 2015–2019): every zero in a run
+    /// of at least `crate::govern::placeholder::IMPLAUSIBLE_RUN` consecutive years is a placeholder.
+    ImplausibleRun,
 }
 
 /// Column `small_values` of the mapping.
@@ -202,7 +206,7 @@ fn describe_csv_error(error: &csv::Error) -> String {
                 .map(|field| format!("column {}: ", field + 1))
                 .unwrap_or_default();
             format!(
-                "{line}{field}{}; good_direction takes up, down or neutral; headline takes true or false; zeros takes placeholder or measured; small_values takes plausible",
+                "{line}{field}{}; good_direction takes up, down, neutral or ambiguous; headline takes true or false; zeros takes placeholder, measured or implausible_run; small_values takes plausible",
                 err.kind()
             )
         }

@@ -42,6 +42,9 @@ mod owid_sources;
 /// Estimates, projections and vintage projections as their own flags, WGI standard errors in the
 /// indicator files (issue 25).
 mod estimates;
+/// A frontier is a plausible target (issue 25, part C): implausible zero runs, sovereign leaders with
+/// no suspect value, ambiguous directions with their notes.
+mod frontiers;
 
 /// The flat files for analysts.
 mod curated;

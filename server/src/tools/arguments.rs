@@ -1,8 +1,12 @@
 //! Argument checks and resolution shared by the tools: raw strings and numbers of a call turned into
 //! corpus entities (metric, pillar, countries, years), each refusal an [`ToolError::Invalid`] that names
 //! the value and what would be valid; and [`snippet`], the cut every message echoes a value with.
+//! [`Territories`] is what an answer that ranks or picks a frontier says about the territories its
+//! `include_territories` argument left in or out (`corpus::frontier`: sovereign by default).
 
 use corpus::{Country, Metric, Pillar};
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::Value;
 
 use super::ToolError;
@@ -254,4 +258,61 @@ pub fn year_range(from_year: Option<i32>, to_year: Option<i32>) -> Result<(i32, 
         )));
     }
     Ok((from, to))
+}
+
+/// The territories behind an answer that ranks countries or picks a frontier or leaders: by default the
+/// 33 sovereign countries are compared and the territories with values (Puerto Rico, the US Virgin
+/// Islands, the Cayman Islands…) are left out; with `include_territories` (or territories named in
+/// `countries`) they are compared and named here.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+pub struct Territories {
+    /// `sovereign` (the 33 sovereign countries only) or `with_territories` (territories compared too).
+    pub scope: String,
+    /// Territories (ISO3) compared in this answer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub included: Vec<String>,
+    /// Territories (ISO3) with values that were left out; pass `include_territories: true` to compare them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
+}
+
+impl Territories {
+    /// What an answer over `compared` (ISO3) says of the territories among `with_values` (ISO3 of every
+    /// country with a value), in registry order.
+    pub fn of<'a>(
+        corpus: &Corpus,
+        compared: impl IntoIterator<Item = &'a str>,
+        with_values: impl IntoIterator<Item = &'a str>,
+    ) -> Territories {
+        let registry = corpus.baked.countries();
+        let territory = |code: &&str| registry.get(code).is_some_and(|country| !country.sovereign);
+        let mut included: Vec<String> = compared
+            .into_iter()
+            .filter(territory)
+            .map(str::to_string)
+            .collect();
+        included.sort_unstable();
+        included.dedup();
+        let mut left_out: Vec<String> = with_values
+            .into_iter()
+            .filter(territory)
+            .filter(|code| {
+                included
+                    .binary_search_by(|seen| seen.as_str().cmp(code))
+                    .is_err()
+            })
+            .map(str::to_string)
+            .collect();
+        left_out.sort_unstable();
+        left_out.dedup();
+        Territories {
+            scope: if included.is_empty() {
+                "sovereign".into()
+            } else {
+                "with_territories".into()
+            },
+            included,
+            left_out,
+        }
+    }
 }

@@ -412,8 +412,10 @@ fn indicator_data(
             (true, _, _) => "stable",
             (false, GoodDirection::Up, true) | (false, GoodDirection::Down, false) => "improving",
             (false, GoodDirection::Up, false) | (false, GoodDirection::Down, true) => "worsening",
-            (false, GoodDirection::Neutral, true) => "rising",
-            (false, GoodDirection::Neutral, false) => "falling",
+            // Neither way is an improvement: neutral, or ambiguous for policy (a share whose
+            // denominator moved reads as rising or falling, not as improving).
+            (false, GoodDirection::Neutral | GoodDirection::Ambiguous, true) => "rising",
+            (false, GoodDirection::Neutral | GoodDirection::Ambiguous, false) => "falling",
         };
         Trend {
             slope_per_year: fit.slope,

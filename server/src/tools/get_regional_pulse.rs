@@ -26,7 +26,7 @@ use corpus::{
     GoodDirection, Lang, Metric, Observation,
     analytics::{self, Aggregation},
     derived::{MetricRule, Weight, representative_year},
-    is_projection,
+    frontier, is_projection,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -66,7 +66,8 @@ pub fn spec() -> ToolSpec {
          aggregate when published, `regional_value_by`; else ours), our value beside it by each indicator's declared \
          aggregation (`method`: a mean weighted by population or by the value's denominator, `weight`, as the World Bank \
          weighs it; sum for additive counts; median where only that is defensible), its change over 5 years over the \
-         same countries (`five_years_earlier`: `left_out`, `coverage`), leaders and laggards by good_direction, the biggest movers, \
+         same countries (`five_years_earlier`: `left_out`, `coverage`), leaders and laggards by good_direction (the 33 sovereign \
+         countries unless include_territories; none when the direction is ambiguous), the biggest movers, \
          and the pillar's source contradictions. Indicators that cannot be aggregated (currency-specific levels, \
          exchange rates, PPP factors, indices with national bases) are listed in `not_aggregable` with the reason. Every number is cited; each regional value has a pulse-… record inline giving its inputs as a citation id pattern and \
          countries (resolve_citations gives their values). Answer: 6 indicators a page (`limit` up to 10), headline first, under \
@@ -91,6 +92,10 @@ pub struct GetRegionalPulseInput {
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub cursor: Option<String>,
+    /// Rank the territories (Puerto Rico, Cayman Islands…) among leaders and laggards too; default
+    /// false: the 33 sovereign countries.
+    #[serde(default)]
+    pub include_territories: Option<bool>,
 }
 
 /// The pulse of a pillar.
@@ -111,6 +116,9 @@ pub struct RegionalPulse {
     /// value by rule, grouped by the reason (no number is given for them).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_aggregable: Vec<NotAggregable>,
+    /// The territories with values on this page: left out of leaders and laggards (the 33 sovereign
+    /// countries are ranked) unless `include_territories`.
+    pub territories: arguments::Territories,
     /// The pillar's 3 largest source contradictions (get_discoveries with the pillar lists every one).
     pub contradictions: Vec<ContradictionRef>,
     /// Datasets read.
@@ -167,9 +175,14 @@ pub struct IndicatorPulse {
     /// Five years earlier over the SAME countries as our latest-year value: the countries without a
     /// value (or weight) then are left out of both years and named; `None` when none of them has one.
     pub five_years_earlier: Option<FiveYearsEarlier>,
-    /// How leaders and laggards are ordered: `best_first` by good_direction, or `highest_first` for a
-    /// neutral indicator (neither end is better).
+    /// How leaders and laggards are ordered: `best_first` by good_direction, `highest_first` for a
+    /// neutral indicator (neither end is better), or `none` when the direction is ambiguous for policy
+    /// (no leaders or laggards; `direction_note` says why). Among the sovereign countries unless
+    /// `include_territories`, never a value flagged suspect, a gross ratio ordered as capped at 100.
     pub ranking: String,
+    /// Why the good direction is ambiguous, when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub direction_note: Option<String>,
     /// First three: best (or highest, when neutral).
     pub leaders: Vec<CountryValue>,
     /// Last three: worst (or lowest, when neutral), last first.
@@ -374,14 +387,34 @@ fn handle(
     let (offset, next_cursor) = paging::page(input.cursor.as_deref(), limit, total)?;
     let mut indicators = Vec::new();
     let mut cited_rows: Vec<Observation<'_>> = Vec::new();
+    let include_territories = input.include_territories.unwrap_or(false);
+    let mut territories_seen: Vec<String> = Vec::new();
     for metric in metrics.into_iter().skip(offset).take(limit) {
-        if let Some((pulse, rows)) =
-            indicator_pulse(corpus, metric, rules[metric.id.as_str()], lang)
-        {
+        if let Some((pulse, rows, territories)) = indicator_pulse(
+            corpus,
+            metric,
+            rules[metric.id.as_str()],
+            lang,
+            include_territories,
+        ) {
             indicators.push(pulse);
             cited_rows.extend(rows);
+            territories_seen.extend(territories);
         }
     }
+    let territories = if include_territories {
+        arguments::Territories::of(
+            corpus,
+            territories_seen.iter().map(String::as_str),
+            std::iter::empty(),
+        )
+    } else {
+        arguments::Territories::of(
+            corpus,
+            std::iter::empty(),
+            territories_seen.iter().map(String::as_str),
+        )
+    };
     if input.cursor.is_some() {
         not_aggregable.clear();
     }
@@ -431,6 +464,7 @@ fn handle(
         indicators_total: total,
         next_cursor,
         not_aggregable,
+        territories,
         contradictions,
         sources: vec![
             display::source_link(corpus, "observations", None),
@@ -520,7 +554,8 @@ fn indicator_pulse<'c>(
     metric: &Metric,
     rule: &MetricRule,
     lang: Lang,
-) -> Option<(IndicatorPulse, Vec<Observation<'c>>)> {
+    include_territories: bool,
+) -> Option<(IndicatorPulse, Vec<Observation<'c>>, Vec<String>)> {
     let table = corpus.baked.observations();
     // Among the years with observed values for MIN_COUNTRIES countries or more (the bake's year
     // statistics), the latest whose countries hold half the region's population.
@@ -678,16 +713,35 @@ fn indicator_pulse<'c>(
             })
         })
         .flatten();
-    let mut ranked: Vec<&Observation<'_>> = cells.iter().collect();
-    ranked.sort_by(|left, right| {
-        let by_value = right.value.total_cmp(&left.value);
-        (if metric.good_direction == GoodDirection::Down {
-            by_value.reverse()
-        } else {
-            by_value
+    // Leaders and laggards by the frontier rule, as the bake's year statistics: sovereign countries
+    // unless territories are asked for, no suspect value, a gross ratio ordered as capped; none for an
+    // ambiguous direction.
+    let candidates: Vec<frontier::Candidate<'_>> = cells
+        .iter()
+        .map(|cell| frontier::Candidate {
+            country: cell.country,
+            value: cell.value,
+            flags: cell.flags,
         })
-        .then(left.country.cmp(right.country))
-    });
+        .collect();
+    let ranked: Vec<&Observation<'_>> = frontier::ranked(
+        corpus.baked.countries(),
+        metric.good_direction,
+        frontier::target_cap(metric),
+        &candidates,
+        include_territories,
+    )
+    .into_iter()
+    .map(|idx| &cells[idx])
+    .collect();
+    let registry = corpus.baked.countries();
+    let territory = |code: &str| registry.get(code).is_some_and(|country| !country.sovereign);
+    let territories: Vec<String> = cells
+        .iter()
+        .map(|cell| cell.country)
+        .filter(|code| territory(code))
+        .map(str::to_string)
+        .collect();
     let value = |cell: &&Observation<'_>| CountryValue {
         country: cell.country.to_string(),
         value: cell.value,
@@ -710,7 +764,7 @@ fn indicator_pulse<'c>(
     let goodness = |change: f64| match metric.good_direction {
         GoodDirection::Up => change,
         GoodDirection::Down => -change,
-        GoodDirection::Neutral => change.abs(),
+        GoodDirection::Neutral | GoodDirection::Ambiguous => change.abs(),
     };
     movers.sort_by(|(left, _), (right, _)| {
         goodness(right.change)
@@ -772,11 +826,12 @@ fn indicator_pulse<'c>(
             .map(|cell| cell.country.to_string())
             .collect(),
         five_years_earlier,
-        ranking: if metric.good_direction == GoodDirection::Neutral {
-            "highest_first".into()
-        } else {
-            "best_first".into()
+        ranking: match metric.good_direction {
+            GoodDirection::Neutral => "highest_first".into(),
+            GoodDirection::Ambiguous => "none".into(),
+            GoodDirection::Up | GoodDirection::Down => "best_first".into(),
         },
+        direction_note: rule.direction_note.clone(),
         leaders,
         laggards,
         movers,
@@ -789,7 +844,7 @@ fn indicator_pulse<'c>(
             weight.and(stats.weight_share).or(population_share),
         ),
     };
-    Some((pulse, cited))
+    Some((pulse, cited, territories))
 }
 
 /// The record of a regional value: how it was formed and the citation ids of its inputs (values, then

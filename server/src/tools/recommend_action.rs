@@ -23,7 +23,8 @@
 //!    energy intensity), else the pillar's weakest.
 
 use corpus::{
-    CitedRecord, GoodDirection, Institution, Lang, Metric, Project, RecordDataset, is_projection,
+    CitedRecord, GoodDirection, Institution, Lang, Metric, Project, RecordDataset, frontier,
+    is_projection,
 };
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -121,13 +122,14 @@ pub struct IndicatorGap {
     pub year: i32,
     /// The country's value that year.
     pub value: f64,
-    /// The best LAC country that year.
+    /// The best of the 33 sovereign LAC countries that year (`corpus::frontier`: never a territory or a
+    /// value flagged suspect).
     pub frontier_country: String,
-    /// Its value.
+    /// Its value, the target: a gross ratio's capped at 100 (values above 100 % are not a goal).
     pub frontier_value: f64,
     /// The country's position that year, 1 = the frontier.
     pub rank: usize,
-    /// Countries reporting that year.
+    /// Sovereign countries reporting that year (and the country itself, when it is a territory).
     pub of: usize,
     /// Word stems of its names in es/en/pt, to pair it with an institution or project that names them.
     #[serde(skip)]
@@ -407,15 +409,33 @@ fn gaps(
         else {
             continue;
         };
-        let mut section: Vec<_> = observations
+        // The frontier and the rank among the sovereign countries' observed values (`corpus::frontier`:
+        // no territory, no suspect value, a gross ratio ordered as capped at 100), with the country
+        // itself counted when it is a territory.
+        let observed: Vec<_> = observations
             .cross_section(&metric.id, own.year)
             .into_iter()
             .filter(|row| !is_projection(row.flags))
             .collect();
-        section.sort_by(|left, right| {
-            let by_value = right.value.total_cmp(&left.value);
-            (if up { by_value } else { by_value.reverse() }).then(left.country.cmp(right.country))
-        });
+        let candidates: Vec<frontier::Candidate<'_>> = observed
+            .iter()
+            .map(|row| frontier::Candidate {
+                country: row.country,
+                value: row.value,
+                flags: row.flags,
+            })
+            .collect();
+        let cap = frontier::target_cap(metric);
+        let section: Vec<_> = frontier::ranked(
+            corpus.baked.countries(),
+            metric.good_direction,
+            cap,
+            &candidates,
+            false,
+        )
+        .into_iter()
+        .map(|idx| observed[idx])
+        .collect();
         if section.len() < corpus::derived::MIN_YEAR_COUNTRIES {
             continue;
         }
@@ -423,14 +443,19 @@ fn gaps(
             continue;
         };
         // Competition ranking: 1 + the countries strictly better, so ties share a rank.
+        let capped = |value: f64| cap.map_or(value, |cap| value.min(cap));
         let better = |row: &corpus::Observation| {
             if up {
-                row.value > own.value
+                capped(row.value) > capped(own.value)
             } else {
-                row.value < own.value
+                capped(row.value) < capped(own.value)
             }
         };
-        let rank = section.iter().filter(|row| better(row)).count();
+        let rank = section
+            .iter()
+            .filter(|row| row.country != own.country && better(row))
+            .count();
+        let of = section.len() + usize::from(!section.iter().any(|row| row.country == own.country));
         let trend_slope = stats
             .binary_search_by(|row| {
                 (row.indicator.as_str(), row.country.as_str()).cmp(&(metric.id.as_str(), iso3))
@@ -450,9 +475,9 @@ fn gaps(
             year: own.year,
             value: own.value,
             frontier_country: frontier.country.to_string(),
-            frontier_value: frontier.value,
+            frontier_value: capped(frontier.value),
             rank: rank + 1,
-            of: section.len(),
+            of,
             trend_slope: trend_slope.map(|slope| significant(slope, 4)),
             worsening,
             citation_ids: [

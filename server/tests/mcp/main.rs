@@ -45,6 +45,9 @@ mod get_discoveries;
 /// `get_data_health`: confidence score, gaps, the refresh work-list.
 mod get_data_health;
 
+/// Frontiers and rankings: sovereign by default, plausible targets (issue 25, part C).
+mod frontiers;
+
 /// `get_regional_pulse`: regional values (population-weighted or median), leaders, movers.
 mod get_regional_pulse;
 

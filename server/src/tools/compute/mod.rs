@@ -69,7 +69,9 @@ pub fn spec() -> ToolSpec {
          across years for one country), `explain_change` (a country's change beside the concurrent changes of the \
          indicators correlated with it across countries: associations, not causes), `rank_change` (countries ranked by \
          their change from from_year to to_year, default the 10 years to the regional year, best first; each change \
-         cited to both cells). Years default to the earliest and latest observed; a projection is labelled. cagr of a \
+         cited to both cells). rank, rank_change and gap_to_frontier compare the 33 sovereign countries unless \
+         include_territories (`territories` names them); a suspect value never ranks or is the frontier; a gross \
+         ratio's target is capped at 100; an ambiguous good_direction has no frontier. Years default to the earliest and latest observed; a projection is labelled. cagr of a \
          growth rate or of an index crossing zero, and cross-country ops on values in national currency or bases, are \
          refused with what to use instead. `parameter` is optional. Answer: the result with a calc-… \
          record listing its input ids, under 8 KB (rank and rank_change: every country, under 40 KB).",
@@ -181,6 +183,10 @@ pub struct ComputeInput {
     #[serde(default)]
     #[schemars(transform = super::limits::cap_identifier)]
     pub indicator_b: Option<String>,
+    /// rank, rank_change, gap_to_frontier: compare the territories (Puerto Rico, Cayman Islands…) too;
+    /// default false: the 33 sovereign countries (territories named in `countries` are compared).
+    #[serde(default)]
+    pub include_territories: Option<bool>,
 }
 
 /// The calculation's answer; the section named by `op` is filled.
@@ -230,6 +236,9 @@ pub struct ComputeResult {
     /// `explain_change`: the associated indicators' concurrent changes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub associated: Option<Vec<AssociatedChange>>,
+    /// rank, rank_change, gap_to_frontier: the territories compared or left out (sovereign by default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub territories: Option<arguments::Territories>,
     /// What the reader must know: a cell that is a projection, a statistic the indicator's scale rules out.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -319,6 +328,7 @@ fn handle(
         correlation: None,
         associated: None,
         change_ranking: None,
+        territories: None,
         notes: Vec::new(),
         sources: vec![display::source_link(corpus, "observations", Some(metric))],
     };
@@ -336,6 +346,15 @@ fn handle(
         Op::ExplainChange => {
             explain_change::explain_change(corpus, metric, rule, &input, &mut result)?
         }
+    }
+    if ranks_countries(input.op) {
+        let compared = candidate_countries(corpus, metric, &input)?;
+        let with_values = countries_with_values(corpus, metric);
+        result.territories = Some(arguments::Territories::of(
+            corpus,
+            compared.iter().map(String::as_str),
+            with_values.iter().map(String::as_str),
+        ));
     }
     // A correlation's inputs are two cross-sections (2 × n series): listed by id in its calc record,
     // resolve_citations gives their values and records; every other op's inputs are numbers of the
@@ -431,6 +450,19 @@ fn comparable(metric: &Metric, rule: &MetricRule, op: Op) -> Result<(), ToolErro
     )))
 }
 
+/// The note of a metric whose good direction is ambiguous: why, and that no end is best.
+fn ambiguous_note(metric: &Metric, rule: &MetricRule) -> Option<String> {
+    (metric.good_direction == corpus::GoodDirection::Ambiguous).then(|| {
+        format!(
+            "the good direction of {} is ambiguous, so no country is best or the frontier: {}",
+            metric.id,
+            rule.direction_note
+                .as_deref()
+                .unwrap_or("a move either way can be good or bad for policy")
+        )
+    })
+}
+
 /// A relative change or gap where the scale allows it; otherwise `None`, with the reason in `notes`.
 fn relative(rule: &MetricRule, relative: Option<f64>, notes: &mut Vec<String>) -> Option<f64> {
     match rule.scale.relative_change_refusal() {
@@ -513,8 +545,32 @@ fn one_country(corpus: &Corpus, input: &ComputeInput) -> Result<String, ToolErro
         .clone())
 }
 
+/// Whether `op` ranks countries or picks a frontier, and so compares the sovereign countries unless
+/// territories are asked for (`corpus::frontier`).
+fn ranks_countries(op: Op) -> bool {
+    matches!(op, Op::Rank | Op::RankChange | Op::GapToFrontier)
+}
+
+/// Every country with a value of `metric`, in registry order.
+fn countries_with_values(corpus: &Corpus, metric: &Metric) -> Vec<String> {
+    corpus
+        .baked
+        .countries()
+        .countries()
+        .filter(|country| {
+            !corpus
+                .baked
+                .observations()
+                .series(&metric.id, &country.iso3)
+                .is_empty()
+        })
+        .map(|country| country.iso3.clone())
+        .collect()
+}
+
 /// The countries an op across countries compares: `input.countries` (2 to 52, checked), or every
-/// country with a value of `metric`.
+/// country with a value of `metric` — for the ops that rank or pick a frontier, only the sovereign ones
+/// unless `include_territories`.
 ///
 /// # Errors
 /// As [`arguments::countries`].
@@ -528,19 +584,17 @@ fn candidate_countries(
             .into_iter()
             .map(|country| country.iso3.clone())
             .collect()),
-        None => Ok(corpus
-            .baked
-            .countries()
-            .countries()
-            .filter(|country| {
-                !corpus
-                    .baked
-                    .observations()
-                    .series(&metric.id, &country.iso3)
-                    .is_empty()
-            })
-            .map(|country| country.iso3.clone())
-            .collect()),
+        None => {
+            let mut codes = countries_with_values(corpus, metric);
+            if ranks_countries(input.op) {
+                let include_territories = input.include_territories.unwrap_or(false);
+                let registry = corpus.baked.countries();
+                codes.retain(|code| {
+                    corpus::frontier::in_scope(registry.get(code), include_territories)
+                });
+            }
+            Ok(codes)
+        }
     }
 }
 

@@ -1,13 +1,17 @@
 //! Op `rank`: the countries ranked by their value in one year (competition ranking: ties share a rank),
-//! with the countries that have no value that year listed apart.
+//! with the countries that have no value that year listed apart. The 33 sovereign countries unless
+//! territories are asked for (`corpus::frontier`); a value flagged suspect (`suspect_scale`) is not
+//! ranked but listed apart with its flags, so it never ranks first; every ranked cell shows its flags;
+//! an indicator whose good direction is ambiguous is ordered highest first, with a note saying why no
+//! end is best.
 
 use corpus::{Metric, Observation, derived::MetricRule};
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{
-    Cell, ComputeInput, ComputeResult, Order, calculation, candidate_countries, cell, comparable,
-    default_year, note_projections,
+    Cell, ComputeInput, ComputeResult, Order, ambiguous_note, calculation, candidate_countries,
+    cell, comparable, default_year, note_projections,
 };
 use crate::{
     load::Corpus,
@@ -28,16 +32,37 @@ pub struct Ranking {
     pub ranked: Vec<RankedCell>,
     /// Requested or corpus countries with values of this indicator but none in this year (not ranked).
     pub missing: Vec<String>,
+    /// Cells of this year flagged suspect by the governance (`suspect_scale`: a probable fraction stored
+    /// as a percent), not ranked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suspect: Vec<RankedCell>,
 }
 
 /// One ranked cell.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RankedCell {
-    /// Rank (1 = first in the order).
+    /// Rank (1 = first in the order; 0 for a suspect cell, which is not ranked).
     pub rank: u32,
     /// The cell.
     #[serde(flatten)]
     pub cell: Cell,
+    /// The observation's flags (`modelled`, `suspect_scale`), when it has any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<String>,
+}
+
+/// A ranked (or set-apart) cell with its flags.
+fn ranked_cell(rank: u32, row: &Observation<'_>) -> RankedCell {
+    RankedCell {
+        rank,
+        cell: cell(row),
+        flags: row
+            .flags
+            .split('|')
+            .filter(|flag| !flag.is_empty() && *flag != corpus::PROJECTION_FLAG)
+            .map(str::to_string)
+            .collect(),
+    }
 }
 
 /// Fills `result` with the ranking of the candidate countries in `input.year` (default: the regional
@@ -65,9 +90,13 @@ pub(super) fn rank(
     });
     let section = corpus.baked.observations().cross_section(&metric.id, year);
     let mut cells: Vec<Observation<'_>> = Vec::new();
+    let mut suspect_cells: Vec<Observation<'_>> = Vec::new();
     let mut missing = Vec::new();
     for country in &candidates {
         match section.binary_search_by(|row| row.country.cmp(country)) {
+            Ok(row_idx) if corpus::frontier::is_suspect(section[row_idx].flags) => {
+                suspect_cells.push(section[row_idx])
+            }
             Ok(row_idx) => cells.push(section[row_idx]),
             Err(_) => missing.push(country.clone()),
         }
@@ -90,16 +119,25 @@ pub(super) fn rank(
     let mut ranked = Vec::with_capacity(cells.len());
     for (position, row) in cells.iter().enumerate() {
         let rank = match ranked.last() {
-            Some(RankedCell { rank, cell }) if cell.value == row.value => *rank,
+            Some(RankedCell { rank, cell, .. }) if cell.value == row.value => *rank,
             _ => position as u32 + 1,
         };
-        ranked.push(RankedCell {
-            rank,
-            cell: cell(row),
-        });
+        ranked.push(ranked_cell(rank, row));
     }
-    let inputs: Vec<&Observation<'_>> = cells.iter().collect();
+    // The suspect cells are shown, so they are cited too.
+    let inputs: Vec<&Observation<'_>> = cells.iter().chain(&suspect_cells).collect();
     note_projections(&inputs, &mut result.notes);
+    result.notes.extend(ambiguous_note(metric, rule));
+    if !suspect_cells.is_empty() {
+        result.notes.push(format!(
+            "not ranked: {} flagged suspect_scale (a probable fraction stored as a percent); listed in `suspect`",
+            suspect_cells
+                .iter()
+                .map(|row| row.country)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     result.calculation = calculation(
         "rank",
         &format!(
@@ -116,6 +154,10 @@ pub(super) fn rank(
         order,
         ranked,
         missing,
+        suspect: suspect_cells
+            .iter()
+            .map(|row| ranked_cell(0, row))
+            .collect(),
     });
     Ok(())
 }
