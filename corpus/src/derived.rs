@@ -461,8 +461,8 @@ pub struct DerivedRuleCounts {
     /// Anomalies found (all kept in `discoveries.json`; `get_discoveries` pages through them).
     #[serde(default)]
     pub anomalies_found: u64,
-    /// Series whose last [`TREND_TAIL`] values hold fewer than 3 observations (they end in projections)
-    /// but which have 3 or more observations: their trend is fitted on the last observed values.
+    /// Series ending in projections with 3 or more observations: `get_parameter_data` fits their trend on
+    /// the last [`TREND_TAIL`] observations instead of the projected years.
     #[serde(default)]
     pub trends_on_observed_part: u64,
     /// Series whose trend window holds modelled values (flag `modelled`): fitted, with `basis: "modelled"`.
@@ -560,8 +560,8 @@ impl DerivedRuleCounts {
         line(
             "trends on the observed part",
             format!(
-                "{} series whose last {TREND_TAIL} values are mostly projections: trend on the last \
-                 {TREND_TAIL} observations; {} series trended on modelled values (basis modelled)",
+                "{} series ending in projections: trend on their last {TREND_TAIL} observations; {} series \
+                 trended on modelled values (basis modelled)",
                 self.trends_on_observed_part, self.trends_on_modelled
             ),
         );

@@ -48,13 +48,10 @@ pub fn series_stats(
                     counts.series_projection_only += 1;
                 }
             }
-            // What `get_parameter_data` fits its trend on: the last observations when the tail of the
-            // series is mostly projections, modelled values with the flag said.
-            let tail_observed = rows[rows.len().saturating_sub(TREND_TAIL)..]
-                .iter()
-                .filter(|&&row_idx| !is_projection(&observations.flags[row_idx]))
-                .count();
-            counts.trends_on_observed_part += u64::from(tail_observed < 3 && observed.len() >= 3);
+            // What `get_parameter_data` fits its trend on: the last observations of a series ending in
+            // projections, modelled values with the flag said.
+            counts.trends_on_observed_part +=
+                u64::from(is_projection(&observations.flags[latest]) && observed.len() >= 3);
             let modelled_in_window = rows
                 .iter()
                 .rev()

@@ -134,11 +134,11 @@ pub struct IndicatorData {
     /// Flags of the latest value (`projection`), absent when none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flags: Option<String>,
-    /// Trend over the observed points of `series_tail` (projections left out), if at least 3: every
+    /// Trend over the last 6 observations of `series_tail` (projections left out), if at least 3: every
     /// point it is fitted on is cited there.
     pub trend: Option<Trend>,
     /// The last 6 points, oldest first, as `[year, value]`; reaching back to the last 6 observations
-    /// when fewer than 3 of the last 6 points are observed (a series ending in projections).
+    /// when the series ends in projections, so every point of the trend is here.
     pub series_tail: Vec<YearValue>,
     /// Years of `series_tail` whose value is a publisher's projection or estimate, not an observation;
     /// absent when none.
@@ -154,7 +154,7 @@ pub struct Trend {
     /// `improving`, `worsening` or `stable` (|slope| under 0.5 % of the mean level per year), by good_direction;
     /// `rising`/`falling`/`stable` for neutral indicators.
     pub direction: String,
-    /// First year of the fitted window (least squares over the observed points of `series_tail`).
+    /// First year of the fitted window (least squares over the last 6 observations of `series_tail`).
     pub from_year: i32,
     /// Last year of the fitted window.
     pub to_year: i32,
@@ -163,8 +163,8 @@ pub struct Trend {
     /// `observed`, or `modelled` when some fitted points are the publisher's modelled estimates (flag
     /// `modelled`): a trend of the model, not of measurements.
     pub basis: String,
-    /// Why the window is not the last 6 points: the series ends in projections, so the trend is fitted
-    /// on its last observations; absent otherwise.
+    /// Present when the series ends in projections: the trend is fitted on its last observations, not
+    /// on the projected years.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
@@ -285,20 +285,13 @@ fn handle(
         .take(limit)
         .map(|(metric, series, latest)| {
             let tail_start = series.end.saturating_sub(TAIL).max(series.start);
-            let fitted_in_tail = (tail_start..series.end)
+            // A tail ending in projections reaches back to the last observations the trend is on.
+            let start = (series.start..series.end)
+                .rev()
                 .filter(|&row_idx| fitted(table.row(row_idx).flags))
-                .count();
-            // A tail of projections reaches back to the last observations, so the trend is on them.
-            let start = if fitted_in_tail < 3 {
-                (series.start..series.end)
-                    .rev()
-                    .filter(|&row_idx| fitted(table.row(row_idx).flags))
-                    .take(TAIL)
-                    .last()
-                    .map_or(tail_start, |first| first.min(tail_start))
-            } else {
-                tail_start
-            };
+                .take(TAIL)
+                .last()
+                .map_or(tail_start, |first| first.min(tail_start));
             let rows: Vec<Observation<'_>> = (start..series.end)
                 .map(|row_idx| table.row(row_idx))
                 .collect();
@@ -443,21 +436,15 @@ fn indicator_data(
     lang: Lang,
 ) -> IndicatorData {
     let tail = rows;
-    let last_six = &rows[rows.len().saturating_sub(TAIL)..];
-    let on_observed_part = last_six.iter().filter(|row| fitted(row.flags)).count() < 3;
-    // The last 6 points, or the last 6 observations when those are mostly projections.
-    let window: Vec<&Observation<'_>> = if on_observed_part {
-        let mut window: Vec<&Observation<'_>> = rows
-            .iter()
-            .rev()
-            .filter(|row| fitted(row.flags))
-            .take(TAIL)
-            .collect();
-        window.reverse();
-        window
-    } else {
-        last_six.iter().filter(|row| fitted(row.flags)).collect()
-    };
+    // The last 6 observations (projections left out): the last 6 points of a series without projections.
+    let mut window: Vec<&Observation<'_>> = rows
+        .iter()
+        .rev()
+        .filter(|row| fitted(row.flags))
+        .take(TAIL)
+        .collect();
+    window.reverse();
+    let on_observed_part = rows.last().is_some_and(|row| !fitted(row.flags));
     let modelled = window.iter().any(|row| {
         row.flags
             .split('|')
@@ -489,9 +476,11 @@ fn indicator_data(
             basis: if modelled { "modelled" } else { "observed" }.to_string(),
             note: on_observed_part.then(|| {
                 format!(
-                    "the series ends in projections: fitted on its last {} observations, not on the projected \
-                     years",
-                    fit.n
+                    "the series ends in projections: fitted on its last {} observations ({}-{}), not on the \
+                     projected years",
+                    fit.n,
+                    observed.first().map(|point| point.year).unwrap_or_default(),
+                    observed.last().map(|point| point.year).unwrap_or_default(),
                 )
             }),
         }
