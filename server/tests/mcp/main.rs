@@ -45,6 +45,10 @@ mod get_discoveries;
 /// `get_data_health`: confidence score, gaps, the refresh work-list.
 mod get_data_health;
 
+/// Honest statistics (issue 25, part D): CAGR refused for bounded scores, clipped forecasts, paged
+/// discoveries, trends on the observed part, correlation flags, coverage by design.
+mod honest_statistics;
+
 /// `get_regional_pulse`: regional values (population-weighted or median), leaders, movers.
 mod get_regional_pulse;
 
