@@ -357,18 +357,23 @@ pub enum Scale {
     /// A rate of change itself (`annual %`, `Percent change`): change (in percentage points) and trend
     /// apply; relative change and CAGR do not.
     Growth,
+    /// A score, index or share bounded above (CPIA 1–6, a 0–1 index, a share of at most 100 %): its
+    /// values cannot compound, so change and trend apply; relative change and CAGR do not. Resolved by
+    /// the bake from the metric's unit and valid range (a maximum) for a metric declared `ratio`.
+    Bounded,
 }
 
 impl Scale {
     /// Every scale, in report order.
-    pub const ALL: [Scale; 3] = [Scale::Ratio, Scale::Interval, Scale::Growth];
+    pub const ALL: [Scale; 4] = [Scale::Ratio, Scale::Interval, Scale::Growth, Scale::Bounded];
 
-    /// `ratio`, `interval` or `growth`.
+    /// `ratio`, `interval`, `growth` or `bounded`.
     pub fn as_str(self) -> &'static str {
         match self {
             Scale::Ratio => "ratio",
             Scale::Interval => "interval",
             Scale::Growth => "growth",
+            Scale::Bounded => "bounded",
         }
     }
 
@@ -384,6 +389,10 @@ impl Scale {
                 "cagr of an index or balance whose zero is arbitrary or crossed is not defined; use op change \
                  (the difference in the unit) or op forecast (its trend)",
             ),
+            Scale::Bounded => Some(
+                "cagr of a bounded score, index or share is not defined: its values cannot compound past the \
+                 scale's maximum; use op change (the difference in the unit) or op forecast (its trend)",
+            ),
         }
     }
 
@@ -397,6 +406,10 @@ impl Scale {
             Scale::Interval => Some(
                 "a relative change of an index or balance whose zero is arbitrary or crossed is not defined; read \
                  the absolute change, in the unit",
+            ),
+            Scale::Bounded => Some(
+                "a relative change of a bounded score, index or share is not defined; read the absolute change, \
+                 in the unit (points of the score, percentage points of the share)",
             ),
         }
     }
@@ -515,5 +528,7 @@ mod tests {
                 .starts_with("cagr of a growth rate is not defined")
         );
         assert!(Scale::Interval.relative_change_refusal().is_some());
+        assert!(Scale::Bounded.cagr_refusal().unwrap().contains("bounded"));
+        assert!(Scale::Bounded.relative_change_refusal().is_some());
     }
 }

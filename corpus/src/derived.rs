@@ -59,6 +59,41 @@ pub struct SeriesStats {
     /// That trend extended 5 years past the last observed year, with its 95 % prediction interval:
     /// (year, value, lower, upper) — see [`crate::analytics::forecast`].
     pub forecast_5y: Option<(i32, f64, f64, f64)>,
+    /// Whether `forecast_5y`'s value or interval left the metric's valid range and was clipped to it
+    /// ([`clip_forecast`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forecast_clipped: bool,
+}
+
+/// A forecast held to the metric's valid range: the value and both bounds clipped into `range`, and why,
+/// when any of them was outside it (a share above 100 %, a negative rate). A linear trend does not know
+/// its scale's limits; the clipped figure is the nearest possible value, not a fitted one.
+pub fn clip_forecast(
+    forecast: crate::analytics::Forecast,
+    range: &crate::ValidRange,
+) -> (crate::analytics::Forecast, Option<String>) {
+    let clip = |value: f64| {
+        let value = range.min.map_or(value, |min| value.max(min));
+        range.max.map_or(value, |max| value.min(max))
+    };
+    let clipped = crate::analytics::Forecast {
+        value: clip(forecast.value),
+        lower: clip(forecast.lower),
+        upper: clip(forecast.upper),
+        ..forecast
+    };
+    let reason = (clipped != forecast).then(|| {
+        format!(
+            "the linear trend's value {} and 95% interval [{}, {}] leave the valid range [{}, {}]: clipped to \
+             it (the trend cannot continue past the scale's limits)",
+            forecast.value,
+            forecast.lower,
+            forecast.upper,
+            range.min.map_or("-inf".to_string(), |min| min.to_string()),
+            range.max.map_or("inf".to_string(), |max| max.to_string()),
+        )
+    });
+    (clipped, reason)
 }
 
 /// Years of the trend window of [`SeriesStats`] (the last observed year and the nine before it), also the
@@ -102,8 +137,6 @@ pub const MAX_CHANGE_GAP: i32 = 2;
 pub const ANOMALY_Z: f64 = 5.0;
 /// The smallest change, as a share of the series' mean absolute level, reported as an anomaly.
 pub const ANOMALY_MIN_SHARE: f64 = 0.01;
-/// The most anomalies kept (largest |z| first).
-pub const MAX_ANOMALIES: usize = 2_000;
 
 /// A country-year where two publishers' values of the same quantity differ beyond the declared tolerance.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -161,6 +194,112 @@ pub struct PillarCorrelation {
     pub n: usize,
     /// Two-sided p-value of r = 0.
     pub p_value: f64,
+    /// Whether country size can drive r ([`SizeCheck::confounded`]); false when no population is known.
+    #[serde(default)]
+    pub size_confounded: bool,
+    /// The size check behind `size_confounded`: each side's correlation with population and r once
+    /// population is held fixed; `None` when fewer than [`MIN_CORRELATION_PAIRS`] countries have a
+    /// population that year.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size_check: Option<SizeCheck>,
+}
+
+/// The metric whose values stand for country size in [`SizeCheck`] (WDI `SP.POP.TOTL`, same year).
+pub const SIZE_INDICATOR: &str = "sp_pop_totl";
+
+/// |r| with population from which a side of a correlation counts as scaling with country size.
+pub const SIZE_R: f64 = 0.5;
+
+/// Whether a correlation across countries can be driven by country size: computed over the countries with
+/// both values and a population ([`SIZE_INDICATOR`], same year) by [`size_check`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct SizeCheck {
+    /// Countries with both values and a population.
+    pub n: usize,
+    /// Pearson r of the first indicator with population.
+    pub r_a_population: f64,
+    /// Pearson r of the second indicator with population.
+    pub r_b_population: f64,
+    /// Partial correlation of the two with population held fixed:
+    /// `(r_ab - r_ap·r_bp) / sqrt((1 - r_ap²)(1 - r_bp²))`; `None` when a side is a linear function of
+    /// population.
+    pub partial_r: Option<f64>,
+    /// Spearman's rank correlation of the two (ranks, so a few very large countries weigh as one each).
+    pub rank_r: Option<f64>,
+    /// True when a side correlates with population (|r| ≥ [`SIZE_R`]) and r does not survive holding
+    /// population fixed or ranking the countries (the partial or the rank correlation is under half of
+    /// |r|, or of the other sign): a few large countries, or size itself, make the correlation.
+    pub confounded: bool,
+}
+
+/// The size check of `triples` (first value, second value, population) whose own correlation is `r`;
+/// `None` with fewer than [`MIN_CORRELATION_PAIRS`] triples or a constant column.
+pub fn size_check(triples: &[(f64, f64, f64)], r: f64) -> Option<SizeCheck> {
+    if triples.len() < MIN_CORRELATION_PAIRS {
+        return None;
+    }
+    let column = |pick: fn(&(f64, f64, f64)) -> (f64, f64)| -> Vec<(f64, f64)> {
+        triples.iter().map(pick).collect()
+    };
+    let r_ab = crate::analytics::pearson(&column(|t| (t.0, t.1)))?.r;
+    let r_ap = crate::analytics::pearson(&column(|t| (t.0, t.2)))?.r;
+    let r_bp = crate::analytics::pearson(&column(|t| (t.1, t.2)))?.r;
+    let denominator = ((1.0 - r_ap * r_ap) * (1.0 - r_bp * r_bp)).sqrt();
+    let partial_r =
+        (denominator > 1e-12).then(|| ((r_ab - r_ap * r_bp) / denominator).clamp(-1.0, 1.0));
+    let ranks = |values: Vec<f64>| -> Vec<f64> {
+        let mut order: Vec<usize> = (0..values.len()).collect();
+        order.sort_by(|&left, &right| values[left].total_cmp(&values[right]));
+        let mut ranks = vec![0.0; values.len()];
+        let mut start = 0;
+        while start < order.len() {
+            let mut end = start;
+            while end + 1 < order.len() && values[order[end + 1]] == values[order[start]] {
+                end += 1;
+            }
+            // Ties share their mean rank.
+            let mean = (start + end) as f64 / 2.0 + 1.0;
+            for &position in &order[start..=end] {
+                ranks[position] = mean;
+            }
+            start = end + 1;
+        }
+        ranks
+    };
+    let rank_a = ranks(triples.iter().map(|t| t.0).collect());
+    let rank_b = ranks(triples.iter().map(|t| t.1).collect());
+    let rank_pairs: Vec<(f64, f64)> = rank_a.into_iter().zip(rank_b).collect();
+    let rank_r = crate::analytics::pearson(&rank_pairs).map(|correlation| correlation.r);
+    let scales = r_ap.abs() >= SIZE_R || r_bp.abs() >= SIZE_R;
+    let survives =
+        |other: Option<f64>| other.is_some_and(|other| other * r.signum() >= 0.5 * r.abs());
+    Some(SizeCheck {
+        n: triples.len(),
+        r_a_population: r_ap,
+        r_b_population: r_bp,
+        partial_r,
+        rank_r,
+        confounded: scales && !(survives(partial_r) && survives(rank_r)),
+    })
+}
+
+/// Why a size-confounded correlation is not read as a relation between the two indicators.
+pub fn size_warning(check: &SizeCheck) -> String {
+    format!(
+        "country size can drive this correlation: the indicators' r with population is {:.2} and {:.2} \
+         (over {} countries), and with population held fixed r is {}, over ranks (Spearman) {}; compare \
+         per-capita values or ranks before reading a relation",
+        check.r_a_population,
+        check.r_b_population,
+        check.n,
+        check
+            .partial_r
+            .map_or("undefined".to_string(), |partial| format!("{partial:.2}")),
+        check
+            .rank_r
+            .map_or("undefined".to_string(), |rank| format!("{rank:.2}")),
+    )
 }
 
 /// Pairs below this many countries are not correlated.
@@ -356,6 +495,20 @@ pub fn population_weight() -> Weight {
 /// The population indicator (WDI `SP.POP.TOTL`), the weight of `population_weighted_mean`.
 pub const POPULATION: &str = "sp_pop_totl";
 
+/// Whether a metric declared `ratio` is a bounded score, index or share ([`Scale::Bounded`]): its valid
+/// range has a maximum and its unit names a score, an index, a rating, a category, a yes/no or a share
+/// (`%`, `percent`), as CPIA's `index (1-6)`, `score (0-1)` or `% of population` with a maximum of 100.
+/// Years (life expectancy capped at 100) and units without a maximum are not bounded scales.
+pub fn is_bounded(unit: &str, valid_range: &crate::ValidRange) -> bool {
+    let unit = unit.to_lowercase();
+    valid_range.max.is_some_and(f64::is_finite)
+        && [
+            "score", "index", "rating", "category", "binary", "%", "percent",
+        ]
+        .iter()
+        .any(|word| unit.contains(word))
+}
+
 /// The derived-figure rules of the corpus's metrics, sorted by indicator.
 pub const DERIVED_RULES: &str = "derived_rules.json";
 
@@ -424,6 +577,47 @@ pub struct DerivedRuleCounts {
     /// (`vintage_projection`: WEO April 2019's Haiti 2019–2024), by source id.
     #[serde(default)]
     pub vintage_projections: BTreeMap<String, u64>,
+    // --- Honest statistics (issue 25, part D): one block, kept together.
+    /// Metrics declared `ratio` but read as `bounded` ([`is_bounded`]: a score, index or share with a
+    /// maximum): no CAGR or relative change.
+    #[serde(default)]
+    pub scales_bounded: Vec<String>,
+    /// Of [`DerivedRuleCounts::cagr_refused`], the CAGR values refused because the scale is `bounded`.
+    #[serde(default)]
+    pub cagr_refused_bounded: u64,
+    /// Metrics with a CAGR value in `series_stats.json` (ratio scales with two positive observations).
+    #[serde(default)]
+    pub metrics_with_cagr: u64,
+    /// Precomputed 5-year forecasts (`series_stats.json`) whose value or interval left the metric's
+    /// valid range and were clipped to it.
+    #[serde(default)]
+    pub forecasts_clipped: u64,
+    /// Anomalies found (all kept in `discoveries.json`; `get_discoveries` pages through them).
+    #[serde(default)]
+    pub anomalies_found: u64,
+    /// Series ending in projections with 3 or more observations: `get_parameter_data` fits their trend on
+    /// the last [`TREND_TAIL`] observations instead of the projected years.
+    #[serde(default)]
+    pub trends_on_observed_part: u64,
+    /// Series whose trend window holds modelled values (flag `modelled`): fitted, with `basis: "modelled"`.
+    #[serde(default)]
+    pub trends_on_modelled: u64,
+    /// Stored correlations (`correlations.json`).
+    #[serde(default)]
+    pub correlations: u64,
+    /// Of those, flagged `size_confounded` ([`SizeCheck::confounded`]).
+    #[serde(default)]
+    pub correlations_size_confounded: u64,
+    /// Of those, without a size check (fewer than [`MIN_CORRELATION_PAIRS`] countries with a population).
+    #[serde(default)]
+    pub correlations_without_size_check: u64,
+    /// Concordance rows compared although a side is modelled (pairs with `compares_modelled`).
+    #[serde(default)]
+    pub concordance_modelled_compared: u64,
+    /// Pillar-country cells of `data_health.json` with indicators absent by design (declared `coverage`,
+    /// e.g. CPIA for IDA-eligible countries only): not counted as missing.
+    #[serde(default)]
+    pub health_absent_by_design: u64,
 }
 
 /// The bake-time concordance of our regional values against the publisher's own regional aggregate
@@ -476,8 +670,13 @@ pub struct ConcordanceException {
     pub reason: String,
 }
 
+/// Points of `get_parameter_data`'s `series_tail`, and the most recent observed values its trend is
+/// fitted on when the tail ends in projections.
+pub const TREND_TAIL: usize = 6;
+
 impl DerivedRuleCounts {
-    /// The lines of the bake report's human summary.
+    /// The bake report's "derived-number rules" section: every rule the derived figures obey, one line
+    /// each, with what it did in this bake.
     pub fn summary(&self) -> String {
         let joined = |counts: &BTreeMap<String, u64>| {
             counts
@@ -486,6 +685,131 @@ impl DerivedRuleCounts {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        let mut text =
+            String::from("derived-number rules (what each rule did to the derived figures):\n");
+        let mut line = |rule: &str, counts: String| {
+            text.push_str(&format!("  {rule}: {counts}\n"));
+        };
+        line(
+            "derived rules (data/aggregation.toml)",
+            format!(
+                "aggregation {}; scale {}; {} not comparable across countries",
+                joined(&self.metrics_by_aggregation),
+                joined(&self.metrics_by_scale),
+                self.metrics_not_comparable,
+            ),
+        );
+        line(
+            "ratio read as interval (negative values observed)",
+            format!("{} metrics", self.scales_demoted.len()),
+        );
+        line(
+            "ratio read as bounded (score, index or share with a maximum: no CAGR or relative change)",
+            format!("{} metrics", self.scales_bounded.len()),
+        );
+        line(
+            "aggregates refused",
+            format!(
+                "{} indicator-years of {} indicators (aggregation none)",
+                self.aggregates_refused, self.indicators_not_aggregable
+            ),
+        );
+        line(
+            "projection-derived figures excluded",
+            format!(
+                "{} year statistics had projections left out ({} of them too few observed countries: no row); \
+                 {} series end in projections (change, CAGR and trend stop at the last observation); {} series \
+                 of projections only",
+                self.year_stats_projections_excluded,
+                self.year_stats_projection_only,
+                self.series_ending_in_projections,
+                self.series_projection_only,
+            ),
+        );
+        line(
+            "statistics refused",
+            format!(
+                "{} CAGR values (growth rates, indices crossing zero, bounded scores: {} of them bounded); {} \
+                 metrics keep a CAGR; {} flat trend windows with R² undefined",
+                self.cagr_refused,
+                self.cagr_refused_bounded,
+                self.metrics_with_cagr,
+                self.flat_trends
+            ),
+        );
+        line(
+            "forecasts clipped to the valid range",
+            format!("{} precomputed 5-year forecasts", self.forecasts_clipped),
+        );
+        line(
+            "trends on the observed part",
+            format!(
+                "{} series ending in projections: trend on their last {TREND_TAIL} observations; {} series \
+                 trended on modelled values (basis modelled)",
+                self.trends_on_observed_part, self.trends_on_modelled
+            ),
+        );
+        line(
+            "anomalies",
+            format!(
+                "{} found, all kept (get_discoveries pages through them)",
+                self.anomalies_found
+            ),
+        );
+        line(
+            "gaps",
+            format!(
+                "{} consecutive observations more than {MAX_CHANGE_GAP} years apart not read as changes; {} \
+                 gap anomalies dropped",
+                self.gap_changes_excluded, self.gap_anomalies_dropped
+            ),
+        );
+        line(
+            "correlations",
+            format!(
+                "{} stored; {} size_confounded (a side scales with population and r does not survive \
+                 holding it fixed or ranking); {} without a size check",
+                self.correlations,
+                self.correlations_size_confounded,
+                self.correlations_without_size_check
+            ),
+        );
+        line(
+            "concordance of modelled values",
+            format!(
+                "{} rows compared with a modelled side (compares_modelled)",
+                self.concordance_modelled_compared
+            ),
+        );
+        line(
+            "data health absent by design",
+            format!(
+                "{} pillar-country cells with declared-coverage indicators not counted as missing",
+                self.health_absent_by_design
+            ),
+        );
+        line(
+            "weights",
+            format!(
+                "{}; {} metrics aggregated as their publisher documents",
+                joined(&self.metrics_by_weight),
+                self.metrics_by_publisher_method
+            ),
+        );
+        line(
+            "publisher concordance (ours vs WDI LCN, latest year)",
+            format!(
+                "{} of {} within 5 % ({:.0} %, target 95 %); {} of {} where our countries hold 95 % of the \
+                 weight; {} not published; {} exceptions listed in derived_rules.publisher_concordance",
+                self.publisher_concordance.within_5pct,
+                self.publisher_concordance.compared,
+                self.publisher_concordance.share_within() * 100.0,
+                self.publisher_concordance.within_5pct_full_coverage,
+                self.publisher_concordance.compared_full_coverage,
+                self.publisher_concordance.not_published,
+                self.publisher_concordance.exceptions.len()
+            ),
+        );
         let or_none = |text: String| {
             if text.is_empty() {
                 "none".to_string()
@@ -493,43 +817,16 @@ impl DerivedRuleCounts {
                 text
             }
         };
-        format!(
-            "derived rules (data/aggregation.toml): aggregation {}; scale {}; {} not comparable across countries; {} ratio scales read as interval (negative values)\n\
-             \x20 aggregates refused: {} indicator-years of {} indicators (aggregation none)\n\
-             \x20 projection-derived figures excluded: {} year statistics had projections left out ({} of them too few observed countries: no row); {} series end in projections (change, CAGR and trend stop at the last observation); {} series of projections only\n\
-             \x20 statistics refused: {} CAGR values (growth rates, indices crossing zero); {} flat trend windows with R² undefined\n\
-             \x20 gaps: {} consecutive observations more than {MAX_CHANGE_GAP} years apart not read as changes; {} gap anomalies dropped\n\
-             \x20 weights: {}; {} metrics aggregated as their publisher documents\n\
-             \x20 publisher concordance (ours vs WDI LCN, latest year): {} of {} within 5 % ({:.0} %, target 95 %); {} of {} where our countries hold 95 % of the weight; {} not published; {} exceptions listed in derived_rules.publisher_concordance\n\
-
-             \x20 estimates and projections: estimates (kept as observed) {}; projections {}; of them made at an older vintage {}\n",
-            joined(&self.metrics_by_aggregation),
-            joined(&self.metrics_by_scale),
-            self.metrics_not_comparable,
-            self.scales_demoted.len(),
-            self.aggregates_refused,
-            self.indicators_not_aggregable,
-            self.year_stats_projections_excluded,
-            self.year_stats_projection_only,
-            self.series_ending_in_projections,
-            self.series_projection_only,
-            self.cagr_refused,
-            self.flat_trends,
-            self.gap_changes_excluded,
-            self.gap_anomalies_dropped,
-            joined(&self.metrics_by_weight),
-            self.metrics_by_publisher_method,
-            self.publisher_concordance.within_5pct,
-            self.publisher_concordance.compared,
-            self.publisher_concordance.share_within() * 100.0,
-            self.publisher_concordance.within_5pct_full_coverage,
-            self.publisher_concordance.compared_full_coverage,
-            self.publisher_concordance.not_published,
-            self.publisher_concordance.exceptions.len(),
-            or_none(joined(&self.estimates)),
-            or_none(joined(&self.projections)),
-            or_none(joined(&self.vintage_projections)),
-        )
+        line(
+            "estimates and projections",
+            format!(
+                "estimates (kept as observed) {}; projections {}; of them made at an older vintage {}",
+                or_none(joined(&self.estimates)),
+                or_none(joined(&self.projections)),
+                or_none(joined(&self.vintage_projections))
+            ),
+        );
+        text
     }
 }
 

@@ -16,6 +16,21 @@
 //!   reader has to find the value.
 //!
 //! The three last shares are 0 when the country has no value in the pillar.
+//!
+//! An indicator **absent by design** — declared with a partial `coverage` in `data/aggregation.toml`
+//! (CPIA: IDA-eligible countries only) and without any value for the country — is not a coverage gap:
+//! it is listed in `absent_by_design`, not in `missing`, and left out of the coverage share's
+//! denominator (Chile is not IDA-eligible, so it has no CPIA and is not penalised for it).
+//!
+//! **Reliability score**, 0 to 100, one decimal, separate from the presence-based confidence score:
+//! `40 · (1 − modelled) + 30 · (1 − estimate) + 30 · vintage`, over the indicators with data, where
+//! - modelled is the share whose latest value is flagged `modelled` (a publisher's model, e.g. ILO's
+//!   modelled unemployment, not a measurement);
+//! - estimate, the share whose latest value is flagged `estimate` (a publisher's estimate);
+//! - vintage, the mean of `max(0, 1 − age / VINTAGE_HORIZON_YEARS)`, age being the years between the
+//!   indicator's release (its vintage's year) and the newest release in the corpus.
+//!
+//! It is 0 when the country has no value in the pillar.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -34,6 +49,15 @@ pub const BROAD_COVERAGE_COUNTRIES: usize = 20;
 
 /// The first year that counts as recent for [`PillarCoverage`].
 pub const RECENT_FROM_YEAR: i32 = 2019;
+
+/// Years of release age after which an indicator's vintage adds nothing to the reliability score.
+pub const VINTAGE_HORIZON_YEARS: f64 = 5.0;
+
+/// The flag of a publisher's modelled estimate.
+pub const MODELLED_FLAG: &str = "modelled";
+
+/// The flag of a publisher's estimate (set by the bake where the publisher marks one).
+pub const ESTIMATE_FLAG_NAME: &str = "estimate";
 
 /// The flags of values that are not observations, for [`PillarCoverage`]: the publisher's projections
 /// and the modelled estimates.
@@ -140,6 +164,32 @@ pub struct PillarCountryHealth {
     /// Indicators with projections but no observation for the country: (id, latest projected year).
     /// With `fresh` and `stale`, they add up to `with_data`.
     pub projections_only: Vec<(String, i32)>,
+    /// Indicators without a value for the country whose publisher covers only some countries by design
+    /// (declared `coverage`): (id, coverage). Not coverage gaps: left out of `missing` and of the
+    /// coverage share's denominator.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub absent_by_design: Vec<(String, String)>,
+    /// 0 to 100, separate from presence: how far the values present can be relied on (module
+    /// documentation: modelled and estimate shares, vintage age).
+    #[serde(default)]
+    pub reliability_score: f64,
+    /// The shares behind `reliability_score`.
+    #[serde(default)]
+    pub reliability: Reliability,
+}
+
+/// What the reliability score of a pillar in a country rests on, over the indicators with data.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct Reliability {
+    /// Share of the latest values flagged `modelled`, in percent.
+    pub modelled_percent: f64,
+    /// Share of the latest values flagged `estimate`, in percent.
+    pub estimate_percent: f64,
+    /// Mean years between each indicator's release and the newest release in the corpus, one decimal.
+    pub mean_vintage_age_years: f64,
+    /// The newest release year in the corpus the ages are measured from.
+    pub newest_vintage_year: i32,
 }
 
 /// One pillar over the region.
@@ -156,6 +206,9 @@ pub struct PillarSummary {
     pub mean_countries: f64,
     /// Mean confidence score over the countries with at least one value in the pillar, one decimal.
     pub mean_confidence_score: f64,
+    /// Mean reliability score over the same countries, one decimal.
+    #[serde(default)]
+    pub mean_reliability_score: f64,
     /// The countries with data and the lowest confidence scores, lowest first: (ISO3, score).
     pub weakest: Vec<(String, f64)>,
 }
@@ -194,6 +247,10 @@ pub struct Latest {
     pub projection: bool,
     /// Year of the latest observation (projections excluded), if any.
     pub observed_year: Option<i32>,
+    /// Whether the latest value is flagged `modelled`.
+    pub modelled: bool,
+    /// Whether the latest value is flagged `estimate`.
+    pub estimate: bool,
 }
 
 impl Latest {
@@ -201,15 +258,20 @@ impl Latest {
     pub fn of_series<'a>(rows: impl IntoIterator<Item = (i32, &'a str)>) -> Option<Latest> {
         rows.into_iter()
             .fold(None, |latest: Option<Latest>, (year, flags)| {
-                let projection = flags.split('|').any(|flag| flag == crate::PROJECTION_FLAG);
+                let has = |wanted: &str| flags.split('|').any(|flag| flag == wanted);
+                let projection = has(crate::PROJECTION_FLAG);
                 let mut next = latest.unwrap_or(Latest {
                     year,
                     projection,
                     observed_year: None,
+                    modelled: false,
+                    estimate: false,
                 });
                 if year >= next.year {
                     next.year = year;
                     next.projection = projection;
+                    next.modelled = has(MODELLED_FLAG);
+                    next.estimate = has(ESTIMATE_FLAG_NAME);
                 }
                 if !projection {
                     next.observed_year = next.observed_year.max(Some(year));
@@ -234,16 +296,59 @@ pub fn pillar_country_health(
     sources: &[SourceRecord],
     latest: impl Fn(&Metric) -> Option<Latest>,
 ) -> PillarCountryHealth {
+    pillar_country_health_with(
+        reference_year,
+        pillar,
+        country,
+        metrics,
+        sources,
+        &BTreeMap::new(),
+        latest,
+    )
+}
+
+/// The year of a vintage (`2026-07` → 2026), if it starts with one.
+pub fn vintage_year(vintage: &str) -> Option<i32> {
+    vintage.get(..4)?.parse().ok()
+}
+
+/// [`pillar_country_health`] with the declared partial coverage of some metrics (`coverage`, metric id
+/// → who the publisher covers): such a metric without a value for the country is absent by design.
+pub fn pillar_country_health_with(
+    reference_year: i32,
+    pillar: &str,
+    country: &str,
+    metrics: &[&Metric],
+    sources: &[SourceRecord],
+    coverage: &BTreeMap<String, String>,
+    latest: impl Fn(&Metric) -> Option<Latest>,
+) -> PillarCountryHealth {
     let (mut missing, mut stale, mut vintages) = (Vec::new(), Vec::new(), BTreeMap::new());
-    let mut projections_only = Vec::new();
+    let (mut projections_only, mut absent_by_design) = (Vec::new(), Vec::new());
     let (mut with_data, mut fresh, mut observed, mut linked) = (0usize, 0usize, 0usize, 0usize);
+    let (mut modelled, mut estimate, mut vintage_ages) = (0usize, 0usize, Vec::new());
+    let newest_vintage_year = sources
+        .iter()
+        .filter_map(|source| vintage_year(&source.vintage))
+        .max()
+        .unwrap_or_default();
     for metric in metrics {
         let Some(latest) = latest(metric) else {
-            missing.push(metric.id.clone());
+            match coverage.get(&metric.id) {
+                Some(declared) => absent_by_design.push((metric.id.clone(), declared.clone())),
+                None => missing.push(metric.id.clone()),
+            }
             continue;
         };
         with_data += 1;
         observed += usize::from(!latest.projection);
+        modelled += usize::from(latest.modelled);
+        estimate += usize::from(latest.estimate);
+        vintage_ages.push(
+            vintage_year(&metric.vintage).map_or(VINTAGE_HORIZON_YEARS, |year| {
+                f64::from(newest_vintage_year - year).max(0.0)
+            }),
+        );
         match latest.observed_year {
             Some(year) if year >= reference_year - FRESH_YEARS => fresh += 1,
             Some(year) => stale.push((metric.id.clone(), year)),
@@ -263,10 +368,32 @@ pub fn pillar_country_health(
             count as f64 / of as f64
         }
     };
-    let confidence = 30.0 * share(with_data, metrics.len())
+    let expected = metrics.len() - absent_by_design.len();
+    let confidence = 30.0 * share(with_data, expected)
         + 30.0 * share(fresh, with_data)
         + 20.0 * share(observed, with_data)
         + 20.0 * share(linked, with_data);
+    let mean_age = if vintage_ages.is_empty() {
+        0.0
+    } else {
+        vintage_ages.iter().sum::<f64>() / vintage_ages.len() as f64
+    };
+    let vintage_score = if vintage_ages.is_empty() {
+        0.0
+    } else {
+        vintage_ages
+            .iter()
+            .map(|age| (1.0 - age / VINTAGE_HORIZON_YEARS).max(0.0))
+            .sum::<f64>()
+            / vintage_ages.len() as f64
+    };
+    let reliability_score = if with_data == 0 {
+        0.0
+    } else {
+        40.0 * (1.0 - share(modelled, with_data))
+            + 30.0 * (1.0 - share(estimate, with_data))
+            + 30.0 * vintage_score
+    };
     PillarCountryHealth {
         parameter: pillar.to_string(),
         country: country.to_string(),
@@ -280,6 +407,14 @@ pub fn pillar_country_health(
         missing,
         stale,
         projections_only,
+        absent_by_design,
+        reliability_score: one_decimal(reliability_score),
+        reliability: Reliability {
+            modelled_percent: one_decimal(100.0 * share(modelled, with_data)),
+            estimate_percent: one_decimal(100.0 * share(estimate, with_data)),
+            mean_vintage_age_years: one_decimal(mean_age),
+            newest_vintage_year,
+        },
     }
 }
 
@@ -292,6 +427,7 @@ pub fn data_health(
     sources: &[SourceRecord],
     pillars: &[&str],
     countries: &[&str],
+    coverage: &BTreeMap<String, String>,
     latest: impl Fn(&Metric, &str) -> Option<Latest>,
 ) -> DataHealth {
     // The newest observation of each metric, any country.
@@ -322,12 +458,13 @@ pub fn data_health(
         let healths: Vec<PillarCountryHealth> = countries
             .iter()
             .map(|&country| {
-                pillar_country_health(
+                pillar_country_health_with(
                     reference_year,
                     pillar,
                     country,
                     pillar_metrics,
                     sources,
+                    coverage,
                     |metric| latest(metric, country),
                 )
             })
@@ -408,6 +545,15 @@ fn pillar_summary(
             .sum::<f64>()
             / with_data.len() as f64
     };
+    let mean_reliability = if with_data.is_empty() {
+        0.0
+    } else {
+        with_data
+            .iter()
+            .map(|health| health.reliability_score)
+            .sum::<f64>()
+            / with_data.len() as f64
+    };
     with_data.sort_by(|left, right| {
         left.confidence_score
             .total_cmp(&right.confidence_score)
@@ -423,6 +569,7 @@ fn pillar_summary(
             one_decimal(f64::from(countries) / metrics.len() as f64)
         },
         mean_confidence_score: one_decimal(mean_confidence),
+        mean_reliability_score: one_decimal(mean_reliability),
         weakest: with_data
             .iter()
             .take(WEAKEST_COUNTRIES)
@@ -448,7 +595,9 @@ mod tests {
             Latest {
                 year: 2019,
                 projection: true,
-                observed_year: Some(2018)
+                observed_year: Some(2018),
+                modelled: false,
+                estimate: false,
             }
         );
         assert_eq!(Latest::of_series([]), None);

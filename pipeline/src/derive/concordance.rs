@@ -3,7 +3,10 @@
 
 use std::collections::HashMap;
 
-use crate::{govern::table::ObservationColumns, sources::concordance::ConcordancePair};
+use crate::{
+    govern::{table::ObservationColumns, text::MODELLED_FLAG},
+    sources::concordance::ConcordancePair,
+};
 
 /// The concordance table, column by column, in (pair, country, year) order.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -52,12 +55,14 @@ impl ConcordanceColumns {
     }
 }
 
-/// Pairs the country observations of every declared pair (values flagged `projection` left out). Returns the table and, per pair id, the
-/// number of shared country-years and of those beyond tolerance.
+/// Pairs the country observations of every declared pair (flagged values left out, except `modelled`
+/// ones of a pair declared `compares_modelled`). Returns the table, per pair id the number of shared
+/// country-years and of those beyond tolerance, and the rows compared with a modelled side.
 pub fn concordance(
     pairs: &[ConcordancePair],
     observations: &ObservationColumns,
-) -> (ConcordanceColumns, Vec<(String, u64, u64)>) {
+) -> (ConcordanceColumns, Vec<(String, u64, u64)>, u64) {
+    let mut modelled_compared = 0u64;
     let mut by_key: HashMap<(&str, &str, i32), usize> = HashMap::with_capacity(observations.len());
     for row_idx in 0..observations.len() {
         by_key.insert(
@@ -100,11 +105,22 @@ pub fn concordance(
                     }
                 }
             };
-            // Projections (and any other flagged value) are not compared with observed values.
-            let flagged = |row_idx: usize| !observations.flags[row_idx].is_empty();
+            // Projections (and any other flagged value) are not compared with observed values; a pair
+            // declared `compares_modelled` compares modelled values too.
+            let compared =
+                |flag: &str| flag.is_empty() || (pair.compares_modelled && flag == MODELLED_FLAG);
+            let flagged = |row_idx: usize| !observations.flags[row_idx].split('|').all(compared);
             if flagged(left_idx) || flagged(right_idx) || times_idx.is_some_and(flagged) {
                 continue;
             }
+            let modelled = |row_idx: usize| {
+                observations.flags[row_idx]
+                    .split('|')
+                    .any(|flag| flag == MODELLED_FLAG)
+            };
+            modelled_compared += u64::from(
+                modelled(left_idx) || modelled(right_idx) || times_idx.is_some_and(modelled),
+            );
             let left_value = observations.value[left_idx];
             let right_value = observations.value[right_idx];
             let times_value = times_idx.map(|times_idx| observations.value[times_idx]);
@@ -136,5 +152,5 @@ pub fn concordance(
         }
         counts.push((pair.id.clone(), shared, beyond));
     }
-    (table, counts)
+    (table, counts, modelled_compared)
 }

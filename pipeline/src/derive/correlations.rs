@@ -1,12 +1,16 @@
 //! Per pillar, the pairwise Pearson correlations of its headline indicators across countries
-//! (`correlations.json`), in the year of the last ten with the most countries having both values.
+//! (`correlations.json`), in the year of the last ten with the most countries having both values, each
+//! with a size check (`corpus::derived::size_check`: do both scale with population, and does r survive
+//! holding population fixed?) and the `size_confounded` flag it gives.
 
 use std::collections::{BTreeMap, HashMap};
 
 use corpus::{
     Metric, PillarCorrelation,
     analytics::pearson,
-    derived::{MIN_CORRELATION_PAIRS, MetricRule, rule_for},
+    derived::{
+        DerivedRuleCounts, MIN_CORRELATION_PAIRS, MetricRule, SIZE_INDICATOR, rule_for, size_check,
+    },
     is_projection,
 };
 
@@ -21,6 +25,7 @@ pub fn correlations(
     metrics: &[Metric],
     observations: &ObservationColumns,
     rules: &[MetricRule],
+    counts: &mut DerivedRuleCounts,
 ) -> Vec<PillarCorrelation> {
     let mut values: HashMap<&str, BTreeMap<i32, HashMap<&str, f64>>> = HashMap::new();
     for row_idx in
@@ -72,7 +77,7 @@ pub fn correlations(
                 };
                 let best = (newest - YEARS_BACK + 1..=newest)
                     .rev()
-                    .map(|year| (year, paired(left.get(&year), right.get(&year))))
+                    .map(|year| (year, paired(left.get(&year), right.get(&year)).1))
                     .max_by(|(year_a, pairs_a), (year_b, pairs_b)| {
                         pairs_a.len().cmp(&pairs_b.len()).then(year_a.cmp(year_b))
                     });
@@ -81,6 +86,20 @@ pub fn correlations(
                     continue;
                 }
                 if let Some(correlation) = pearson(&pairs) {
+                    let (countries, _) = paired(left.get(&year), right.get(&year));
+                    let population = values
+                        .get(SIZE_INDICATOR)
+                        .and_then(|years| years.get(&year));
+                    let triples: Vec<(f64, f64, f64)> = countries
+                        .iter()
+                        .zip(&pairs)
+                        .filter_map(|(country, &(a, b))| Some((a, b, *population?.get(country)?)))
+                        .collect();
+                    let check = size_check(&triples, correlation.r);
+                    counts.correlations += 1;
+                    counts.correlations_without_size_check += u64::from(check.is_none());
+                    counts.correlations_size_confounded +=
+                        u64::from(check.is_some_and(|check| check.confounded));
                     correlations.push(PillarCorrelation {
                         pillar: pillar.to_string(),
                         indicator_a: first.to_string(),
@@ -89,6 +108,8 @@ pub fn correlations(
                         r: correlation.r,
                         n: correlation.n,
                         p_value: correlation.p_value,
+                        size_confounded: check.is_some_and(|check| check.confounded),
+                        size_check: check,
                     });
                 }
             }
@@ -97,21 +118,23 @@ pub fn correlations(
     correlations
 }
 
-/// The (left, right) values of the countries both maps have, in country order.
-fn paired(
-    left: Option<&HashMap<&str, f64>>,
-    right: Option<&HashMap<&str, f64>>,
-) -> Vec<(f64, f64)> {
+/// The countries both maps have, in country order, and their (left, right) values.
+fn paired<'a>(
+    left: Option<&HashMap<&'a str, f64>>,
+    right: Option<&HashMap<&'a str, f64>>,
+) -> (Vec<&'a str>, Vec<(f64, f64)>) {
     let (Some(left), Some(right)) = (left, right) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
-    let mut countries: Vec<&&str> = left
+    let mut countries: Vec<&'a str> = left
         .keys()
         .filter(|country| right.contains_key(*country))
+        .copied()
         .collect();
-    countries.sort();
-    countries
-        .into_iter()
-        .map(|country| (left[*country], right[*country]))
-        .collect()
+    countries.sort_unstable();
+    let values = countries
+        .iter()
+        .map(|country| (left[country], right[country]))
+        .collect();
+    (countries, values)
 }

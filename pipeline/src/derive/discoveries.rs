@@ -2,14 +2,15 @@
 //! at most `MAX_CHANGE_GAP` years apart, annualised, whose robust z-score (median and MAD of the series'
 //! own changes per year, `corpus::analytics::robust_z_scores`) reaches `ANOMALY_Z` — and source
 //! contradictions — concordance rows beyond their pair's tolerance — each with the citations of its cells.
-//! Observations further apart are a gap in the series, not a change: never an anomaly.
+//! Observations further apart are a gap in the series, not a change: never an anomaly. Every anomaly
+//! found is kept (no cut), so totals per country or indicator are right.
 
 use std::collections::BTreeMap;
 
 use corpus::{
     Anomaly, Contradiction, Discoveries,
     analytics::robust_z_scores,
-    derived::{ANOMALY_MIN_SHARE, ANOMALY_Z, DerivedRuleCounts, MAX_ANOMALIES, MAX_CHANGE_GAP},
+    derived::{ANOMALY_MIN_SHARE, ANOMALY_Z, DerivedRuleCounts, MAX_CHANGE_GAP},
     is_projection,
 };
 
@@ -109,7 +110,8 @@ pub fn discoveries(
                 ))
             })
     });
-    anomalies.truncate(MAX_ANOMALIES);
+    // Every anomaly found is kept: `get_discoveries` pages through them with right totals.
+    counts.anomalies_found = anomalies.len() as u64;
     let by_id: BTreeMap<&str, &ConcordancePair> =
         pairs.iter().map(|pair| (pair.id.as_str(), pair)).collect();
     let mut contradictions: Vec<Contradiction> = (0..concordance.len())

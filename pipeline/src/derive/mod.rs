@@ -81,17 +81,22 @@ pub fn derive(inputs: &Inputs<'_>) -> Derived {
         pillar_ids,
         countries,
     } = *inputs;
-    let (concordance_table, concordance_counts) = concordance::concordance(pairs, observations);
-    let mut rule_counts = DerivedRuleCounts::default();
+    let (concordance_table, concordance_counts, modelled_compared) =
+        concordance::concordance(pairs, observations);
+    let mut rule_counts = DerivedRuleCounts {
+        concordance_modelled_compared: modelled_compared,
+        ..DerivedRuleCounts::default()
+    };
     count_estimates_and_projections(observations, &mut rule_counts);
     let rules = rules::metric_rules(aggregation, metrics, observations, &mut rule_counts);
     let discoveries =
         discoveries::discoveries(observations, &concordance_table, pairs, &mut rule_counts);
-    let correlations = correlations::correlations(metrics, observations, &rules);
-    let mut year_stats = year_stats::year_stats(metrics, observations, &rules, countries, &mut rule_counts);
+    let correlations = correlations::correlations(metrics, observations, &rules, &mut rule_counts);
+    let mut year_stats =
+        year_stats::year_stats(metrics, observations, &rules, countries, &mut rule_counts);
     publisher::attach(&mut year_stats, aggregates, sources, &rules);
     rule_counts.publisher_concordance = publisher::concordance(&year_stats, &rules, metrics);
-    let series_stats = series_stats::series_stats(observations, &rules, &mut rule_counts);
+    let series_stats = series_stats::series_stats(observations, metrics, &rules, &mut rule_counts);
     let latest: HashMap<(&str, &str), Latest> = series::group_series(observations, |_| true)
         .into_iter()
         .filter_map(|(key, rows)| {
@@ -108,13 +113,20 @@ pub fn derive(inputs: &Inputs<'_>) -> Derived {
         .countries()
         .map(|country| country.iso3.as_str())
         .collect();
+    let coverage = aggregation.declared_coverage();
     let mut data_health = health::data_health(
         metrics,
         sources,
         pillar_ids,
         &country_codes,
+        &coverage,
         |metric, country| latest.get(&(metric.id.as_str(), country)).copied(),
     );
+    rule_counts.health_absent_by_design = data_health
+        .pillar_countries
+        .iter()
+        .filter(|health| !health.absent_by_design.is_empty())
+        .count() as u64;
     data_health.coverage = pillar_coverage(observations, metrics, pillar_ids, countries);
     Derived {
         concordance_table,

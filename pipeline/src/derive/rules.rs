@@ -2,14 +2,16 @@
 //! `data/aggregation.toml` — or, where the publisher documents how it aggregates the series (WDI series
 //! metadata's `Aggregation method`), that method with the weight of the series' denominator
 //! (`declared_by: "WDI series metadata: Weighted average (weight: land_area; …)"`) — with the scale of a `ratio` metric read as `interval` when a negative value
-//! is observed (its zero is crossed, so relative change and CAGR do not apply).
+//! is observed (its zero is crossed, so relative change and CAGR do not apply), and as `bounded` when
+//! its unit is a score, index or share with a declared maximum (`corpus::derived::is_bounded`: CPIA 1–6,
+//! a 0–1 index, a share of at most 100 %), whose values cannot compound.
 
 use std::collections::HashSet;
 
 use corpus::{
     Metric,
     analytics::Scale,
-    derived::{DerivedRuleCounts, MetricRule},
+    derived::{DerivedRuleCounts, MetricRule, is_bounded},
 };
 
 use crate::{govern::table::ObservationColumns, sources::aggregation::AggregationRules};
@@ -39,11 +41,19 @@ pub fn metric_rules(
             if demoted {
                 counts.scales_demoted.push(metric.id.clone());
             }
+            let bounded = !demoted
+                && resolved.scale == Scale::Ratio
+                && is_bounded(&metric.unit, &metric.valid_range);
+            if bounded {
+                counts.scales_bounded.push(metric.id.clone());
+            }
             MetricRule {
                 indicator: metric.id.clone(),
                 aggregation: resolved.aggregation,
                 scale: if demoted {
                     Scale::Interval
+                } else if bounded {
+                    Scale::Bounded
                 } else {
                     resolved.scale
                 },
@@ -52,6 +62,14 @@ pub fn metric_rules(
                     format!(
                         "{}; negative values are observed, so its zero is crossed: no relative change or CAGR",
                         resolved.reason
+                    )
+                } else if bounded {
+                    format!(
+                        "{}; a score, index or share bounded at {} ({}): its values cannot compound, so no \
+                         relative change or CAGR",
+                        resolved.reason,
+                        metric.valid_range.max.unwrap_or_default(),
+                        metric.unit
                     )
                 } else {
                     resolved.reason

@@ -72,6 +72,10 @@ pub struct Override {
     /// Whether values compare across countries.
     #[serde(default)]
     pub comparable: Option<bool>,
+    /// Who the publisher covers, when only some countries by design (`IDA-eligible countries only` for
+    /// CPIA): a country without values is then absent by design in data health, not a coverage gap.
+    #[serde(default)]
+    pub coverage: Option<String>,
     /// Why, in words.
     pub reason: String,
 }
@@ -216,6 +220,17 @@ impl AggregationRules {
         self.direction_notes.get(id).map(String::as_str)
     }
 
+    /// The declared partial coverage of each metric that has one (`coverage` of its override): metric id
+    /// → who the publisher covers.
+    pub fn declared_coverage(&self) -> BTreeMap<String, String> {
+        self.by_metric
+            .iter()
+            .filter_map(|(id, &override_idx)| {
+                Some((id.clone(), self.overrides[override_idx].coverage.clone()?))
+            })
+            .collect()
+    }
+
     /// The declaration of metric `id` with unit `unit`: its override (fields it leaves out from the
     /// first unit rule that matches), else the first unit rule that matches. `None` when nothing matches
     /// (a validated catalog has none such among its metrics). Without the file: `none`, `interval`.
@@ -348,7 +363,12 @@ impl AggregationRules {
             rule.matching(unit)
                 .map(|pattern| (rule, format!("rules[{rule_idx}] ({pattern})")))
         });
-        match self.by_metric.get(id) {
+        // An override that only declares `coverage` leaves the derived-figure rule to the unit rule.
+        let figure_override = self.by_metric.get(id).filter(|&&override_idx| {
+            let entry = &self.overrides[override_idx];
+            entry.aggregation.is_some() || entry.scale.is_some() || entry.comparable.is_some()
+        });
+        match figure_override {
             Some(&override_idx) => {
                 let entry = &self.overrides[override_idx];
                 let complete = entry.aggregation.is_some()
@@ -536,10 +556,25 @@ pub fn load(path: &Path, catalog: &Catalog) -> Result<AggregationRules, BakeErro
                 "name at least one metric id".into(),
             ));
         }
-        if entry.aggregation.is_none() && entry.scale.is_none() && entry.comparable.is_none() {
+        if entry.aggregation.is_none()
+            && entry.scale.is_none()
+            && entry.comparable.is_none()
+            && entry.coverage.is_none()
+        {
             return Err(invalid(
                 field,
-                "give `aggregation`, `scale` or `comparable` (what the override changes)".into(),
+                "give `aggregation`, `scale`, `comparable` or `coverage` (what the override changes)"
+                    .into(),
+            ));
+        }
+        if entry
+            .coverage
+            .as_deref()
+            .is_some_and(|coverage| coverage.trim().is_empty())
+        {
+            return Err(invalid(
+                format!("{field}.coverage"),
+                "name who the publisher covers (`IDA-eligible countries only`)".into(),
             ));
         }
         check_declaration(

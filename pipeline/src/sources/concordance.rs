@@ -39,6 +39,11 @@ pub struct ConcordancePair {
     pub tolerance_kind: ToleranceKind,
     /// Why the two may differ (definitions, vintages), shown with every contradiction.
     pub note: String,
+    /// Whether values flagged `modelled` are compared (projections never are): for a pair whose side is
+    /// modelled throughout (WDI's ILO-modelled unemployment), which would otherwise compare nothing. Every
+    /// such row's contradiction says so in its note.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub compares_modelled: bool,
 }
 
 impl ConcordancePair {

@@ -31,6 +31,10 @@ mod new_sources;
 /// they apply, gaps that are not changes, and the report's counts.
 mod derived_rules;
 
+/// Honest statistics (issue 25, part D): bounded scores, clipped forecasts, every anomaly, size-checked
+/// correlations, modelled concordance, coverage by design, the report's derived-number rules.
+mod honest_statistics;
+
 /// The governance rules of issue 10: placeholder zeros, fractions as percents, the values' text, names,
 /// link kinds, directions, modelled estimates, pillar coverage.
 mod governance_rules;

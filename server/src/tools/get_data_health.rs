@@ -40,7 +40,9 @@ pub fn spec() -> ToolSpec {
         "With parameter (pillar) and country: a 0-100 confidence score = 30 x coverage (share of the pillar's \
          indicators with data) + 30 x freshness (latest year within 3 years of the reference year) + 20 x observed \
          (latest value not a projection) + 20 x provenance (cited to the publisher's page for that country), with the \
-         coverage gaps (missing and stale indicators), vintages and cited anomalies. Without arguments: a per-pillar \
+         coverage gaps (missing and stale indicators; indicators absent by design, e.g. CPIA outside IDA countries, are \
+         listed apart and not counted), vintages and cited anomalies; and apart from presence a 0-100 reliability_score \
+         = 40 x (1 - modelled share) + 30 x (1 - estimate share) + 30 x vintage (release age, 0 at 5+ years). Without arguments: a per-pillar \
          summary for the region (mean confidence, weakest countries), coverage per pillar (indicators observed in 20+ of \
          the 33 sovereign countries since 2019, not projected or modelled), the refresh work-list of sources, most out \
          of date first, the superseded vintages (older releases kept citable beside the default) and what changed in \
@@ -262,10 +264,12 @@ fn handle(
                         pillar.id,
                         country.iso3.to_ascii_lowercase()
                     ),
-                    formula: "confidence_score = 30 x with_data/indicators + 30 x fresh/with_data + 20 x \
-                              observed share + 20 x provenance share; fresh: an observation within 3 years of \
-                              reference_year; observed: latest value not a projection; provenance: cited to the \
-                              publisher's page for the country"
+                    formula: "confidence_score = 30 x with_data/(indicators - absent_by_design) + 30 x \
+                              fresh/with_data + 20 x observed share + 20 x provenance share; fresh: an observation \
+                              within 3 years of reference_year; observed: latest value not a projection; \
+                              provenance: cited to the publisher's page for the country. reliability_score = 40 x \
+                              (1 - modelled share) + 30 x (1 - estimate share) + 30 x mean(max(0, 1 - release \
+                              age / 5 years)), over the latest values of the indicators with data"
                         .into(),
                     inputs,
                 },

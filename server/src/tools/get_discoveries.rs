@@ -6,8 +6,9 @@
 //! contradictions are country-years where two publishers' values of the same quantity (data/concordance.toml)
 //! differ beyond the declared tolerance, ranked by how many tolerances apart they are. Optional filters:
 //! pillar (`parameter`), country, indicator (either side of a contradiction) and kind; `limit` 1 to 40
-//! of each (default 10). Totals and a per-country count of the matching contradictions say how much
-//! lies beyond the page.
+//! of each (default 10). The bake keeps every anomaly it finds, so the totals are right (Bolivia's
+//! anomalies are all there), and `cursor`/`next_cursor` page through all of them; a per-country count of
+//! the matching contradictions says where they lie.
 
 use corpus::Lang;
 use schemars::JsonSchema;
@@ -18,6 +19,7 @@ use super::{
     answer::significant,
     arguments,
     display::{self, SourceLink},
+    paging,
 };
 use crate::load::Corpus;
 
@@ -31,7 +33,9 @@ pub fn spec() -> ToolSpec {
          differing beyond the declared tolerance), ranked by magnitude, each with the citations of its cells. \
          Filter by parameter (pillar), country, indicator (e.g. ny_gdp_mktp_kd_zg: where do publishers disagree \
          about GDP growth?) and kind (anomalies or contradictions); totals and contradictions per country come \
-         with the page. Answer: the `limit` largest of each kind (default 10, at most 40), under 40 KB.",
+         with the page. Answer: the `limit` largest of each kind (default 10, at most 40), under 40 KB; every \
+         discovery found is kept, so `total_anomalies`/`total_contradictions` are complete and `next_cursor` (pass \
+         as `cursor`) gives the next `limit` of each kind.",
         &["discoveries", "metrics"],
         handle,
     )
@@ -61,6 +65,10 @@ pub struct GetDiscoveriesInput {
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 40), extend("default" = 10))]
     pub limit: Option<u32>,
+    /// `next_cursor` of the previous page: the next `limit` anomalies and contradictions.
+    #[serde(default)]
+    #[schemars(transform = super::limits::cap_name)]
+    pub cursor: Option<String>,
 }
 
 /// Which discoveries.
@@ -84,6 +92,12 @@ pub struct DiscoveriesResult {
     pub total_anomalies: usize,
     /// Contradictions matching the filters, beyond the page too.
     pub total_contradictions: usize,
+    /// Position of this page's first anomaly and first contradiction among the matching ones (0 on the
+    /// first page).
+    pub offset: usize,
+    /// Cursor of the next page (pass it as `cursor`): the next `limit` of each kind; absent on the last.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
     /// The matching contradictions counted per country, most first: (ISO3, count).
     pub contradictions_by_country: Vec<(String, usize)>,
     /// Why the two publishers of each pair listed may differ (definitions, vintages), by pair id.
@@ -191,8 +205,11 @@ fn handle(
         .collect();
     contradictions_by_country
         .sort_by(|left, right| right.1.cmp(&left.1).then(left.0.cmp(&right.0)));
+    let longest = matching_anomalies.len().max(matching_contradictions.len());
+    let (offset, next_cursor) = paging::page(input.cursor.as_deref(), limit, longest)?;
     let anomalies: Vec<AnomalyItem> = matching_anomalies
         .iter()
+        .skip(offset)
         .take(limit)
         .filter_map(|anomaly| {
             let metric = baked.metric(&anomaly.indicator)?;
@@ -213,6 +230,7 @@ fn handle(
     let mut pair_notes = std::collections::BTreeMap::new();
     let contradictions: Vec<ContradictionItem> = matching_contradictions
         .iter()
+        .skip(offset)
         .take(limit)
         .map(|item| {
             pair_notes
@@ -250,6 +268,8 @@ fn handle(
         contradictions,
         total_anomalies: matching_anomalies.len(),
         total_contradictions: matching_contradictions.len(),
+        offset,
+        next_cursor,
         contradictions_by_country,
         pair_notes,
         sources: vec![display::source_link(corpus, "discoveries", None)],

@@ -4,8 +4,11 @@
 //!
 //! Reads the observation table (`observations`), the metric registry (`metrics`), the pillars and the
 //! bake's correlations (`correlations`). Trends are least-squares slopes (`corpus::analytics`) over the
-//! observed points of `series_tail`, so every point a trend rests on is cited in the same answer; they
-//! are read as improving or worsening through each indicator's `good_direction`.
+//! observed points of `series_tail` — for a series whose last six values are mostly projections (every
+//! WEO-2025 series), over its last six observations, the tail reaching back to them — so every point a
+//! trend rests on is cited in the same answer. Modelled values (ILO's modelled estimates) are fitted
+//! with `basis: "modelled"` said. Trends are read as improving or worsening through each indicator's
+//! `good_direction`.
 
 use corpus::{
     GoodDirection, Lang, Metric, Observation,
@@ -32,8 +35,9 @@ pub fn spec() -> ToolSpec {
         "get_parameter_data",
         "A pillar in one country: every indicator, cited",
         "The full picture of a pillar (parameter) in one country: each governed indicator with its latest value, year, \
-         citation_id, series_tail (the last 6 points) and the trend over them (improving, worsening or stable by \
-         good_direction; projections left out), plus a governance summary (coverage, sources, freshness), an evidence grade \
+         citation_id, series_tail (the last 6 points, reaching back to the last 6 observations when it ends in \
+         projections) and the trend over its observations (improving, worsening or stable by good_direction; \
+         projections left out, modelled values fitted with basis modelled), plus a governance summary (coverage, sources, freshness), an evidence grade \
          and a short cited narrative in the requested language. Indicators without data for the country are listed \
          under `missing`. Answer: 20 indicators a page (`limit` up to 40; `indicators` picks ids), headline first, under 24 KB; \
          `indicators_total` and `next_cursor` (pass as `cursor`) give the rest. series_tail points are [year, value] of the \
@@ -130,10 +134,11 @@ pub struct IndicatorData {
     /// Flags of the latest value (`projection`), absent when none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flags: Option<String>,
-    /// Trend over the observed points of `series_tail` (projections left out), if at least 3: every
+    /// Trend over the last 6 observations of `series_tail` (projections left out), if at least 3: every
     /// point it is fitted on is cited there.
     pub trend: Option<Trend>,
-    /// The last 6 points, oldest first, as `[year, value]`.
+    /// The last 6 points, oldest first, as `[year, value]`; reaching back to the last 6 observations
+    /// when the series ends in projections, so every point of the trend is here.
     pub series_tail: Vec<YearValue>,
     /// Years of `series_tail` whose value is a publisher's projection or estimate, not an observation;
     /// absent when none.
@@ -149,12 +154,19 @@ pub struct Trend {
     /// `improving`, `worsening` or `stable` (|slope| under 0.5 % of the mean level per year), by good_direction;
     /// `rising`/`falling`/`stable` for neutral indicators.
     pub direction: String,
-    /// First year of the fitted window (least squares over the observed points of `series_tail`).
+    /// First year of the fitted window (least squares over the last 6 observations of `series_tail`).
     pub from_year: i32,
     /// Last year of the fitted window.
     pub to_year: i32,
     /// Points fitted.
     pub n: usize,
+    /// `observed`, or `modelled` when some fitted points are the publisher's modelled estimates (flag
+    /// `modelled`): a trend of the model, not of measurements.
+    pub basis: String,
+    /// Present when the series ends in projections: the trend is fitted on its last observations, not
+    /// on the projected years.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// A correlation between two indicators of the pillar across countries.
@@ -176,6 +188,12 @@ pub struct CorrelationItem {
     pub n: usize,
     /// Two-sided p-value.
     pub p_value: f64,
+    /// Whether country size can drive r (a side scales with population and r does not survive holding
+    /// it fixed or ranking the countries; `corpus::derived::SizeCheck`).
+    pub size_confounded: bool,
+    /// Why a size-confounded r is not read as a relation; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 /// Coverage and freshness of the answer.
@@ -266,8 +284,15 @@ fn handle(
         .skip(offset)
         .take(limit)
         .map(|(metric, series, latest)| {
-            let rows: Vec<Observation<'_>> = (series.end.saturating_sub(TAIL).max(series.start)
-                ..series.end)
+            let tail_start = series.end.saturating_sub(TAIL).max(series.start);
+            // A tail ending in projections reaches back to the last observations the trend is on.
+            let start = (series.start..series.end)
+                .rev()
+                .filter(|&row_idx| fitted(table.row(row_idx).flags))
+                .take(TAIL)
+                .last()
+                .map_or(tail_start, |first| first.min(tail_start));
+            let rows: Vec<Observation<'_>> = (start..series.end)
                 .map(|row_idx| table.row(row_idx))
                 .collect();
             let indicator = indicator_data(metric, &rows, &latest, lang);
@@ -305,6 +330,12 @@ fn handle(
             r: item.r,
             n: item.n,
             p_value: item.p_value,
+            size_confounded: item.size_confounded,
+            warning: item
+                .size_check
+                .filter(|check| check.confounded)
+                .as_ref()
+                .map(corpus::derived::size_warning),
         })
         .collect();
     correlations.sort_by(|left, right| {
@@ -390,16 +421,37 @@ fn handle(
     })
 }
 
+/// Whether a value with these flags is fitted by a trend: not a projection nor a suspect scale
+/// (modelled values and estimates are, with the basis said).
+fn fitted(flags: &str) -> bool {
+    !flags
+        .split('|')
+        .any(|flag| flag == corpus::PROJECTION_FLAG || flag == "suspect_scale")
+}
+
 fn indicator_data(
     metric: &Metric,
     rows: &[Observation<'_>],
     latest: &Observation<'_>,
     lang: Lang,
 ) -> IndicatorData {
-    let tail = &rows[rows.len().saturating_sub(TAIL)..];
-    let observed: Vec<Point> = tail
+    let tail = rows;
+    // The last 6 observations (projections left out): the last 6 points of a series without projections.
+    let mut window: Vec<&Observation<'_>> = rows
         .iter()
-        .filter(|row| row.flags.is_empty())
+        .rev()
+        .filter(|row| fitted(row.flags))
+        .take(TAIL)
+        .collect();
+    window.reverse();
+    let on_observed_part = rows.last().is_some_and(|row| !fitted(row.flags));
+    let modelled = window.iter().any(|row| {
+        row.flags
+            .split('|')
+            .any(|flag| flag == corpus::health::MODELLED_FLAG)
+    });
+    let observed: Vec<Point> = window
+        .iter()
         .map(|row| Point {
             year: row.year,
             value: row.value,
@@ -423,6 +475,16 @@ fn indicator_data(
             from_year: observed.first().map(|point| point.year).unwrap_or_default(),
             to_year: observed.last().map(|point| point.year).unwrap_or_default(),
             n: fit.n,
+            basis: if modelled { "modelled" } else { "observed" }.to_string(),
+            note: on_observed_part.then(|| {
+                format!(
+                    "the series ends in projections: fitted on its last {} observations ({}-{}), not on the \
+                     projected years",
+                    fit.n,
+                    observed.first().map(|point| point.year).unwrap_or_default(),
+                    observed.last().map(|point| point.year).unwrap_or_default(),
+                )
+            }),
         }
     });
     IndicatorData {

@@ -47,6 +47,9 @@ mod get_data_health;
 
 /// Frontiers and rankings: sovereign by default, plausible targets (issue 25, part C).
 mod frontiers;
+/// Honest statistics (issue 25, part D): CAGR refused for bounded scores, clipped forecasts, paged
+/// discoveries, trends on the observed part, correlation flags, coverage by design.
+mod honest_statistics;
 
 /// `get_regional_pulse`: regional values (population-weighted or median), leaders, movers.
 mod get_regional_pulse;

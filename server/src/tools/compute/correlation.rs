@@ -1,7 +1,14 @@
 //! Op `correlation`: Pearson's r, n and two-sided p-value between two indicators, across countries in one
-//! year or across the years of one country, on observed values only (as the bake's `correlations`).
+//! year or across the years of one country, on observed values only (as the bake's `correlations`), with
+//! the years it spans and what can drive it: across countries the size check
+//! (`corpus::derived::size_check`, flag `size_confounded`), across years a common-trend check (both
+//! series trend over time: r of their year-over-year changes beside it, and a warning).
 
-use corpus::{Metric, Observation, analytics, derived::MetricRule, is_projection};
+use corpus::{
+    Metric, Observation, analytics,
+    derived::{MetricRule, SIZE_INDICATOR, SizeCheck, size_check, size_warning},
+    is_projection,
+};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -29,6 +36,42 @@ pub struct CorrelationResult {
     pub n: usize,
     /// Two-sided p-value of r = 0 (Student's t, n - 2 degrees of freedom).
     pub p_value: f64,
+    /// First and last year of the pairs (the same year twice across countries).
+    pub years: (i32, i32),
+    /// Across countries: whether country size can drive r (`size_check.confounded`); false across years.
+    pub size_confounded: bool,
+    /// Across countries: each indicator's r with population (WDI `SP.POP.TOTL`, same year), r with
+    /// population held fixed and over ranks; absent across years or with fewer than 10 populations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size_check: Option<SizeCheck>,
+    /// Across years: whether both series trend over time, and r of their year-over-year changes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub common_trend: Option<CommonTrend>,
+    /// Why r may not be a relation between the two: country size, or a common trend over time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+}
+
+/// |r| with the year from which a series counts as trending, for [`CommonTrend`].
+pub const TREND_R: f64 = 0.5;
+
+/// The common-trend check of a correlation across years: two series that both rise or fall over time
+/// correlate whatever links them, so r of their year-over-year changes is the one to read.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+pub struct CommonTrend {
+    /// Pearson r of the first indicator with the year.
+    pub r_a_year: f64,
+    /// Pearson r of the second indicator with the year.
+    pub r_b_year: f64,
+    /// Whether both trend (|r with the year| ≥ 0.5 each): then r is driven by time.
+    pub both_trend: bool,
+    /// Pearson r of the year-over-year changes (consecutive years with both values); absent with fewer
+    /// than 3 such changes or no spread.
+    pub r_of_changes: Option<f64>,
+    /// Its p-value.
+    pub p_of_changes: Option<f64>,
+    /// Changes paired.
+    pub n_changes: usize,
 }
 
 /// Fills `result` with Pearson's r, n and p-value of the indicator with `indicator_b`: across the
@@ -117,6 +160,18 @@ pub(super) fn correlation<'c>(
         .iter()
         .map(|(left, right)| (left.value, right.value))
         .collect();
+    let years = (
+        cells
+            .iter()
+            .map(|(left, _)| left.year)
+            .min()
+            .unwrap_or_default(),
+        cells
+            .iter()
+            .map(|(left, _)| left.year)
+            .max()
+            .unwrap_or_default(),
+    );
     let correlation = analytics::pearson(&pairs).ok_or_else(|| {
         ToolError::Invalid(format!("a correlation needs at least 3 pairs with spread; {} and {} share {} values across {across}", metric.id, other.id, pairs.len()))
     })?;
@@ -131,6 +186,37 @@ pub(super) fn correlation<'c>(
         "r = Sxy / sqrt(Sxx · Syy); t = r · sqrt((n - 2) / (1 - r²)); p = 2 · S_{n-2}(|t|), S the survival function of Student's t",
         &inputs,
     );
+    let (size, common_trend) = if across == "countries" {
+        // Country size: each country's population the same year.
+        let triples: Vec<(f64, f64, f64)> = cells
+            .iter()
+            .filter_map(|(left, right)| {
+                let population = table.find(SIZE_INDICATOR, left.country, left.year)?;
+                Some((left.value, right.value, population.value))
+            })
+            .collect();
+        (size_check(&triples, correlation.r), None)
+    } else {
+        (None, common_trend(&cells))
+    };
+    let warning = match (&size, &common_trend) {
+        (Some(check), _) if check.confounded => Some(size_warning(check)),
+        (_, Some(trend)) if trend.both_trend => Some(format!(
+            "both series trend over {}-{} (r with the year {:.2} and {:.2}), so r {:.3} (p {:.1e}) reflects a \
+             common trend, not a relation; the year-over-year changes correlate at r {} over {} changes",
+            years.0,
+            years.1,
+            trend.r_a_year,
+            trend.r_b_year,
+            correlation.r,
+            correlation.p_value,
+            trend
+                .r_of_changes
+                .map_or("undefined".to_string(), |r| format!("{r:.3}")),
+            trend.n_changes
+        )),
+        _ => None,
+    };
     result.correlation = Some(CorrelationResult {
         indicator_b: other.id.clone(),
         across,
@@ -138,6 +224,43 @@ pub(super) fn correlation<'c>(
         r: correlation.r,
         n: correlation.n,
         p_value: correlation.p_value,
+        years,
+        size_confounded: size.is_some_and(|check| check.confounded),
+        size_check: size,
+        common_trend,
+        warning,
     });
     Ok(())
+}
+
+/// The common-trend check of the (left, right) cells of one country, in year order.
+fn common_trend(cells: &[(Observation<'_>, Observation<'_>)]) -> Option<CommonTrend> {
+    let with_year = |pick: fn(&(Observation<'_>, Observation<'_>)) -> f64| -> Option<f64> {
+        let points: Vec<(f64, f64)> = cells
+            .iter()
+            .map(|cell| (f64::from(cell.0.year), pick(cell)))
+            .collect();
+        analytics::pearson(&points).map(|correlation| correlation.r)
+    };
+    let r_a_year = with_year(|cell| cell.0.value)?;
+    let r_b_year = with_year(|cell| cell.1.value)?;
+    let changes: Vec<(f64, f64)> = cells
+        .windows(2)
+        .filter(|pair| pair[1].0.year - pair[0].0.year == 1)
+        .map(|pair| {
+            (
+                pair[1].0.value - pair[0].0.value,
+                pair[1].1.value - pair[0].1.value,
+            )
+        })
+        .collect();
+    let of_changes = analytics::pearson(&changes);
+    Some(CommonTrend {
+        r_a_year,
+        r_b_year,
+        both_trend: r_a_year.abs() >= TREND_R && r_b_year.abs() >= TREND_R,
+        r_of_changes: of_changes.map(|correlation| correlation.r),
+        p_of_changes: of_changes.map(|correlation| correlation.p_value),
+        n_changes: changes.len(),
+    })
 }

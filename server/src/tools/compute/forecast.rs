@@ -1,11 +1,13 @@
 //! Op `forecast`: the ordinary least-squares trend of one country's observed values and its forecast for
-//! a later year with a 95 % prediction interval, warned when the fit is poor, the window flat or the
-//! interval beyond the indicator's valid range.
+//! a later year with a 95 % prediction interval, warned when the fit is poor or the window flat, and
+//! clipped to the indicator's valid range (`clipped`, with the reason) when the trend leaves it; `basis`
+//! says whether modelled values were fitted.
 
 use corpus::{
     Lang, Metric, Observation,
     analytics::{self, Point},
-    derived::{MAX_FORECAST_HORIZON, TREND_YEARS},
+    derived::{MAX_FORECAST_HORIZON, TREND_YEARS, clip_forecast},
+    is_projection,
 };
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -29,12 +31,24 @@ pub struct ForecastResult {
     pub country: String,
     /// Year forecast.
     pub year: i32,
-    /// Fitted value for that year.
+    /// Fitted value for that year, clipped to the indicator's valid range (see `clipped`).
     pub value: f64,
-    /// Lower bound of the 95 % prediction interval.
+    /// Lower bound of the 95 % prediction interval, clipped to the valid range.
     pub lower: f64,
-    /// Upper bound of the 95 % prediction interval.
+    /// Upper bound of the 95 % prediction interval, clipped to the valid range.
     pub upper: f64,
+    /// Whether the trend's value or interval left the indicator's valid range (a share above 100 %, a
+    /// negative rate) and was clipped to it; `unclipped` then holds the trend's own figures.
+    pub clipped: bool,
+    /// Why it was clipped, with the trend's own value and interval; absent when not clipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clip_reason: Option<String>,
+    /// The trend's own `[value, lower, upper]` before clipping; absent when not clipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unclipped: Option<[f64; 3]>,
+    /// What the fit rests on: `observed` values, or `modelled` when some fitted values are a publisher's
+    /// modelled estimates (flag `modelled`, e.g. ILO's modelled unemployment). Projections are never fitted.
+    pub basis: String,
     /// Change per year of the fitted line.
     pub slope: f64,
     /// Intercept of the fitted line (value at year 0).
@@ -45,8 +59,8 @@ pub struct ForecastResult {
     pub n: usize,
     /// First and last year fitted.
     pub fitted_years: (i32, i32),
-    /// Present when the fit is poor (R² under 0.5), the window is flat (R² undefined) or the prediction
-    /// interval leaves the indicator's valid range (e.g. a negative rate).
+    /// Present when the fit is poor (R² under 0.5), the window is flat (R² undefined), the forecast was
+    /// clipped to the indicator's valid range (e.g. a negative rate) or the fit rests on modelled values.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warning: Option<String>,
 }
@@ -71,9 +85,10 @@ pub(super) fn forecast(
         )));
     }
     let country = one_country(corpus, input)?;
+    // Projections are not observations; modelled values are fitted with the basis said.
     let observed: Vec<Observation<'_>> = series(corpus, metric, &country)?
         .into_iter()
-        .filter(|row| row.flags.is_empty())
+        .filter(|row| !is_projection(row.flags))
         .collect();
     let last_observed = observed.last().map_or(0, |row| row.year);
     // By default the window of the bake's precomputed trend and forecast, so both agree.
@@ -105,9 +120,15 @@ pub(super) fn forecast(
             last + MAX_FORECAST_HORIZON
         )));
     }
-    let forecast = analytics::forecast(&trend, year, 0.95)
+    let fitted = analytics::forecast(&trend, year, 0.95)
         .ok_or_else(|| ToolError::Internal("forecast interval".into()))?;
     let range = &metric.valid_range;
+    let (forecast, clip_reason) = clip_forecast(fitted, range);
+    let modelled = rows.iter().any(|row| {
+        row.flags
+            .split('|')
+            .any(|flag| flag == corpus::health::MODELLED_FLAG)
+    });
     let first = rows.first().map(|row| row.year).unwrap_or_default();
     let poor_fit = match trend.r_squared {
         Some(r_squared) => (r_squared < POOR_FIT_R_SQUARED).then(|| {
@@ -120,23 +141,30 @@ pub(super) fn forecast(
             "the values are flat over {first}-{last}: R² is undefined and the forecast repeats the level"
         )),
     };
-    let out_of_range = (!range.contains(forecast.lower) || !range.contains(forecast.upper)).then(|| {
+    let out_of_range = clip_reason.as_ref().map(|_| {
         format!(
             "the 95% interval [{}, {}] leaves the indicator's valid range [{}, {}]: the linear trend cannot \
-             continue that far",
-            forecast.lower,
-            forecast.upper,
+             continue that far, so the forecast is clipped to the range",
+            fitted.lower,
+            fitted.upper,
             range.min.map_or("-inf".to_string(), |min| min.to_string()),
             range.max.map_or("inf".to_string(), |max| max.to_string()),
         )
     });
-    let warnings: Vec<String> = poor_fit.into_iter().chain(out_of_range).collect();
+    let modelled_warning = modelled.then(|| {
+        "the fit rests on the publisher's modelled estimates (flag modelled), not on measurements".to_string()
+    });
+    let warnings: Vec<String> = poor_fit
+        .into_iter()
+        .chain(out_of_range)
+        .chain(modelled_warning)
+        .collect();
     let warning = (!warnings.is_empty()).then(|| warnings.join("; "));
     let inputs: Vec<&Observation<'_>> = rows.iter().collect();
     result.calculation = calculation(
         "forecast",
         &format!("{}-{}-{year}", metric.id, country.to_ascii_lowercase()),
-        "ordinary least-squares linear trend with a 95% prediction interval (Student's t, n - 2 degrees of freedom); projections excluded from the fit",
+        "ordinary least-squares linear trend with a 95% prediction interval (Student's t, n - 2 degrees of freedom); projections excluded from the fit; value and interval clipped to the indicator's valid range",
         "value = intercept + slope * year; interval = fit ± t(0.975, n-2) · s · sqrt(1 + 1/n + (year - mean year)² / Sxx)",
         &inputs,
     );
@@ -146,6 +174,12 @@ pub(super) fn forecast(
         value: forecast.value,
         lower: forecast.lower,
         upper: forecast.upper,
+        clipped: clip_reason.is_some(),
+        unclipped: clip_reason
+            .is_some()
+            .then_some([fitted.value, fitted.lower, fitted.upper]),
+        clip_reason,
+        basis: if modelled { "modelled" } else { "observed" }.to_string(),
         slope: trend.slope,
         intercept: trend.intercept,
         r_squared: trend.r_squared,
@@ -188,7 +222,7 @@ pub(super) fn chart(
     let observed: Vec<serde_json::Value> = table
         .series(&metric.id, &forecast.country)
         .map(|row_idx| table.row(row_idx))
-        .filter(|row| row.flags.is_empty() && row.year >= forecast.fitted_years.0)
+        .filter(|row| !is_projection(row.flags) && row.year >= forecast.fitted_years.0)
         .map(|row| serde_json::json!({"year": row.year, "value": row.value}))
         .collect();
     let [observed_word, trend_word, forecast_word] = match lang {

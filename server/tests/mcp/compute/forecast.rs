@@ -64,7 +64,13 @@ fn a_forecast_warns_of_a_poor_fit_or_an_interval_beyond_the_valid_range() {
         json!({"op": "forecast", "parameter": "pobreza", "indicator": "si_pov_dday", "country": "CHL", "to_year": 2034}),
     );
     let forecast = &result["forecast"];
-    assert!(forecast["lower"].as_f64().unwrap() < 0.0, "{forecast}");
+    // Clipped to the valid range: the trend's own lower bound stays in `unclipped`.
+    assert!(
+        forecast["unclipped"][1].as_f64().unwrap() < 0.0,
+        "{forecast}"
+    );
+    assert_eq!(forecast["lower"].as_f64(), Some(0.0), "{forecast}");
+    assert_eq!(forecast["clipped"], json!(true), "{forecast}");
     assert!(
         forecast["warning"]
             .as_str()
