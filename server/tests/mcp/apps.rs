@@ -281,7 +281,8 @@ async fn the_catalog_chart_page_embeds_the_chart_data_under_a_policy_without_eva
 
 #[test]
 fn charts_dash_projections_break_at_gaps_and_draw_a_forecasts_trend() {
-    // IMF WEO projects Argentina's GDP per capita past its last actual year: those years are dashed.
+    // IMF WEO projects Argentina's GDP per capita past its last actual year: those years are dashed; the
+    // years after "Estimates Start After" but before the release are estimates, drawn solid apart.
     let series = call_tool(
         "get_series",
         json!({"indicator": "ngdpdpc", "countries": ["ARG"], "lang": "en"}),
@@ -297,7 +298,7 @@ fn charts_dash_projections_break_at_gaps_and_draw_a_forecasts_trend() {
     );
     assert_eq!(
         chart["encoding"]["strokeDash"]["scale"]["domain"],
-        json!(["observed", "projection"])
+        json!(["observed", "estimate", "projection"])
     );
     assert_eq!(chart["mark"]["invalid"], json!("break-paths-show-domains"));
     assert_eq!(chart["encoding"]["x"]["title"], json!("year"));
