@@ -76,6 +76,17 @@ pub struct Candidate<'a> {
     pub flags: &'a str,
 }
 
+impl<'a> From<&crate::Observation<'a>> for Candidate<'a> {
+    /// The candidate of one stored observation: its country, value and flags.
+    fn from(row: &crate::Observation<'a>) -> Self {
+        Candidate {
+            country: row.country,
+            value: row.value,
+            flags: row.flags,
+        }
+    }
+}
+
 /// Indices of the `candidates` that may be leaders, laggards or the frontier — in scope
 /// ([`in_scope`]), not suspect — ordered best first by `direction` (highest first for `up` and
 /// `neutral`, lowest first for `down`), values above `cap` ordered as `cap`, ties by country code.

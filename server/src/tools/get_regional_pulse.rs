@@ -716,14 +716,8 @@ fn indicator_pulse<'c>(
     // Leaders and laggards by the frontier rule, as the bake's year statistics: sovereign countries
     // unless territories are asked for, no suspect value, a gross ratio ordered as capped; none for an
     // ambiguous direction.
-    let candidates: Vec<frontier::Candidate<'_>> = cells
-        .iter()
-        .map(|cell| frontier::Candidate {
-            country: cell.country,
-            value: cell.value,
-            flags: cell.flags,
-        })
-        .collect();
+    let candidates: Vec<frontier::Candidate<'_>> =
+        cells.iter().map(frontier::Candidate::from).collect();
     let ranked: Vec<&Observation<'_>> = frontier::ranked(
         corpus.baked.countries(),
         metric.good_direction,

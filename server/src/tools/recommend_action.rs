@@ -417,14 +417,8 @@ fn gaps(
             .into_iter()
             .filter(|row| !is_projection(row.flags))
             .collect();
-        let candidates: Vec<frontier::Candidate<'_>> = observed
-            .iter()
-            .map(|row| frontier::Candidate {
-                country: row.country,
-                value: row.value,
-                flags: row.flags,
-            })
-            .collect();
+        let candidates: Vec<frontier::Candidate<'_>> =
+            observed.iter().map(frontier::Candidate::from).collect();
         let cap = frontier::target_cap(metric);
         let section: Vec<_> = frontier::ranked(
             corpus.baked.countries(),

@@ -112,14 +112,8 @@ pub(super) fn gap_to_frontier(
         .into_iter()
         .filter(|row| candidates.iter().any(|candidate| candidate == row.country))
         .collect();
-    let entries: Vec<frontier::Candidate<'_>> = section
-        .iter()
-        .map(|row| frontier::Candidate {
-            country: row.country,
-            value: row.value,
-            flags: row.flags,
-        })
-        .collect();
+    let entries: Vec<frontier::Candidate<'_>> =
+        section.iter().map(frontier::Candidate::from).collect();
     let cap = frontier::target_cap(metric).filter(|_| direction == GoodDirection::Up);
     let frontier = frontier::ranked(
         corpus.baked.countries(),
