@@ -294,7 +294,9 @@ pub struct EarlierPulseRecord {
     /// Citation id pattern of the weights, when weighted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weights: Option<String>,
-    /// The countries compared (ISO3), in the order combined.
+    /// The countries compared (ISO3), in the order combined; omitted when none is `left_out` (then they
+    /// are the latest pulse's `inputs.countries`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub countries: Vec<String>,
 }
 
@@ -708,7 +710,11 @@ fn indicator_pulse<'c>(
                     citation_id: record.citation_id,
                     pattern: record.inputs.pattern,
                     weights: record.inputs.weights,
-                    countries: record.inputs.countries,
+                    countries: if left_out.is_empty() {
+                        Vec::new()
+                    } else {
+                        record.inputs.countries
+                    },
                 },
             })
         })
