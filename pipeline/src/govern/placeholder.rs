@@ -66,14 +66,14 @@ pub fn placeholders(kept: &[GovernedObservation], mapping: &MetricMapping) -> Ve
     found
 }
 
-/// The zeros of one series (`indices` in year order) in runs of at least [`IMPLAUSIBLE_RUN`]
-/// consecutive years, each with its reason.
-fn implausible_runs(
+/// The runs of exact zeros of one series (`indices` in year order), as `(start, end)` positions into
+/// `indices`, both included. With `consecutive_years`, a run also breaks at a gap between years.
+fn runs_of_zeros(
     kept: &[GovernedObservation],
     indices: &[usize],
-    source_code: &str,
-) -> Vec<(usize, String)> {
-    let mut found = Vec::new();
+    consecutive_years: bool,
+) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
     let mut start = 0;
     while start < indices.len() {
         if kept[indices[start]].value != 0.0 {
@@ -83,70 +83,79 @@ fn implausible_runs(
         let mut end = start;
         while end + 1 < indices.len()
             && kept[indices[end + 1]].value == 0.0
-            && kept[indices[end + 1]].year == kept[indices[end]].year + 1
+            && (!consecutive_years || kept[indices[end + 1]].year == kept[indices[end]].year + 1)
         {
             end += 1;
         }
-        if end - start + 1 >= IMPLAUSIBLE_RUN {
-            let detail = format!(
-                "one of {} consecutive zeros ({}-{}) in `{source_code}`, whose catalog row declares a run of zeros implausible (zeros = implausible_run: a country does not go {} years without one)",
-                end - start + 1,
-                kept[indices[start]].year,
-                kept[indices[end]].year,
-                end - start + 1,
-            );
-            found.extend(
-                indices[start..=end]
-                    .iter()
-                    .map(|&idx| (idx, detail.clone())),
-            );
-        }
+        runs.push((start, end));
         start = end + 1;
     }
-    found
+    runs
+}
+
+/// Each index of `indices[start..=end]` with the run's reason.
+fn each_of_run(
+    indices: &[usize],
+    (start, end): (usize, usize),
+    detail: String,
+) -> Vec<(usize, String)> {
+    indices[start..=end]
+        .iter()
+        .map(|&idx| (idx, detail.clone()))
+        .collect()
+}
+
+/// The zeros of one series (`indices` in year order) in runs of at least [`IMPLAUSIBLE_RUN`]
+/// consecutive years, each with its reason.
+fn implausible_runs(
+    kept: &[GovernedObservation],
+    indices: &[usize],
+    source_code: &str,
+) -> Vec<(usize, String)> {
+    runs_of_zeros(kept, indices, true)
+        .into_iter()
+        .filter(|(start, end)| end - start + 1 >= IMPLAUSIBLE_RUN)
+        .flat_map(|(start, end)| {
+            let length = end - start + 1;
+            let detail = format!(
+                "one of {length} consecutive zeros ({}-{}) in `{source_code}`: a placeholder for missing data, as its catalog row declares a run of zeros implausible (zeros = implausible_run: a country does not go {length} years without one)",
+                kept[indices[start]].year,
+                kept[indices[end]].year,
+            );
+            each_of_run(indices, (start, end), detail)
+        })
+        .collect()
 }
 
 /// The placeholder runs of one series whose `indices` are in year order.
 fn zero_runs(kept: &[GovernedObservation], indices: &[usize]) -> Vec<(usize, String)> {
-    let mut found = Vec::new();
-    let mut start = 0;
-    while start < indices.len() {
-        if kept[indices[start]].value != 0.0 {
-            start += 1;
-            continue;
-        }
-        let mut end = start;
-        while end + 1 < indices.len() && kept[indices[end + 1]].value == 0.0 {
-            end += 1;
-        }
-        let before = start.checked_sub(1).map(|at| &kept[indices[at]]);
-        let after = indices.get(end + 1).map(|&idx| &kept[idx]);
-        let neighbours: Vec<&GovernedObservation> = before.into_iter().chain(after).collect();
-        if !neighbours.is_empty()
-            && neighbours
-                .iter()
-                .all(|neighbour| neighbour.value.abs() >= NEIGHBOUR_FLOOR)
-        {
-            let around = neighbours
-                .iter()
-                .map(|neighbour| format!("{} in {}", neighbour.value, neighbour.year))
-                .collect::<Vec<_>>()
-                .join(" and ");
-            let detail = format!(
-                "one of {} zeros ({}-{}) next to {around} in a percent series: a placeholder for missing data (every neighbour of the run is {NEIGHBOUR_FLOOR} or more away from zero)",
-                end - start + 1,
-                kept[indices[start]].year,
-                kept[indices[end]].year,
-            );
-            found.extend(
-                indices[start..=end]
+    runs_of_zeros(kept, indices, false)
+        .into_iter()
+        .filter_map(|(start, end)| {
+            let before = start.checked_sub(1).map(|at| &kept[indices[at]]);
+            let after = indices.get(end + 1).map(|&idx| &kept[idx]);
+            let neighbours: Vec<&GovernedObservation> = before.into_iter().chain(after).collect();
+            let placeholder = !neighbours.is_empty()
+                && neighbours
                     .iter()
-                    .map(|&idx| (idx, detail.clone())),
-            );
-        }
-        start = end + 1;
-    }
-    found
+                    .all(|neighbour| neighbour.value.abs() >= NEIGHBOUR_FLOOR);
+            placeholder.then(|| {
+                let around = neighbours
+                    .iter()
+                    .map(|neighbour| format!("{} in {}", neighbour.value, neighbour.year))
+                    .collect::<Vec<_>>()
+                    .join(" and ");
+                let detail = format!(
+                    "one of {} zeros ({}-{}) next to {around} in a percent series: a placeholder for missing data (every neighbour of the run is {NEIGHBOUR_FLOOR} or more away from zero)",
+                    end - start + 1,
+                    kept[indices[start]].year,
+                    kept[indices[end]].year,
+                );
+                each_of_run(indices, (start, end), detail)
+            })
+        })
+        .flatten()
+        .collect()
 }
 
 /// The indices of `kept` per (mapping index, country), each in year order, in a stable order.

@@ -220,24 +220,42 @@ fn regional_values_are_their_declared_aggregation_of_observed_values() {
             assert!(observed(corpus, id), "{id} is observed");
         }
         let rule = &rules[&row.indicator];
-        let population = |country: &str| {
+        // The rule's weight (population, land area, GDP, births = birth rate × population / 1,000, …)
+        // of one country that year, from observed values only.
+        let observed_value = |indicator: &str, country: &str| {
             table
-                .find("sp_pop_totl", country, row.year)
+                .find(indicator, country, row.year)
                 .filter(|cell| !is_projection(cell.flags))
                 .map(|cell| cell.value)
         };
+        let weight = rule
+            .weight
+            .as_ref()
+            .filter(|_| rule.aggregation.is_weighted());
+        let weight_of = |country: &str| {
+            weight.and_then(|weight| {
+                weight.of(
+                    observed_value(&weight.indicator, country),
+                    weight
+                        .times
+                        .as_deref()
+                        .and_then(|times| observed_value(times, country)),
+                )
+            })
+        };
         let inputs: Vec<_> = cells
             .iter()
-            .filter(|cell| {
-                rule.aggregation != Aggregation::PopulationWeightedMean
-                    || population(cell.country).is_some()
-            })
+            .filter(|cell| weight.is_none() || weight_of(cell.country).is_some())
             .collect();
         let values: Vec<f64> = inputs.iter().map(|cell| cell.value).collect();
         let weights: Vec<f64> = inputs
             .iter()
-            .filter_map(|cell| population(cell.country))
+            .filter_map(|cell| weight_of(cell.country))
             .collect();
+        assert_eq!(
+            row.weight.as_deref(),
+            weight.map(|weight| weight.name.as_str())
+        );
         let expected = analytics::regional_value(rule.aggregation, &values, Some(&weights))
             .expect("a regional value");
         assert!(
@@ -250,7 +268,7 @@ fn regional_values_are_their_declared_aggregation_of_observed_values() {
         assert_eq!(row.unweighted.len(), cells.len() - inputs.len());
         *checked.entry(row.method.as_str()).or_default() += 1;
     }
-    for method in ["population_weighted_mean", "sum", "median"] {
+    for method in ["population_weighted_mean", "weighted_mean", "sum", "median"] {
         assert!(
             checked.get(method).copied().unwrap_or(0) > 100,
             "{checked:?}"

@@ -452,6 +452,7 @@ fn output_schema<O: JsonSchema>() -> Value {
         ]
     });
     schema::tidy(&mut schema, schema::Side::Output);
+    schema::shallow_output(&mut schema);
     schema
 }
 

@@ -3,8 +3,9 @@
 //! are OpenAPI's; TypeScript clients log each one), no bare `true` schemas and no type arrays (MCP
 //! Inspector `--strict` and Claude Code reject both), optional arguments typed by their value alone so
 //! that clients coerce them (an optional argument is omitted, not sent as null), and output schemas
-//! without field prose or nested `required` lists (the Rust docs and the tool description carry them;
-//! every property and type stays, and `tools/list` stays under 64 KB, its model-facing part under 28 KB).
+//! without field prose or nested `required` lists, and whose nested records are typed `object` without
+//! their fields ([`shallow_output`]: the Rust docs and the tool description carry them), so that
+//! `tools/list` stays under 48 KiB, its model-facing part under 28 KB.
 
 use serde_json::{Map, Value, json};
 
@@ -91,6 +92,78 @@ fn tidy_schema(schema: &mut Value, side: Side) {
         }
         Value::Array(items) => items.iter_mut().for_each(|item| tidy_schema(item, side)),
         _ => {}
+    }
+}
+
+/// Keeps an output schema to what a client validates against: the root (`result`, `citations` and
+/// the shared citation records), the answer's own top-level fields with their types, and the error
+/// shape. A nested record is typed `object` (an array of them `array` of `object`) without restating
+/// its fields, which the tool description and the Rust docs carry; string enums stay. Schemas of
+/// about 37 KB in all become a fraction of that, and `tools/list` fits hosts' tool-list limits.
+pub fn shallow_output(schema: &mut Value) {
+    let defs = schema
+        .get("$defs")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    if let Some(result) = schema.pointer_mut("/properties/result/anyOf/0") {
+        let mut answer = resolve(result, &defs).clone();
+        for branch in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(variants)) = answer.get_mut(branch) {
+                for variant in variants.iter_mut() {
+                    *variant = resolve(variant, &defs).clone();
+                    flatten_fields(variant, &defs);
+                }
+            }
+        }
+        flatten_fields(&mut answer, &defs);
+        *result = answer;
+    }
+    // Only the citation records stay shared; every other definition was inlined or typed away.
+    if let Some(Value::Object(kept)) = schema.get_mut("$defs") {
+        kept.retain(|name, _| name == "CitationRecords");
+    }
+}
+
+/// The schema a `$ref` names in `defs`, else the schema itself.
+fn resolve<'a>(schema: &'a Value, defs: &'a Map<String, Value>) -> &'a Value {
+    schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.strip_prefix("#/$defs/"))
+        .and_then(|name| defs.get(name))
+        .unwrap_or(schema)
+}
+
+/// Each property of `object_schema` keeps its type; a nested record becomes `{"type": "object"}`.
+fn flatten_fields(object_schema: &mut Value, defs: &Map<String, Value>) {
+    if let Some(Value::Object(properties)) = object_schema.get_mut("properties") {
+        for property in properties.values_mut() {
+            *property = shallow_field(property, defs);
+        }
+    }
+}
+
+/// One field's schema with nested records typed `object` (see [`shallow_output`]).
+fn shallow_field(schema: &Value, defs: &Map<String, Value>) -> Value {
+    let target = resolve(schema, defs);
+    if target.get("enum").is_some() {
+        return json!({"type": "string", "enum": target["enum"]});
+    }
+    if let Some(Value::Array(branches)) = target.get("anyOf") {
+        return json!({"anyOf": branches.iter().map(|branch| shallow_field(branch, defs)).collect::<Vec<_>>()});
+    }
+    match target.get("type").and_then(Value::as_str) {
+        Some("object") => json!({"type": "object"}),
+        Some("array") => match target.get("items") {
+            Some(items) if target.get("prefixItems").is_none() => {
+                json!({"type": "array", "items": shallow_field(items, defs)})
+            }
+            _ => target.clone(),
+        },
+        Some(_) => target.clone(),
+        // A reference to a union of records, or anything else: a JSON value of that union.
+        None => json!({}),
     }
 }
 

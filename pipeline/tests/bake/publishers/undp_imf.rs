@@ -367,9 +367,10 @@ fn undp_imf_and_nd_gain_refreshed_from_their_publishers_agree_with_the_staged_ba
         // after its Estimates Start After 2024.
         ("ngdpd", "BRA", 2024, 2171.337, ""),
         ("ngdp_rpch", "MEX", 2025, -0.26, "projection"),
-        // imf_weo_2019apr: mex ngdp_rpch 2017 = 2.07 (estimates start after 2017), 2018 = 1.994 projected.
+        // imf_weo_2019apr: mex ngdp_rpch 2017 = 2.07 (estimates start after 2017); 2018 = 1.994 is the
+        // staff's estimate of a year before the April 2019 release, not a projection.
         ("ngdp_rpch_weo2019", "MEX", 2017, 2.07, ""),
-        ("ngdp_rpch_weo2019", "MEX", 2018, 1.994, "projection"),
+        ("ngdp_rpch_weo2019", "MEX", 2018, 1.994, "estimate"),
         // nd_gain: MEX 2020 gain 47.4597; ARG 1995 vulnerability 0.411565.
         ("ndgain_index", "MEX", 2020, 47.4597, ""),
         ("ndgain_vulnerability", "ARG", 1995, 0.411565, ""),
