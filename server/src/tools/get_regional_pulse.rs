@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ToolAnswer, ToolError, ToolSpec, answer,
-    answer::InputCells,
+    answer::{InputCells, significant},
     arguments,
     display::{self, Display, DisplayTable, SourceLink},
     paging,
@@ -43,7 +43,7 @@ use crate::load::Corpus;
 /// Countries a year needs before it is used as the indicator's regional year.
 pub const MIN_COUNTRIES: usize = corpus::derived::MIN_YEAR_COUNTRIES;
 /// Indicators per page by default: headline first, then by coverage.
-pub const DEFAULT_LIMIT: usize = 6;
+pub const DEFAULT_LIMIT: usize = 5;
 /// The most indicators one page holds.
 pub const MAX_LIMIT: usize = 10;
 /// The population indicator whose values weigh the regional mean (WDI `SP.POP.TOTL`).
@@ -70,7 +70,7 @@ pub fn spec() -> ToolSpec {
          countries unless include_territories; none when the direction is ambiguous), the biggest movers, \
          and the pillar's source contradictions. Indicators that cannot be aggregated (currency-specific levels, \
          exchange rates, PPP factors, indices with national bases) are listed in `not_aggregable` with the reason. Every number is cited; each regional value has a pulse-… record inline giving its inputs as a citation id pattern and \
-         countries (resolve_citations gives their values). Answer: 6 indicators a page (`limit` up to 10), headline first, under \
+         countries (resolve_citations gives their values). Answer: 5 indicators a page (`limit` up to 10), headline first, under \
          24 KB; `indicators_total` and `next_cursor` (pass as `cursor`) give the rest.",
         &["observations", "aggregates", "metrics", "discoveries"],
         handle,
@@ -150,7 +150,8 @@ pub struct IndicatorPulse {
     pub year: i32,
     /// Countries in the sample.
     pub countries: usize,
-    /// Share of the region's population in those countries, 0 to 1 (WDI `SP.POP.TOTL`, same year).
+    /// Share of the region's population in those countries, 0 to 1 at four significant digits (WDI
+    /// `SP.POP.TOTL`, same year).
     pub population_share: Option<f64>,
     /// The headline regional value of `year`: the publisher's own aggregate (World Bank LCN) when it
     /// publishes one, else ours (`our_value.value`).
@@ -196,18 +197,18 @@ pub struct IndicatorPulse {
 /// Our regional value of an indicator in one year.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct OurValue {
-    /// The value, in the indicator's unit.
+    /// The value, in the indicator's unit (by the indicator's `method`).
     pub value: f64,
-    /// Our declared aggregation (as `method`).
-    pub method: String,
     /// The weight of a weighted mean, in words (`land area, sq. km (WDI AG.LND.TOTL.K2)`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weight: Option<String>,
-    /// Share of the region's total of that weight held by the countries combined, 0 to 1 (for the
+    /// Share of the region's total of that weight held by the countries combined, 0 to 1 at four
+    /// significant digits (for the
     /// unweighted methods, see `population_share`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weight_share: Option<f64>,
-    /// `(value - regional_value) / |regional_value|` when the headline is the publisher's.
+    /// `(value - regional_value) / |regional_value|` when the headline is the publisher's, at four
+    /// significant digits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relative_difference: Option<f64>,
     /// Citation of our value: `pulse-{indicator}-{year}` (its record is `pulse`).
@@ -226,17 +227,18 @@ pub struct FiveYearsEarlier {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub left_out: Vec<String>,
     /// Share of the region (of its weight in the latest year for a weighted mean, else of its
-    /// population) held by the countries compared, 0 to 1.
+    /// population) held by the countries compared, 0 to 1 at four significant digits.
     pub coverage: Option<f64>,
     /// Said when `coverage` is under half the region: these countries do not stand for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coverage_note: Option<String>,
     /// Our value of the earlier year over those countries.
     pub value: f64,
-    /// Our value of the latest year over the same countries (equal to `our_value.value` when none is
-    /// left out).
-    pub latest_value: f64,
-    /// `latest_value - value`, in the unit.
+    /// Our value of the latest year over the same countries, when some are `left_out` (else it is
+    /// `our_value.value`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latest_value: Option<f64>,
+    /// Latest minus earlier value over the same countries, in the unit.
     pub change: f64,
     /// The publisher's own aggregate (World Bank LCN) of the earlier year, when published: with the
     /// headline it gives the publisher's change over the whole region.
@@ -265,7 +267,7 @@ pub struct CountryValue {
 pub struct Mover {
     /// ISO3.
     pub country: String,
-    /// Change, in the unit.
+    /// Change, in the unit (at 12 significant digits: the binary noise of the difference dropped).
     pub change: f64,
     /// Citations of the earlier and the later value.
     pub citation_ids: [String; 2],
@@ -284,20 +286,17 @@ pub struct PulseRecord {
 }
 
 /// The record of the `pulse-…` id of the value 5 years earlier: method as in `pulse`, over the countries
-/// compared.
+/// compared, which are the latest pulse's `inputs.countries` without `five_years_earlier.left_out` (in
+/// that order).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct EarlierPulseRecord {
     /// `pulse-{indicator}-{year}`; exists only in this response.
     pub citation_id: String,
-    /// Citation id pattern of the input values, `{iso3}` for each of `countries`.
+    /// Citation id pattern of the input values, `{iso3}` for each country compared.
     pub pattern: String,
     /// Citation id pattern of the weights, when weighted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weights: Option<String>,
-    /// The countries compared (ISO3), in the order combined; omitted when none is `left_out` (then they
-    /// are the latest pulse's `inputs.countries`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub countries: Vec<String>,
 }
 
 /// A contradiction, by reference.
@@ -686,13 +685,12 @@ fn indicator_pulse<'c>(
                 rule,
                 &earlier_cells,
                 weight_cells(&earlier_weights).as_deref(),
-                coverage,
             );
             Some(FiveYearsEarlier {
                 year: earlier_year,
                 countries: kept.len(),
                 left_out: left_out.iter().map(|cell| cell.country.to_string()).collect(),
-                coverage,
+                coverage: coverage.map(|share| significant(share, 4)),
                 coverage_note: coverage.filter(|share| *share < MIN_EARLIER_COVERAGE).map(|share| {
                     format!(
                         "the {} countries with a value in both years hold {:.0} % of the region's {}: they do not stand for Latin America and the Caribbean",
@@ -701,20 +699,15 @@ fn indicator_pulse<'c>(
                         weight.map_or("population", |weight| weight.name.as_str()).replace('_', " ")
                     )
                 }),
-                value,
-                latest_value,
-                change: latest_value - value,
+                value: significant(value, 12),
+                latest_value: (!left_out.is_empty()).then_some(significant(latest_value, 12)),
+                change: significant(latest_value - value, 12),
                 publisher_value: earlier_publisher_row.map(|row| row.value),
                 publisher_citation_id: earlier_publisher_row.map(|row| row.citation_id.to_string()),
                 pulse: EarlierPulseRecord {
                     citation_id: record.citation_id,
                     pattern: record.inputs.pattern,
                     weights: record.inputs.weights,
-                    countries: if left_out.is_empty() {
-                        Vec::new()
-                    } else {
-                        record.inputs.countries
-                    },
                 },
             })
         })
@@ -755,7 +748,7 @@ fn indicator_pulse<'c>(
             let before = *earlier_by_country.get(cell.country)?;
             let mover = Mover {
                 country: cell.country.to_string(),
-                change: cell.value - before.value,
+                change: significant(cell.value - before.value, 12),
                 citation_ids: [before.citation_id.to_string(), cell.citation_id.to_string()],
             };
             Some((mover, [before, *cell]))
@@ -792,7 +785,7 @@ fn indicator_pulse<'c>(
         good_direction: metric.good_direction,
         year,
         countries: cells.len(),
-        population_share,
+        population_share: population_share.map(|share| significant(share, 4)),
         regional_value: publisher_row.map_or(our_value, |row| row.value),
         regional_value_by: stats
             .publisher
@@ -808,14 +801,15 @@ fn indicator_pulse<'c>(
             .and_then(|publisher| publisher.method.clone()),
         our_value: OurValue {
             value: our_value,
-            method: rule.aggregation.as_str().to_string(),
             weight: weight.map(|weight| weight.description.clone()),
-            weight_share: weight.and(stats.weight_share),
+            weight_share: weight
+                .and(stats.weight_share)
+                .map(|share| significant(share, 4)),
             relative_difference: publisher_row.map(|row| {
                 if row.value == 0.0 {
                     if our_value == 0.0 { 0.0 } else { f64::INFINITY }
                 } else {
-                    (our_value - row.value) / row.value.abs()
+                    significant((our_value - row.value) / row.value.abs(), 4)
                 }
             }),
             citation_id: pulse_id,
@@ -841,7 +835,6 @@ fn indicator_pulse<'c>(
             rule,
             &inputs,
             weight_cells(&weights).as_deref(),
-            weight.and(stats.weight_share).or(population_share),
         ),
     };
     Some((pulse, cited, territories))
@@ -849,48 +842,35 @@ fn indicator_pulse<'c>(
 
 /// The record of a regional value: how it was formed and the citation ids of its inputs (values, then
 /// weights; for a weight that is a product, the first factor's, e.g. the crude birth rate of `births`).
-/// `share` is the share of the region's weight (or population) the countries hold.
+/// The share of the region those countries hold is beside it (`our_value.weight_share`,
+/// `population_share`, `five_years_earlier.coverage`), not repeated in the prose.
 fn pulse_record(
     indicator: &str,
     year: i32,
     rule: &MetricRule,
     cells: &[Observation<'_>],
     weights: Option<&[Observation<'_>]>,
-    share: Option<f64>,
 ) -> PulseRecord {
-    let held = |what: &str| {
-        share.map_or(String::new(), |share| {
-            format!(", which hold {:.0}% of the region's {what}", share * 100.0)
-        })
-    };
     let weight = rule.weight.as_ref();
     PulseRecord {
         citation_id: format!("pulse-{indicator}-{year}"),
         method: match rule.aggregation {
             Aggregation::PopulationWeightedMean | Aggregation::WeightedMean => format!(
-                "mean of the observed values of {} countries weighted by {} (same year){}: {}",
+                "mean of the observed values of {} countries weighted by {} (same year): {}",
                 cells.len(),
                 weight.map_or("population (WDI SP.POP.TOTL)", |weight| weight
                     .description
                     .as_str()),
-                held(
-                    weight
-                        .map_or("population", |weight| weight.name.as_str())
-                        .replace('_', " ")
-                        .as_str()
-                ),
                 rule.declared_by
             ),
             Aggregation::UnweightedMean => format!(
-                "unweighted mean of the observed values of {} countries, each counting once{}: {}",
+                "unweighted mean of the observed values of {} countries, each counting once: {}",
                 cells.len(),
-                held("population"),
                 rule.declared_by
             ),
             Aggregation::Sum => format!(
-                "sum of the observed values of the {} countries with one{}: {}",
+                "sum of the observed values of the {} countries with one: {}",
                 cells.len(),
-                held("population"),
                 rule.reason
             ),
             Aggregation::Median | Aggregation::None => {
