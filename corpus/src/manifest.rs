@@ -20,7 +20,10 @@ use crate::{CorpusError, layout, read_json, write_json};
 /// 10: projects' older-export fields and title pillars; events' texts in es/pt; `geffund-` ids.
 /// 11: the curated records' publisher, licence and attribution declared once per source
 /// (`record_sources.json`), no longer in every record.
-pub const FORMAT_VERSION: u32 = 11;
+/// 12: year statistics carry their weight, weight share and the publisher's own aggregate (LCN); derived
+/// rules name weighted means and bounded scales; data health adds the reliability score; observations
+/// may be flagged `estimate` or `vintage_projection`.
+pub const FORMAT_VERSION: u32 = 12;
 
 /// Artifacts listed with their checksum but left out of the corpus version: what depends on the corpus
 /// a bake replaced rather than on its inputs ([`layout::CHANGES`]). The same inputs then give the same
