@@ -33,7 +33,7 @@ pub fn decode_latin1(bytes: &[u8]) -> String {
 /// A message naming the byte offset of an odd trailing byte or of an unpaired surrogate.
 pub fn decode_utf16le(bytes: &[u8]) -> Result<String, String> {
     let bytes = bytes.strip_prefix(&[0xFF, 0xFE]).unwrap_or(bytes);
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return Err(format!(
             "UTF-16LE text of odd length ({} bytes): the last byte at offset {} is half a character",
             bytes.len(),

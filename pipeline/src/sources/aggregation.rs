@@ -464,7 +464,10 @@ pub fn load(path: &Path, catalog: &Catalog) -> Result<AggregationRules, BakeErro
                 ));
             }
         }
-        if weight.factor.is_some_and(|factor| !(factor > 0.0)) {
+        if weight
+            .factor
+            .is_some_and(|factor| factor.is_nan() || factor <= 0.0)
+        {
             return Err(invalid(field, "`factor` must be positive".into()));
         }
         if weight.description.trim().is_empty() {

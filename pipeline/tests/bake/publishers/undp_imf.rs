@@ -141,7 +141,7 @@ fn with_thousands_separators(cell: &str) -> String {
     let digits: Vec<char> = integer.chars().collect();
     let mut grouped = String::new();
     for (index, digit) in digits.iter().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(*digit);

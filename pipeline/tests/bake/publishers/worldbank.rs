@@ -92,6 +92,9 @@ fn column(headers: &[String], name: &str) -> usize {
         .unwrap_or_else(|| panic!("no column {name} in {headers:?}"))
 }
 
+/// One WDI series of the bulk file: country name, indicator name, year → value as printed.
+type BulkSeries = (String, String, BTreeMap<i32, String>);
+
 /// The WDI bulk zip: `WDICSV.csv` rendered from the staged long CSVs, and the two metadata members.
 fn wdi_bulk_zip(sources_dir: &Path) -> Vec<u8> {
     let indicators = sources_dir.join("wdi/indicators");
@@ -101,8 +104,7 @@ fn wdi_bulk_zip(sources_dir: &Path) -> Vec<u8> {
         .collect();
     codes.sort();
     // (country code, indicator code) → name, indicator name, year → value.
-    let mut series: BTreeMap<(String, String), (String, String, BTreeMap<i32, String>)> =
-        BTreeMap::new();
+    let mut series: BTreeMap<(String, String), BulkSeries> = BTreeMap::new();
     let mut last_year = 1960;
     for dir in &codes {
         let code = dir.to_ascii_uppercase();
