@@ -17,15 +17,7 @@ use corpus::{
 };
 use pipeline::sources::{Catalog, aggregation};
 
-use crate::support::{fixture, project_catalog, real};
-
-fn rules(corpus: &BakedCorpus) -> BTreeMap<String, MetricRule> {
-    read_json::<Vec<MetricRule>>(&corpus.dir().join(DERIVED_RULES), "derived rules")
-        .expect("derived_rules.json reads")
-        .into_iter()
-        .map(|rule| (rule.indicator.clone(), rule))
-        .collect()
-}
+use crate::support::{fixture, project_catalog, real, rules};
 
 fn year_stats(corpus: &BakedCorpus) -> Vec<YearStats> {
     read_json(&corpus.dir().join(layout::YEAR_STATS), "year stats").expect("year_stats.json reads")

@@ -3,24 +3,13 @@
 //! leaders and laggards are sovereign countries with no suspect value, and the ambiguous directions
 //! carry their `[[directions]]` note.
 
-use std::collections::BTreeMap;
-
 use corpus::{
-    BakedCorpus, DropReason, GoodDirection, YearStats,
-    derived::{DERIVED_RULES, MetricRule},
+    DropReason, GoodDirection, YearStats,
     frontier, layout, read_json,
 };
 use pipeline::sources::{Catalog, aggregation};
 
-use crate::support::{project_catalog, real};
-
-fn rules(corpus: &BakedCorpus) -> BTreeMap<String, MetricRule> {
-    read_json::<Vec<MetricRule>>(&corpus.dir().join(DERIVED_RULES), "derived rules")
-        .expect("derived_rules.json reads")
-        .into_iter()
-        .map(|rule| (rule.indicator.clone(), rule))
-        .collect()
-}
+use crate::support::{project_catalog, real, rules};
 
 #[test]
 fn a_run_of_zero_road_deaths_is_a_placeholder_and_a_lone_zero_is_kept() {

@@ -6,24 +6,21 @@
 use std::collections::BTreeMap;
 
 use corpus::{
-    Discoveries, Metric, PillarCorrelation, SeriesStats,
+    Discoveries, PillarCorrelation, SeriesStats,
     analytics::Scale,
-    derived::{DERIVED_RULES, MetricRule},
+    derived::MetricRule,
     health::DataHealth,
     layout, read_json,
 };
 
-use crate::support::real;
+use crate::support::{self, real};
 
 fn read<T: serde::de::DeserializeOwned>(file: &'static str) -> T {
     read_json(&real().corpus.dir().join(file), file).expect("the artifact reads")
 }
 
 fn rules() -> BTreeMap<String, MetricRule> {
-    read::<Vec<MetricRule>>(DERIVED_RULES)
-        .into_iter()
-        .map(|rule| (rule.indicator.clone(), rule))
-        .collect()
+    support::rules(&real().corpus)
 }
 
 const CPIA: [&str; 5] = [
@@ -57,12 +54,7 @@ fn cpia_and_other_bounded_scores_refuse_cagr() {
         );
     }
     // Every bounded metric is a score, index or share with a maximum; none keeps a CAGR.
-    let metrics: BTreeMap<&str, &Metric> = real()
-        .corpus
-        .metrics()
-        .iter()
-        .map(|metric| (metric.id.as_str(), metric))
-        .collect();
+    let metrics = support::metrics_by_id(&real().corpus);
     for rule in rules.values().filter(|rule| rule.scale == Scale::Bounded) {
         assert!(
             metrics[rule.indicator.as_str()].valid_range.max.is_some(),
@@ -95,12 +87,7 @@ fn cpia_and_other_bounded_scores_refuse_cagr() {
 #[test]
 fn precomputed_forecasts_stay_in_the_valid_range() {
     let stats: Vec<SeriesStats> = read(layout::SERIES_STATS);
-    let metrics: BTreeMap<&str, &Metric> = real()
-        .corpus
-        .metrics()
-        .iter()
-        .map(|metric| (metric.id.as_str(), metric))
-        .collect();
+    let metrics = support::metrics_by_id(&real().corpus);
     let mut clipped = 0;
     for series in &stats {
         let Some((_, value, lower, upper)) = series.forecast_5y else {

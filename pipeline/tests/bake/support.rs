@@ -1,10 +1,15 @@
 use std::{
+    collections::BTreeMap,
     path::{Path, PathBuf},
     process::Output,
     sync::OnceLock,
 };
 
-use corpus::BakedCorpus;
+use corpus::{
+    BakedCorpus, Metric,
+    derived::{DERIVED_RULES, MetricRule},
+    read_json,
+};
 use pipeline::bake::{BakeOptions, BakeSummary, bake};
 
 /// The project's own catalog (`data/`).
@@ -68,4 +73,22 @@ pub fn real() -> &'static RealBake {
         let corpus = BakedCorpus::open_current(&out_dir).expect("the published corpus opens");
         RealBake { summary, corpus }
     })
+}
+
+/// A baked corpus' derived-number rules (`derived_rules.json`) by indicator id.
+pub fn rules(corpus: &BakedCorpus) -> BTreeMap<String, MetricRule> {
+    read_json::<Vec<MetricRule>>(&corpus.dir().join(DERIVED_RULES), "derived rules")
+        .expect("derived_rules.json reads")
+        .into_iter()
+        .map(|rule| (rule.indicator.clone(), rule))
+        .collect()
+}
+
+/// A baked corpus' metrics by id.
+pub fn metrics_by_id(corpus: &BakedCorpus) -> BTreeMap<&str, &Metric> {
+    corpus
+        .metrics()
+        .iter()
+        .map(|metric| (metric.id.as_str(), metric))
+        .collect()
 }
