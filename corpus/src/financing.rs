@@ -41,6 +41,10 @@ pub struct FinancingRecord {
     /// CRS: disbursements summed over every year, US$ million at constant prices (CRS base year), so years
     /// add up without inflation.
     pub total_constant_usd_mn: Option<f64>,
+    /// CRS: the disbursements of each year the extract reports (zeros included), oldest first, so a window
+    /// of years (`get_dataset` `from_year`/`to_year`) sums what it holds; empty for projects' instruments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub years: Vec<FlowYear>,
     /// Projects: their commitments (World Bank IBRD/IDA) or grants (GEF) summed, current US$ (nominal).
     pub committed_usd: Option<f64>,
     /// Projects: their ids (P-codes, GEF ids), newest approval first.
@@ -62,6 +66,40 @@ pub struct FinancingRecord {
     pub url: String,
     /// When the data were retrieved.
     pub retrieved_at: String,
+}
+
+/// One year of a CRS flow, as the extract reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct FlowYear {
+    /// The year of the disbursements.
+    pub year: i32,
+    /// Disbursed that year, US$ million at current prices.
+    pub current_usd_mn: f64,
+    /// Disbursed that year, US$ million at constant prices (CRS base year).
+    pub constant_usd_mn: f64,
+}
+
+impl FinancingRecord {
+    /// The disbursements of the years `from..=to` (either end open when `None`), US$ million
+    /// `(current, constant)`; `None` when the record has no year in the window (a projects' instrument
+    /// has none).
+    pub fn disbursed_in(&self, from: Option<i32>, to: Option<i32>) -> Option<(f64, f64)> {
+        let mut years = self
+            .years
+            .iter()
+            .filter(|flow| {
+                from.is_none_or(|from| flow.year >= from) && to.is_none_or(|to| flow.year <= to)
+            })
+            .peekable();
+        years.peek()?;
+        Some(years.fold((0.0, 0.0), |(current, constant), flow| {
+            (
+                current + flow.current_usd_mn,
+                constant + flow.constant_usd_mn,
+            )
+        }))
+    }
 }
 
 crate::cited_record!(FinancingRecord, Financing, title);

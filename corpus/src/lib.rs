@@ -80,7 +80,7 @@ pub use dataset::{Dataset, DatasetColumn};
 pub use derived::{Anomaly, Contradiction, Discoveries, PillarCorrelation, SeriesStats, YearStats};
 pub use error::CorpusError;
 pub use event::Event;
-pub use financing::FinancingRecord;
+pub use financing::{FinancingRecord, FlowYear};
 pub use index::{IndexDocument, MetricHit, MetricIndex};
 pub use institution::Institution;
 pub use json::{read_json, write_json};

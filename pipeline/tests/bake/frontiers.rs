@@ -3,10 +3,7 @@
 //! leaders and laggards are sovereign countries with no suspect value, and the ambiguous directions
 //! carry their `[[directions]]` note.
 
-use corpus::{
-    DropReason, GoodDirection, YearStats,
-    frontier, layout, read_json,
-};
+use corpus::{DropReason, GoodDirection, YearStats, frontier, layout, read_json};
 use pipeline::sources::{Catalog, aggregation};
 
 use crate::support::{project_catalog, real, rules};

@@ -6,11 +6,8 @@
 use std::collections::BTreeMap;
 
 use corpus::{
-    Discoveries, PillarCorrelation, SeriesStats,
-    analytics::Scale,
-    derived::MetricRule,
-    health::DataHealth,
-    layout, read_json,
+    Discoveries, PillarCorrelation, SeriesStats, analytics::Scale, derived::MetricRule,
+    health::DataHealth, layout, read_json,
 };
 
 use crate::support::{self, real};

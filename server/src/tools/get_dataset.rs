@@ -91,10 +91,21 @@ impl RecordFilter {
     }
 }
 
-/// A curated record as a row, weighed with its citation record (which the page's `citations` carries).
+/// The provenance fields of a curated record that its citation record (in `citations.records`) carries:
+/// left out of its row, so they are said once.
+const PROVENANCE_FIELDS: [&str; 4] = ["publisher", "license", "attribution", "retrieved_at"];
+
+/// A curated record as a row without its provenance (said once, in its citation record, which the
+/// page's `citations` carries), weighed with that record.
 fn weighted_record<T: Serialize + CitedRecord>(record: &T) -> (Value, Vec<String>, usize) {
     let citation = serde_json::to_string(&record.citation()).map_or(0, |text| text.len());
-    (json!(record), Vec::new(), citation)
+    let mut row = json!(record);
+    if let Some(fields) = row.as_object_mut() {
+        for field in PROVENANCE_FIELDS {
+            fields.remove(field);
+        }
+    }
+    (row, Vec::new(), citation)
 }
 
 /// Arguments of `get_dataset`.
@@ -126,6 +137,20 @@ pub struct GetDatasetInput {
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub pillar: Option<String>,
+    /// First year (curated records): laws and policies by their first event's date, financing by
+    /// disbursement year (CRS) or approval year (instruments' projects), events by date, projects by
+    /// approval date. Financing rows then carry the window's amounts, ranked.
+    #[serde(default, deserialize_with = "arguments::whole_number")]
+    #[schemars(range(min = 1900, max = 2100))]
+    pub from_year: Option<i32>,
+    /// Last year, inclusive (as `from_year`).
+    #[serde(default, deserialize_with = "arguments::whole_number")]
+    #[schemars(range(min = 1900, max = 2100))]
+    pub to_year: Option<i32>,
+    /// Curated records: every field (a law's full description, a CRS flow's yearly amounts) instead of the
+    /// compact row. A row asked for by `id` is always full. Default false.
+    #[serde(default)]
+    pub full: Option<bool>,
     /// Rows per page, 1 to 500. Default 100.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 500), extend("default" = 100))]
@@ -159,6 +184,13 @@ pub struct GetDatasetResult {
     /// 32 KB of them with their citation records, whichever comes first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_offset: Option<usize>,
+    /// `financing` of one `country`: the CRS disbursements of every matching flow (not only this page's)
+    /// summed per financier over the years asked (`from_year`/`to_year`, else every year), largest first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub financing_totals: Option<FinancingTotals>,
+    /// What the rows mean and cannot say (the CRS caveats on every `financing` page).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
     /// The whole dataset's files, and the indicator's when the page is filtered by one (`indicator`, or
@@ -166,6 +198,59 @@ pub struct GetDatasetResult {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<display::FileLink>,
 }
+
+/// CRS climate-related disbursements per financier over a window of years.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FinancingTotals {
+    /// First year summed (the earliest reported when `from_year` is not given).
+    pub from_year: i32,
+    /// Last year summed.
+    pub to_year: i32,
+    /// Financiers with a flow in the window.
+    pub financiers_total: usize,
+    /// The largest [`TOP_FINANCIERS`] financiers, largest current-price sum first.
+    pub financiers: Vec<FinancierTotal>,
+}
+
+/// Financiers listed in [`FinancingTotals`] at most.
+pub const TOP_FINANCIERS: usize = 10;
+
+/// One financier's CRS disbursements over the window.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FinancierTotal {
+    /// The CRS donor (`Japan`, `EU Institutions`).
+    pub financier: String,
+    /// Disbursed, US$ million at current prices summed over the years (as the OECD's own tables add
+    /// them), at six significant digits.
+    pub current_usd_mn: f64,
+    /// Disbursed, US$ million at constant prices (CRS base year), at six significant digits.
+    pub constant_usd_mn: f64,
+    /// The flows (flow type × sector group) summed.
+    pub flows: usize,
+    /// The sum's record: `calc-financing-{iso3 or lac}-{financier}-{from}-{to}` (exists only in this
+    /// response), its method and the citation ids of the flows summed, largest first (each resolves with
+    /// `resolve_citations` or `get_dataset` `financing` by `id`).
+    pub calc: FinancierCalc,
+}
+
+/// The record of a financier's sum.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FinancierCalc {
+    /// `calc-financing-…`.
+    pub citation_id: String,
+    /// How the sum was formed.
+    pub method: String,
+    /// The flows' citation ids.
+    pub inputs: Vec<String>,
+}
+
+/// The caveats of the OECD CRS climate-related extract, said on every financing answer.
+pub const CRS_NOTES: [&str; 4] = [
+    "OECD CRS climate-related disbursements are an upper bound: an activity whose Rio marker for adaptation or mitigation is significant or principal counts in full",
+    "adaptation cannot be separated from mitigation in these flows: an activity marked for both counts once, in full",
+    "multilateral development banks that report no Rio markers (IDB, CAF, CABEI) are absent, and so is China, which does not report to the CRS",
+    "amounts are disbursements in US$ million; totals over years add current prices as the OECD's tables do, and constant prices (CRS base year) beside them",
+];
 
 /// Bytes one page holds at most (compact JSON of its rows, and of the citation records they bring:
 /// see [`SERIES_RECORD_BYTES`]), so that a page stays within an answer's 40 KB budget.
@@ -208,6 +293,18 @@ impl Page {
         limit: usize,
         to_row: impl Fn(T) -> (Value, Vec<String>, usize),
     ) -> Page {
+        Page::within(matching, offset, limit, PAGE_BYTES, to_row)
+    }
+
+    /// As [`Page::weighted`], the rows and their records held to `budget` bytes (what the answer's other
+    /// parts leave of [`PAGE_BYTES`]).
+    fn within<T>(
+        matching: impl Iterator<Item = T>,
+        offset: usize,
+        limit: usize,
+        budget: usize,
+        to_row: impl Fn(T) -> (Value, Vec<String>, usize),
+    ) -> Page {
         let mut page = Page {
             total: 0,
             rows: Vec::new(),
@@ -233,7 +330,7 @@ impl Page {
                     }
                 }
                 // The first row always fits, so every page moves forward.
-                if page.rows.is_empty() || page.bytes + size <= PAGE_BYTES {
+                if page.rows.is_empty() || page.bytes + size <= budget {
                     page.bytes += size;
                     for id in &cited {
                         let series_id = crate::tools::answer::series_id(id);
@@ -268,10 +365,22 @@ fn handle(
         arguments::year_range(Some(year), Some(year))?;
     }
     let record_dataset = RecordDataset::from_id(&input.dataset_id);
-    let page = if let Some(dataset) = record_dataset {
-        record_page(corpus, dataset, &input, (offset, limit))?
+    let window = Window::of(&input)?;
+    if record_dataset.is_none() && (window.is_some() || input.full.is_some()) {
+        return Err(ToolError::Invalid(format!(
+            "from_year, to_year and full read the curated records (projects, regulation, institutions, financing, events); `{}` is filtered by year",
+            arguments::snippet(&input.dataset_id)
+        )));
+    }
+    let (page, financing_totals) = if let Some(dataset) = record_dataset {
+        record_page(corpus, dataset, &input, window, (offset, limit))?
     } else {
-        other_page(corpus, &input, (offset, limit))?
+        (other_page(corpus, &input, (offset, limit))?, None)
+    };
+    let notes = if record_dataset == Some(RecordDataset::Financing) {
+        CRS_NOTES.map(String::from).to_vec()
+    } else {
+        Vec::new()
     };
     // A curated dataset's first page also says what the dataset holds.
     let first_curated_page = offset == 0 && record_dataset.is_some();
@@ -336,6 +445,8 @@ fn handle(
         truncated: offset + page.rows.len() < page.total,
         next_offset: (offset + page.rows.len() < page.total).then_some(offset + page.rows.len()),
         rows: page.rows,
+        financing_totals,
+        notes,
     };
     Ok(ToolAnswer {
         result,
@@ -549,140 +660,398 @@ fn record_page(
     corpus: &Corpus,
     dataset: RecordDataset,
     input: &GetDatasetInput,
+    window: Option<Window>,
     (offset, limit): (usize, usize),
-) -> Result<Page, ToolError> {
-    Ok(match dataset {
-        RecordDataset::Projects => {
-            for (name, given) in [
-                ("indicator", input.indicator.is_some()),
-                ("year", input.year.is_some()),
-            ] {
-                if given {
-                    return Err(ToolError::Invalid(format!(
-                        "{name}: projects rows are filtered by id (P-code or citation id), country and pillar only"
-                    )));
+) -> Result<(Page, Option<FinancingTotals>), ToolError> {
+    let full = input.full.unwrap_or(false) || input.id.is_some();
+    let in_window = |date: Option<&str>| window.is_none_or(|window| window.holds_date(date));
+    if dataset == RecordDataset::Financing {
+        return financing_page(corpus, input, window, full, (offset, limit));
+    }
+    Ok((
+        match dataset {
+            RecordDataset::Projects => {
+                for (name, given) in [
+                    ("indicator", input.indicator.is_some()),
+                    ("year", input.year.is_some()),
+                ] {
+                    if given {
+                        return Err(ToolError::Invalid(format!(
+                            "{name}: projects rows are filtered by id (P-code or citation id), country and pillar only"
+                        )));
+                    }
                 }
+                let projects = corpus.projects().map_err(ToolError::Internal)?;
+                let country = arguments::optional_country(corpus, input.country.as_deref())?
+                    .map(|country| country.iso3.as_str());
+                let pillar = arguments::optional_pillar(corpus, input.pillar.as_deref())?
+                    .map(|pillar| pillar.id.as_str());
+                // A P-code in any case or its digits alone, or the record's citation id (`wbproj-p127837`);
+                // an id the corpus does not hold matches nothing.
+                let id = input
+                    .id
+                    .as_deref()
+                    .map(|id| corpus.project_named(id).map(|project| project.id.as_str()));
+                let matching = projects.iter().filter(|project| {
+                    id.is_none_or(|id| id == Some(project.id.as_str()))
+                        && country.is_none_or(|country| project.country.as_deref() == Some(country))
+                        && pillar.is_none_or(|pillar| project.pillars.iter().any(|of| of == pillar))
+                        && in_window(project.approval_date.as_deref())
+                });
+                Page::weighted(matching, offset, limit, weighted_record)
             }
-            let projects = corpus.projects().map_err(ToolError::Internal)?;
-            let country = arguments::optional_country(corpus, input.country.as_deref())?
-                .map(|country| country.iso3.as_str());
-            let pillar = arguments::optional_pillar(corpus, input.pillar.as_deref())?
-                .map(|pillar| pillar.id.as_str());
-            // A P-code in any case or its digits alone, or the record's citation id (`wbproj-p127837`);
-            // an id the corpus does not hold matches nothing.
-            let id = input
-                .id
-                .as_deref()
-                .map(|id| corpus.project_named(id).map(|project| project.id.as_str()));
-            let matching = projects.iter().filter(|project| {
-                id.is_none_or(|id| id == Some(project.id.as_str()))
-                    && country.is_none_or(|country| project.country.as_deref() == Some(country))
-                    && pillar.is_none_or(|pillar| project.pillars.iter().any(|of| of == pillar))
-            });
-            Page::weighted(matching, offset, limit, |project| {
-                let record =
-                    serde_json::to_string(&project.citation()).map_or(0, |text| text.len());
-                (json!(project), Vec::new(), record)
-            })
-        }
-        RecordDataset::Regulation
-        | RecordDataset::Institutions
-        | RecordDataset::Financing
-        | RecordDataset::Events => {
-            for (name, given) in [
-                ("indicator", input.indicator.is_some()),
-                ("year", input.year.is_some()),
-            ] {
-                if given {
-                    return Err(ToolError::Invalid(format!(
-                        "{name}: {} rows are filtered by id (their citation id), country and pillar only",
-                        input.dataset_id
-                    )));
-                }
-            }
-            let country = arguments::optional_country(corpus, input.country.as_deref())?
-                .map(|country| country.iso3.clone());
-            let pillar = arguments::optional_pillar(corpus, input.pillar.as_deref())?
-                .map(|pillar| pillar.id.clone());
-            let filter = RecordFilter {
-                // Citation ids are lower case, without spaces.
-                id: input.id.as_deref().map(|id| id.trim().to_ascii_lowercase()),
-                country,
-                pillar,
-            };
-            match dataset {
-                RecordDataset::Regulation => {
-                    let table = corpus.laws().map_err(ToolError::Internal)?;
-                    let matching = table.records.iter().filter(|law| {
-                        filter.keeps(
-                            &law.citation_id,
-                            std::slice::from_ref(&law.country),
-                            &law.pillars,
-                        )
-                    });
-                    Page::weighted(matching, offset, limit, weighted_record)
-                }
-                RecordDataset::Institutions => {
-                    let table = corpus.institutions().map_err(ToolError::Internal)?;
-                    let matching = table.records.iter().filter(|body| {
-                        filter.keeps(
-                            &body.citation_id,
-                            std::slice::from_ref(&body.country),
-                            &body.pillars,
-                        )
-                    });
-                    Page::weighted(matching, offset, limit, weighted_record)
-                }
-                RecordDataset::Financing => {
-                    let table = corpus.financing().map_err(ToolError::Internal)?;
-                    let mut matching: Vec<&corpus::FinancingRecord> = table
-                        .records
-                        .iter()
-                        .filter(|record| {
-                            filter.keeps(
-                                &record.citation_id,
-                                std::slice::from_ref(&record.country),
-                                &record.pillars,
-                            )
+            RecordDataset::Regulation
+            | RecordDataset::Institutions
+            | RecordDataset::Financing
+            | RecordDataset::Events => {
+                let filter = record_filter(corpus, input)?;
+                match dataset {
+                    RecordDataset::Regulation => {
+                        let table = corpus.laws().map_err(ToolError::Internal)?;
+                        let mut matching: Vec<&corpus::Law> = table
+                            .records
+                            .iter()
+                            .filter(|law| {
+                                filter.keeps(
+                                    &law.citation_id,
+                                    std::slice::from_ref(&law.country),
+                                    &law.pillars,
+                                ) && in_window(law.date.as_deref())
+                            })
+                            .collect();
+                        // Newest first; an undated record last.
+                        matching.sort_by(|left, right| {
+                            right
+                                .date
+                                .cmp(&left.date)
+                                .then(left.citation_id.cmp(&right.citation_id))
+                        });
+                        Page::weighted(matching.into_iter(), offset, limit, |law| {
+                            if full {
+                                weighted_record(law)
+                            } else {
+                                let (_, cited, bytes) = weighted_record(law);
+                                (compact_law(law), cited, bytes)
+                            }
                         })
-                        .collect();
-                    // By country, then kind, then the largest amount first (CRS totals at constant
-                    // prices, instruments' commitments), so a page shows the main donors first.
-                    matching.sort_by(|left, right| {
-                        let amount = |record: &corpus::FinancingRecord| {
-                            record
-                                .total_constant_usd_mn
-                                .map(|millions| millions * 1e6)
-                                .or(record.committed_usd)
-                                .unwrap_or(0.0)
-                        };
-                        (&left.country, &left.kind)
-                            .cmp(&(&right.country, &right.kind))
-                            .then(amount(right).total_cmp(&amount(left)))
-                            .then(left.citation_id.cmp(&right.citation_id))
-                    });
-                    Page::weighted(matching.into_iter(), offset, limit, weighted_record)
-                }
-                RecordDataset::Projects | RecordDataset::Events => {
-                    let table = corpus.events().map_err(ToolError::Internal)?;
-                    let matching = table.records.iter().filter(|event| {
-                        filter.keeps(&event.citation_id, &event.countries, &event.pillars)
-                    });
-                    // An event also cites the record it was made from.
-                    Page::weighted(matching, offset, limit, |event| {
-                        let (row, cited, bytes) = weighted_record(event);
-                        let source = event
-                            .record_id
-                            .as_deref()
-                            .and_then(|id| corpus.record_citation(id))
-                            .and_then(|record| serde_json::to_string(&record).ok())
-                            .map_or(0, |text| text.len());
-                        (row, cited, bytes + source)
-                    })
+                    }
+                    RecordDataset::Institutions => {
+                        let table = corpus.institutions().map_err(ToolError::Internal)?;
+                        let matching = table.records.iter().filter(|body| {
+                            filter.keeps(
+                                &body.citation_id,
+                                std::slice::from_ref(&body.country),
+                                &body.pillars,
+                            )
+                        });
+                        Page::weighted(matching, offset, limit, weighted_record)
+                    }
+                    RecordDataset::Projects | RecordDataset::Financing | RecordDataset::Events => {
+                        let table = corpus.events().map_err(ToolError::Internal)?;
+                        let matching = table.records.iter().filter(|event| {
+                            filter.keeps(&event.citation_id, &event.countries, &event.pillars)
+                                && in_window(Some(&event.date))
+                        });
+                        // An event also cites the record it was made from.
+                        Page::weighted(matching, offset, limit, |event| {
+                            let (row, cited, bytes) = weighted_record(event);
+                            let source = event
+                                .record_id
+                                .as_deref()
+                                .and_then(|id| corpus.record_citation(id))
+                                .and_then(|record| serde_json::to_string(&record).ok())
+                                .map_or(0, |text| text.len());
+                            (row, cited, bytes + source)
+                        })
+                    }
                 }
             }
+        },
+        None,
+    ))
+}
+
+/// The filters of a curated dataset other than `projects` (which is filtered by P-code too), after
+/// refusing the observation filters it does not take.
+fn record_filter(corpus: &Corpus, input: &GetDatasetInput) -> Result<RecordFilter, ToolError> {
+    for (name, given) in [
+        ("indicator", input.indicator.is_some()),
+        ("year", input.year.is_some()),
+    ] {
+        if given {
+            return Err(ToolError::Invalid(format!(
+                "{name}: {} rows are filtered by id (their citation id), country, pillar, from_year and to_year",
+                input.dataset_id
+            )));
         }
+    }
+    Ok(RecordFilter {
+        // Citation ids are lower case, without spaces.
+        id: input.id.as_deref().map(|id| id.trim().to_ascii_lowercase()),
+        country: arguments::optional_country(corpus, input.country.as_deref())?
+            .map(|country| country.iso3.clone()),
+        pillar: arguments::optional_pillar(corpus, input.pillar.as_deref())?
+            .map(|pillar| pillar.id.clone()),
     })
+}
+
+/// A page of `financing`: the matching records by country, kind, then the largest amount first (the
+/// window's current-price disbursements when years are asked, else CRS totals at constant prices and the
+/// instruments' commitments), and the CRS totals per financier over every matching flow. With a window, a
+/// CRS flow is kept when it reports a year in it, an instrument when one of its projects was approved in
+/// it, and each row carries the window's amounts.
+fn financing_page(
+    corpus: &Corpus,
+    input: &GetDatasetInput,
+    window: Option<Window>,
+    full: bool,
+    (offset, limit): (usize, usize),
+) -> Result<(Page, Option<FinancingTotals>), ToolError> {
+    let filter = record_filter(corpus, input)?;
+    let table = corpus.financing().map_err(ToolError::Internal)?;
+    let (from, to) = window.map_or((None, None), |window| (window.from, window.to));
+    let projects = corpus.projects().map_err(ToolError::Internal)?;
+    // An instrument's projects approved in the window, and their commitments summed (current US$).
+    let approved_in = |record: &corpus::FinancingRecord| -> (usize, f64) {
+        record
+            .projects
+            .iter()
+            .filter_map(|id| projects.iter().find(|project| &project.id == id))
+            .filter(|project| {
+                window.is_none_or(|window| window.holds_date(project.approval_date.as_deref()))
+            })
+            .fold((0, 0.0), |(count, sum), project| {
+                (
+                    count + 1,
+                    sum + project.commitment_usd.or(project.grant_usd).unwrap_or(0.0),
+                )
+            })
+    };
+    let mut matching: Vec<(&corpus::FinancingRecord, Option<(f64, f64)>)> = table
+        .records
+        .iter()
+        .filter(|record| {
+            filter.keeps(
+                &record.citation_id,
+                std::slice::from_ref(&record.country),
+                &record.pillars,
+            )
+        })
+        .filter_map(|record| {
+            if record.years.is_empty() {
+                (window.is_none() || approved_in(record).0 > 0).then_some((record, None))
+            } else {
+                let disbursed = record.disbursed_in(from, to)?;
+                Some((record, Some(disbursed)))
+            }
+        })
+        .collect();
+    let amount = |(record, disbursed): &(&corpus::FinancingRecord, Option<(f64, f64)>)| match (
+        window, disbursed,
+    ) {
+        (Some(_), Some((current, _))) => current * 1e6,
+        (Some(_), None) => approved_in(record).1,
+        (None, _) => record
+            .total_constant_usd_mn
+            .map(|millions| millions * 1e6)
+            .or(record.committed_usd)
+            .unwrap_or(0.0),
+    };
+    matching.sort_by(|left, right| {
+        (&left.0.country, &left.0.kind)
+            .cmp(&(&right.0.country, &right.0.kind))
+            .then(amount(right).total_cmp(&amount(left)))
+            .then(left.0.citation_id.cmp(&right.0.citation_id))
+    });
+    // Per financier for one recipient (region-wide, the flows summed would fill the answer).
+    let totals = filter
+        .country
+        .is_some()
+        .then(|| financier_totals(&matching, from, to))
+        .flatten();
+    // The totals and the notes travel with every page: the rows get what they leave.
+    let beside = serde_json::to_string(&totals).map_or(0, |text| text.len())
+        + CRS_NOTES.iter().map(|note| note.len() + 3).sum::<usize>();
+    let budget = PAGE_BYTES.saturating_sub(beside);
+    let page = Page::within(
+        matching.iter(),
+        offset,
+        limit,
+        budget,
+        |(record, disbursed)| {
+            let (mut row, cited, bytes) = weighted_record(*record);
+            if !full {
+                row.as_object_mut().map(|row| row.remove("years"));
+            }
+            if let (Some(window), Some((current, constant))) = (window, disbursed) {
+                row["window"] = json!({
+                    "from_year": window.from,
+                    "to_year": window.to,
+                    "current_usd_mn": significant(*current, 6),
+                    "constant_usd_mn": significant(*constant, 6),
+                });
+            } else if window.is_some() {
+                let (count, committed) = approved_in(record);
+                row["window"] = json!({
+                    "from_year": window.and_then(|window| window.from),
+                    "to_year": window.and_then(|window| window.to),
+                    "projects_approved": count,
+                    "committed_usd": committed,
+                });
+            }
+            (row, cited, bytes)
+        },
+    );
+    Ok((page, totals))
+}
+
+/// The CRS disbursements of `matching` per financier over `from..=to`, largest current-price sum first;
+/// `None` when no CRS flow matches.
+fn financier_totals(
+    matching: &[(&corpus::FinancingRecord, Option<(f64, f64)>)],
+    from: Option<i32>,
+    to: Option<i32>,
+) -> Option<FinancingTotals> {
+    let flows: Vec<(&corpus::FinancingRecord, (f64, f64))> = matching
+        .iter()
+        .filter_map(|(record, _)| Some((*record, record.disbursed_in(from, to)?)))
+        .collect();
+    let years =
+        flows.iter().flat_map(|(record, _)| {
+            record.years.iter().map(|flow| flow.year).filter(|year| {
+                from.is_none_or(|from| *year >= from) && to.is_none_or(|to| *year <= to)
+            })
+        });
+    let (first, last) = years.fold(None, |span: Option<(i32, i32)>, year| {
+        Some(span.map_or((year, year), |(first, last)| {
+            (first.min(year), last.max(year))
+        }))
+    })?;
+    let mut by_financier: std::collections::BTreeMap<&str, (f64, f64, Vec<(&str, f64)>)> =
+        std::collections::BTreeMap::new();
+    for (record, (current, constant)) in &flows {
+        let entry = by_financier.entry(record.financier.as_str()).or_default();
+        entry.0 += current;
+        entry.1 += constant;
+        entry.2.push((record.citation_id.as_str(), *current));
+    }
+    let (from_year, to_year) = (
+        from.unwrap_or(first).max(first),
+        to.unwrap_or(last).min(last),
+    );
+    let recipients: std::collections::BTreeSet<&str> = flows
+        .iter()
+        .map(|(record, _)| record.country.as_str())
+        .collect();
+    let place = match recipients.iter().next() {
+        Some(only) if recipients.len() == 1 => only.to_ascii_lowercase(),
+        _ => "lac".to_string(),
+    };
+    let mut financiers: Vec<(&str, f64, f64, Vec<(&str, f64)>)> = by_financier
+        .into_iter()
+        .map(|(financier, (current, constant, ids))| (financier, current, constant, ids))
+        .collect();
+    financiers.sort_by(|left, right| right.1.total_cmp(&left.1).then(left.0.cmp(right.0)));
+    let financiers_total = financiers.len();
+    let financiers = financiers
+        .into_iter()
+        .take(TOP_FINANCIERS)
+        .map(|(financier, current, constant, mut ids)| {
+            ids.sort_by(|left, right| right.1.total_cmp(&left.1).then(left.0.cmp(right.0)));
+            FinancierTotal {
+                financier: financier.to_string(),
+                current_usd_mn: significant(current, 6),
+                constant_usd_mn: significant(constant, 6),
+                flows: ids.len(),
+                calc: FinancierCalc {
+                    citation_id: format!(
+                        "calc-financing-{place}-{}-{from_year}-{to_year}",
+                        financier
+                            .to_ascii_lowercase()
+                            .split(|c: char| !c.is_ascii_alphanumeric())
+                            .filter(|word| !word.is_empty())
+                            .collect::<Vec<_>>()
+                            .join("-")
+                    ),
+                    method: format!(
+                        "sum of the yearly disbursements {from_year}-{to_year} of the financier's {} CRS climate-related flows (current and constant US$ million)",
+                        ids.len()
+                    ),
+                    inputs: ids.into_iter().map(|(id, _)| id.to_string()).collect(),
+                },
+            }
+        })
+        .collect();
+    Some(FinancingTotals {
+        from_year,
+        to_year,
+        financiers_total,
+        financiers,
+    })
+}
+
+/// A window of years asked for (`from_year`/`to_year`, either end open).
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    from: Option<i32>,
+    to: Option<i32>,
+}
+
+impl Window {
+    /// The window of `input`, `None` when neither end is given.
+    ///
+    /// # Errors
+    /// [`ToolError::Invalid`] for a year outside 1900-2100 or `from_year` after `to_year`.
+    fn of(input: &GetDatasetInput) -> Result<Option<Window>, ToolError> {
+        if input.from_year.is_none() && input.to_year.is_none() {
+            return Ok(None);
+        }
+        arguments::year_range(input.from_year, input.to_year)?;
+        Ok(Some(Window {
+            from: input.from_year,
+            to: input.to_year,
+        }))
+    }
+
+    /// Whether a `YYYY-MM-DD` (or `YYYY`) date falls in the window; an undated record does not.
+    fn holds_date(&self, date: Option<&str>) -> bool {
+        let Some(year) = date.and_then(|date| date.get(..4)?.parse::<i32>().ok()) else {
+            return false;
+        };
+        self.from.is_none_or(|from| year >= from) && self.to.is_none_or(|to| year <= to)
+    }
+}
+
+/// The compact row of a law or policy: what it is, when, and one line of its summary (the full record
+/// with `full: true` or by `id`).
+fn compact_law(law: &corpus::Law) -> Value {
+    json!({
+        "citation_id": law.citation_id,
+        "title": law.title,
+        "country": law.country,
+        "kind": law.kind,
+        "document_types": law.document_types,
+        "date": law.date,
+        "responses": law.responses,
+        "pillars": law.pillars,
+        "summary": one_line(&law.description, SUMMARY_CHARS),
+        "url": law.url,
+    })
+}
+
+/// Characters of a compact row's summary at most.
+const SUMMARY_CHARS: usize = 200;
+
+/// The first sentence of `text`, cut at a word boundary within `max` characters (with `…` when cut).
+fn one_line(text: &str, max: usize) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let sentence = text.find(". ").map_or(text.as_str(), |end| &text[..=end]);
+    if sentence.chars().count() <= max {
+        return sentence.to_string();
+    }
+    let cut: String = sentence.chars().take(max).collect();
+    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
+    format!("{}…", cut.trim_end_matches([',', ';', ':']))
 }
 
 /// The code of a country or comparison aggregate named by `text`.

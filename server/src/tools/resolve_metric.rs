@@ -22,7 +22,8 @@ pub fn spec() -> ToolSpec {
         "Resolve a metric named in words to governed indicator ids",
         "Maps a metric named in words (Spanish, English or Portuguese: \"homicidios\", \"life expectancy\", \"PIB per cápita\") \
          to governed indicator ids, ranked: id, unit, good_direction, pillar, coverage (countries and years with data), vintage \
-         and match_quality (share of the query's words the indicator is named by). `matched: false` means no indicator of the \
+         and match_quality (share of the query's words the indicator is named by). `partly: true` (with `matched: false`) means the named indicators measure more than was asked \
+         (OECD CRS climate finance cannot split adaptation from mitigation): say so. `matched: false` otherwise means no indicator of the \
          corpus measures what was asked: the candidates are only the nearest, so say the corpus lacks it as an indicator \
          (the note names records that bear on it). Call it first whenever \
          you need an indicator id. Answer: up to `limit` (default 5, at most 20) candidates, under 10 KB.",
@@ -52,6 +53,35 @@ pub struct ResolveMetricInput {
 /// match for it; below it, the candidate is only near.
 pub const MATCH_SHARE: f32 = 0.75;
 
+/// What a source's indicators cannot tell apart, as its publisher's method says: a query that asks for
+/// one side alone (any of the words, accents folded) is only partly answered by them. `(source id
+/// prefix, words, why)`.
+pub const UNSEPARATED: [(&str, &[&str], &str); 1] = [(
+    "oecd_crs_climate",
+    &[
+        "adaptation",
+        "adaptacion",
+        "adaptacao",
+        "mitigation",
+        "mitigacion",
+        "mitigacao",
+    ],
+    "OECD CRS climate-related finance counts an activity whose Rio marker for adaptation or mitigation is significant or principal in full, once: adaptation cannot be separated from mitigation, so these indicators answer for both together (an upper bound), not for one alone",
+)];
+
+/// Why `metric` only partly answers `query`, when the query asks for what its source cannot separate.
+fn partly(metric: &corpus::Metric, query: &str) -> Option<&'static str> {
+    let folded = corpus::folding::fold(query);
+    let words: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect();
+    UNSEPARATED.iter().find_map(|(source, terms, why)| {
+        (metric.source_id.starts_with(source) && terms.iter().any(|term| words.contains(term)))
+            .then_some(*why)
+    })
+}
+
 /// The ranked candidates.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ResolveMetricResult {
@@ -62,6 +92,11 @@ pub struct ResolveMetricResult {
     /// Whether any candidate is named by the query (its `match_quality` at least 0.75); when false,
     /// no governed indicator measures what was asked, and the candidates are only the nearest ones.
     pub matched: bool,
+    /// Whether the best candidates only partly measure what was asked (their source cannot separate it,
+    /// e.g. adaptation from mitigation in OECD CRS climate finance): then `matched` is false and `note`
+    /// says what they do measure.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub partly: bool,
     /// What to tell the person when nothing matched; absent when a candidate matches.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -103,6 +138,9 @@ pub struct Candidate {
     /// Share of the query's words found in the indicator's names, title, synonyms or code, 0 to 1
     /// (comparable across queries): at least 0.75 is a match, below it only a near indicator.
     pub match_quality: f32,
+    /// Why it only partly measures what was asked, when it does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partly: Option<String>,
 }
 
 /// Coverage of an indicator over the corpus' countries.
@@ -184,16 +222,27 @@ fn handle(
                 },
                 score: hit.score,
                 match_quality: (hit.match_share * 100.0).round() / 100.0,
+                partly: partly(metric, &input.query).map(String::from),
             })
         })
         .collect();
     let mut candidates: Vec<Candidate> = candidates;
     // Matches first, in relevance order; the near ones after them.
     candidates.sort_by_key(|candidate| candidate.match_quality < MATCH_SHARE);
+    let named = |candidate: &Candidate| candidate.match_quality >= MATCH_SHARE;
     let matched = candidates
         .iter()
-        .any(|candidate| candidate.match_quality >= MATCH_SHARE);
-    if matched {
+        .any(|candidate| named(candidate) && candidate.partly.is_none());
+    // Named by the query, but measuring more than it asks (both sides of what the source cannot split).
+    let partly_why = (!matched)
+        .then(|| {
+            candidates
+                .iter()
+                .filter(|candidate| named(candidate))
+                .find_map(|candidate| candidate.partly.clone())
+        })
+        .flatten();
+    if matched || partly_why.is_some() {
         // Beside a match, a candidate none of whose content words match is noise, not a near indicator.
         candidates.retain(|candidate| candidate.match_quality > 0.0);
     }
@@ -205,7 +254,7 @@ fn handle(
     } else {
         ""
     };
-    let records_note = if matched {
+    let records_note = if matched || partly_why.is_some() {
         None
     } else {
         records_nearby(corpus, &input.query)?
@@ -234,10 +283,18 @@ fn handle(
         )),
         (note, _) => note,
     };
+    let note = match &partly_why {
+        Some(why) => Some(format!(
+            "Partly: the candidates named by `{}` measure more than it asks. {why}. Say so, and give their values as the combined figure.",
+            arguments::snippet(&input.query)
+        )),
+        None => note,
+    };
     let result = ResolveMetricResult {
         query: input.query,
         pillar: pillar.map(|pillar| pillar.id.clone()),
         matched,
+        partly: partly_why.is_some(),
         note,
         candidates,
         sources: vec![display::source_link(corpus, "metrics", None)],

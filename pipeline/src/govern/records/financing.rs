@@ -1,7 +1,8 @@
 //! The `financing` dataset ([`corpus::FinancingRecord`]): who finances what, per recipient.
 //!
 //! - **CRS flows** (`data/curated/oecd_crs_flows.toml`): the yearly rows summed per recipient × donor ×
-//!   flow type × sector group. The total is in constant prices, so years add up without inflation; the
+//!   flow type × sector group, each year kept (`years`, current and constant prices) so a window of years
+//!   sums what it holds. The total is in constant prices, so years add up without inflation; the
 //!   latest year is given at current prices. A group whose every year is 0 is not a flow and makes no
 //!   record. Rows refused: a recipient that is not a LAC country, a year outside 1950-2100, an amount that
 //!   is not a finite number, a second row of the same group and year.
@@ -164,6 +165,14 @@ pub fn crs_flows(
             last_year: Some(*last.0),
             latest_usd_mn: Some(last.1.0),
             total_constant_usd_mn: Some(active.iter().map(|(_, (_, constant))| constant).sum()),
+            years: years
+                .iter()
+                .map(|(year, (current, constant))| corpus::FlowYear {
+                    year: *year,
+                    current_usd_mn: *current,
+                    constant_usd_mn: *constant,
+                })
+                .collect(),
             committed_usd: None,
             projects: Vec::new(),
             source: source.id.clone(),
@@ -255,6 +264,7 @@ pub fn project_instruments(
                 last_year: years.iter().max().copied(),
                 latest_usd_mn: None,
                 total_constant_usd_mn: None,
+                years: Vec::new(),
                 committed_usd: (!amounts.is_empty()).then(|| amounts.iter().sum()),
                 projects: members.iter().map(|project| project.id.clone()).collect(),
                 kind,
