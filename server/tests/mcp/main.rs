@@ -104,6 +104,9 @@ mod refresh;
 /// The downloads API and MCP resources.
 mod downloads;
 
+/// The curated layer as an analyst asks it (issue 26): financing by year and donor, laws by date, what a
+/// source cannot separate.
+mod analyst_questions;
 /// The curated projects across tools: a full portfolio's budgets, the older export filling the newer's
 /// blanks.
 mod projects;

@@ -1,0 +1,198 @@
+//! The curated layer answers as an analyst would (issue 26), on the real corpus: Honduras' climate
+//! finance since 2015 by donor, Colombia's climate laws since 2015 newest first, and what CRS climate
+//! finance cannot say (adaptation apart from mitigation).
+
+use serde_json::{Value, json};
+
+use crate::support::{call_tool, cited_ids, payload, structured_size};
+
+fn read(arguments: Value) -> Value {
+    let answer = call_tool("get_dataset", arguments.clone());
+    assert_eq!(answer["isError"], json!(false), "{arguments}: {answer}");
+    payload(&answer)
+}
+
+#[test]
+fn honduras_climate_finance_since_2015_ranks_japan_the_eu_and_the_us_first() {
+    let arguments =
+        json!({"dataset_id": "financing", "country": "HND", "from_year": 2015, "limit": 5});
+    let answer = call_tool("get_dataset", arguments.clone());
+    // One call answers the question within 6k tokens.
+    assert!(
+        structured_size(&answer) <= 24 * 1024,
+        "{}",
+        structured_size(&answer)
+    );
+    let body = payload(&answer);
+    let totals = &body["result"]["financing_totals"];
+    assert_eq!(
+        (totals["from_year"].as_i64(), totals["to_year"].as_i64()),
+        (Some(2015), Some(2023))
+    );
+    let financiers = totals["financiers"].as_array().unwrap();
+    // The raw CRS extract summed since 2015 (US$ million, current prices): Japan 154.230645, EU
+    // Institutions 148.676924, United States 140.197782.
+    let first: Vec<(&str, f64)> = financiers
+        .iter()
+        .take(3)
+        .map(|row| {
+            (
+                row["financier"].as_str().unwrap(),
+                row["current_usd_mn"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        first,
+        [
+            ("Japan", 154.231),
+            ("EU Institutions", 148.677),
+            ("United States", 140.198)
+        ]
+    );
+    assert_eq!(financiers[1]["constant_usd_mn"], json!(165.686));
+    // Each sum is its inputs' yearly disbursements from 2015 on, read back record by record.
+    let japan = &financiers[0]["calc"];
+    assert!(
+        japan["citation_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("calc-financing-hnd-japan-2015-2023")
+    );
+    let mut sum = 0.0;
+    for id in japan["inputs"].as_array().unwrap() {
+        let row = &read(json!({"dataset_id": "financing", "id": id}))["result"]["rows"][0];
+        assert_eq!(row["financier"], "Japan");
+        sum += row["years"]
+            .as_array()
+            .expect("a row read by id is full: its yearly amounts")
+            .iter()
+            .filter(|year| year["year"].as_i64().unwrap() >= 2015)
+            .map(|year| year["current_usd_mn"].as_f64().unwrap())
+            .sum::<f64>();
+    }
+    assert!((sum - 154.230645).abs() < 1e-6, "{sum}");
+    // The rows carry the window's amounts, largest first, and no provenance (it is in their citation).
+    let rows = body["result"]["rows"].as_array().unwrap();
+    let window: Vec<f64> = rows
+        .iter()
+        .filter(|row| row["kind"] == "crs_flow")
+        .map(|row| row["window"]["current_usd_mn"].as_f64().unwrap())
+        .collect();
+    assert!(
+        window.windows(2).all(|pair| pair[0] >= pair[1]),
+        "{window:?}"
+    );
+    for row in rows {
+        assert!(
+            row.get("publisher").is_none() && row.get("years").is_none(),
+            "{row}"
+        );
+        let id = row["citation_id"].as_str().unwrap();
+        assert_eq!(
+            body["citations"]["records"][id]["publisher"],
+            "OECD, Creditor Reporting System (CRS)"
+        );
+    }
+    cited_ids(&body);
+    // The CRS caveats travel with the answer.
+    let notes = body["result"]["notes"].as_array().unwrap();
+    assert!(notes.iter().any(|note| {
+        note.as_str()
+            .unwrap()
+            .contains("adaptation cannot be separated from mitigation")
+    }));
+    assert!(
+        notes
+            .iter()
+            .any(|note| note.as_str().unwrap().contains("China"))
+    );
+}
+
+#[test]
+fn colombias_climate_laws_since_2015_come_newest_first_with_law_1931() {
+    let answer = call_tool(
+        "get_dataset",
+        json!({"dataset_id": "regulation", "country": "COL", "from_year": 2015}),
+    );
+    assert!(
+        structured_size(&answer) <= 24 * 1024,
+        "{}",
+        structured_size(&answer)
+    );
+    let body = payload(&answer);
+    let rows = body["result"]["rows"].as_array().unwrap();
+    // The CCLW export of 2021-01-30 holds 16 Colombian laws and policies first dated 2015-2020.
+    assert_eq!(body["result"]["total"], 16);
+    let dates: Vec<&str> = rows
+        .iter()
+        .map(|row| row["date"].as_str().unwrap())
+        .collect();
+    assert_eq!(dates.first(), Some(&"2020-12-31"));
+    assert!(dates.windows(2).all(|pair| pair[0] >= pair[1]), "{dates:?}");
+    assert!(dates.iter().all(|date| *date >= "2015-01-01"));
+    let law_1931 = rows
+        .iter()
+        .find(|row| row["title"].as_str().unwrap().starts_with("Law no 1931"))
+        .expect("Law 1931 of 2018, the climate-change law");
+    assert_eq!(
+        (law_1931["date"].as_str(), law_1931["kind"].as_str()),
+        (Some("2018-07-27"), Some("legislative"))
+    );
+    // Compact rows: one line of summary; the full description by id.
+    let summary = law_1931["summary"].as_str().unwrap();
+    assert!(
+        summary.chars().count() <= 201 && law_1931.get("description").is_none(),
+        "{summary}"
+    );
+    let full = read(json!({"dataset_id": "regulation", "id": law_1931["citation_id"]}));
+    let description = full["result"]["rows"][0]["description"].as_str().unwrap();
+    assert!(description.len() > summary.len());
+    cited_ids(&body);
+}
+
+#[test]
+fn a_window_of_years_is_for_curated_records_and_must_be_a_window() {
+    for (arguments, expected) in [
+        (
+            json!({"dataset_id": "observations", "from_year": 2015}),
+            "from_year, to_year and full read the curated records",
+        ),
+        (
+            json!({"dataset_id": "financing", "from_year": 2020, "to_year": 2015}),
+            "from_year 2020 is after to_year 2015",
+        ),
+    ] {
+        let answer = call_tool("get_dataset", arguments.clone());
+        assert_eq!(answer["isError"], json!(true), "{arguments}");
+        let text = answer["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains(expected), "{text}");
+    }
+}
+
+#[test]
+fn adaptation_finance_alone_is_only_partly_measured() {
+    let body = payload(&call_tool(
+        "resolve_metric",
+        json!({"query": "climate adaptation finance received"}),
+    ));
+    let result = &body["result"];
+    assert_eq!(
+        (result["matched"].as_bool(), result["partly"].as_bool()),
+        (Some(false), Some(true))
+    );
+    assert_eq!(result["candidates"][0]["id"], "crs_climate_total");
+    assert!(
+        result["note"]
+            .as_str()
+            .unwrap()
+            .contains("adaptation cannot be separated from mitigation")
+    );
+    // Climate finance as a whole is a match.
+    let body = payload(&call_tool(
+        "resolve_metric",
+        json!({"query": "climate-related finance received"}),
+    ));
+    assert_eq!(body["result"]["matched"], json!(true));
+    assert!(body["result"].get("partly").is_none());
+}
