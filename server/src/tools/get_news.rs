@@ -5,7 +5,9 @@
 //! `resolve_citations` resolves.
 //!
 //! An event matches when it bears on the pillar and happened in the country; a data release matches the
-//! countries its source has observations of. A multi-country project matches no country. When nothing matches, the answer says so and names
+//! countries its source has observations of; asked for laws (`kind` law_passed, policy_adopted,
+//! law_amended), a country's laws match whatever pillars they map to. The country's own events come
+//! first, newest first, then the data releases, one item per publisher and day. A multi-country project matches no country. When nothing matches, the answer says so and names
 //! what the corpus holds nearby: the country's events in other pillars, and the pillar's in other countries.
 
 use std::collections::BTreeMap;
@@ -53,7 +55,8 @@ pub fn spec() -> ToolSpec {
          press news): World Bank project approvals and closings, climate laws and policies passed or amended (Climate \
          Change Laws of the World, to 2020), significant earthquakes (NOAA NCEI, to June 2023, with deaths and damage) \
          and data releases. Each item: id (its citation id, resolvable), date, kind, title, why it matters, the \
-         record it comes from, link. Optional `kind` filter. `limit` default 10, at most 20, under 24 KB; \
+         record it comes from, link. The country's own events first, then data releases (one per publisher and day). \
+         Optional `kind` filter (a law kind lists every law of the country, whatever its pillar). `limit` default 10, at most 20, under 24 KB; \
          `offset` pages (`next_offset`). Nothing found: says so and names nearby events.",
         &DATASETS,
         handle,
@@ -136,6 +139,10 @@ pub struct NewsItem {
     pub amount_usd: Option<f64>,
     /// The record's page.
     pub url: String,
+    /// A data release of several datasets by one publisher on one day: the other releases' event ids
+    /// (each cited), listed once as this item.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
 /// Events the corpus holds near an empty query.
@@ -193,34 +200,41 @@ fn handle(
     };
     let events = &corpus.events().map_err(ToolError::Internal)?.records;
     let (iso3, pillar_id) = (country.iso3.as_str(), pillar.id.as_str());
+    // Asked for laws, a country's laws whatever pillars their sectors map to.
+    let any_pillar = kind.is_some_and(|kind| LAW_KINDS.contains(&kind));
     let matching: Vec<&Event> = events
         .iter()
         .filter(|event| {
             in_country(event, iso3)
-                && event.pillars.iter().any(|of| of == pillar_id)
+                && (any_pillar || event.pillars.iter().any(|of| of == pillar_id))
                 && kind.is_none_or(|kind| event.kind == kind)
         })
         .collect();
+    let matching = news_first(matching);
     let offset = input.offset.unwrap_or(0) as usize;
-    let mut shown: Vec<&Event> = Vec::new();
+    let mut shown: Vec<&[&Event]> = Vec::new();
     let mut records: Vec<corpus::RecordCitation> = Vec::new();
     let mut bytes = 1024;
-    for event in matching.iter().skip(offset).take(limit as usize) {
-        // The item, its citation record and the record it was made from all travel.
-        let mut cited = vec![event.citation()];
-        if let Some(record) = event
-            .record_id
-            .as_deref()
-            .and_then(|id| corpus.record_citation(id))
-            .filter(|record| {
-                !records
-                    .iter()
-                    .any(|known| known.citation_id == record.citation_id)
-            })
-        {
-            cited.push(record);
+    for group in matching.iter().skip(offset).take(limit as usize) {
+        // The item, its citation records and the records they were made from all travel.
+        let mut cited: Vec<corpus::RecordCitation> = Vec::new();
+        for event in group {
+            cited.push(event.citation());
+            if let Some(record) = event
+                .record_id
+                .as_deref()
+                .and_then(|id| corpus.record_citation(id))
+                .filter(|record| {
+                    !records
+                        .iter()
+                        .chain(&cited)
+                        .any(|known| known.citation_id == record.citation_id)
+                })
+            {
+                cited.push(record);
+            }
         }
-        let size = serde_json::to_string(&item(event, lang)).map_or(0, |text| text.len())
+        let size = serde_json::to_string(&group_item(group, lang)).map_or(0, |text| text.len())
             + cited
                 .iter()
                 .map(|record| serde_json::to_string(record).map_or(0, |text| text.len()))
@@ -229,7 +243,7 @@ fn handle(
             break;
         }
         bytes += size;
-        shown.push(event);
+        shown.push(group);
         records.extend(cited);
     }
     let next_offset = (offset + shown.len() < matching.len()).then_some(offset + shown.len());
@@ -239,7 +253,11 @@ fn handle(
         Vec::new()
     };
     let note = note(
-        matching.first().map(|newest| newest.date.as_str()),
+        matching
+            .iter()
+            .flatten()
+            .map(|event| event.date.as_str())
+            .max(),
         kind,
         pillar_id,
         iso3,
@@ -254,7 +272,7 @@ fn handle(
             matching.len() - 1
         )
     };
-    let items = shown.iter().map(|event| item(event, lang)).collect();
+    let items = shown.iter().map(|group| group_item(group, lang)).collect();
     Ok(ToolAnswer {
         result: GetNewsResult {
             country: iso3.to_string(),
@@ -303,6 +321,57 @@ fn note(
     }
 }
 
+/// The kinds of a law or policy record (Climate Change Laws of the World).
+pub const LAW_KINDS: [&str; 3] = ["law_passed", "policy_adopted", "law_amended"];
+
+/// The kind of the corpus' own data releases.
+const DATA_RELEASE: &str = "data_release";
+
+/// `matching` (newest first) as the answer lists it: the country's own events first, newest first, then
+/// the corpus' data releases, one item per publisher and day (a publisher releasing three datasets at
+/// once is one release).
+fn news_first(matching: Vec<&Event>) -> Vec<Vec<&Event>> {
+    let (releases, own): (Vec<&Event>, Vec<&Event>) = matching
+        .into_iter()
+        .partition(|event| event.kind == DATA_RELEASE);
+    let mut groups: Vec<Vec<&Event>> = own.into_iter().map(|event| vec![event]).collect();
+    let mut release_groups: Vec<Vec<&Event>> = Vec::new();
+    for event in releases {
+        let publisher = publisher_of(event);
+        match release_groups
+            .iter_mut()
+            .find(|group| group[0].date == event.date && publisher_of(group[0]) == publisher)
+        {
+            Some(group) => group.push(event),
+            None => release_groups.push(vec![event]),
+        }
+    }
+    groups.extend(release_groups);
+    groups
+}
+
+/// The publisher a data release's title names (the words before its first `:`).
+fn publisher_of(event: &Event) -> &str {
+    event.title.split(':').next().unwrap_or(&event.title)
+}
+
+/// A group of events as one item: the first's, with the others' ids in `also` and their count said.
+fn group_item(group: &[&Event], lang: Lang) -> NewsItem {
+    let mut first = item(group[0], lang);
+    if group.len() > 1 {
+        first.title = format!(
+            "{} (+{} more of the same release)",
+            first.title,
+            group.len() - 1
+        );
+        first.also = group[1..]
+            .iter()
+            .map(|event| event.citation_id.clone())
+            .collect();
+    }
+    first
+}
+
 /// An event as the answer lists it, its prose in `lang`.
 fn item(event: &Event, lang: Lang) -> NewsItem {
     NewsItem {
@@ -316,6 +385,7 @@ fn item(event: &Event, lang: Lang) -> NewsItem {
         deaths: event.deaths,
         amount_usd: event.amount_usd,
         url: event.url.clone(),
+        also: Vec::new(),
     }
 }
 

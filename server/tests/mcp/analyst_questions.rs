@@ -196,3 +196,83 @@ fn adaptation_finance_alone_is_only_partly_measured() {
     assert_eq!(body["result"]["matched"], json!(true));
     assert!(body["result"].get("partly").is_none());
 }
+
+#[test]
+fn asked_for_laws_get_news_lists_every_law_of_the_country_titled_by_its_kind() {
+    // Law 1931 of 2018 (climate change) maps to economia and infraestructura, yet it is Colombia's
+    // climate law: asked for laws, the pillar does not hide it.
+    let body = payload(&call_tool(
+        "get_news",
+        json!({"parameter": "medio_ambiente", "country": "COL", "kind": "law_passed", "limit": 20}),
+    ));
+    let items = body["result"]["items"].as_array().unwrap();
+    let law_1931 = items
+        .iter()
+        .find(|item| item["title"].as_str().unwrap().contains("Law no 1931"))
+        .expect("Law 1931 among Colombia's laws");
+    assert_eq!(law_1931["date"], "2018-07-27");
+    assert!(
+        law_1931["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("Ley aprobada: ")
+    );
+    // An executive act is titled by its document type, not the export's "Law passed".
+    let body = payload(&call_tool(
+        "get_news",
+        json!({"parameter": "medio_ambiente", "country": "COL", "kind": "policy_adopted", "limit": 20, "lang": "en"}),
+    ));
+    let strategy = body["result"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| {
+            item["title"]
+                .as_str()
+                .unwrap()
+                .contains("Low-Carbon Development Strategy")
+        })
+        .expect("the low-carbon strategy");
+    assert_eq!(
+        strategy["title"],
+        "Strategy adopted: Colombian Low-Carbon Development Strategy (COL)"
+    );
+}
+
+#[test]
+fn a_countrys_own_events_come_before_the_corpus_data_releases_one_per_release() {
+    let body = payload(&call_tool(
+        "get_news",
+        json!({"parameter": "medio_ambiente", "country": "ECU", "limit": 20}),
+    ));
+    let items = body["result"]["items"].as_array().unwrap();
+    let kinds: Vec<&str> = items
+        .iter()
+        .map(|item| item["kind"].as_str().unwrap())
+        .collect();
+    let first_release = kinds.iter().position(|kind| *kind == "data_release");
+    if let Some(first) = first_release {
+        assert!(
+            kinds[first..].iter().all(|kind| *kind == "data_release"),
+            "{kinds:?}"
+        );
+    }
+    assert_ne!(kinds.first(), Some(&"data_release"));
+    // The OECD released three CRS extracts on 2025-08-08: one item, the others named in `also`.
+    let body = payload(&call_tool(
+        "get_news",
+        json!({"parameter": "medio_ambiente", "country": "COL", "kind": "data_release", "limit": 20}),
+    ));
+    let oecd: Vec<&Value> = body["result"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| item["date"] == "2025-08-08")
+        .collect();
+    assert_eq!(oecd.len(), 1, "{oecd:?}");
+    assert!(!oecd[0]["also"].as_array().unwrap().is_empty());
+    let records = crate::support::record_ids(&body);
+    for id in oecd[0]["also"].as_array().unwrap() {
+        assert!(records.contains(&id.as_str().unwrap().to_string()), "{id}");
+    }
+}

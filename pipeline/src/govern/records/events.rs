@@ -5,7 +5,9 @@
 //!   project's date is a planned approval, a Dropped one was never approved) and its closing
 //!   (`project_closed`, only when its status is Closed).
 //! - A law's or policy's first event (`law_passed` for a legislative act, `policy_adopted` for an executive
-//!   one) and each later event (`law_amended`, with the label as published).
+//!   one), titled by the record's kind and first document type in es/en/pt (Ley aprobada, Decreto
+//!   expedido, Estrategia adoptada…; the export labels most executive acts "Law passed"), and each later
+//!   event (`law_amended`, with the label as published, an amendment named so in es/pt).
 //! - A significant earthquake of the NCEI database (`data/curated/ncei_earthquakes.toml`). Its pillars:
 //!   `medio_ambiente` (a natural hazard), `salud` when it killed or injured, `infraestructura` when it
 //!   destroyed or damaged houses or caused damage. Tolls are NCEI's totals (with the tsunamis and landslides
@@ -571,7 +573,14 @@ pub fn law_events(laws: &[Law], pillars: &[Pillar]) -> Vec<Event> {
                 ids.next(format!("event-{}-{}", law.citation_id, event.date)),
                 event.date.clone(),
                 kind,
-                Said::new(|_| format!("{}: {} ({})", event.label, law.title, law.country)),
+                Said::new(|lang| {
+                    format!(
+                        "{}: {} ({})",
+                        law_event_label(law, index, &event.label, lang),
+                        law.title,
+                        law.country
+                    )
+                }),
                 Said::new(why),
             );
             item.countries = vec![law.country.clone()];
@@ -581,6 +590,73 @@ pub fn law_events(laws: &[Law], pillars: &[Pillar]) -> Vec<Event> {
         }
     }
     events
+}
+
+/// What a law's event is called in `lang`: its first event by the record's own kind and first document
+/// type (CCLW labels most executive acts' first events "Law passed"), a later one as published (an
+/// amendment named as such in every language).
+fn law_event_label(law: &Law, index: usize, published: &str, lang: Lang) -> String {
+    if index > 0 {
+        let amended = published.to_ascii_lowercase().contains("amend");
+        return match (lang, amended) {
+            (Lang::En, _) => published.to_string(),
+            (Lang::Es, true) => "Modificación".into(),
+            (Lang::Pt, true) => "Alteração".into(),
+            (Lang::Es, false) => format!("Evento ({published})"),
+            (Lang::Pt, false) => format!("Evento ({published})"),
+        };
+    }
+    if law.kind == "legislative" {
+        return pick(lang, ["Law passed", "Ley aprobada", "Lei aprovada"]).into();
+    }
+    let document = law
+        .document_types
+        .first()
+        .map(|document| document.to_ascii_lowercase())
+        .unwrap_or_default();
+    let names = [
+        (
+            "decree",
+            ["Decree issued", "Decreto expedido", "Decreto publicado"],
+        ),
+        (
+            "polic",
+            ["Policy adopted", "Política adoptada", "Política adotada"],
+        ),
+        (
+            "strateg",
+            [
+                "Strategy adopted",
+                "Estrategia adoptada",
+                "Estratégia adotada",
+            ],
+        ),
+        ("plan", ["Plan adopted", "Plan adoptado", "Plano adotado"]),
+        (
+            "resolution",
+            [
+                "Resolution issued",
+                "Resolución expedida",
+                "Resolução expedida",
+            ],
+        ),
+        (
+            "programme",
+            ["Programme adopted", "Programa adoptado", "Programa adotado"],
+        ),
+    ];
+    let said = names
+        .iter()
+        .find(|(stem, _)| document.contains(stem))
+        .map_or(
+            [
+                "Executive act adopted",
+                "Acto ejecutivo adoptado",
+                "Ato executivo adotado",
+            ],
+            |(_, said)| *said,
+        );
+    pick(lang, said).into()
 }
 
 /// One release event per source: its vintage, dated by its retrieval, with its indicators' pillars and the
