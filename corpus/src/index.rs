@@ -332,6 +332,22 @@ impl MetricIndex {
         self.hits(query, datasets, pillar, limit, (false, every_word))
     }
 
+    /// As [`MetricIndex::search_ranked`], each hit's `match_share` judged (the share of the query's
+    /// content words its names, title, synonyms or code hold: for a project, its title and the title's
+    /// glossary words).
+    ///
+    /// # Errors
+    /// [`CorpusError::Index`] if the index cannot be read.
+    pub fn search_ranked_judged(
+        &self,
+        query: &str,
+        datasets: &[&str],
+        limit: usize,
+        every_word: bool,
+    ) -> Result<Vec<MetricHit>, CorpusError> {
+        self.hits(query, datasets, None, limit, (true, every_word))
+    }
+
     fn hits(
         &self,
         query: &str,

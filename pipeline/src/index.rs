@@ -38,7 +38,7 @@ pub fn search_documents(
 /// Index documents for the curated projects (`dataset_id` `projects`): title, objective, sectors and
 /// themes, the implementing agency (often named in Spanish or Portuguese: "Viceministerio de Electricidad
 /// y Energías Renovables"), the country or region label, and its pillars' names in es/en/pt (the records
-/// are in English),
+/// are in English), the title's glossary words as its synonyms,
 /// so `search_corpus` and `find_pilots` find a project by what it does and where.
 fn project_documents(
     projects: &[corpus::Project],
@@ -68,6 +68,10 @@ fn project_documents(
             pillars: project.pillars.clone(),
             code: project.id.clone(),
             title: project.title.clone(),
+            // The title's words in Spanish and Portuguese (the reviewed glossary), so a query in either
+            // language is judged named by the title as an English one is (`find_pilots` ranks title
+            // matches first).
+            synonyms: vec![terms.expand(&project.title)],
             description: project.objective.clone(),
             context: format!(
                 "{} {} {} {} {} {} {}",

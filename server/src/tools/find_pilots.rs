@@ -4,7 +4,8 @@
 //!
 //! Ranking: with `query`, the search index's relevance over titles, objectives, sectors, agencies and places,
 //! among the projects naming every word of it (or its glossary word), and only when none does among those
-//! naming some (`query_match` says which); without,
+//! naming some (`query_match` says which), the projects whose title names the words first (the others
+//! marked `matched_by: sectors_or_objective`, with their sectors and themes shown); without,
 //! maturity (active, then pipeline, then closed), then cost, then the newest approval. Dropped projects are
 //! never pilots. A project that is no country's (a multi-country operation) matches no `country`.
 
@@ -24,6 +25,9 @@ use crate::load::Corpus;
 
 /// The most pilots one answer lists.
 pub const MAX_LIMIT: u32 = 25;
+
+/// Theme labels a pilot shows at most.
+pub const SHOWN_THEMES: usize = 3;
 
 /// Characters of a pilot's pitch (its development objective, cut at a word).
 pub const PITCH_CHARS: usize = 220;
@@ -57,7 +61,7 @@ pub fn spec() -> ToolSpec {
          ranked by `query` (what it does, es/en/pt; every word first, see `query_match`) or else active, \
          pipeline, closed, then cost. Filters: `country` \
          (multi-country operations match none), `parameter` (pillar). Each pilot: slug, pitch, country, maturity, \
-         capex and commitment (US$), approval date, pillars, link, citation_id; `impact_base`: per country and \
+         capex and commitment (US$), approval date, sectors and themes (what a query matched; `matched_by: sectors_or_objective` when the title names none of its words, ranked after title matches), pillars, link, citation_id; `impact_base`: per country and \
          pillar, its headline indicators' latest values, cited. `limit` default 10, at most 25; `offset` pages \
          (`next_offset`); under 24 KB.",
         &DATASETS,
@@ -138,6 +142,17 @@ pub struct Pilot {
     /// Board approval date.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval_date: Option<String>,
+    /// The export's sector labels (`Renewable Energy Hydro`), as published: what a query may have
+    /// matched.
+    pub sectors: Vec<String>,
+    /// The export's theme labels, as published (at most [`SHOWN_THEMES`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub themes: Vec<String>,
+    /// With a `query`: `sectors_or_objective` when its title names none of the query's words (nor their
+    /// glossary translations) and only its sector or theme labels, objective or agency do: ranked after
+    /// every title match, a label may contradict the title (a mining project tagged renewable).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched_by: Option<&'static str>,
     /// Pillars its sectors and themes map to.
     pub pillars: Vec<String>,
     /// `title` when the pillars come from reviewed title words (no sector).
@@ -207,25 +222,29 @@ fn handle(
         .as_deref()
         .map(str::trim)
         .filter(|query| !query.is_empty());
-    let search = |every_word: bool| -> Result<Vec<&Project>, ToolError> {
-        Ok(corpus
+    // Title matches first: a project named by the query's words in its title (or the title's glossary
+    // words) before one found only by its sectors, themes, objective or agency (the export tags a 1989
+    // mining project "Renewable Energy Biomass"), each group in relevance order.
+    let search = |every_word: bool| -> Result<Vec<(&Project, bool)>, ToolError> {
+        let mut found: Vec<(&Project, bool)> = corpus
             .index
-            .search_ranked(
+            .search_ranked_judged(
                 query.unwrap_or_default(),
                 &[RecordDataset::Projects.id()],
-                None,
                 MAX_QUERY_HITS,
                 every_word,
             )
             .map_err(|error| ToolError::Internal(error.to_string()))?
             .into_iter()
-            .filter_map(|hit| corpus.project(&hit.id))
-            .filter(keep)
-            .collect())
+            .filter_map(|hit| Some((corpus.project(&hit.id)?, hit.match_share > 0.0)))
+            .filter(|(project, _)| keep(project))
+            .collect();
+        found.sort_by_key(|(_, in_title)| !in_title);
+        Ok(found)
     };
     // Projects naming every word of the query first; only when none does, those naming some.
     let mut query_match = None;
-    let ranked: Vec<&Project> = match query {
+    let ranked: Vec<(&Project, bool)> = match query {
         Some(_) => {
             let every = search(true)?;
             if every.is_empty() {
@@ -252,15 +271,18 @@ fn handle(
                     .then(left.id.cmp(&right.id))
             });
             matching
+                .into_iter()
+                .map(|project| (project, true))
+                .collect()
         }
     };
     let total = ranked.len();
     let mut impact_base: BTreeMap<String, Vec<IndicatorValue>> = BTreeMap::new();
     let mut cited: Vec<String> = Vec::new();
     let (mut pilots, mut shown, mut bytes) = (Vec::new(), Vec::new(), 0);
-    for project in ranked.iter().skip(offset).take(limit as usize) {
+    for (project, in_title) in ranked.iter().skip(offset).take(limit as usize) {
         let before = (impact_base.len(), cited.len());
-        let pilot = pilot(
+        let mut pilot = pilot(
             corpus,
             project,
             pillar_id,
@@ -268,6 +290,9 @@ fn handle(
             &mut impact_base,
             &mut cited,
         )?;
+        if query.is_some() && !in_title {
+            pilot.matched_by = Some("sectors_or_objective");
+        }
         let mut size = serde_json::to_string(&pilot).map_or(0, |text| text.len())
             + serde_json::to_string(&project.citation()).map_or(0, |text| text.len())
             + (cited.len() - before.1) * CITED_VALUE_BYTES;
@@ -379,6 +404,9 @@ fn pilot(
         capex_usd: project.cost_usd,
         commitment_usd: project.commitment_usd,
         approval_date: project.approval_date.clone(),
+        sectors: project.sectors.clone(),
+        themes: project.themes.iter().take(SHOWN_THEMES).cloned().collect(),
+        matched_by: None,
         pillars: project.pillars.clone(),
         pillars_from: (project.pillar_basis.as_deref() == Some("title")).then_some("title"),
         impact,

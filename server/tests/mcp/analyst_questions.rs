@@ -276,3 +276,39 @@ fn a_countrys_own_events_come_before_the_corpus_data_releases_one_per_release() 
         assert!(records.contains(&id.as_str().unwrap().to_string()), "{id}");
     }
 }
+
+#[test]
+fn renewable_energy_in_bolivia_never_leads_with_a_mining_project() {
+    for query in ["energía renovable", "renewable energy"] {
+        let body = payload(&call_tool(
+            "find_pilots",
+            json!({"query": query, "country": "BOL"}),
+        ));
+        let pilots = body["result"]["pilots"].as_array().unwrap();
+        // The Access and Renewable Energy Project names the words in its title: it leads.
+        assert_eq!(pilots[0]["slug"], "p127837", "{query}");
+        assert!(pilots[0].get("matched_by").is_none());
+        // "MINING SCTR" (1989) is found only by its export's "Renewable Energy Biomass" sector: ranked
+        // after every title match, marked, its sectors shown so the agent sees why.
+        let first_label_match = pilots
+            .iter()
+            .position(|pilot| pilot.get("matched_by").is_some())
+            .expect("a label-only match");
+        assert!(
+            pilots[first_label_match..]
+                .iter()
+                .all(|pilot| pilot["matched_by"] == "sectors_or_objective")
+        );
+        let mining = pilots
+            .iter()
+            .find(|pilot| pilot["slug"] == "p006161")
+            .expect("MINING SCTR is listed");
+        assert_eq!(mining["matched_by"], "sectors_or_objective");
+        assert!(
+            mining["sectors"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("Renewable Energy Biomass"))
+        );
+    }
+}
