@@ -61,7 +61,7 @@ pub fn spec() -> ToolSpec {
          ranked by `query` (what it does, es/en/pt; every word first, see `query_match`) or else active, \
          pipeline, closed, then cost. Filters: `country` \
          (multi-country operations match none), `parameter` (pillar). Each pilot: slug, pitch, country, maturity, \
-         capex and commitment (US$), approval date, sectors and themes (what a query matched; `matched_by: sectors_or_objective` when the title names none of its words, ranked after title matches), pillars, link, citation_id; `impact_base`: per country and \
+         capex and commitment (US$), approval date, sectors and themes (`matched_by: sectors_or_objective`: not named in the title, ranked after), pillars, link, citation_id; `impact_base`: per country and \
          pillar, its headline indicators' latest values, cited. `limit` default 10, at most 25; `offset` pages \
          (`next_offset`); under 24 KB.",
         &DATASETS,

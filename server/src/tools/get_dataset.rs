@@ -137,18 +137,17 @@ pub struct GetDatasetInput {
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub pillar: Option<String>,
-    /// First year (curated records): laws and policies by their first event's date, financing by
-    /// disbursement year (CRS) or approval year (instruments' projects), events by date, projects by
-    /// approval date. Financing rows then carry the window's amounts, ranked.
+    /// First year (curated records): laws by date, financing by disbursement (CRS) or approval year,
+    /// events by date, projects by approval.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub from_year: Option<i32>,
-    /// Last year, inclusive (as `from_year`).
+    /// Last year, inclusive.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub to_year: Option<i32>,
-    /// Curated records: every field (a law's full description, a CRS flow's yearly amounts) instead of the
-    /// compact row. A row asked for by `id` is always full. Default false.
+    /// Curated records: every field (a law's description, a flow's years), not the compact row (always
+    /// by `id`).
     #[serde(default)]
     pub full: Option<bool>,
     /// Rows per page, 1 to 500. Default 100.

@@ -55,8 +55,8 @@ pub fn spec() -> ToolSpec {
          press news): World Bank project approvals and closings, climate laws and policies passed or amended (Climate \
          Change Laws of the World, to 2020), significant earthquakes (NOAA NCEI, to June 2023, with deaths and damage) \
          and data releases. Each item: id (its citation id, resolvable), date, kind, title, why it matters, the \
-         record it comes from, link. The country's own events first, then data releases (one per publisher and day). \
-         Optional `kind` filter (a law kind lists every law of the country, whatever its pillar). `limit` default 10, at most 20, under 24 KB; \
+         record it comes from, link. Own events first, then data releases (one per \
+         publisher and day). Optional `kind` (a law kind: every law of the country). `limit` default 10, at most 20, under 24 KB; \
          `offset` pages (`next_offset`). Nothing found: says so and names nearby events.",
         &DATASETS,
         handle,

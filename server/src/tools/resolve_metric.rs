@@ -22,8 +22,8 @@ pub fn spec() -> ToolSpec {
         "Resolve a metric named in words to governed indicator ids",
         "Maps a metric named in words (Spanish, English or Portuguese: \"homicidios\", \"life expectancy\", \"PIB per cápita\") \
          to governed indicator ids, ranked: id, unit, good_direction, pillar, coverage (countries and years with data), vintage \
-         and match_quality (share of the query's words the indicator is named by). `partly: true` (with `matched: false`) means the named indicators measure more than was asked \
-         (OECD CRS climate finance cannot split adaptation from mitigation): say so. `matched: false` otherwise means no indicator of the \
+         and match_quality (share of the query's words the indicator is named by). `partly: true` means they measure more than asked (CRS cannot split adaptation from mitigation): \
+         say so. `matched: false` otherwise means no indicator of the \
          corpus measures what was asked: the candidates are only the nearest, so say the corpus lacks it as an indicator \
          (the note names records that bear on it). Call it first whenever \
          you need an indicator id. Answer: up to `limit` (default 5, at most 20) candidates, under 10 KB.",

@@ -56,7 +56,7 @@ pub fn spec() -> ToolSpec {
          dated events (`events`) by words in Spanish, English or Portuguese. Each hit \
          names its dataset_id and the keys to pass to get_dataset (indicators can also go straight to get_series or \
          compute). Filter with datasets[], parameter (pillar) or country (indicators with data for it; records of \
-         that country). Answer: `limit` hits (default 10, at most 50), under 24 KB (`truncated`).",
+         that country), from_year/to_year; dated hits carry `date`. Answer: `limit` hits (default 10, at most 50), under 24 KB (`truncated`).",
         &DATASETS,
         handle,
     )
@@ -82,6 +82,14 @@ pub struct SearchCorpusInput {
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
+    /// Only dated records from this year on (laws, projects, events, CRS disbursements).
+    #[serde(default, deserialize_with = "arguments::whole_number")]
+    #[schemars(range(min = 1900, max = 2100))]
+    pub from_year: Option<i32>,
+    /// Only dated records up to this year.
+    #[serde(default, deserialize_with = "arguments::whole_number")]
+    #[schemars(range(min = 1900, max = 2100))]
+    pub to_year: Option<i32>,
     /// Hits to return, 1 to 50. Default 10.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 50), extend("default" = 10))]
@@ -115,6 +123,10 @@ pub struct Hit {
     pub title: String,
     /// The first words of its description.
     pub snippet: String,
+    /// A dated record's date, `YYYY-MM-DD` (or `YYYY-MM`, `YYYY`): a law's first event, a project's
+    /// approval, an event's day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
     /// Relevance (higher is better), comparable within this answer only.
     pub score: f32,
     /// For an indicator or a dataset: the URL of its tidy CSV (a dataset's is gzip). The indicator's other
@@ -158,6 +170,9 @@ fn handle(
             .collect::<Result<_, _>>()?,
         None => Vec::new(),
     };
+    let window = (input.from_year.is_some() || input.to_year.is_some())
+        .then(|| arguments::year_range(input.from_year, input.to_year))
+        .transpose()?;
     let pillar = arguments::optional_pillar(corpus, input.parameter.as_deref())?;
     let country = arguments::optional_country(corpus, input.country.as_deref())?;
     // Ask for more than `limit` when a country filter will drop hits: indicators without data for it and,
@@ -166,7 +181,7 @@ fn handle(
         || datasets
             .iter()
             .any(|dataset| RecordDataset::from_id(dataset).is_some());
-    let fetch = match (country.is_some(), projects_searched) {
+    let fetch = match (country.is_some() || window.is_some(), projects_searched) {
         (true, true) => (limit as usize * 8).max(500),
         (true, false) => limit as usize * 8,
         (false, _) => limit as usize,
@@ -202,10 +217,11 @@ fn handle(
                 corpus,
                 (dataset, &hit.id),
                 country.map(|country| country.iso3.as_str()),
+                window,
                 lang,
             )?
         } else {
-            match hit.dataset_id.as_str() {
+            let other = match hit.dataset_id.as_str() {
                 "metrics" => baked.metric(&hit.id).and_then(|metric| {
                     let has_data = country.is_none_or(|country| {
                         !baked
@@ -244,9 +260,10 @@ fn handle(
                     )
                 }),
                 _ => None,
-            }
+            };
+            other.map(|(title, description, keys)| (title, description, keys, None))
         };
-        if let Some((title, description, keys)) = entry {
+        if let Some((title, description, keys, date)) = entry {
             let download = match hit.dataset_id.as_str() {
                 "metrics" => display::file_links(corpus, Subject::Indicator, &hit.id),
                 "catalog" => display::file_links(corpus, Subject::Dataset, &hit.id),
@@ -261,6 +278,7 @@ fn handle(
                 keys,
                 title,
                 snippet: snippet(&description),
+                date,
                 score: hit.score,
             };
             let record = hit_record(corpus, &hit);
@@ -343,35 +361,60 @@ fn record_hit(
     corpus: &Corpus,
     (dataset, id): (RecordDataset, &str),
     country: Option<&str>,
+    window: Option<(i32, i32)>,
     lang: Lang,
-) -> Result<Option<(String, String, serde_json::Value)>, ToolError> {
+) -> Result<Option<RecordHit>, ToolError> {
     let keep = |of: &str| country.is_none_or(|country| country == of);
+    // A dated record is kept when its year is in the window (an undated one is not, once one is asked).
+    let dated = |date: Option<&str>| {
+        window.is_none_or(|(from, to)| {
+            date.and_then(|date| date.get(..4)?.parse::<i32>().ok())
+                .is_some_and(|year| (from..=to).contains(&year))
+        })
+    };
     let keys = json!({"dataset_id": dataset.id(), "id": id});
     Ok(match dataset {
         RecordDataset::Projects => corpus
             .project(id)
             .filter(|project| {
                 country.is_none_or(|country| project.country.as_deref() == Some(country))
+                    && dated(project.approval_date.as_deref())
             })
-            .map(|project| (project.title.clone(), project.objective.clone(), keys)),
+            .map(|project| {
+                (
+                    project.title.clone(),
+                    project.objective.clone(),
+                    keys,
+                    project.approval_date.clone(),
+                )
+            }),
         RecordDataset::Regulation => corpus
             .laws()
             .map_err(ToolError::Internal)?
             .get(id)
-            .filter(|law| keep(&law.country))
-            .map(|law| (law.title.clone(), law.description.clone(), keys)),
+            .filter(|law| keep(&law.country) && dated(law.date.as_deref()))
+            .map(|law| {
+                (
+                    law.title.clone(),
+                    law.description.clone(),
+                    keys,
+                    law.date.clone(),
+                )
+            }),
         RecordDataset::Events => corpus
             .events()
             .map_err(ToolError::Internal)?
             .get(id)
             .filter(|event| {
                 country.is_none_or(|country| event.countries.iter().any(|of| of == country))
+                    && dated(Some(&event.date))
             })
             .map(|event| {
                 (
                     event.title_in(lang).to_string(),
-                    format!("{}: {}", event.date, event.why_in(lang)),
+                    event.why_in(lang).to_string(),
                     keys,
+                    Some(event.date.clone()),
                 )
             }),
         RecordDataset::Institutions => corpus
@@ -381,27 +424,51 @@ fn record_hit(
             .filter(|body| keep(&body.country))
             .map(|body| {
                 let role = body.role.replace('_', " ");
-                (body.name.clone(), format!("{role}, {}", body.country), keys)
-            }),
-        RecordDataset::Financing => corpus
-            .financing()
-            .map_err(ToolError::Internal)?
-            .get(id)
-            .filter(|record| keep(&record.country))
-            .map(|record| {
-                let total = record.total_constant_usd_mn.unwrap_or(0.0);
-                let years = record
-                    .first_year
-                    .zip(record.last_year)
-                    .map_or_else(String::new, |(first, last)| format!(", {first}-{last}"));
                 (
-                    record.title.clone(),
-                    format!("US${total:.2} million at constant prices{years}"),
+                    body.name.clone(),
+                    format!("{role}, {}", body.country),
                     keys,
+                    None,
                 )
             }),
+        RecordDataset::Financing => {
+            let table = corpus.financing().map_err(ToolError::Internal)?;
+            let record = table.get(id).filter(|record| keep(&record.country));
+            record.and_then(|record| {
+                let snippet = match window {
+                    Some((from, to)) if !record.years.is_empty() => {
+                        let (current, constant) = record.disbursed_in(Some(from), Some(to))?;
+                        // The years reported within the window, not its open ends.
+                        let reported: Vec<i32> = record
+                            .years
+                            .iter()
+                            .map(|flow| flow.year)
+                            .filter(|year| (from..=to).contains(year))
+                            .collect();
+                        let (first, last) = (reported[0], reported[reported.len() - 1]);
+                        format!(
+                            "US${current:.2} million disbursed {first}-{last} at current prices (US${constant:.2} million at constant prices)"
+                        )
+                    }
+                    // An instrument of projects has no disbursement years: a window leaves it out.
+                    Some(_) => return None,
+                    None => {
+                        let total = record.total_constant_usd_mn.unwrap_or(0.0);
+                        let years = record
+                            .first_year
+                            .zip(record.last_year)
+                            .map_or_else(String::new, |(first, last)| format!(", {first}-{last}"));
+                        format!("US${total:.2} million at constant prices{years}")
+                    }
+                };
+                Some((record.title.clone(), snippet, keys, None))
+            })
+        }
     })
 }
+
+/// A curated record's hit: title, description, keys and date.
+type RecordHit = (String, String, serde_json::Value, Option<String>);
 
 fn snippet(description: &str) -> String {
     let mut characters = description.chars();

@@ -312,3 +312,34 @@ fn renewable_energy_in_bolivia_never_leads_with_a_mining_project() {
         );
     }
 }
+
+#[test]
+fn search_hits_carry_their_dates_and_a_window_keeps_those_in_it() {
+    let body = payload(&call_tool(
+        "search_corpus",
+        json!({"query": "cambio climático", "country": "COL", "datasets": ["regulation"], "from_year": 2015}),
+    ));
+    let hits = body["result"]["hits"].as_array().unwrap();
+    assert!(!hits.is_empty());
+    for hit in hits {
+        let date = hit["date"].as_str().expect("a law's hit is dated");
+        assert!(date >= "2015", "{hit}");
+    }
+    let law_1931 = hits
+        .iter()
+        .find(|hit| hit["title"].as_str().unwrap().starts_with("Law no 1931"))
+        .expect("Law 1931 is found since 2015");
+    assert_eq!(law_1931["date"], "2018-07-27");
+    // CRS flows: the window's disbursements, over the years reported in it.
+    let body = payload(&call_tool(
+        "search_corpus",
+        json!({"query": "climate", "country": "HND", "datasets": ["financing"], "from_year": 2015}),
+    ));
+    for hit in body["result"]["hits"].as_array().unwrap() {
+        let snippet = hit["snippet"].as_str().unwrap();
+        assert!(
+            snippet.contains("disbursed 20") && !snippet.contains("2100"),
+            "{snippet}"
+        );
+    }
+}
