@@ -22,7 +22,8 @@ use crate::{CorpusError, layout, read_json, write_json};
 /// (`record_sources.json`), no longer in every record.
 /// 12: year statistics carry their weight, weight share and the publisher's own aggregate (LCN); derived
 /// rules name weighted means and bounded scales; data health adds the reliability score; observations
-/// may be flagged `estimate` or `vintage_projection`.
+/// may be flagged `estimate` or `vintage_projection`; CRS financing records keep their yearly amounts
+/// (`years`); the index holds a project title's glossary words as its synonyms.
 pub const FORMAT_VERSION: u32 = 12;
 
 /// Artifacts listed with their checksum but left out of the corpus version: what depends on the corpus
