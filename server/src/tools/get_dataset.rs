@@ -904,6 +904,12 @@ fn financing_page(
     Ok((page, totals))
 }
 
+/// Flows summed for a financier: their citation ids and current-price amounts.
+type FlowAmounts<'a> = Vec<(&'a str, f64)>;
+
+/// A financier's sums: current and constant US$ million, and the flows summed.
+type FinancierSum<'a> = (f64, f64, FlowAmounts<'a>);
+
 /// The CRS disbursements of `matching` per financier over `from..=to`, largest current-price sum first;
 /// `None` when no CRS flow matches.
 fn financier_totals(
@@ -926,7 +932,7 @@ fn financier_totals(
             (first.min(year), last.max(year))
         }))
     })?;
-    let mut by_financier: std::collections::BTreeMap<&str, (f64, f64, Vec<(&str, f64)>)> =
+    let mut by_financier: std::collections::BTreeMap<&str, FinancierSum<'_>> =
         std::collections::BTreeMap::new();
     for (record, (current, constant)) in &flows {
         let entry = by_financier.entry(record.financier.as_str()).or_default();
@@ -946,7 +952,7 @@ fn financier_totals(
         Some(only) if recipients.len() == 1 => only.to_ascii_lowercase(),
         _ => "lac".to_string(),
     };
-    let mut financiers: Vec<(&str, f64, f64, Vec<(&str, f64)>)> = by_financier
+    let mut financiers: Vec<(&str, f64, f64, FlowAmounts<'_>)> = by_financier
         .into_iter()
         .map(|(financier, (current, constant, ids))| (financier, current, constant, ids))
         .collect();
