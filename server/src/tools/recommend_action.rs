@@ -8,9 +8,11 @@
 //!    first (10-year trend against the good direction by at least 1 % of the value over the decade), then by the country's position among the countries
 //!    reporting that year (competition ranking: ties share a rank; last = weakest). Both cells cited. The
 //!    asks are written in `lang` with the indicators' names in it (units as the publisher gives them).
-//! 2. **Projects**: active, then pipeline projects in the country acting on the pillar, newest approval first;
-//!    when there are none, comparable ones elsewhere in the region (same pillar, active or closed), marked
-//!    `elsewhere`.
+//! 2. **Projects**: the country's active and pipeline investment projects acting on the pillar, those whose
+//!    title or sectors name a gap's indicator first (`addresses`), then active, then the
+//!    newest approval; when there are none, comparable investment projects elsewhere in the region (same
+//!    pillar, active or closed, sovereign countries), marked `elsewhere`. Budget support and emergency operations (`operation`)
+//!    come after them, named in the notes, never as a gap's fit.
 //! 3. **Financing**: the instruments that funded the pillar's projects in the country (World Bank IPF, DPF,
 //!    PforR; GEF funds; dropped projects aside), each the `financing` record of that country and pillar
 //!    (its projects and their commitments summed, current US$, nominal), and the
@@ -162,6 +164,13 @@ pub struct ProjectFit {
     pub commitment_usd: Option<f64>,
     /// Whether it is in another country of the region (none in the country).
     pub elsewhere: bool,
+    /// `budget_support` (a development policy operation: it finances the budget against policy reforms)
+    /// or `emergency` (a crisis response): listed after the projects aimed at the gaps, never as their fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operation: Option<&'static str>,
+    /// The gaps' indicators whose names share a word stem with its title or sector labels.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub addresses: Vec<String>,
     /// The record's citation id.
     pub citation_id: String,
 }
@@ -254,34 +263,93 @@ fn handle(
         .filter(|project| project.country.as_deref() == Some(iso3))
         .filter(of_pillar)
         .collect();
-    let mut fits: Vec<&Project> = here
+    // The country's active and pipeline operations of the pillar: investment operations fit a sector's
+    // gap; budget support and emergency operations finance the budget or a crisis, so they come after and
+    // are named as such.
+    let current: Vec<&Project> = here
         .iter()
         .copied()
         .filter(|project| matches!(project.status.as_str(), "Active" | "Pipeline"))
         .collect();
+    let (mut fits, general): (Vec<&Project>, Vec<&Project>) = current
+        .into_iter()
+        .partition(|project| operation(project).is_none());
     let elsewhere = fits.is_empty();
     if elsewhere {
         fits = projects
             .iter()
             .filter(|project| project.country.is_some() && project.country.as_deref() != Some(iso3))
+            // Comparable work in the sovereign countries (a territory is not a country's peer).
+            .filter(|project| {
+                project
+                    .country
+                    .as_deref()
+                    .and_then(|code| corpus.baked.countries().get(code))
+                    .is_some_and(|country| country.sovereign)
+            })
             .filter(of_pillar)
             .filter(|project| matches!(project.status.as_str(), "Active" | "Closed"))
+            .filter(|project| operation(project).is_none())
             .collect();
         notes.push(format!(
-            "No active or pipeline project of {pillar_id} in {iso3} in the corpus: the projects shown are comparable \
-             ones elsewhere in the region (active first)."
+            "No active or pipeline investment project of {pillar_id} in {iso3} in the corpus: the projects shown are \
+             comparable ones elsewhere in the region (those addressing the gaps' indicators first, then active)."
         ));
         if let Some(note) = projects::unclassified_note(projects, Some(iso3), pillar_id) {
             notes.push(note);
         }
     }
+    // A project addresses a gap when its title or sector labels share a word stem with the gap
+    // indicator's names (its objective's prose and its theme list pair too loosely: a highway project's
+    // theme "non-communicable diseases" is no fit for communicable ones); those addressing most gaps first.
+    let gaps_addressed = |project: &Project| -> Vec<String> {
+        let words = stems(
+            std::iter::once(project.title.as_str())
+                .chain(project.sectors.iter().map(String::as_str)),
+        );
+        gaps.iter()
+            .filter(|gap| gap.stems.iter().any(|stem| words.contains(stem)))
+            .map(|gap| gap.indicator.clone())
+            .collect()
+    };
     fits.sort_by(|left, right| {
-        (left.status != "Active")
-            .cmp(&(right.status != "Active"))
+        gaps_addressed(right)
+            .len()
+            .cmp(&gaps_addressed(left).len())
+            .then((left.status != "Active").cmp(&(right.status != "Active")))
             .then(right.approval_date.cmp(&left.approval_date))
             .then(left.id.cmp(&right.id))
     });
     fits.truncate(PROJECTS);
+    if fits
+        .iter()
+        .all(|project| gaps_addressed(project).is_empty())
+        && !fits.is_empty()
+        && !gaps.is_empty()
+    {
+        notes.push(
+            "None of the projects shown names a gap's indicator in its title or sectors: they \
+             are the nearest of the pillar, not a fit to the gap."
+                .to_string(),
+        );
+    }
+    // The country's budget support and emergency operations of the pillar, after the fits, named.
+    for project in general
+        .iter()
+        .take(PROJECTS.saturating_sub(fits.len()).max(1))
+    {
+        notes.push(format!(
+            "{} ({}) is a {} operation: it finances {}, not a project aimed at the gap.",
+            project.id,
+            project.title,
+            operation(project).unwrap_or_default().replace('_', " "),
+            match operation(project) {
+                Some(EMERGENCY) => "a crisis response",
+                _ => "the government's budget against policy reforms",
+            }
+        ));
+        fits.push(project);
+    }
 
     let financing_table = corpus.financing().map_err(ToolError::Internal)?;
     let mut financing_records = Vec::new();
@@ -334,24 +402,27 @@ fn handle(
             .filter_map(|ask| institutions.get(&ask.citation_id))
             .map(Institution::citation),
     );
+    let project_fits: Vec<ProjectFit> = fits
+        .iter()
+        .map(|project| ProjectFit {
+            slug: project.id.to_ascii_lowercase(),
+            title: project.title.clone(),
+            country: project.country.clone().unwrap_or_default(),
+            status: project.status.clone(),
+            approval_date: project.approval_date.clone(),
+            commitment_usd: project.commitment_usd.or(project.grant_usd),
+            elsewhere: project.country.as_deref() != Some(iso3),
+            operation: operation(project),
+            addresses: gaps_addressed(project),
+            citation_id: project.citation_id.clone(),
+        })
+        .collect();
     Ok(ToolAnswer {
         result: RecommendActionResult {
             country: iso3.to_string(),
             pillar: pillar_id.to_string(),
             gaps,
-            projects: fits
-                .iter()
-                .map(|project| ProjectFit {
-                    slug: project.id.to_ascii_lowercase(),
-                    title: project.title.clone(),
-                    country: project.country.clone().unwrap_or_default(),
-                    status: project.status.clone(),
-                    approval_date: project.approval_date.clone(),
-                    commitment_usd: project.commitment_usd.or(project.grant_usd),
-                    elsewhere,
-                    citation_id: project.citation_id.clone(),
-                })
-                .collect(),
+            projects: project_fits,
             financing,
             institutions: asks,
             notes,
@@ -554,6 +625,29 @@ fn instruments(
             }
         })
         .collect()
+}
+
+/// A budget support operation (World Bank development policy financing).
+const BUDGET_SUPPORT: &str = "budget_support";
+/// A crisis response operation.
+const EMERGENCY: &str = "emergency";
+
+/// What kind of general operation `project` is, when it is not an investment in a sector: a
+/// development policy operation (instrument family DPF, or a structural or sector adjustment loan) is
+/// budget support; an emergency recovery loan is a crisis response.
+fn operation(project: &Project) -> Option<&'static str> {
+    let instrument = project.lending_instrument.as_deref().unwrap_or_default();
+    if instrument.contains("Emergency") {
+        Some(EMERGENCY)
+    } else if project.instrument_family.as_deref() == Some("DPF")
+        || instrument.contains("Development Policy")
+        || instrument.contains("Adjustment")
+        || instrument.contains("Poverty Reduction Support")
+    {
+        Some(BUDGET_SUPPORT)
+    } else {
+        None
+    }
 }
 
 /// The stems of the words of `texts` that carry meaning: folded (case and accents aside), at least 4

@@ -343,3 +343,40 @@ fn search_hits_carry_their_dates_and_a_window_keeps_those_in_it() {
         );
     }
 }
+
+#[test]
+fn guatemala_education_never_leads_with_a_crisis_budget_support_loan() {
+    let answer = call_tool(
+        "recommend_action",
+        json!({"country": "GTM", "pillar": "educacion"}),
+    );
+    assert!(
+        structured_size(&answer) <= 24 * 1024,
+        "{}",
+        structured_size(&answer)
+    );
+    let body = payload(&answer);
+    let result = &body["result"];
+    let projects = result["projects"].as_array().unwrap();
+    // P175979, the US$250 M Second Crisis Response and Recovery DPL tagged "Primary Education", finances
+    // the budget: it is named as budget support, after the investment projects, never first.
+    assert_ne!(projects[0]["slug"], "p175979", "{projects:?}");
+    assert!(projects[0].get("operation").is_none());
+    if let Some(dpl) = projects.iter().find(|project| project["slug"] == "p175979") {
+        assert_eq!(dpl["operation"], "budget_support");
+    }
+    assert!(
+        result["notes"].as_array().unwrap().iter().any(|note| note
+            .as_str()
+            .unwrap()
+            .contains("P175979")
+            && note.as_str().unwrap().contains("budget support"))
+    );
+    // The gross-enrolment frontier is a plausible target: at most 100 %.
+    for gap in result["gaps"].as_array().unwrap() {
+        if gap["unit"].as_str().unwrap().contains("gross") {
+            assert!(gap["frontier_value"].as_f64().unwrap() <= 100.0, "{gap}");
+        }
+    }
+    cited_ids(&body);
+}
