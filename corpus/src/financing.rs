@@ -81,17 +81,25 @@ pub struct FlowYear {
 }
 
 impl FinancingRecord {
+    /// The years of `from..=to` (either end open when `None`) with a disbursement (a reported 0 is
+    /// none), oldest first.
+    pub fn disbursing_years(
+        &self,
+        from: Option<i32>,
+        to: Option<i32>,
+    ) -> impl Iterator<Item = &FlowYear> + '_ {
+        self.years.iter().filter(move |flow| {
+            (flow.current_usd_mn != 0.0 || flow.constant_usd_mn != 0.0)
+                && from.is_none_or(|from| flow.year >= from)
+                && to.is_none_or(|to| flow.year <= to)
+        })
+    }
+
     /// The disbursements of the years `from..=to` (either end open when `None`), US$ million
-    /// `(current, constant)`; `None` when the record has no year in the window (a projects' instrument
-    /// has none).
+    /// `(current, constant)`; `None` when the record disbursed nothing in the window (a projects'
+    /// instrument has no years).
     pub fn disbursed_in(&self, from: Option<i32>, to: Option<i32>) -> Option<(f64, f64)> {
-        let mut years = self
-            .years
-            .iter()
-            .filter(|flow| {
-                from.is_none_or(|from| flow.year >= from) && to.is_none_or(|to| flow.year <= to)
-            })
-            .peekable();
+        let mut years = self.disbursing_years(from, to).peekable();
         years.peek()?;
         Some(years.fold((0.0, 0.0), |(current, constant), flow| {
             (

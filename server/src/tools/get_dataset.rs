@@ -43,11 +43,14 @@ pub fn spec() -> ToolSpec {
          `institutions` (public bodies and roles), `financing` (OECD CRS flows, World Bank instruments) and `events` \
          (dated events), by `id` citation id, `country`, `pillar`. Rows are paged with limit (default 100, \
          at most 500) and offset; a page also stops at about 32 KB, and `total`, `truncated` and `next_offset` say what is left. \
-         Every citation id in a page has its records in `citations`.",
+         Every citation id in a page has its records in `citations` (calc inputs: via resolve_citations).",
         &DATASETS,
         handle,
     )
 }
+
+/// The datasets `year` filters.
+const YEAR_FILTERED: [&str; 4] = ["observations", "aggregates", "discoveries", "concordance"];
 
 /// The datasets it reads: every table of the catalog, the curated records last.
 const DATASETS: [&str; 16] = [
@@ -365,11 +368,24 @@ fn handle(
     }
     let record_dataset = RecordDataset::from_id(&input.dataset_id);
     let window = Window::of(&input)?;
-    if record_dataset.is_none() && (window.is_some() || input.full.is_some()) {
+    let asks_window = window.is_some() || input.full == Some(true);
+    let known = input.dataset_id == "catalog" || corpus.dataset(&input.dataset_id).is_some();
+    if asks_window && record_dataset.is_none() && known {
+        let year = if YEAR_FILTERED.contains(&input.dataset_id.as_str()) {
+            "filtered by `year`"
+        } else {
+            "not filtered by year"
+        };
         return Err(ToolError::Invalid(format!(
-            "from_year, to_year and full read the curated records (projects, regulation, institutions, financing, events); `{}` is filtered by year",
+            "from_year, to_year and full read the curated records (projects, regulation, financing, events); `{}` is {year}",
             arguments::snippet(&input.dataset_id)
         )));
+    }
+    if window.is_some() && record_dataset == Some(RecordDataset::Institutions) {
+        return Err(ToolError::Invalid(
+            "from_year, to_year: institutions carry no dates; filter them by country, pillar or id"
+                .into(),
+        ));
     }
     let (page, financing_totals) = if let Some(dataset) = record_dataset {
         record_page(corpus, dataset, &input, window, (offset, limit))?
@@ -921,12 +937,9 @@ fn financier_totals(
         .iter()
         .filter_map(|(record, _)| Some((*record, record.disbursed_in(from, to)?)))
         .collect();
-    let years =
-        flows.iter().flat_map(|(record, _)| {
-            record.years.iter().map(|flow| flow.year).filter(|year| {
-                from.is_none_or(|from| *year >= from) && to.is_none_or(|to| *year <= to)
-            })
-        });
+    let years = flows
+        .iter()
+        .flat_map(|(record, _)| record.disbursing_years(from, to).map(|flow| flow.year));
     let (first, last) = years.fold(None, |span: Option<(i32, i32)>, year| {
         Some(span.map_or((year, year), |(first, last)| {
             (first.min(year), last.max(year))

@@ -82,6 +82,26 @@ fn partly(metric: &corpus::Metric, query: &str) -> Option<&'static str> {
     })
 }
 
+/// `query` without the words of [`UNSEPARATED`], when it holds one and other words remain.
+fn without_unseparated(query: &str) -> Option<String> {
+    let terms: Vec<&str> = UNSEPARATED
+        .iter()
+        .flat_map(|(_, terms, _)| terms.iter().copied())
+        .collect();
+    let words: Vec<&str> = query.split_whitespace().collect();
+    let kept: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|word| {
+            let folded = corpus::folding::fold(word);
+            !terms
+                .iter()
+                .any(|term| folded.trim_matches(|c: char| !c.is_alphanumeric()) == *term)
+        })
+        .collect();
+    (kept.len() < words.len() && !kept.is_empty()).then(|| kept.join(" "))
+}
+
 /// The ranked candidates.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ResolveMetricResult {
@@ -184,6 +204,31 @@ fn handle(
             limit as usize,
         )
         .map_err(|error| ToolError::Internal(error.to_string()))?;
+    // A query asking for one side of what a source cannot separate ("adaptation finance"): the source's
+    // indicators named by the rest of its words answer it partly, first (judged on the query without
+    // those words, which their names cannot hold).
+    if let Some(rest) = without_unseparated(&input.query) {
+        let partly_named: Vec<_> = corpus
+            .index
+            .search(
+                &rest,
+                pillar.map(|pillar| pillar.id.as_str()),
+                limit as usize,
+            )
+            .map_err(|error| ToolError::Internal(error.to_string()))?
+            .into_iter()
+            .filter(|hit| hit.match_share >= MATCH_SHARE)
+            .filter(|hit| {
+                corpus
+                    .baked
+                    .metric(&hit.id)
+                    .is_some_and(|metric| partly(metric, &input.query).is_some())
+            })
+            .collect();
+        hits.retain(|hit| !partly_named.iter().any(|named| named.id == hit.id));
+        hits.splice(0..0, partly_named);
+        hits.truncate(limit as usize);
+    }
     // Of the indicators named alike, the reviewed default of its quantity first.
     corpus::index::defaults_first_among_best_named(&mut hits, |hit| {
         corpus
@@ -222,7 +267,9 @@ fn handle(
                 },
                 score: hit.score,
                 match_quality: (hit.match_share * 100.0).round() / 100.0,
-                partly: partly(metric, &input.query).map(String::from),
+                partly: partly(metric, &input.query)
+                    .filter(|_| hit.match_share >= MATCH_SHARE)
+                    .map(String::from),
             })
         })
         .collect();

@@ -440,10 +440,8 @@ fn record_hit(
                         let (current, constant) = record.disbursed_in(Some(from), Some(to))?;
                         // The years reported within the window, not its open ends.
                         let reported: Vec<i32> = record
-                            .years
-                            .iter()
+                            .disbursing_years(Some(from), Some(to))
                             .map(|flow| flow.year)
-                            .filter(|year| (from..=to).contains(year))
                             .collect();
                         let (first, last) = (reported[0], reported[reported.len() - 1]);
                         format!(

@@ -159,6 +159,18 @@ fn a_window_of_years_is_for_curated_records_and_must_be_a_window() {
             "from_year, to_year and full read the curated records",
         ),
         (
+            json!({"dataset_id": "metrics", "to_year": 2015}),
+            "`metrics` is not filtered by year",
+        ),
+        (
+            json!({"dataset_id": "institutions", "from_year": 2015}),
+            "institutions carry no dates",
+        ),
+        (
+            json!({"dataset_id": "bogus", "from_year": 2015}),
+            "unknown dataset_id `bogus`",
+        ),
+        (
             json!({"dataset_id": "financing", "from_year": 2020, "to_year": 2015}),
             "from_year 2020 is after to_year 2015",
         ),
@@ -188,6 +200,18 @@ fn adaptation_finance_alone_is_only_partly_measured() {
             .unwrap()
             .contains("adaptation cannot be separated from mitigation")
     );
+    // Asked with fewer words, in Spanish too: the CRS indicators come first, partly (ND-GAIN's index is
+    // readiness, not finance).
+    for query in ["adaptation finance", "financiamiento para la adaptación"] {
+        let body = payload(&call_tool("resolve_metric", json!({"query": query})));
+        assert_eq!(body["result"]["partly"], json!(true), "{query}");
+        let first = &body["result"]["candidates"][0];
+        assert!(
+            first["id"].as_str().unwrap().starts_with("crs_climate"),
+            "{query}: {first}"
+        );
+        assert!(first["partly"].is_string());
+    }
     // Climate finance as a whole is a match.
     let body = payload(&call_tool(
         "resolve_metric",
@@ -379,4 +403,23 @@ fn guatemala_education_never_leads_with_a_crisis_budget_support_loan() {
         }
     }
     cited_ids(&body);
+}
+
+#[test]
+fn a_flow_that_disbursed_nothing_in_the_window_is_not_in_it() {
+    // Brazil 1998-1999: the CRS extract reports rows for five donors, but only Germany and Austria
+    // disbursed (the others' rows are 0).
+    let body = read(
+        json!({"dataset_id": "financing", "country": "BRA", "from_year": 1998, "to_year": 1999}),
+    );
+    let totals = &body["result"]["financing_totals"];
+    assert_eq!(totals["financiers_total"], 2, "{totals}");
+    for row in body["result"]["rows"].as_array().unwrap() {
+        if row["kind"] == "crs_flow" {
+            assert!(
+                row["window"]["current_usd_mn"].as_f64().unwrap() != 0.0,
+                "{row}"
+            );
+        }
+    }
 }
