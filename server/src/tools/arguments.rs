@@ -238,6 +238,43 @@ pub fn countries<'a>(
 /// `text` cut for echoing in a message ([`crate::text::snippet`]).
 pub use crate::text::snippet;
 
+/// A window of years asked for (`from_year`/`to_year`, either end open), for the dated curated records.
+#[derive(Debug, Clone, Copy)]
+pub struct YearWindow {
+    /// First year, inclusive.
+    pub from: Option<i32>,
+    /// Last year, inclusive.
+    pub to: Option<i32>,
+}
+
+impl YearWindow {
+    /// The window of `from_year`/`to_year`, `None` when neither is given.
+    ///
+    /// # Errors
+    /// [`ToolError::Invalid`] for a year outside 1900-2100 or `from_year` after `to_year`.
+    pub fn of(
+        from_year: Option<i32>,
+        to_year: Option<i32>,
+    ) -> Result<Option<YearWindow>, ToolError> {
+        if from_year.is_none() && to_year.is_none() {
+            return Ok(None);
+        }
+        year_range(from_year, to_year)?;
+        Ok(Some(YearWindow {
+            from: from_year,
+            to: to_year,
+        }))
+    }
+
+    /// Whether a `YYYY-MM-DD` (or `YYYY-MM`, `YYYY`) date falls in the window; an undated record does not.
+    pub fn holds_date(&self, date: Option<&str>) -> bool {
+        date.and_then(|date| date.get(..4)?.parse::<i32>().ok())
+            .is_some_and(|year| {
+                self.from.is_none_or(|from| year >= from) && self.to.is_none_or(|to| year <= to)
+            })
+    }
+}
+
 /// Checks an optional year range.
 ///
 /// # Errors

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::{
     ToolAnswer, ToolError, ToolSpec,
     answer::{self, significant},
-    arguments,
+    arguments::{self, YearWindow},
     display::{self, SourceLink},
 };
 use crate::load::Corpus;
@@ -367,7 +367,7 @@ fn handle(
         arguments::year_range(Some(year), Some(year))?;
     }
     let record_dataset = RecordDataset::from_id(&input.dataset_id);
-    let window = Window::of(&input)?;
+    let window = YearWindow::of(input.from_year, input.to_year)?;
     let asks_window = window.is_some() || input.full == Some(true);
     let known = input.dataset_id == "catalog" || corpus.dataset(&input.dataset_id).is_some();
     if asks_window && record_dataset.is_none() && known {
@@ -675,7 +675,7 @@ fn record_page(
     corpus: &Corpus,
     dataset: RecordDataset,
     input: &GetDatasetInput,
-    window: Option<Window>,
+    window: Option<YearWindow>,
     (offset, limit): (usize, usize),
 ) -> Result<(Page, Option<FinancingTotals>), ToolError> {
     let full = input.full.unwrap_or(false) || input.id.is_some();
@@ -818,20 +818,19 @@ fn record_filter(corpus: &Corpus, input: &GetDatasetInput) -> Result<RecordFilte
 fn financing_page(
     corpus: &Corpus,
     input: &GetDatasetInput,
-    window: Option<Window>,
+    window: Option<YearWindow>,
     full: bool,
     (offset, limit): (usize, usize),
 ) -> Result<(Page, Option<FinancingTotals>), ToolError> {
     let filter = record_filter(corpus, input)?;
     let table = corpus.financing().map_err(ToolError::Internal)?;
     let (from, to) = window.map_or((None, None), |window| (window.from, window.to));
-    let projects = corpus.projects().map_err(ToolError::Internal)?;
     // An instrument's projects approved in the window, and their commitments summed (current US$).
     let approved_in = |record: &corpus::FinancingRecord| -> (usize, f64) {
         record
             .projects
             .iter()
-            .filter_map(|id| projects.iter().find(|project| &project.id == id))
+            .filter_map(|id| corpus.project(id))
             .filter(|project| {
                 window.is_none_or(|window| window.holds_date(project.approval_date.as_deref()))
             })
@@ -842,7 +841,8 @@ fn financing_page(
                 )
             })
     };
-    let mut matching: Vec<(&corpus::FinancingRecord, Option<(f64, f64)>)> = table
+    // Each record's amounts worked out once: for the filter, the order and its row.
+    let mut matching: Vec<FinancingRow<'_>> = table
         .records
         .iter()
         .filter(|record| {
@@ -853,30 +853,37 @@ fn financing_page(
             )
         })
         .filter_map(|record| {
-            if record.years.is_empty() {
-                (window.is_none() || approved_in(record).0 > 0).then_some((record, None))
+            let (disbursed, approved) = if record.years.is_empty() {
+                let approved = window.map(|_| approved_in(record));
+                if approved.is_some_and(|(count, _)| count == 0) {
+                    return None;
+                }
+                (None, approved)
             } else {
-                let disbursed = record.disbursed_in(from, to)?;
-                Some((record, Some(disbursed)))
-            }
+                (Some(record.disbursed_in(from, to)?), None)
+            };
+            let amount = match (window, disbursed, approved) {
+                (Some(_), Some((current, _)), _) => current * 1e6,
+                (Some(_), None, Some((_, committed))) => committed,
+                _ => record
+                    .total_constant_usd_mn
+                    .map(|millions| millions * 1e6)
+                    .or(record.committed_usd)
+                    .unwrap_or(0.0),
+            };
+            Some(FinancingRow {
+                record,
+                disbursed,
+                approved,
+                amount,
+            })
         })
         .collect();
-    let amount = |(record, disbursed): &(&corpus::FinancingRecord, Option<(f64, f64)>)| match (
-        window, disbursed,
-    ) {
-        (Some(_), Some((current, _))) => current * 1e6,
-        (Some(_), None) => approved_in(record).1,
-        (None, _) => record
-            .total_constant_usd_mn
-            .map(|millions| millions * 1e6)
-            .or(record.committed_usd)
-            .unwrap_or(0.0),
-    };
     matching.sort_by(|left, right| {
-        (&left.0.country, &left.0.kind)
-            .cmp(&(&right.0.country, &right.0.kind))
-            .then(amount(right).total_cmp(&amount(left)))
-            .then(left.0.citation_id.cmp(&right.0.citation_id))
+        (&left.record.country, &left.record.kind)
+            .cmp(&(&right.record.country, &right.record.kind))
+            .then(right.amount.total_cmp(&left.amount))
+            .then(left.record.citation_id.cmp(&right.record.citation_id))
     });
     // Per financier for one recipient (region-wide, the flows summed would fill the answer).
     let totals = filter
@@ -888,36 +895,42 @@ fn financing_page(
     let beside = serde_json::to_string(&totals).map_or(0, |text| text.len())
         + CRS_NOTES.iter().map(|note| note.len() + 3).sum::<usize>();
     let budget = PAGE_BYTES.saturating_sub(beside);
-    let page = Page::within(
-        matching.iter(),
-        offset,
-        limit,
-        budget,
-        |(record, disbursed)| {
-            let (mut row, cited, bytes) = weighted_record(*record);
-            if !full {
-                row.as_object_mut().map(|row| row.remove("years"));
-            }
-            if let (Some(window), Some((current, constant))) = (window, disbursed) {
-                row["window"] = json!({
-                    "from_year": window.from,
-                    "to_year": window.to,
-                    "current_usd_mn": significant(*current, 6),
-                    "constant_usd_mn": significant(*constant, 6),
-                });
-            } else if window.is_some() {
-                let (count, committed) = approved_in(record);
-                row["window"] = json!({
-                    "from_year": window.and_then(|window| window.from),
-                    "to_year": window.and_then(|window| window.to),
-                    "projects_approved": count,
-                    "committed_usd": committed,
-                });
-            }
-            (row, cited, bytes)
-        },
-    );
+    let page = Page::within(matching.iter(), offset, limit, budget, |matched| {
+        let (mut row, cited, bytes) = weighted_record(matched.record);
+        if !full {
+            row.as_object_mut().map(|row| row.remove("years"));
+        }
+        if let (Some(window), Some((current, constant))) = (window, matched.disbursed) {
+            row["window"] = json!({
+                "from_year": window.from,
+                "to_year": window.to,
+                "current_usd_mn": significant(current, 6),
+                "constant_usd_mn": significant(constant, 6),
+            });
+        } else if let Some((count, committed)) = matched.approved {
+            row["window"] = json!({
+                "from_year": window.and_then(|window| window.from),
+                "to_year": window.and_then(|window| window.to),
+                "projects_approved": count,
+                "committed_usd": committed,
+            });
+        }
+        (row, cited, bytes)
+    });
     Ok((page, totals))
+}
+
+/// A matching `financing` record with its amounts, worked out once.
+struct FinancingRow<'a> {
+    record: &'a corpus::FinancingRecord,
+    /// A CRS flow's disbursements in the window (every year without one), US$ million `(current,
+    /// constant)`.
+    disbursed: Option<(f64, f64)>,
+    /// With a window, an instrument's projects approved in it and their commitments summed (current US$).
+    approved: Option<(usize, f64)>,
+    /// What the page is ordered by (US$): the window's current disbursements or commitments, else the
+    /// CRS total at constant prices or the instrument's commitments.
+    amount: f64,
 }
 
 /// Flows summed for a financier: their citation ids and current-price amounts.
@@ -929,13 +942,13 @@ type FinancierSum<'a> = (f64, f64, FlowAmounts<'a>);
 /// The CRS disbursements of `matching` per financier over `from..=to`, largest current-price sum first;
 /// `None` when no CRS flow matches.
 fn financier_totals(
-    matching: &[(&corpus::FinancingRecord, Option<(f64, f64)>)],
+    matching: &[FinancingRow<'_>],
     from: Option<i32>,
     to: Option<i32>,
 ) -> Option<FinancingTotals> {
     let flows: Vec<(&corpus::FinancingRecord, (f64, f64))> = matching
         .iter()
-        .filter_map(|(record, _)| Some((*record, record.disbursed_in(from, to)?)))
+        .filter_map(|matched| Some((matched.record, matched.disbursed?)))
         .collect();
     let years = flows
         .iter()
@@ -1006,38 +1019,6 @@ fn financier_totals(
         financiers_total,
         financiers,
     })
-}
-
-/// A window of years asked for (`from_year`/`to_year`, either end open).
-#[derive(Debug, Clone, Copy)]
-struct Window {
-    from: Option<i32>,
-    to: Option<i32>,
-}
-
-impl Window {
-    /// The window of `input`, `None` when neither end is given.
-    ///
-    /// # Errors
-    /// [`ToolError::Invalid`] for a year outside 1900-2100 or `from_year` after `to_year`.
-    fn of(input: &GetDatasetInput) -> Result<Option<Window>, ToolError> {
-        if input.from_year.is_none() && input.to_year.is_none() {
-            return Ok(None);
-        }
-        arguments::year_range(input.from_year, input.to_year)?;
-        Ok(Some(Window {
-            from: input.from_year,
-            to: input.to_year,
-        }))
-    }
-
-    /// Whether a `YYYY-MM-DD` (or `YYYY`) date falls in the window; an undated record does not.
-    fn holds_date(&self, date: Option<&str>) -> bool {
-        let Some(year) = date.and_then(|date| date.get(..4)?.parse::<i32>().ok()) else {
-            return false;
-        };
-        self.from.is_none_or(|from| year >= from) && self.to.is_none_or(|to| year <= to)
-    }
 }
 
 /// The compact row of a law or policy: what it is, when, and one line of its summary (the full record

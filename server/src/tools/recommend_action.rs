@@ -312,19 +312,22 @@ fn handle(
             .map(|gap| gap.indicator.clone())
             .collect()
     };
-    fits.sort_by(|left, right| {
-        gaps_addressed(right)
+    // Each candidate's gaps found once, not at every comparison of the sort.
+    let mut ranked: Vec<(&Project, Vec<String>)> = fits
+        .into_iter()
+        .map(|project| (project, gaps_addressed(project)))
+        .collect();
+    ranked.sort_by(|(left, left_gaps), (right, right_gaps)| {
+        right_gaps
             .len()
-            .cmp(&gaps_addressed(left).len())
+            .cmp(&left_gaps.len())
             .then((left.status != "Active").cmp(&(right.status != "Active")))
             .then(right.approval_date.cmp(&left.approval_date))
             .then(left.id.cmp(&right.id))
     });
-    fits.truncate(PROJECTS);
-    if fits
-        .iter()
-        .all(|project| gaps_addressed(project).is_empty())
-        && !fits.is_empty()
+    ranked.truncate(PROJECTS);
+    if ranked.iter().all(|(_, addressed)| addressed.is_empty())
+        && !ranked.is_empty()
         && !gaps.is_empty()
     {
         notes.push(
@@ -336,7 +339,7 @@ fn handle(
     // The country's budget support and emergency operations of the pillar, after the fits, named.
     for project in general
         .iter()
-        .take(PROJECTS.saturating_sub(fits.len()).max(1))
+        .take(PROJECTS.saturating_sub(ranked.len()).max(1))
     {
         notes.push(format!(
             "{} ({}) is a {} operation: it finances {}, not a project aimed at the gap.",
@@ -348,8 +351,9 @@ fn handle(
                 _ => "the government's budget against policy reforms",
             }
         ));
-        fits.push(project);
+        ranked.push((project, gaps_addressed(project)));
     }
+    let (fits, addresses): (Vec<&Project>, Vec<Vec<String>>) = ranked.into_iter().unzip();
 
     let financing_table = corpus.financing().map_err(ToolError::Internal)?;
     let mut financing_records = Vec::new();
@@ -404,7 +408,8 @@ fn handle(
     );
     let project_fits: Vec<ProjectFit> = fits
         .iter()
-        .map(|project| ProjectFit {
+        .zip(addresses)
+        .map(|(project, addresses)| ProjectFit {
             slug: project.id.to_ascii_lowercase(),
             title: project.title.clone(),
             country: project.country.clone().unwrap_or_default(),
@@ -413,7 +418,7 @@ fn handle(
             commitment_usd: project.commitment_usd.or(project.grant_usd),
             elsewhere: project.country.as_deref() != Some(iso3),
             operation: operation(project),
-            addresses: gaps_addressed(project),
+            addresses,
             citation_id: project.citation_id.clone(),
         })
         .collect();

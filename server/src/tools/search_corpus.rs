@@ -170,9 +170,7 @@ fn handle(
             .collect::<Result<_, _>>()?,
         None => Vec::new(),
     };
-    let window = (input.from_year.is_some() || input.to_year.is_some())
-        .then(|| arguments::year_range(input.from_year, input.to_year))
-        .transpose()?;
+    let window = arguments::YearWindow::of(input.from_year, input.to_year)?;
     let pillar = arguments::optional_pillar(corpus, input.parameter.as_deref())?;
     let country = arguments::optional_country(corpus, input.country.as_deref())?;
     // Ask for more than `limit` when a country filter will drop hits: indicators without data for it and,
@@ -361,17 +359,12 @@ fn record_hit(
     corpus: &Corpus,
     (dataset, id): (RecordDataset, &str),
     country: Option<&str>,
-    window: Option<(i32, i32)>,
+    window: Option<arguments::YearWindow>,
     lang: Lang,
 ) -> Result<Option<RecordHit>, ToolError> {
     let keep = |of: &str| country.is_none_or(|country| country == of);
     // A dated record is kept when its year is in the window (an undated one is not, once one is asked).
-    let dated = |date: Option<&str>| {
-        window.is_none_or(|(from, to)| {
-            date.and_then(|date| date.get(..4)?.parse::<i32>().ok())
-                .is_some_and(|year| (from..=to).contains(&year))
-        })
-    };
+    let dated = |date: Option<&str>| window.is_none_or(|window| window.holds_date(date));
     let keys = json!({"dataset_id": dataset.id(), "id": id});
     Ok(match dataset {
         RecordDataset::Projects => corpus
@@ -436,11 +429,11 @@ fn record_hit(
             let record = table.get(id).filter(|record| keep(&record.country));
             record.and_then(|record| {
                 let snippet = match window {
-                    Some((from, to)) if !record.years.is_empty() => {
-                        let (current, constant) = record.disbursed_in(Some(from), Some(to))?;
+                    Some(window) if !record.years.is_empty() => {
+                        let (current, constant) = record.disbursed_in(window.from, window.to)?;
                         // The years reported within the window, not its open ends.
                         let reported: Vec<i32> = record
-                            .disbursing_years(Some(from), Some(to))
+                            .disbursing_years(window.from, window.to)
                             .map(|flow| flow.year)
                             .collect();
                         let (first, last) = (reported[0], reported[reported.len() - 1]);
