@@ -176,7 +176,7 @@ impl RecordDataset {
         match self {
             RecordDataset::Projects => (
                 "Curated: World Bank projects in Latin America and the Caribbean",
-                "Development projects from the World Bank's Projects & Operations list (two exports: the newer decides status, dates and amounts it reports, and the older fills what the newer leaves blank, named in `from_older_export`; the older gives sectors and themes and the projects only it lists; status as of the export in `retrieved_at`): P-code, title, country (ISO3; multi-country operations keep their region label and no country), status and last stage reached, approval and closing dates, cost, the World Bank's total commitment (IBRD, IDA and grant, as the export sums them) and the grant in current US$ (empty when not reported), financing type, lending instrument and family (IPF, DPF, PforR), implementing agency, borrower, environmental category and risk, sectors and themes with the pillars they map to (reviewed mapping; for a project the exports list without sector, the pillars of reviewed title words, `pillar_basis` title), development objective, link and citation id.",
+                "Development projects from the World Bank's Projects & Operations list (two exports: the newer decides status, dates and amounts it reports, and the older fills what the newer leaves blank, named in `from_older_export`; the older gives sectors and themes and the projects only it lists; status as of the export in `retrieved_at`): P-code, title, country (ISO3; multi-country operations keep their region label and no country), status and last stage reached, approval and closing dates, cost, the World Bank's lending commitment (IBRD + IDA) and the grant apart in current US$ (empty when not reported; the newer export's total, which adds the grant, is not used), financing type, lending instrument and family (IPF, DPF, PforR), implementing agency, borrower, environmental category and risk, sectors and themes with the pillars they map to (reviewed mapping; for a project the exports list without sector, the pillars of reviewed title words, `pillar_basis` title), development objective, link and citation id; publisher inconsistencies (active past its closing date, closing before approval, commitment above cost) flagged in `inconsistencies`.",
             ),
             RecordDataset::Regulation => (
                 "Curated: climate laws and policies of Latin America and the Caribbean",
@@ -184,11 +184,11 @@ impl RecordDataset {
             ),
             RecordDataset::Institutions => (
                 "Curated: public bodies of Latin America and the Caribbean and their roles",
-                "Institutions only, no person named: national statistics offices and open-data portals (agency registry, from Wikidata, CC0), public bodies of Chile, Cuba, Peru and Uruguay (Govdirectory, from Wikidata, CC0; pillars from reviewed name keywords) and the bodies implementing World Bank projects (derived from the World Bank project list, CC BY 4.0; pillars, active projects and commitments from those projects).",
+                "Institutions only, no person named: national statistics offices and open-data portals (agency registry, from Wikidata, CC0), public bodies of Chile, Cuba, Peru and Uruguay (Govdirectory, from Wikidata, CC0; pillars from reviewed name keywords) and the bodies implementing World Bank projects (derived from the World Bank project list, CC BY 4.0; one record per body, its other spellings in `aliases`; pillars, active projects, commitments and grants summed from its approved projects).",
             ),
             RecordDataset::Financing => (
                 "Curated: financing instruments and flows per recipient",
-                "OECD CRS climate-related disbursements (Rio markers significant or principal, the full disbursement counted: an upper bound) per recipient × donor × flow type × sector group, with first and last year, the latest year at current prices and the total at constant prices; and, per country and pillar, the World Bank instrument families (IPF, DPF, PforR) its projects used (dropped ones aside), with those projects and their commitments summed (current US$, nominal). The CRS figures cannot tell adaptation from mitigation (either marker counts), and donors outside the CRS (China among them) are absent. GEF trust funds (kind trust_fund) appear only in a private bake that admits the GEF's terms.",
+                "OECD CRS climate-related disbursements (Rio markers significant or principal, the full disbursement counted: an upper bound) per recipient × donor × flow type × sector group, with first and last year, the latest year at current prices and the total at constant prices; and, per country and pillar, the World Bank instrument families (IPF, DPF, PforR) its approved projects used, with those projects, their IBRD + IDA commitments and their grants summed apart (current US$, nominal); Pipeline projects are listed apart and in no sum, dropped ones left out. The CRS figures cannot tell adaptation from mitigation (either marker counts), and donors outside the CRS (China among them) are absent. GEF trust funds (kind trust_fund) appear only in a private bake that admits the GEF's terms.",
             ),
             RecordDataset::Events => (
                 "Curated: dated events from the corpus' records (what get_news serves)",
@@ -279,7 +279,12 @@ const PROJECT_COLUMNS: &[(&str, &str, &str)] = &[
     (
         "commitment_usd",
         "float64",
-        "World Bank total commitment (IBRD + IDA + grant), current US$",
+        "World Bank lending commitment (IBRD + IDA; grants apart), current US$",
+    ),
+    (
+        "grant_usd",
+        "float64",
+        "grant (World Bank or GEF), current US$",
     ),
     ("cost_usd", "float64", "total project cost, current US$"),
     (
@@ -362,7 +367,12 @@ const FINANCING_COLUMNS: &[(&str, &str, &str)] = &[
     (
         "committed_usd",
         "float64",
-        "projects: commitments summed, current US$",
+        "projects: IBRD + IDA commitments of approved projects summed, current US$",
+    ),
+    (
+        "grant_usd",
+        "float64",
+        "projects: grants of approved projects summed, current US$",
     ),
 ];
 

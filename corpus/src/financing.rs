@@ -45,10 +45,19 @@ pub struct FinancingRecord {
     /// of years (`get_dataset` `from_year`/`to_year`) sums what it holds; empty for projects' instruments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub years: Vec<FlowYear>,
-    /// Projects: their commitments (World Bank IBRD/IDA) or grants (GEF) summed, current US$ (nominal).
+    /// Projects: the World Bank IBRD + IDA commitments of its approved (Active, Closed) projects summed,
+    /// current US$ (nominal, over approval years); grants are in `grant_usd`, Pipeline projects in
+    /// neither.
     pub committed_usd: Option<f64>,
-    /// Projects: their ids (P-codes, GEF ids), newest approval first.
+    /// Projects: the grants of its approved projects summed (World Bank grants, GEF grants), current US$.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant_usd: Option<f64>,
+    /// Projects: the ids of its approved projects (P-codes, GEF ids), newest approval first; what the
+    /// sums are over.
     pub projects: Vec<String>,
+    /// Projects: those in the Pipeline (not yet approved), newest first; in no sum.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pipeline_projects: Vec<String>,
     /// A title: `Germany → Bolivia: ODA Grants, Energy (OECD CRS, climate-related)`.
     pub title: String,
     /// Source id of the catalog.

@@ -82,7 +82,7 @@ pub use error::CorpusError;
 pub use event::Event;
 pub use financing::{FinancingRecord, FlowYear};
 pub use index::{IndexDocument, MetricHit, MetricIndex};
-pub use institution::Institution;
+pub use institution::{BodyKey, Institution};
 pub use json::{read_json, write_json};
 pub use manifest::{ArtifactEntry, FORMAT_VERSION, Manifest};
 pub use metric::{Coverage, GoodDirection, Metric, ValidRange};
@@ -92,7 +92,7 @@ pub use observation::{
     has_flag, is_estimate, is_projection,
 };
 pub use pillar::{Pillar, PillarRegistry};
-pub use project::Project;
+pub use project::{PROJECT_INCONSISTENCIES, Project};
 pub use regulation::{Law, LawEvent};
 pub use report::{
     BakeReport, ConcordanceCount, CuratedRefusal, CuratedReport, DropReason, DroppedRow,

@@ -24,7 +24,10 @@ use crate::{CorpusError, layout, read_json, write_json};
 /// rules name weighted means and bounded scales; data health adds the reliability score; observations
 /// may be flagged `estimate` or `vintage_projection`; CRS financing records keep their yearly amounts
 /// (`years`); the index holds a project title's glossary words as its synonyms.
-pub const FORMAT_VERSION: u32 = 12;
+/// 13: a project's `commitment_usd` is IBRD + IDA only (grants apart) and records carry their publisher
+/// inconsistencies; instruments and agencies sum their approved projects (grants apart, Pipeline listed
+/// apart); implementing agencies are one record per body (`aliases`).
+pub const FORMAT_VERSION: u32 = 13;
 
 /// Artifacts listed with their checksum but left out of the corpus version: what depends on the corpus
 /// a bake replaced rather than on its inputs ([`layout::CHANGES`]). The same inputs then give the same

@@ -42,11 +42,13 @@ pub struct Project {
     pub closing_date: Option<String>,
     /// Total project cost, current US$ (`None`: not reported).
     pub cost_usd: Option<f64>,
-    /// The World Bank's total commitment, current US$: IBRD, IDA and grant, as the export sums them in
-    /// `total_ibrd_ida_commitment_usd` (`None`: not reported). The grant is also in `grant_usd`: never add
-    /// the two.
+    /// The World Bank's lending commitment, current US$: the IBRD loan plus the IDA credit (the exports'
+    /// `ibrd_commitment_usd` + `ida_commitment_usd`; `None`: neither reported). Grants are never in it (the
+    /// newer export's `total_ibrd_ida_commitment_usd` adds them; 610 pure-grant projects would otherwise
+    /// count as loans): the money of a project is `commitment_usd` + `grant_usd`.
     pub commitment_usd: Option<f64>,
-    /// Grant amount, current US$ (`None`: not reported); for a GEF project the GEF grant.
+    /// Grant amount, current US$ (`None`: not reported): a World Bank (trust-fund) grant, or for a GEF
+    /// project the GEF grant. Never part of `commitment_usd`.
     pub grant_usd: Option<f64>,
     /// Co-financing pledged by others, current US$ (GEF projects; `None`: not reported).
     #[serde(default)]
@@ -95,6 +97,45 @@ pub struct Project {
     /// empty for most records.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub from_older_export: Vec<String>,
+    /// What the publisher's own fields contradict, kept as published and flagged (ids of
+    /// [`PROJECT_INCONSISTENCIES`]): `active_past_closing` (status Active, closing date before the
+    /// export's date), `closes_before_approval`, `commitment_above_cost` (IBRD + IDA above the total
+    /// cost); empty for most records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inconsistencies: Vec<String>,
+}
+
+/// The publisher inconsistencies a project record can be flagged with: id and definition.
+pub const PROJECT_INCONSISTENCIES: [(&str, &str); 3] = [
+    (
+        "active_past_closing",
+        "status Active, but the closing date is before the date of the export",
+    ),
+    (
+        "closes_before_approval",
+        "the closing date is before the board approval date",
+    ),
+    (
+        "commitment_above_cost",
+        "the IBRD + IDA commitment is above the total project cost",
+    ),
+];
+
+impl Project {
+    /// The World Bank's (or GEF's) money in the project, current US$: the commitment plus the grant;
+    /// `None` when neither is reported.
+    pub fn financed_usd(&self) -> Option<f64> {
+        match (self.commitment_usd, self.grant_usd) {
+            (None, None) => None,
+            (commitment, grant) => Some(commitment.unwrap_or(0.0) + grant.unwrap_or(0.0)),
+        }
+    }
+
+    /// Whether the project was approved (Active or Closed): only those count in totals; a Pipeline
+    /// project is not yet approved, a Dropped one never was.
+    pub fn is_approved(&self) -> bool {
+        matches!(self.status.as_str(), "Active" | "Closed")
+    }
 }
 
 crate::cited_record!(Project, Projects, title);

@@ -141,6 +141,13 @@ pub struct CuratedReport {
     pub refused: Vec<CuratedRefusal>,
     /// Sectors and themes of kept records that the reviewed mapping does not list (no pillar taken from them).
     pub unmapped: Vec<String>,
+    /// Records the publisher's own fields contradict, kept and flagged, per inconsistency id
+    /// ([`crate::PROJECT_INCONSISTENCIES`]).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub inconsistencies: std::collections::BTreeMap<String, u64>,
+    /// Rows merged into the record of the same body under another spelling (institutions).
+    #[serde(default)]
+    pub merged_spellings: u64,
 }
 
 /// One refused record or field of a curated source.

@@ -136,7 +136,7 @@ pub struct Pilot {
     /// Total project cost, current US$, when reported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capex_usd: Option<f64>,
-    /// The World Bank's total commitment (IBRD, IDA and grant), current US$, when reported.
+    /// The World Bank's lending commitment (IBRD + IDA; grants apart), current US$, when reported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commitment_usd: Option<f64>,
     /// Board approval date.

@@ -392,11 +392,17 @@ fn handle(
     } else {
         (other_page(corpus, &input, (offset, limit))?, None)
     };
-    let notes = if record_dataset == Some(RecordDataset::Financing) {
+    let mut notes = if record_dataset == Some(RecordDataset::Financing) {
         CRS_NOTES.map(String::from).to_vec()
     } else {
         Vec::new()
     };
+    if record_dataset == Some(RecordDataset::Financing)
+        && let Some(window) = window
+        && let Some(note) = crs_coverage_note(corpus, window)?
+    {
+        notes.push(note);
+    }
     // A curated dataset's first page also says what the dataset holds.
     let first_curated_page = offset == 0 && record_dataset.is_some();
     let (title, keys, about) = match corpus.dataset(&input.dataset_id) {
@@ -680,6 +686,9 @@ fn record_page(
 ) -> Result<(Page, Option<FinancingTotals>), ToolError> {
     let full = input.full.unwrap_or(false) || input.id.is_some();
     let in_window = |date: Option<&str>| window.is_none_or(|window| window.holds_date(date));
+    if let Some(id) = input.id.as_deref() {
+        known_record(corpus, dataset, id)?;
+    }
     if dataset == RecordDataset::Financing {
         return financing_page(corpus, input, window, full, (offset, limit));
     }
@@ -810,6 +819,65 @@ fn record_filter(corpus: &Corpus, input: &GetDatasetInput) -> Result<RecordFilte
     })
 }
 
+/// What a window asks of the CRS that the extract does not cover: the years before its first or after its
+/// last reported year (a year outside them is unrecorded here, not a year without money); `None` when
+/// the window lies within them.
+fn crs_coverage_note(corpus: &Corpus, window: YearWindow) -> Result<Option<String>, ToolError> {
+    let table = corpus.financing().map_err(ToolError::Internal)?;
+    let years = table
+        .records
+        .iter()
+        .flat_map(|record| record.years.iter().map(|flow| flow.year));
+    let Some((first, last)) = years.fold(None, |span: Option<(i32, i32)>, year| {
+        Some(span.map_or((year, year), |(first, last)| {
+            (first.min(year), last.max(year))
+        }))
+    }) else {
+        return Ok(None);
+    };
+    let before = window.from.is_some_and(|from| from < first);
+    let after = window.to.is_some_and(|to| to > last);
+    Ok(match (before, after) {
+        (false, false) => None,
+        _ => Some(format!(
+            "the OECD CRS extract covers {first}–{last}: the window's years outside it have no CRS record \
+             here (not a zero)"
+        )),
+    })
+}
+
+/// Refuses an `id` that names no record of `dataset`: an id of another curated dataset names that
+/// dataset, any other what this one's ids look like. (A project is also found by its P-code or digits.)
+fn known_record(corpus: &Corpus, dataset: RecordDataset, id: &str) -> Result<(), ToolError> {
+    let citation_id = id.trim().to_ascii_lowercase();
+    if dataset == RecordDataset::Projects && corpus.project_named(id).is_some() {
+        return Ok(());
+    }
+    let found = RecordDataset::of_citation_id(&citation_id)
+        .filter(|_| corpus.record_citation(&citation_id).is_some())
+        .map(|(of, _)| of);
+    match found {
+        Some(of) if of == dataset => Ok(()),
+        Some(of) => Err(ToolError::Invalid(format!(
+            "id `{}` is a record of `{of}`, not of `{dataset}`: ask get_dataset `{of}` with it",
+            arguments::snippet(id)
+        ))),
+        None => {
+            let examples: Vec<&str> = dataset
+                .citation_prefixes()
+                .iter()
+                .map(|prefix| prefix.example)
+                .collect();
+            Err(ToolError::Invalid(format!(
+                "id `{}`: no record of `{dataset}` has that citation id (its ids look like {}); search_corpus \
+                 finds records by their words, or leave id out to page the dataset",
+                arguments::snippet(id),
+                examples.join(", ")
+            )))
+        }
+    }
+}
+
 /// A page of `financing`: the matching records by country, kind, then the largest amount first (the
 /// window's current-price disbursements when years are asked, else CRS totals at constant prices and the
 /// instruments' commitments), and the CRS totals per financier over every matching flow. With a window, a
@@ -825,8 +893,9 @@ fn financing_page(
     let filter = record_filter(corpus, input)?;
     let table = corpus.financing().map_err(ToolError::Internal)?;
     let (from, to) = window.map_or((None, None), |window| (window.from, window.to));
-    // An instrument's projects approved in the window, and their commitments summed (current US$).
-    let approved_in = |record: &corpus::FinancingRecord| -> (usize, f64) {
+    // An instrument's approved projects approved in the window, their commitments and grants summed
+    // (current US$; the record's `projects` are the approved ones, Pipeline projects apart).
+    let approved_in = |record: &corpus::FinancingRecord| -> Approved {
         record
             .projects
             .iter()
@@ -834,11 +903,10 @@ fn financing_page(
             .filter(|project| {
                 window.is_none_or(|window| window.holds_date(project.approval_date.as_deref()))
             })
-            .fold((0, 0.0), |(count, sum), project| {
-                (
-                    count + 1,
-                    sum + project.commitment_usd.or(project.grant_usd).unwrap_or(0.0),
-                )
+            .fold(Approved::default(), |sum, project| Approved {
+                projects: sum.projects + 1,
+                committed_usd: sum.committed_usd + project.commitment_usd.unwrap_or(0.0),
+                grant_usd: sum.grant_usd + project.grant_usd.unwrap_or(0.0),
             })
     };
     // Each record's amounts worked out once: for the filter, the order and its row.
@@ -855,7 +923,7 @@ fn financing_page(
         .filter_map(|record| {
             let (disbursed, approved) = if record.years.is_empty() {
                 let approved = window.map(|_| approved_in(record));
-                if approved.is_some_and(|(count, _)| count == 0) {
+                if approved.is_some_and(|approved| approved.projects == 0) {
                     return None;
                 }
                 (None, approved)
@@ -864,12 +932,13 @@ fn financing_page(
             };
             let amount = match (window, disbursed, approved) {
                 (Some(_), Some((current, _)), _) => current * 1e6,
-                (Some(_), None, Some((_, committed))) => committed,
+                (Some(_), None, Some(approved)) => approved.committed_usd + approved.grant_usd,
                 _ => record
                     .total_constant_usd_mn
                     .map(|millions| millions * 1e6)
-                    .or(record.committed_usd)
-                    .unwrap_or(0.0),
+                    .unwrap_or(
+                        record.committed_usd.unwrap_or(0.0) + record.grant_usd.unwrap_or(0.0),
+                    ),
             };
             Some(FinancingRow {
                 record,
@@ -907,12 +976,13 @@ fn financing_page(
                 "current_usd_mn": significant(current, 6),
                 "constant_usd_mn": significant(constant, 6),
             });
-        } else if let Some((count, committed)) = matched.approved {
+        } else if let Some(approved) = matched.approved {
             row["window"] = json!({
                 "from_year": window.and_then(|window| window.from),
                 "to_year": window.and_then(|window| window.to),
-                "projects_approved": count,
-                "committed_usd": committed,
+                "projects_approved": approved.projects,
+                "committed_usd": approved.committed_usd,
+                "grant_usd": approved.grant_usd,
             });
         }
         (row, cited, bytes)
@@ -926,11 +996,20 @@ struct FinancingRow<'a> {
     /// A CRS flow's disbursements in the window (every year without one), US$ million `(current,
     /// constant)`.
     disbursed: Option<(f64, f64)>,
-    /// With a window, an instrument's projects approved in it and their commitments summed (current US$).
-    approved: Option<(usize, f64)>,
+    /// With a window, an instrument's projects approved in it and their amounts summed.
+    approved: Option<Approved>,
     /// What the page is ordered by (US$): the window's current disbursements or commitments, else the
     /// CRS total at constant prices or the instrument's commitments.
     amount: f64,
+}
+
+/// An instrument's projects approved in a window: how many, their IBRD + IDA commitments and their grants
+/// summed apart (current US$).
+#[derive(Debug, Clone, Copy, Default)]
+struct Approved {
+    projects: usize,
+    committed_usd: f64,
+    grant_usd: f64,
 }
 
 /// Flows summed for a financier: their citation ids and current-price amounts.

@@ -132,17 +132,15 @@ pub struct ProjectSummary {
 pub struct Economics {
     /// Total project cost.
     pub cost_usd: Option<f64>,
-    /// The World Bank's total commitment (IBRD, IDA and grant, as the export sums them; the grant is
-    /// also in `grant_usd`, never to be added).
+    /// The World Bank's lending commitment: IBRD loan + IDA credit (grants apart, in `grant_usd`).
     pub commitment_usd: Option<f64>,
-    /// Grant amount (for a GEF project, the GEF grant).
+    /// Grant amount (a World Bank grant; for a GEF project, the GEF grant); never part of the commitment.
     pub grant_usd: Option<f64>,
     /// Co-financing pledged by others, when the record reports it (GEF).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cofinancing_usd: Option<f64>,
-    /// Cost less the World Bank's share (the commitment, or the grant when no commitment is reported;
-    /// the export often repeats a grant in both), when the cost exceeds it: financing from others
-    /// (co-financing, the borrower's own), as the record implies.
+    /// Cost less the World Bank's share (commitment + grant), when the cost exceeds it: financing from
+    /// others (co-financing, the borrower's own), as the record implies.
     pub other_financing_usd: Option<f64>,
 }
 
@@ -259,15 +257,16 @@ fn sheet_notes(project: &Project) -> Vec<String> {
         "status {} as of the publisher's export of {}; the project's page has the current one",
         project.status, project.retrieved_at
     )];
-    if project.status == "Active"
-        && project
-            .closing_date
-            .as_deref()
-            .is_some_and(|closing| closing < project.retrieved_at.as_str())
-    {
+    // The publisher's own fields that contradict each other, flagged by the bake.
+    for flag in &project.inconsistencies {
+        let definition = corpus::PROJECT_INCONSISTENCIES
+            .iter()
+            .find(|(id, _)| id == flag)
+            .map_or("", |(_, definition)| definition);
         notes.push(format!(
-            "its closing date {} is before that export: the status may be stale",
-            project.closing_date.as_deref().unwrap_or_default()
+            "publisher inconsistency `{flag}`: {definition} (closing {}, approval {}); kept as published",
+            project.closing_date.as_deref().unwrap_or("—"),
+            project.approval_date.as_deref().unwrap_or("—")
         ));
     }
     if !project.from_older_export.is_empty() {
@@ -344,9 +343,8 @@ fn handle(
         .collect();
     records.extend(financier_records);
     records.extend(institution_records);
-    // The export often reports a grant in both the commitment and the grant column: the World Bank's share
-    // is the commitment, or the grant when no commitment is reported, never their sum.
-    let world_bank = project.commitment_usd.or(project.grant_usd);
+    // The World Bank's share: its loan or credit and its grant (the record keeps them apart).
+    let world_bank = project.financed_usd();
     let notes = sheet_notes(project);
     let other_financing_usd = project
         .cost_usd

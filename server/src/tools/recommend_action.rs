@@ -159,9 +159,12 @@ pub struct ProjectFit {
     /// Board approval date.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval_date: Option<String>,
-    /// The World Bank's total commitment (IBRD, IDA and grant), or the grant alone, current US$.
+    /// The World Bank's lending commitment (IBRD + IDA), current US$.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commitment_usd: Option<f64>,
+    /// Its grant (World Bank or GEF), current US$; never part of the commitment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grant_usd: Option<f64>,
     /// Whether it is in another country of the region (none in the country).
     pub elsewhere: bool,
     /// `budget_support` (a development policy operation: it finances the budget against policy reforms)
@@ -193,9 +196,13 @@ pub struct FinancingItem {
     /// How many projects of the pillar in the country used it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub projects_total: Option<usize>,
-    /// Their commitments (or grants) summed, current US$ (nominal), as the record (`citation_id`) holds.
+    /// The IBRD + IDA commitments of its approved projects summed, current US$ (nominal), as the record
+    /// (`citation_id`) holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub committed_usd: Option<f64>,
+    /// Their grants summed, current US$ (GEF: its grants).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grant_usd: Option<f64>,
     /// CRS: disbursements summed over `years`, US$ million, constant prices (an upper bound).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_constant_usd_mn: Option<f64>,
@@ -369,6 +376,7 @@ fn handle(
             projects: Vec::new(),
             projects_total: None,
             committed_usd: None,
+            grant_usd: None,
             total_constant_usd_mn: flow
                 .total_constant_usd_mn
                 .map(|value| significant(value, 4)),
@@ -383,8 +391,18 @@ fn handle(
     }
 
     let institutions = corpus.institutions().map_err(ToolError::Internal)?;
+    let country_names: Vec<&str> = [
+        Some(&country.names.en),
+        country.names.es.as_ref(),
+        country.names.pt.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    .map(String::as_str)
+    .collect();
     let asks = institution_asks(
         (lang, iso3, pillar_id),
+        &country_names,
         &institutions.records,
         &here,
         &fits,
@@ -415,7 +433,8 @@ fn handle(
             country: project.country.clone().unwrap_or_default(),
             status: project.status.clone(),
             approval_date: project.approval_date.clone(),
-            commitment_usd: project.commitment_usd.or(project.grant_usd),
+            commitment_usd: project.commitment_usd,
+            grant_usd: project.grant_usd,
             elsewhere: project.country.as_deref() != Some(iso3),
             operation: operation(project),
             addresses,
@@ -624,6 +643,7 @@ fn instruments(
                     .cloned()
                     .collect(),
                 committed_usd: record.committed_usd,
+                grant_usd: record.grant_usd,
                 total_constant_usd_mn: None,
                 years: record.first_year.zip(record.last_year),
                 citation_id: Some(record.citation_id.clone()),
@@ -798,71 +818,133 @@ fn gap_sentence(lang: Lang, gap: &IndicatorGap, iso3: &str) -> String {
     )
 }
 
-/// An institution's ask in `lang`, by its tier (0 an implementer of the pillar's projects there, 1 a public
-/// body of the pillar, 2 the statistics office), from the gap sentence and the project it would act on.
+/// What a body can do about a gap, by what it is: the ministry of finance (or economy and finance) holds
+/// the budget and borrows; an implementer runs a project; another public body of the pillar sets its
+/// sector's targets; the statistics office measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BodyKind {
+    /// A ministry or directorate of finance, the treasury or the tax administration.
+    Finance,
+    /// The implementer of a project of the pillar in the country.
+    Implementer,
+    /// A public body acting on the pillar.
+    PublicBody,
+    /// The national statistics office.
+    Statistics,
+}
+
+impl BodyKind {
+    /// The kind of a body of `tier` (0 an implementer, 1 a public body of the pillar, 2 the statistics
+    /// office) whose name's words (a [`corpus::BodyKey`]'s) are `words`.
+    fn of(tier: u8, words: &str) -> BodyKind {
+        let finance = words
+            .split(' ')
+            .any(|word| matches!(word, "finance" | "treasury" | "tributaria" | "tax"));
+        match tier {
+            2 => BodyKind::Statistics,
+            _ if finance => BodyKind::Finance,
+            0 => BodyKind::Implementer,
+            _ => BodyKind::PublicBody,
+        }
+    }
+}
+
+/// A body's ask in `lang`: the gap sentence (its numbers), the project it would act on, and what a body of
+/// its `kind` can do about it; `iso3` and `pillar` when there is no gap to name.
 fn ask(
     lang: Lang,
-    tier: u8,
+    kind: BodyKind,
     gap: Option<&str>,
     project: Option<&str>,
-    iso3: &str,
-    pillar: &str,
+    (iso3, pillar): (&str, &str),
 ) -> String {
-    match (lang, tier, gap, project) {
-        (Lang::En, 0, Some(gap), Some(project)) => format!(
-            "{gap}; as implementer of {project}, which addresses the pillar: target that gap and report on it."
-        ),
-        (Lang::Es, 0, Some(gap), Some(project)) => format!(
-            "{gap}; como ejecutor de {project}, que actúa sobre el pilar: apunte a esa brecha e informe sobre ella."
-        ),
-        (Lang::Pt, 0, Some(gap), Some(project)) => format!(
-            "{gap}; como executor de {project}, que atua sobre o pilar: mire essa lacuna e informe sobre ela."
-        ),
-        (Lang::En, 0, None, Some(project)) => format!(
-            "As implementer of {project}, which addresses the pillar: state its results in the pillar's indicators."
-        ),
-        (Lang::Es, 0, None, Some(project)) => format!(
-            "Como ejecutor de {project}, que actúa sobre el pilar: informe sus resultados en los indicadores del pilar."
-        ),
-        (Lang::Pt, 0, None, Some(project)) => format!(
-            "Como executor de {project}, que atua sobre o pilar: informe seus resultados nos indicadores do pilar."
-        ),
-        (Lang::En, 2, Some(gap), _) => format!(
+    use BodyKind::{Finance, Implementer, PublicBody, Statistics};
+    match (lang, kind, gap, project) {
+        (Lang::En, Statistics, Some(gap), _) => format!(
             "{gap}: publish newer and more complete figures for the pillar, so progress can be measured."
         ),
-        (Lang::Es, 2, Some(gap), _) => format!(
+        (Lang::Es, Statistics, Some(gap), _) => format!(
             "{gap}: publique cifras más recientes y completas del pilar, para poder medir el avance."
         ),
-        (Lang::Pt, 2, Some(gap), _) => format!(
+        (Lang::Pt, Statistics, Some(gap), _) => format!(
             "{gap}: publique números mais recentes e completos do pilar, para que o avanço possa ser medido."
         ),
-        (Lang::En, 2, None, _) => format!(
+        (Lang::En, Statistics, None, _) => format!(
             "Publish the pillar's indicators for {iso3}: the corpus holds too little to compare it."
         ),
-        (Lang::Es, 2, None, _) => format!(
+        (Lang::Es, Statistics, None, _) => format!(
             "Publique los indicadores del pilar para {iso3}: el corpus tiene demasiado poco para compararlo."
         ),
-        (Lang::Pt, 2, None, _) => format!(
+        (Lang::Pt, Statistics, None, _) => format!(
             "Publique os indicadores do pilar para {iso3}: o corpus tem pouco demais para compará-lo."
         ),
-        (Lang::En, _, Some(gap), Some(project)) => {
-            format!("{gap}; {project} addresses the pillar: take part in it or in a like one.")
-        }
-        (Lang::Es, _, Some(gap), Some(project)) => {
-            format!("{gap}; {project} actúa sobre el pilar: participe en él o en uno similar.")
-        }
-        (Lang::Pt, _, Some(gap), Some(project)) => {
-            format!("{gap}; {project} atua sobre o pilar: participe dele ou de um semelhante.")
-        }
-        (Lang::En, _, Some(gap), None) => {
-            format!("{gap}: no project of the pillar is active there; propose one.")
-        }
-        (Lang::Es, _, Some(gap), None) => {
-            format!("{gap}: no hay ningún proyecto activo del pilar allí; proponga uno.")
-        }
-        (Lang::Pt, _, Some(gap), None) => {
-            format!("{gap}: não há nenhum projeto ativo do pilar ali; proponha um.")
-        }
+        (Lang::En, Finance, Some(gap), Some(project)) => format!(
+            "{gap}; as the finance body behind {project}: fund in the budget the programmes that move that \
+             indicator, and tie the next operation's results to it."
+        ),
+        (Lang::Es, Finance, Some(gap), Some(project)) => format!(
+            "{gap}; como órgano de finanzas detrás de {project}: financie en el presupuesto los programas que \
+             mueven ese indicador y ate a él los resultados de la próxima operación."
+        ),
+        (Lang::Pt, Finance, Some(gap), Some(project)) => format!(
+            "{gap}; como órgão de finanças por trás de {project}: financie no orçamento os programas que movem \
+             esse indicador e vincule a ele os resultados da próxima operação."
+        ),
+        (Lang::En, Finance, Some(gap), None) => format!(
+            "{gap}: fund in the budget the programmes that move that indicator, and seek financing tied to it."
+        ),
+        (Lang::Es, Finance, Some(gap), None) => format!(
+            "{gap}: financie en el presupuesto los programas que mueven ese indicador y busque financiamiento \
+             atado a él."
+        ),
+        (Lang::Pt, Finance, Some(gap), None) => format!(
+            "{gap}: financie no orçamento os programas que movem esse indicador e busque financiamento \
+             vinculado a ele."
+        ),
+        (Lang::En, Implementer, Some(gap), Some(project)) => format!(
+            "{gap}; as implementer of {project}: make that indicator one of the project's results and report \
+             it each year."
+        ),
+        (Lang::Es, Implementer, Some(gap), Some(project)) => format!(
+            "{gap}; como ejecutor de {project}: haga de ese indicador un resultado del proyecto e infórmelo \
+             cada año."
+        ),
+        (Lang::Pt, Implementer, Some(gap), Some(project)) => format!(
+            "{gap}; como executor de {project}: faça desse indicador um resultado do projeto e informe-o a \
+             cada ano."
+        ),
+        (Lang::En, Implementer | Finance, None, Some(project)) => format!(
+            "As implementer of {project}, which addresses the pillar: state its results in the pillar's indicators."
+        ),
+        (Lang::Es, Implementer | Finance, None, Some(project)) => format!(
+            "Como ejecutor de {project}, que actúa sobre el pilar: informe sus resultados en los indicadores del pilar."
+        ),
+        (Lang::Pt, Implementer | Finance, None, Some(project)) => format!(
+            "Como executor de {project}, que atua sobre o pilar: informe seus resultados nos indicadores do pilar."
+        ),
+        (Lang::En, PublicBody, Some(gap), Some(project)) => format!(
+            "{gap}; as a public body of the sector: set a target for that indicator in the sector plan, and \
+             take part in {project} or a like one."
+        ),
+        (Lang::Es, PublicBody, Some(gap), Some(project)) => format!(
+            "{gap}; como organismo público del sector: fije una meta para ese indicador en el plan sectorial y \
+             participe en {project} o en uno similar."
+        ),
+        (Lang::Pt, PublicBody, Some(gap), Some(project)) => format!(
+            "{gap}; como órgão público do setor: fixe uma meta para esse indicador no plano setorial e \
+             participe de {project} ou de um semelhante."
+        ),
+        (Lang::En, _, Some(gap), None) => format!(
+            "{gap}: no project of the pillar is active there; set a target for it in the sector plan and \
+             propose one."
+        ),
+        (Lang::Es, _, Some(gap), None) => format!(
+            "{gap}: no hay ningún proyecto activo del pilar allí; fije una meta en el plan sectorial y \
+             proponga uno."
+        ),
+        (Lang::Pt, _, Some(gap), None) => format!(
+            "{gap}: não há nenhum projeto ativo do pilar ali; fixe uma meta no plano setorial e proponha um."
+        ),
         (Lang::En, _, None, _) => format!(
             "Act on {pillar} in {iso3}, where the corpus finds no comparable indicator gap."
         ),
@@ -875,10 +957,14 @@ fn ask(
     }
 }
 
-/// The institutions to approach, ranked, each with its ask.
-/// `(lang, iso3, pillar)` is what was asked.
+/// The institutions to approach, ranked, each with its ask: one entry per body (a public body that is an
+/// implementer already listed under another spelling is not listed again, [`corpus::BodyKey`]), each
+/// asked about the gap its names share most words with, a gap no earlier body was asked about first.
+/// `(lang, iso3, pillar)` is what was asked; `country_names` the country's names (left out of the keys).
+#[allow(clippy::too_many_arguments)]
 fn institution_asks(
     (lang, iso3, pillar): (Lang, &str, &str),
+    country_names: &[&str],
     institutions: &[Institution],
     here: &[&Project],
     fits: &[&Project],
@@ -915,9 +1001,15 @@ fn institution_asks(
     // One statistics office at most: it comes last, for the measurement.
     let mut asks = Vec::new();
     let mut offices = 0;
+    let mut listed: Vec<corpus::BodyKey> = Vec::new();
+    let mut asked_gaps: Vec<usize> = Vec::new();
     for (tier, _, institution, projects) in ranked {
         if asks.len() == INSTITUTIONS {
             break;
+        }
+        let key = corpus::BodyKey::of(&institution.name, country_names);
+        if listed.iter().any(|other| other.same_body(&key)) {
+            continue;
         }
         if tier == 2 {
             offices += 1;
@@ -945,22 +1037,31 @@ fn institution_asks(
                         .flat_map(|project| project.sectors.iter().map(String::as_str)),
                 ),
         );
-        let gap = gaps
+        let chosen = gaps
             .iter()
             .enumerate()
             .max_by_key(|(index, gap)| {
                 let shared = gap.stems.iter().filter(|stem| own.contains(stem)).count();
-                (shared, std::cmp::Reverse(*index))
+                (
+                    shared,
+                    !asked_gaps.contains(index),
+                    std::cmp::Reverse(*index),
+                )
             })
-            .map(|(_, gap)| gap_sentence(lang, gap, iso3));
+            .map(|(index, gap)| (index, gap_sentence(lang, gap, iso3)));
+        let gap = chosen.map(|(index, sentence)| {
+            asked_gaps.push(index);
+            sentence
+        });
+        let kind = BodyKind::of(tier, &key.words);
         let ask = ask(
             lang,
-            tier,
+            kind,
             gap.as_deref(),
             addressed.as_deref(),
-            iso3,
-            pillar,
+            (iso3, pillar),
         );
+        listed.push(key);
         asks.push(InstitutionAsk {
             name: institution.name.clone(),
             role: institution.role.clone(),

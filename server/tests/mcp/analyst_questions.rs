@@ -423,3 +423,181 @@ fn a_flow_that_disbursed_nothing_in_the_window_is_not_in_it() {
         }
     }
 }
+
+/// The error message of a refused call.
+fn refusal(arguments: Value) -> String {
+    let answer = call_tool("get_dataset", arguments.clone());
+    assert_eq!(answer["isError"], json!(true), "{arguments}: {answer}");
+    payload(&answer)["result"]["error"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// The one record of `dataset` with citation id (or P-code) `id`.
+fn record(dataset: &str, id: &str) -> Value {
+    let body = read(json!({"dataset_id": dataset, "id": id}));
+    let rows = body["result"]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{dataset} {id}: {rows:?}");
+    rows[0].clone()
+}
+
+#[test]
+fn guatemalas_finance_ministry_is_one_body_and_each_body_is_asked_its_own_thing() {
+    for lang in ["en", "es", "pt"] {
+        let body = payload(&call_tool(
+            "recommend_action",
+            json!({"country": "GTM", "pillar": "educacion", "lang": lang}),
+        ));
+        let institutions = body["result"]["institutions"].as_array().unwrap();
+        // The export spells the ministry four ways (Ministry of Public Finance, … Guatemala (MINFIN),
+        // Ministry of Finance Guatemala (MINFIN), Ministerio de Finanzas Públicas, Guatemala): one entry.
+        let finance: Vec<&Value> = institutions
+            .iter()
+            .filter(|body| {
+                let name = body["name"].as_str().unwrap();
+                name.contains("Finance") || name.contains("Finanzas")
+            })
+            .collect();
+        assert_eq!(finance.len(), 1, "{lang}: {institutions:?}");
+        assert_eq!(
+            finance[0]["citation_id"],
+            "wbagency-gtm-ministry-of-public-finance"
+        );
+        let asks: Vec<&str> = institutions
+            .iter()
+            .map(|body| body["ask"].as_str().unwrap())
+            .collect();
+        for (at, ask) in asks.iter().enumerate() {
+            assert!(
+                !asks[..at].contains(ask),
+                "{lang}: the same ask twice: {ask}"
+            );
+        }
+        // The finance ministry is asked about the budget, the implementer about its project's results.
+        let budget = match lang {
+            "en" => "budget",
+            "es" => "presupuesto",
+            _ => "orçamento",
+        };
+        assert!(
+            finance[0]["ask"].as_str().unwrap().contains(budget),
+            "{lang}: {finance:?}"
+        );
+        cited_ids(&body);
+    }
+    // The merged record keeps the other spellings and sums its own approved projects.
+    let ministry = record("institutions", "wbagency-gtm-ministry-of-public-finance");
+    let aliases = ministry["aliases"].as_array().unwrap();
+    for spelling in [
+        "Ministerio de Finanzas Públicas, Guatemala",
+        "Ministry of Finance Guatemala (MINFIN)",
+        "Ministry of Public Finance Guatemala (MINFIN)",
+    ] {
+        assert!(aliases.contains(&json!(spelling)), "{aliases:?}");
+    }
+}
+
+#[test]
+fn an_agencys_and_an_instruments_totals_are_the_sums_of_their_approved_projects() {
+    // Guatemala's Ministry of Public Finance: the table says US$755 M over four projects (a Dropped
+    // US$215 M loan and a grant counted as commitment among them); its seven projects under four spellings,
+    // approved ones only, sum to 340 + 200 + 250 + 500 + 250 = US$1,540 M of IBRD loans and US$52.5 M of
+    // grants (P167132).
+    let ministry = record("institutions", "wbagency-gtm-ministry-of-public-finance");
+    let (mut committed, mut grants) = (0.0, 0.0);
+    for code in ministry["projects"].as_array().unwrap() {
+        let project = record("projects", code.as_str().unwrap());
+        if matches!(project["status"].as_str(), Some("Active" | "Closed")) {
+            committed += project["commitment_usd"].as_f64().unwrap_or(0.0);
+            grants += project["grant_usd"].as_f64().unwrap_or(0.0);
+        }
+    }
+    assert_eq!(ministry["commitment_usd"].as_f64(), Some(committed));
+    assert_eq!(committed, 1_540_000_000.0);
+    assert_eq!(ministry["grant_usd"].as_f64(), Some(grants));
+    assert_eq!(grants, 52_500_000.0);
+    // Argentina's IPF education instrument: 22 approved projects summed, the Pipeline P505771
+    // (US$230 M, not yet approved) listed apart and in no sum.
+    let instrument = record("financing", "wbinstrument-arg-ipf-educacion");
+    assert_eq!(instrument["pipeline_projects"], json!(["P505771"]));
+    let projects = instrument["projects"].as_array().unwrap();
+    assert_eq!(projects.len(), 22);
+    assert!(!projects.contains(&json!("P505771")));
+    let sum: f64 = projects
+        .iter()
+        .map(|code| {
+            record("projects", code.as_str().unwrap())["commitment_usd"]
+                .as_f64()
+                .unwrap_or(0.0)
+        })
+        .sum();
+    assert!((instrument["committed_usd"].as_f64().unwrap() - sum).abs() < 1.0);
+    assert!((sum - 3_378_490_000.0).abs() < 1.0, "{sum}");
+}
+
+#[test]
+fn a_grant_is_never_a_commitment_and_contradictions_are_flagged() {
+    // P006108 (Bolivia, Biodiversity Conservation, GEF): the newer export's total of US$4.5 M is its grant.
+    let grant = record("projects", "P006108");
+    assert!(
+        grant.get("commitment_usd").is_none_or(Value::is_null),
+        "{grant}"
+    );
+    assert_eq!(grant["grant_usd"], json!(4_500_000.0));
+    // P160667: a US$250 M IBRD loan, no grant.
+    let loan = record("projects", "P160667");
+    assert_eq!(loan["commitment_usd"], json!(250_000_000.0));
+    // P170025 is Active in the export of 2025-03-31, its closing date 2024-12-31 already past.
+    let stale = record("projects", "P170025");
+    assert_eq!(stale["status"], "Active");
+    assert_eq!(stale["inconsistencies"], json!(["active_past_closing"]));
+    let pilot = payload(&call_tool("get_pilot", json!({"slug": "p170025"})));
+    assert!(
+        pilot["result"]["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|note| note.as_str().unwrap().contains("active_past_closing")),
+        "{pilot}"
+    );
+    // P068292 closes (2002-06-30) before its approval (2003-05-27).
+    assert_eq!(
+        record("projects", "P068292")["inconsistencies"],
+        json!(["closes_before_approval"])
+    );
+}
+
+#[test]
+fn an_id_no_record_has_is_refused_naming_what_ids_look_like() {
+    let message = refusal(json!({"dataset_id": "regulation", "id": "cclw-col-no-such-law"}));
+    assert!(message.contains("cclw-col-no-such-law"), "{message}");
+    assert!(message.contains("cclw-"), "{message}");
+    let message = refusal(json!({"dataset_id": "regulation", "id": "wbproj-p127837"}));
+    assert!(message.contains("`projects`"), "{message}");
+    // A known id filtered out by the window is an empty page, not an error.
+    let body = read(json!({"dataset_id": "projects", "id": "P127837", "to_year": 1990}));
+    assert_eq!(body["result"]["rows"], json!([]));
+}
+
+#[test]
+fn a_window_before_the_crs_extract_says_it_is_unrecorded_not_zero() {
+    let body = read(
+        json!({"dataset_id": "financing", "country": "HND", "from_year": 1990, "to_year": 2000}),
+    );
+    let notes = body["result"]["notes"].as_array().unwrap();
+    assert!(
+        notes
+            .iter()
+            .any(|note| note.as_str().unwrap().contains("covers 1995–2023")),
+        "{notes:?}"
+    );
+    let inside = read(json!({"dataset_id": "financing", "country": "HND", "from_year": 2015}));
+    assert!(
+        !inside["result"]["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|note| note.as_str().unwrap().contains("covers"))
+    );
+}

@@ -1,6 +1,6 @@
 //! A corpus baked by an older build is refused with the re-bake message, never half-read. Each fixture
 //! `server/tests/data/corpus-format-N/` is a real corpus of format version N: the pipeline of that format
-//! (commit db8e3df for 9, a2540fd for 10, 15dbd91 for 11) baked `pipeline/tests/fixtures/catalog` over
+//! (commit db8e3df for 9, a2540fd for 10, 15dbd91 for 11, 909dbd2 for 12) baked `pipeline/tests/fixtures/catalog` over
 //! `pipeline/tests/fixtures/sources` into it (`pipeline bake --catalog-dir … --sources-dir … --out-dir …`),
 //! as tantivy keeps an `index_vN` per format it has left. Add the next one the same way when
 //! `corpus::FORMAT_VERSION` moves on.
@@ -10,7 +10,7 @@ use std::{path::PathBuf, process::Command};
 use corpus::{CorpusError, FORMAT_VERSION};
 
 /// The format versions of the fixtures, each older than this build's.
-const OLD_FORMATS: [u32; 3] = [9, 10, 11];
+const OLD_FORMATS: [u32; 4] = [9, 10, 11, 12];
 
 /// The directory the old bake of format `version` wrote (`current` and the corpus it names).
 fn fixture(version: u32) -> PathBuf {
@@ -19,7 +19,7 @@ fn fixture(version: u32) -> PathBuf {
 
 #[test]
 fn a_corpus_of_the_previous_format_version_is_refused_with_the_rebake_message() {
-    const { assert!(FORMAT_VERSION == 12) };
+    const { assert!(FORMAT_VERSION == 13) };
     for version in OLD_FORMATS {
         let manifest: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(fixture(version).join("current/manifest.json")).unwrap(),

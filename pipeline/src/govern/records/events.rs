@@ -405,7 +405,7 @@ pub fn project_events(
                 .and_then(|iso3| countries.get(iso3))
                 .map_or(project.location.as_str(), |country| country.names.get(lang))
         };
-        let amount = project.commitment_usd.or(project.grant_usd);
+        let amount = project.financed_usd();
         let money = |lang| {
             amount.map_or_else(String::new, |amount| {
                 format!(

@@ -7,9 +7,10 @@
 //!   record. Rows refused: a recipient that is not a LAC country, a year outside 1950-2100, an amount that
 //!   is not a finite number, a second row of the same group and year.
 //! - **Instruments** of the `projects` dataset: per country, pillar and World Bank instrument family (IPF,
-//!   DPF, PforR) or GEF trust fund, the projects that used it (dropped ones aside; a project without a
-//!   mapped pillar is in none) (newest approval first), their pillars and their
-//!   commitments (or GEF grants) summed, current US$ (a nominal sum over approval years).
+//!   DPF, PforR) or GEF trust fund, the approved projects (Active, Closed) that used it, newest approval
+//!   first (a project without a mapped pillar is in none), their IBRD + IDA commitments and their grants
+//!   summed apart, current US$ (a nominal sum over approval years). Pipeline projects are listed apart
+//!   (`pipeline_projects`) and in no sum; dropped ones are left out.
 
 use std::{
     collections::{BTreeMap, BTreeSet, HashSet},
@@ -174,6 +175,8 @@ pub fn crs_flows(
                 })
                 .collect(),
             committed_usd: None,
+            grant_usd: None,
+            pipeline_projects: Vec::new(),
             projects: Vec::new(),
             source: source.id.clone(),
             publisher: source.publisher.clone(),
@@ -236,14 +239,22 @@ pub fn project_instruments(
             } else {
                 ("wbinstrument", "World Bank")
             };
-            let years: Vec<i32> = members
+            // Sums over approved projects; those in the Pipeline are listed apart, in no sum.
+            let (approved, pipeline): (Vec<&Project>, Vec<&Project>) =
+                members.iter().partition(|project| project.is_approved());
+            let years: Vec<i32> = approved
                 .iter()
                 .filter_map(|project| project.approval_date.as_deref()?.get(..4)?.parse().ok())
                 .collect();
-            let amounts: Vec<f64> = members
-                .iter()
-                .filter_map(|project| project.commitment_usd.or(project.grant_usd))
-                .collect();
+            let sum = |amount: fn(&Project) -> Option<f64>| -> Option<f64> {
+                let amounts: Vec<f64> = approved.iter().filter_map(|project| amount(project)).collect();
+                (!amounts.is_empty()).then(|| amounts.iter().sum())
+            };
+            let in_pipeline = if pipeline.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} in the pipeline)", pipeline.len())
+            };
             FinancingRecord {
                 citation_id: format!(
                     "{prefix}-{}-{}-{}",
@@ -252,8 +263,8 @@ pub fn project_instruments(
                     pillar.replace('_', "-")
                 ),
                 title: format!(
-                    "{financier} {instrument} in {country}, pillar {pillar}: {} projects",
-                    members.len()
+                    "{financier} {instrument} in {country}, pillar {pillar}: {} approved projects{in_pipeline}",
+                    approved.len()
                 ),
                 financier: financier.into(),
                 instrument,
@@ -265,8 +276,10 @@ pub fn project_instruments(
                 latest_usd_mn: None,
                 total_constant_usd_mn: None,
                 years: Vec::new(),
-                committed_usd: (!amounts.is_empty()).then(|| amounts.iter().sum()),
-                projects: members.iter().map(|project| project.id.clone()).collect(),
+                committed_usd: sum(|project| project.commitment_usd),
+                grant_usd: sum(|project| project.grant_usd),
+                projects: approved.iter().map(|project| project.id.clone()).collect(),
+                pipeline_projects: pipeline.iter().map(|project| project.id.clone()).collect(),
                 kind,
                 source: first.source.clone(),
                 publisher: first.publisher.clone(),

@@ -203,6 +203,7 @@ pub fn projects(
                     .unwrap_or(canonical),
                 retrieved_at: source.retrieved_at.clone(),
                 from_older_export: Vec::new(),
+                inconsistencies: Vec::new(),
             },
         );
     }

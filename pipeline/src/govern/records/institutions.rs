@@ -5,8 +5,11 @@
 //!   portals (`gobernanza`).
 //! - `govdirectory`: ministries, undersecretariats, provinces, embassies; pillars from the reviewed name
 //!   keywords (`data/curated/institution_pillars.csv`); a body matching none has none.
-//! - `wb_implementing_agencies`: the bodies implementing World Bank projects; pillars, activity and the
-//!   link from their projects in the `projects` dataset.
+//! - `wb_implementing_agencies`: the bodies implementing World Bank projects; pillars, activity, the link
+//!   and the amounts from their projects in the `projects` dataset (the sums of their approved projects,
+//!   not the table's totals); the spellings of one body in one country (`Ministry of Public Finance`,
+//!   `Ministerio de Finanzas Públicas, Guatemala`, `… (MINFIN)`) merged into one record with `aliases`
+//!   ([`corpus::BodyKey`]; counted in the report's `merged_spellings`).
 //!
 //! Records refused: a country that is not a LAC country of the registry, no name, a repeated id (the
 //! steward's override file may replace a record by its id).
@@ -56,8 +59,6 @@ struct RawInstitution {
     implementing_agency: Option<String>,
     #[serde(default)]
     project_ids: Option<String>,
-    #[serde(default)]
-    total_ibrd_ida_commitment_usd: Option<String>,
 }
 
 /// What the institutions are read against.
@@ -149,6 +150,11 @@ pub fn institutions(
         by_id.insert(institution.citation_id.clone(), institution);
     }
     let mut records: Vec<Institution> = by_id.into_values().collect();
+    if source.id == "wb_implementing_agencies" {
+        let before = records.len();
+        records = one_record_per_body(records, context);
+        report.merged_spellings = (before - records.len()) as u64;
+    }
     records.sort_by(|left, right| (&left.country, &left.name).cmp(&(&right.country, &right.name)));
     finish(&mut report, records.len(), BTreeSet::new());
     Ok((records, report))
@@ -179,6 +185,8 @@ fn record(
         projects: Vec::new(),
         active_projects: 0,
         commitment_usd: None,
+        grant_usd: None,
+        aliases: Vec::new(),
         url,
         retrieved_at: source.retrieved_at.clone(),
     }
@@ -267,7 +275,30 @@ fn agency(
     let name =
         text(&row.implementing_agency).ok_or(("implementing_agency", "no agency".to_string()))?;
     let codes = list(&row.project_ids, '|');
-    let known: Vec<&Project> = codes
+    let iso3 = row.iso3.trim().to_lowercase();
+    let id = ids.next(format!(
+        "{}-{iso3}-{}",
+        source.citation_prefix,
+        slug(&name, 6)
+    ));
+    let mut body = record(
+        source,
+        id,
+        name,
+        "implementing_agency",
+        source.homepage.clone(),
+    );
+    body.projects = codes;
+    from_projects(&mut body, projects);
+    Ok(body)
+}
+
+/// An implementing agency's pillars, activity, amounts and page, from the `projects` records of its
+/// P-codes (`projects` sorted by id): the amounts are the sums of its approved projects' (Active, Closed),
+/// so the agency's total is the sum of its projects, Pipeline and Dropped ones in none.
+fn from_projects(body: &mut Institution, projects: &[Project]) {
+    let known: Vec<&Project> = body
+        .projects
         .iter()
         .filter_map(|code| {
             projects
@@ -276,17 +307,12 @@ fn agency(
                 .map(|at| &projects[at])
         })
         .collect();
-    let latest = known
+    if let Some(latest) = known
         .iter()
-        .max_by(|left, right| left.approval_date.cmp(&right.approval_date));
-    let url = latest.map_or_else(|| source.homepage.clone(), |project| project.url.clone());
-    let iso3 = row.iso3.trim().to_lowercase();
-    let id = ids.next(format!(
-        "{}-{iso3}-{}",
-        source.citation_prefix,
-        slug(&name, 6)
-    ));
-    let mut body = record(source, id, name, "implementing_agency", url);
+        .max_by(|left, right| left.approval_date.cmp(&right.approval_date))
+    {
+        body.url = latest.url.clone();
+    }
     body.pillars = known
         .iter()
         .flat_map(|project| project.pillars.iter().cloned())
@@ -297,11 +323,96 @@ fn agency(
         .iter()
         .filter(|project| project.status == "Active")
         .count() as u32;
-    body.commitment_usd = text(&row.total_ibrd_ida_commitment_usd)
-        .and_then(|cell| cell.parse::<f64>().ok())
-        .filter(|amount| amount.is_finite() && *amount > 0.0);
-    body.projects = codes;
-    Ok(body)
+    let sum = |amount: fn(&Project) -> Option<f64>| -> Option<f64> {
+        let amounts: Vec<f64> = known
+            .iter()
+            .filter(|project| project.is_approved())
+            .filter_map(|project| amount(project))
+            .collect();
+        (!amounts.is_empty()).then(|| amounts.iter().sum())
+    };
+    body.commitment_usd = sum(|project| project.commitment_usd);
+    body.grant_usd = sum(|project| project.grant_usd);
+}
+
+/// The implementing agencies with each body's spellings merged into one record ([`corpus::BodyKey`]: the
+/// same words in English, Spanish or Portuguese, or the same acronym, within one country). The record kept
+/// is the spelling with the most projects (then the first by citation id); the others become its
+/// `aliases`, their projects join its own and its sums are worked out again from the projects.
+fn one_record_per_body(records: Vec<Institution>, context: &Context) -> Vec<Institution> {
+    let keys: Vec<corpus::BodyKey> = records
+        .iter()
+        .map(|body| {
+            let names: Vec<&str> = context
+                .countries
+                .get(&body.country)
+                .map(|country| {
+                    [
+                        Some(&country.names.en),
+                        country.names.es.as_ref(),
+                        country.names.pt.as_ref(),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .map(String::as_str)
+                    .collect()
+                })
+                .unwrap_or_default();
+            corpus::BodyKey::of(&body.name, &names)
+        })
+        .collect();
+    // Union-find over the records of one country.
+    let mut parent: Vec<usize> = (0..records.len()).collect();
+    fn root(parent: &mut [usize], mut at: usize) -> usize {
+        while parent[at] != at {
+            parent[at] = parent[parent[at]];
+            at = parent[at];
+        }
+        at
+    }
+    for left in 0..records.len() {
+        for right in left + 1..records.len() {
+            if records[left].country == records[right].country && keys[left].same_body(&keys[right])
+            {
+                let (left_root, right_root) = (root(&mut parent, left), root(&mut parent, right));
+                parent[right_root.max(left_root)] = right_root.min(left_root);
+            }
+        }
+    }
+    let mut groups: BTreeMap<usize, Vec<Institution>> = BTreeMap::new();
+    for (at, body) in records.into_iter().enumerate() {
+        let group = root(&mut parent, at);
+        groups.entry(group).or_default().push(body);
+    }
+    groups
+        .into_values()
+        .map(|mut members| {
+            members.sort_by(|left, right| {
+                right
+                    .projects
+                    .len()
+                    .cmp(&left.projects.len())
+                    .then(left.citation_id.cmp(&right.citation_id))
+            });
+            let mut kept = members.remove(0);
+            if members.is_empty() {
+                return kept;
+            }
+            for other in members {
+                if !kept.aliases.contains(&other.name) && other.name != kept.name {
+                    kept.aliases.push(other.name);
+                }
+                for code in other.projects {
+                    if !kept.projects.contains(&code) {
+                        kept.projects.push(code);
+                    }
+                }
+            }
+            kept.aliases.sort();
+            from_projects(&mut kept, context.projects);
+            kept
+        })
+        .collect()
 }
 
 /// The Wikidata page of a `Q…` id.

@@ -54,6 +54,10 @@ struct RawProject {
     board_approval_date: Option<String>,
     closing_date: Option<String>,
     project_cost_usd: Option<String>,
+    #[serde(default)]
+    ibrd_commitment_usd: Option<String>,
+    #[serde(default)]
+    ida_commitment_usd: Option<String>,
     total_ibrd_ida_commitment_usd: Option<String>,
     grant_amount_usd: Option<String>,
     borrower: Option<String>,
@@ -98,6 +102,8 @@ impl RawProject {
         };
         let no_amount = [
             &self.project_cost_usd,
+            &self.ibrd_commitment_usd,
+            &self.ida_commitment_usd,
             &self.total_ibrd_ida_commitment_usd,
             &self.grant_amount_usd,
         ]
@@ -110,12 +116,16 @@ impl RawProject {
                 "cost_usd",
                 true,
             );
-            fill(
-                &mut merged.total_ibrd_ida_commitment_usd,
-                &older.total_ibrd_ida_commitment_usd,
-                "commitment_usd",
-                true,
-            );
+            for (field, from) in [
+                (&mut merged.ibrd_commitment_usd, &older.ibrd_commitment_usd),
+                (&mut merged.ida_commitment_usd, &older.ida_commitment_usd),
+                (
+                    &mut merged.total_ibrd_ida_commitment_usd,
+                    &older.total_ibrd_ida_commitment_usd,
+                ),
+            ] {
+                fill(field, from, "commitment_usd", true);
+            }
             fill(
                 &mut merged.grant_amount_usd,
                 &older.grant_amount_usd,
@@ -178,6 +188,8 @@ impl RawProject {
             "objective",
             false,
         );
+        // One name for the commitment, however many of its columns were taken.
+        taken.dedup();
         (merged, taken)
     }
 }
@@ -432,15 +444,11 @@ fn build(
         left_empty("project_cost_usd", reason);
         None
     });
-    let commitment_usd =
-        checked_amount(&row.total_ibrd_ida_commitment_usd).unwrap_or_else(|reason| {
-            left_empty("total_ibrd_ida_commitment_usd", reason);
-            None
-        });
     let grant_usd = checked_amount(&row.grant_amount_usd).unwrap_or_else(|reason| {
         left_empty("grant_amount_usd", reason);
         None
     });
+    let commitment_usd = lending_commitment(row, grant_usd, &mut left_empty);
     let country = text(&row.iso3).and_then(|iso3| {
         lac_country(countries, &iso3)
             .map_err(|reason| left_empty("iso3", reason))
@@ -455,6 +463,18 @@ fn build(
         });
     }
     let id = row.project_id.trim().to_string();
+    let inconsistencies = inconsistencies(
+        text(&row.status).as_deref(),
+        (approval_date.as_deref(), closing_date.as_deref()),
+        (commitment_usd, cost_usd),
+        retrieved_at,
+    );
+    for inconsistency in &inconsistencies {
+        *report
+            .inconsistencies
+            .entry(inconsistency.clone())
+            .or_default() += 1;
+    }
     let canonical_url =
         format!("https://projects.worldbank.org/en/projects-operations/project-detail/{id}");
     let url = text(&row.url)
@@ -533,7 +553,65 @@ fn build(
         url,
         retrieved_at: retrieved_at.to_string(),
         from_older_export: Vec::new(),
+        inconsistencies,
     }
+}
+
+/// The World Bank's lending commitment of `row`, current US$: the IBRD loan plus the IDA credit when the
+/// row has those columns (both exports and the API's pages do); else (a steward's row without them) the
+/// export's `total_ibrd_ida_commitment_usd` less the grant, which that total includes in the newer export.
+/// `None` when nothing is reported; a bad cell is left empty through `left_empty`.
+fn lending_commitment(
+    row: &RawProject,
+    grant_usd: Option<f64>,
+    left_empty: &mut impl FnMut(&'static str, String),
+) -> Option<f64> {
+    let mut read = |field: &'static str, cell: &Option<String>| {
+        checked_amount(cell).unwrap_or_else(|reason| {
+            left_empty(field, reason);
+            None
+        })
+    };
+    if row.ibrd_commitment_usd.is_some() || row.ida_commitment_usd.is_some() {
+        let ibrd = read("ibrd_commitment_usd", &row.ibrd_commitment_usd);
+        let ida = read("ida_commitment_usd", &row.ida_commitment_usd);
+        return match (ibrd, ida) {
+            (None, None) => None,
+            (ibrd, ida) => Some(ibrd.unwrap_or(0.0) + ida.unwrap_or(0.0)),
+        };
+    }
+    let total = read(
+        "total_ibrd_ida_commitment_usd",
+        &row.total_ibrd_ida_commitment_usd,
+    )?;
+    let lending = total - grant_usd.unwrap_or(0.0);
+    (lending > 0.5).then_some(lending)
+}
+
+/// The [`corpus::PROJECT_INCONSISTENCIES`] a record's own fields show: `status`, `(approval, closing)`
+/// dates, `(commitment, cost)` in US$, and the date of the export it was read from (`YYYY-MM-DD`).
+fn inconsistencies(
+    status: Option<&str>,
+    (approval, closing): (Option<&str>, Option<&str>),
+    (commitment, cost): (Option<f64>, Option<f64>),
+    exported: &str,
+) -> Vec<String> {
+    let mut found = Vec::new();
+    if status == Some("Active") && closing.is_some_and(|closing| closing < exported) {
+        found.push("active_past_closing");
+    }
+    if let (Some(approval), Some(closing)) = (approval, closing)
+        && closing < approval
+    {
+        found.push("closes_before_approval");
+    }
+    // A dollar of rounding is not a contradiction.
+    if let (Some(commitment), Some(cost)) = (commitment, cost)
+        && commitment > cost + 1.0
+    {
+        found.push("commitment_above_cost");
+    }
+    found.into_iter().map(String::from).collect()
 }
 
 /// Whether `record` holds a value in the field `name` (as [`RawProject::filled_from`] names them).
@@ -617,6 +695,31 @@ mod tests {
             super::super::decoded("Bolivia&rsquo;s &amp; Peru".into()),
             "Bolivia’s & Peru"
         );
+    }
+
+    #[test]
+    fn a_record_contradicting_itself_is_flagged_by_name() {
+        let flagged = super::inconsistencies(
+            Some("Active"),
+            (Some("2020-05-01"), Some("2019-12-31")),
+            (Some(100.0), Some(80.0)),
+            "2025-03-31",
+        );
+        assert_eq!(
+            flagged,
+            [
+                "active_past_closing",
+                "closes_before_approval",
+                "commitment_above_cost"
+            ]
+        );
+        let sound = super::inconsistencies(
+            Some("Closed"),
+            (Some("2015-05-01"), Some("2019-12-31")),
+            (Some(80.0), Some(80.5)),
+            "2025-03-31",
+        );
+        assert!(sound.is_empty(), "{sound:?}");
     }
 
     #[test]
