@@ -139,6 +139,9 @@ pub struct Pilot {
     /// The World Bank's lending commitment (IBRD + IDA; grants apart), current US$, when reported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commitment_usd: Option<f64>,
+    /// Its grant (World Bank or GEF), current US$, when reported; never part of the commitment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grant_usd: Option<f64>,
     /// Board approval date.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval_date: Option<String>,
@@ -403,6 +406,7 @@ fn pilot(
         maturity: maturity(&project.status).unwrap_or("closed"),
         capex_usd: project.cost_usd,
         commitment_usd: project.commitment_usd,
+        grant_usd: project.grant_usd,
         approval_date: project.approval_date.clone(),
         sectors: project.sectors.clone(),
         themes: project.themes.iter().take(SHOWN_THEMES).cloned().collect(),

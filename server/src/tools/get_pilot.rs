@@ -245,13 +245,14 @@ pub struct DecisionMakers {
     pub implementing_agency: Option<String>,
     /// Borrower as published.
     pub borrower: Option<String>,
-    /// The institutions of the pillar in the country: this project's implementers (as the World Bank
-    /// lists them, not de-duplicated), then public bodies acting on the pillar, then the statistics office.
+    /// The institutions of the pillar in the country: this project's implementers (one record per body,
+    /// the export's other spellings merged into it), then public bodies acting on the pillar, then the statistics office.
     pub institutions: Vec<PillarInstitution>,
 }
 
-/// The sheet's notes: the export the status is as of (and a closing date since passed), fields read from
-/// the older export, and why the pillar's parts are empty.
+/// The sheet's notes: the export the status is as of, the publisher inconsistencies the record is flagged
+/// with (an Active project past its closing date…), fields read from the older export, and why the
+/// pillar's parts are empty.
 fn sheet_notes(project: &Project) -> Vec<String> {
     let mut notes = vec![format!(
         "status {} as of the publisher's export of {}; the project's page has the current one",

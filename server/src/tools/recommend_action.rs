@@ -914,13 +914,29 @@ fn ask(
              cada ano."
         ),
         (Lang::En, Implementer | Finance, None, Some(project)) => format!(
-            "As implementer of {project}, which addresses the pillar: state its results in the pillar's indicators."
+            "As implementer of {project}, which addresses the pillar (no gap's indicator names its work): \
+             state its results in the pillar's indicators."
         ),
         (Lang::Es, Implementer | Finance, None, Some(project)) => format!(
-            "Como ejecutor de {project}, que actúa sobre el pilar: informe sus resultados en los indicadores del pilar."
+            "Como ejecutor de {project}, que actúa sobre el pilar (ningún indicador de las brechas nombra su \
+             labor): informe sus resultados en los indicadores del pilar."
         ),
         (Lang::Pt, Implementer | Finance, None, Some(project)) => format!(
-            "Como executor de {project}, que atua sobre o pilar: informe seus resultados nos indicadores do pilar."
+            "Como executor de {project}, que atua sobre o pilar (nenhum indicador das lacunas nomeia seu \
+             trabalho): informe seus resultados nos indicadores do pilar."
+        ),
+        (Lang::En, PublicBody, None, Some(project)) => format!(
+            "{project} addresses the pillar, though no gap's indicator names this body's work: set targets for \
+             the pillar's indicators in the sector plan and take part in it or in a like one."
+        ),
+        (Lang::Es, PublicBody, None, Some(project)) => format!(
+            "{project} actúa sobre el pilar, aunque ningún indicador de las brechas nombra la labor de este \
+             organismo: fije metas para los indicadores del pilar en el plan sectorial y participe en él o en \
+             uno similar."
+        ),
+        (Lang::Pt, PublicBody, None, Some(project)) => format!(
+            "{project} atua sobre o pilar, embora nenhum indicador das lacunas nomeie o trabalho deste órgão: \
+             fixe metas para os indicadores do pilar no plano setorial e participe dele ou de um semelhante."
         ),
         (Lang::En, PublicBody, Some(gap), Some(project)) => format!(
             "{gap}; as a public body of the sector: set a target for that indicator in the sector plan, and \
@@ -1037,23 +1053,29 @@ fn institution_asks(
                         .flat_map(|project| project.sectors.iter().map(String::as_str)),
                 ),
         );
+        let kind = BodyKind::of(tier, &key.words);
+        let shared =
+            |gap: &IndicatorGap| gap.stems.iter().filter(|stem| own.contains(stem)).count();
         let chosen = gaps
             .iter()
             .enumerate()
             .max_by_key(|(index, gap)| {
-                let shared = gap.stems.iter().filter(|stem| own.contains(stem)).count();
                 (
-                    shared,
+                    shared(gap),
                     !asked_gaps.contains(index),
                     std::cmp::Reverse(*index),
                 )
+            })
+            // The finance body and the statistics office answer for every gap; an implementer or a sector
+            // body only for one its names or its project's words name (none named: its project alone).
+            .filter(|(_, gap)| {
+                matches!(kind, BodyKind::Finance | BodyKind::Statistics) || shared(gap) > 0
             })
             .map(|(index, gap)| (index, gap_sentence(lang, gap, iso3)));
         let gap = chosen.map(|(index, sentence)| {
             asked_gaps.push(index);
             sentence
         });
-        let kind = BodyKind::of(tier, &key.words);
         let ask = ask(
             lang,
             kind,

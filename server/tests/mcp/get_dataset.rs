@@ -305,7 +305,13 @@ fn get_dataset_reads_a_countrys_energy_projects_with_their_citation() {
         .iter()
         .find(|row| row["id"] == "P102479")
         .expect("P102479");
-    assert_eq!(decentralized["commitment_usd"], 5_175_000.0);
+    // A pure grant: the grant, no lending commitment.
+    assert!(
+        decentralized
+            .get("commitment_usd")
+            .is_none_or(Value::is_null)
+    );
+    assert_eq!(decentralized["grant_usd"], 5_175_000.0);
     assert_eq!(decentralized["citation_id"], "wbproj-p102479");
     // The whole dataset's files are listed for a notebook.
     let formats: Vec<&str> = body["result"]["files"]

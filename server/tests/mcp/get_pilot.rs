@@ -19,7 +19,8 @@ fn get_pilot_gives_the_full_sheet_of_a_project_every_number_cited() {
         "Bolivia Decentralized Electricity for Universal Access"
     );
     assert_eq!(sheet["project"]["country"], "BOL");
-    assert_eq!(sheet["economics"]["commitment_usd"], 5_175_000.0);
+    // A pure grant: the newer export's total is the grant; no lending commitment.
+    assert!(sheet["economics"]["commitment_usd"].is_null());
     assert_eq!(sheet["bankability"]["maturity"], "closed");
     assert!(
         sheet["decision_makers"]["implementing_agency"].is_string()
@@ -33,8 +34,7 @@ fn get_pilot_gives_the_full_sheet_of_a_project_every_number_cited() {
         assert!(cited.contains(&other["citation_id"]), "{other}");
     }
     assert!(cited.contains(&json!("wbproj-p102479")));
-    // The export repeats this grant in the commitment column: the cost is all the World Bank's, and no
-    // other financing is made up from the sum of both columns.
+    // The cost is all the World Bank's grant: no other financing is made up.
     assert_eq!(sheet["economics"]["cost_usd"], 5_175_000.0);
     assert_eq!(sheet["economics"]["grant_usd"], 5_175_000.0);
     assert!(sheet["economics"]["other_financing_usd"].is_null());
