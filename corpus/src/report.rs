@@ -343,10 +343,25 @@ impl BakeReport {
                 ),
                 (curated.pillars_from_title, "with pillars from title words"),
                 (curated.overrides, "from the steward's overrides"),
+                (
+                    curated.merged_spellings,
+                    "spellings merged into the record of the same body",
+                ),
             ] {
                 if count > 0 {
                     parts.push(format!("{count} {what}"));
                 }
+            }
+            if !curated.inconsistencies.is_empty() {
+                let flagged: Vec<String> = curated
+                    .inconsistencies
+                    .iter()
+                    .map(|(id, count)| format!("{count} {id}"))
+                    .collect();
+                parts.push(format!(
+                    "publisher inconsistencies flagged: {}",
+                    flagged.join(", ")
+                ));
             }
             text.push_str(&format!(
                 "curated {} ({}): {} records kept{}, {} refusals, {} names unmapped\n",

@@ -55,7 +55,10 @@ fn a_bolivian_energy_project_holds_the_raw_export_values() {
         decentralized.title,
         "Bolivia Decentralized Electricity for Universal Access"
     );
-    assert_eq!(decentralized.commitment_usd, Some(5_175_000.0));
+    // A pure grant: IBRD 0, IDA 0, grant 5,175,000; the export's total of 5,175,000 is the grant, not a loan.
+    assert_eq!(decentralized.commitment_usd, None);
+    assert_eq!(decentralized.grant_usd, Some(5_175_000.0));
+    assert!(decentralized.inconsistencies.is_empty());
     assert_eq!(decentralized.sectors[..2], ["Power", "Renewable energy"]);
     assert_eq!(decentralized.themes[0], "Rural services and infrastructure");
     assert!(decentralized.pillars.contains(&"energia".to_string()));
@@ -256,14 +259,18 @@ fn crs_flows_sum_the_raw_rows_at_constant_prices() {
         .filter(|project| ipf.projects.contains(&project.id))
         .collect();
     assert_eq!(listed.len(), ipf.projects.len());
-    assert!(listed.iter().all(|project| project.status != "Dropped"
+    assert!(listed.iter().all(|project| project.is_approved()
         && project.country.as_deref() == Some("BOL")
         && project.pillars.contains(&"energia".to_string())));
+    // Loans and grants summed apart, over approved projects only (the grant of P102479 is not a loan).
     let committed: f64 = listed
         .iter()
-        .filter_map(|project| project.commitment_usd.or(project.grant_usd))
+        .filter_map(|project| project.commitment_usd)
         .sum();
+    let grants: f64 = listed.iter().filter_map(|project| project.grant_usd).sum();
     assert_eq!(ipf.committed_usd, Some(committed));
+    assert_eq!(ipf.grant_usd, Some(grants));
+    assert!(grants >= 5_175_000.0);
 }
 
 #[test]
@@ -299,7 +306,12 @@ fn institutions_are_bodies_with_roles_and_pillars() {
         })
         .expect("Argentina's implementing agency");
     assert_eq!(health.country, "ARG");
-    assert_eq!(health.projects, ["P106735", "P163345", "P179595"]);
+    // Its other spelling in the table ("Ministry of Health", P133193 and P174913) is merged into it.
+    assert_eq!(
+        health.projects,
+        ["P106735", "P163345", "P179595", "P133193", "P174913"]
+    );
+    assert_eq!(health.aliases, ["Ministry of Health"]);
     assert!(health.pillars.contains(&"salud".to_string()));
     // Institutions only: no field names a person.
     let report = &real().summary.report.curated;
@@ -309,6 +321,30 @@ fn institutions_are_bodies_with_roles_and_pillars() {
         .unwrap();
     assert_eq!(registry.refused.len(), 1, "{:?}", registry.refused);
     assert_eq!(registry.refused[0].field, "name_en");
+    // The table's 730 (country, agency) rows are 661 bodies: 69 rows were another spelling of one.
+    let agencies = report
+        .iter()
+        .find(|report| report.source == "wb_implementing_agencies")
+        .unwrap();
+    assert_eq!((agencies.kept, agencies.merged_spellings), (661, 69));
+    // The publisher's contradictions, flagged and counted.
+    let projects = report
+        .iter()
+        .find(|report| report.source == "wb_projects")
+        .unwrap();
+    let counted: Vec<(&str, u64)> = projects
+        .inconsistencies
+        .iter()
+        .map(|(id, count)| (id.as_str(), *count))
+        .collect();
+    assert_eq!(
+        counted,
+        [
+            ("active_past_closing", 14),
+            ("closes_before_approval", 9),
+            ("commitment_above_cost", 37)
+        ]
+    );
 }
 
 #[test]
