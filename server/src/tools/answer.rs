@@ -60,20 +60,12 @@ pub struct StructuredContent<O> {
     pub citations: Citations,
 }
 
-/// The schema of [`Citations`] in `tools/list`: maps of records whose every field is a string (`records`
-/// only when the answer cites curated records).
-/// One shape, so each tool's `outputSchema` stays small; the fields are those of [`SourceCitation`],
-/// [`IndicatorCitation`] and [`SeriesCitation`] (the server instructions name them).
-fn citations_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    // The four maps share one definition, so each tool's outputSchema carries it once.
-    generator.definitions_mut().insert(
-        "CitationRecords".into(),
-        serde_json::json!({
-            "type": "object",
-            "additionalProperties": {"type": "object", "additionalProperties": {"type": "string"}}
-        }),
-    );
-    let records = serde_json::json!({"$ref": "#/$defs/CitationRecords"});
+/// The schema of [`Citations`] in `tools/list`: four maps of records keyed by id (`records` only when the
+/// answer cites curated records). Typed `object` without restating the records' fields, so each tool's
+/// `outputSchema` stays small; the fields are those of [`SourceCitation`], [`IndicatorCitation`],
+/// [`SeriesCitation`] and [`corpus::RecordCitation`] (the server instructions name them).
+fn citations_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let records = serde_json::json!({"type": "object"});
     schemars::json_schema!({
         "type": "object",
         "properties": {"sources": records, "indicators": records, "series": records, "records": records},

@@ -23,10 +23,10 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "compare_countries",
         "Compare a pillar's indicators across countries",
-        "A pillar's governed indicators in 2 to 8 countries in one call: for each indicator, each country's latest \
-         value with its year and citation_id; countries without data are listed per indicator, never filled. Values \
-         of different years are labelled with their year, not aligned. Answer: 10 indicators a page (`limit` up to 40, at most 100 \
-         values a page), headline first, under 40 KB; `indicators_total` and `next_cursor` (pass as `cursor`) give the rest.",
+        "A pillar's governed indicators in 2-8 countries: each country's latest value with its year \
+         and citation_id (different years labelled, not aligned); countries without data listed, \
+         never filled. 10 indicators a page, headline first; `next_cursor` (pass as `cursor`) gives \
+         the rest.",
         &["observations", "metrics", "pillars"],
         handle,
     )
@@ -36,20 +36,23 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CompareCountriesInput {
-    /// Pillar: id (`seguridad`) or name in es/en/pt (`security`, `segurança`).
+    /// Pillar: id or name.
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub parameter: String,
-    /// 2 to 8 countries: ISO3 (`MEX`), ISO2 or names in es/en/pt.
+    /// 2-8 countries: ISO3 or names.
     #[schemars(length(min = 2, max = 8))]
     #[schemars(transform = super::limits::cap_name)]
     pub countries: Vec<String>,
-    /// Indicators per page, 1 to 40 (default 10).
+    /// Indicators per page, 1-40 (default 10).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 40), extend("default" = 10))]
+    #[schemars(description = "")]
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub cursor: Option<String>,
 }
 

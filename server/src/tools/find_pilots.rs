@@ -56,14 +56,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "find_pilots",
         "Find projects that could serve as pilots",
-        "Projects that could serve as pilots, from World Bank project records (Projects & Operations; GEF \
-         records only in a private bake: the default corpus has none), \
-         ranked by `query` (what it does, es/en/pt; every word first, see `query_match`) or else active, \
-         pipeline, closed, then cost. Filters: `country` \
-         (multi-country operations match none), `parameter` (pillar). Each pilot: slug, pitch, country, maturity, \
-         capex and commitment (US$), approval date, sectors and themes (`matched_by: sectors_or_objective`: not named in the title, ranked after), pillars, link, citation_id; `impact_base`: per country and \
-         pillar, its headline indicators' latest values, cited. `limit` default 10, at most 25; `offset` pages \
-         (`next_offset`); under 24 KB.",
+        "World Bank projects that could serve as pilots, ranked by `query` (what they do, es/en/pt: \
+         title matches first, then those found only by sectors or objective, `matched_by`), else \
+         active, pipeline, closed; filter by country and parameter. Each: slug (for get_pilot), \
+         title, maturity, cost, commitment and grant (US$), approval date, sectors, themes, link, \
+         citation_id; `impact_base` cites the headline values there. `offset` pages.",
         &DATASETS,
         handle,
     )
@@ -73,25 +70,28 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindPilotsInput {
-    /// Country the projects are in (ISO3 or name).
+    /// Country (ISO3 or name); multi-country operations match none.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
-    /// Pillar the projects act on (id or name in es/en/pt).
+    /// Pillar the projects act on.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub parameter: Option<String>,
-    /// Words of what the project does (es/en/pt), e.g. "energía renovable".
+    /// What the project does, es/en/pt (`energía renovable`).
     #[serde(default)]
     #[schemars(transform = super::limits::cap_text)]
     pub query: Option<String>,
-    /// Pilots to return, 1 to 25. Default 10.
+    /// Pilots, 1-25 (default 10).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 25), extend("default" = 10))]
+    #[schemars(description = "")]
     pub limit: Option<u32>,
-    /// Pilots to skip (a previous answer's `next_offset`). Default 0.
+    /// Pilots to skip (`next_offset`).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 0, max = 10000), extend("default" = 0))]
+    #[schemars(description = "")]
     pub offset: Option<u32>,
 }
 

@@ -37,18 +37,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "get_data_health",
         "How complete, fresh and traceable the data are",
-        "With parameter (pillar) and country: a 0-100 confidence score = 30 x coverage (share of the pillar's \
-         indicators with data) + 30 x freshness (latest year within 3 years of the reference year) + 20 x observed \
-         (latest value not a projection) + 20 x provenance (cited to the publisher's page for that country), with the \
-         coverage gaps (missing and stale indicators; indicators absent by design, e.g. CPIA outside IDA countries, are \
-         listed apart and not counted), vintages and cited anomalies; and apart from presence a 0-100 reliability_score \
-         = 40 x (1 - modelled share) + 30 x (1 - estimate share) + 30 x vintage (release age, 0 at 5+ years). Without arguments: a per-pillar \
-         summary for the region (mean confidence, weakest countries), coverage per pillar (indicators observed in 20+ of \
-         the 33 sovereign countries since 2019, not projected or modelled), the refresh work-list of sources, most out \
-         of date first, the superseded vintages (older releases kept citable beside the default) and what changed in \
-         this vintage against the corpus it replaced (per source: vintages, values revised, observations and \
-         indicators added or dropped; the largest revisions with old and new value and vintage, cited; the full \
-         comparison at /api/v1/changes.json). The reference year is the newest year in the corpus. Answer: under 40 KB.",
+        "With `parameter` and `country`: a 0-100 confidence score (30 coverage + 30 freshness + 20 \
+         observed + 20 provenance) with the missing and stale indicators, vintages and cited \
+         anomalies, and a 0-100 reliability_score (modelled and estimated shares, release age). \
+         Without arguments: per pillar the region's confidence and weakest countries, the sources to \
+         refresh, superseded vintages and what changed in this vintage (largest revisions cited).",
         &["data_health", "discoveries"],
         handle,
     )
@@ -58,13 +51,15 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetDataHealthInput {
-    /// Pillar: id or name in es/en/pt.
+    /// Pillar: id or name.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub parameter: Option<String>,
     /// Country: ISO3 or name.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub country: Option<String>,
 }
 

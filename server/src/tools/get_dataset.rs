@@ -33,17 +33,13 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "get_dataset",
         "Read a catalogued dataset by id and keys",
-        "Generic accessor for the corpus' datasets: `catalog` (the list of datasets with keys, columns, sources and \
-         licences), `observations` and `aggregates` (filter by indicator, country, year), `metrics` (by id or pillar), \
-         `sources`, `countries`, `pillars`, `citations` (by id), `series_stats` (latest value, change, CAGR 5/10 y and \
-         trend per indicator and country), `discoveries` (anomalies and source contradictions; by indicator, country, \
-         year), `concordance` (the same quantity from two publishers, both values cited; pair id as `id`, or by \
-         indicator, country, year), `data_health` (per pillar and country), and the curated records, each row with its citation_id and link: \
-         `projects` (World Bank projects: by `id` P-code, `country`, `pillar`), `regulation` (climate laws and policies), \
-         `institutions` (public bodies and roles), `financing` (OECD CRS flows, World Bank instruments) and `events` \
-         (dated events), by `id` citation id, `country`, `pillar`. Rows are paged with limit (default 100, \
-         at most 500) and offset; a page also stops at about 32 KB, and `total`, `truncated` and `next_offset` say what is left. \
-         Every citation id in a page has its records in `citations` (calc inputs: via resolve_citations).",
+        "Reads a dataset's rows: `catalog` (every dataset: keys, columns, sources, licences), \
+         observations, aggregates (by indicator, country, year), metrics, sources, countries, \
+         pillars, citations, series_stats, discoveries, concordance (one quantity from two \
+         publishers), data_health, and curated records with citation_id and link: projects, \
+         regulation (climate laws), institutions, financing (OECD CRS flows, totals per financier; \
+         World Bank instruments), events, by `id`, country, pillar, from_year, to_year (`full`: every \
+         field). Pages stop near 32 KB; `total` and `next_offset` say what is left.",
         &DATASETS,
         handle,
     )
@@ -115,16 +111,14 @@ fn weighted_record<T: Serialize + CitedRecord>(record: &T) -> (Value, Vec<String
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetDatasetInput {
-    /// Dataset id: catalog, observations, aggregates, metrics, sources, countries, pillars, citations,
-    /// series_stats, discoveries, concordance, data_health, projects, regulation, institutions, financing or
-    /// events.
+    /// A dataset id of the description.
     #[schemars(transform = super::limits::cap_identifier)]
     pub dataset_id: String,
-    /// Indicator id (observations, aggregates, series_stats, discoveries, concordance) or metric id (metrics).
+    /// Indicator or metric id.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_identifier)]
     pub indicator: Option<String>,
-    /// Country ISO3 or name, or aggregate code (aggregates, countries).
+    /// ISO3, name or aggregate code.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
@@ -132,33 +126,33 @@ pub struct GetDatasetInput {
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub year: Option<i32>,
-    /// Key of one record: a metric id, source id, pillar id, ISO3, citation id, or a concordance pair id.
+    /// A record key: metric, source or pillar id, ISO3, citation id, pair id.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub id: Option<String>,
-    /// Pillar id or name (metrics, data_health, curated records).
+    /// Pillar (metrics, data_health, curated records).
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub pillar: Option<String>,
-    /// First year (curated records): laws by date, financing by disbursement (CRS) or approval year,
-    /// events by date, projects by approval.
+    /// Curated records: first year.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub from_year: Option<i32>,
-    /// Last year, inclusive.
+    /// Curated records: last year.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub to_year: Option<i32>,
-    /// Curated records: every field (a law's description, a flow's years), not the compact row (always
-    /// by `id`).
+    /// Curated records: every field.
     #[serde(default)]
     pub full: Option<bool>,
-    /// Rows per page, 1 to 500. Default 100.
+    /// Rows, 1-500 (default 100).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 500), extend("default" = 100))]
+    #[schemars(description = "")]
     pub limit: Option<u32>,
-    /// Rows to skip. Default 0.
+    /// Rows to skip.
     #[serde(default, deserialize_with = "arguments::whole_number")]
+    #[schemars(description = "")]
     pub offset: Option<u32>,
 }
 

@@ -28,14 +28,10 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "get_discoveries",
         "Largest anomalies and source contradictions, cited",
-        "Surfaces what stands out in the corpus: anomalies (year-over-year changes far outside a series' usual \
-         changes, robust z-score ≥ 5) and source contradictions (two publishers' values of the same quantity \
-         differing beyond the declared tolerance), ranked by magnitude, each with the citations of its cells. \
-         Filter by parameter (pillar), country, indicator (e.g. ny_gdp_mktp_kd_zg: where do publishers disagree \
-         about GDP growth?) and kind (anomalies or contradictions); totals and contradictions per country come \
-         with the page. Answer: the `limit` largest of each kind (default 10, at most 40), under 40 KB; every \
-         discovery found is kept, so `total_anomalies`/`total_contradictions` are complete and `next_cursor` (pass \
-         as `cursor`) gives the next `limit` of each kind.",
+        "What stands out: anomalies (year-over-year changes, robust z-score 5 or more) and source \
+         contradictions (two publishers' values of one quantity beyond tolerance), largest first, \
+         each cell cited; filter by parameter, country, indicator (either side of a pair), kind. \
+         Totals are complete; `next_cursor` (pass as `cursor`) pages both kinds.",
         &["discoveries", "metrics"],
         handle,
     )
@@ -45,29 +41,32 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetDiscoveriesInput {
-    /// Only indicators of this pillar (id or name in es/en/pt).
+    /// Only this pillar.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub parameter: Option<String>,
-    /// Only this country (ISO3 or name).
+    /// Only this country.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub country: Option<String>,
-    /// Only this indicator (id or publisher code); for contradictions, either side of the pair.
+    /// Id or publisher code.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_identifier)]
     pub indicator: Option<String>,
-    /// `anomalies` or `contradictions` only. Default both.
+    /// Default: both.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_identifier)]
     pub kind: Option<DiscoveryKind>,
-    /// How many anomalies and how many contradictions, 1 to 40 each. Default 10.
+    /// Per kind.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 40), extend("default" = 10))]
     pub limit: Option<u32>,
-    /// `next_cursor` of the previous page: the next `limit` anomalies and contradictions.
+    /// `next_cursor` of the previous page.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub cursor: Option<String>,
 }
 

@@ -51,13 +51,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "get_news",
         "Recent events of a pillar in a country",
-        "Dated events of a pillar (`parameter`) in a `country`, newest first, made from the corpus' own records (not \
-         press news): World Bank project approvals and closings, climate laws and policies passed or amended (Climate \
-         Change Laws of the World, to 2020), significant earthquakes (NOAA NCEI, to June 2023, with deaths and damage) \
-         and data releases. Each item: id (its citation id, resolvable), date, kind, title, why it matters, the \
-         record it comes from, link. Own events first, then data releases (one per \
-         publisher and day). Optional `kind` (a law kind: every law of the country). `limit` default 10, at most 20, under 24 KB; \
-         `offset` pages (`next_offset`). Nothing found: says so and names nearby events.",
+        "Dated events of a pillar (`parameter`) in a `country`, newest first, from the corpus' \
+         records (not press): World Bank approvals and closings, climate laws and policies (CCLW, to \
+         2020), significant earthquakes (NOAA, to 2023), then data releases (one per publisher and \
+         day); each with its citation id, date, kind, title, why it matters and link. A law `kind` \
+         lists every law of the country. `offset` pages; nothing found names nearby events.",
         &DATASETS,
         handle,
     )
@@ -67,24 +65,28 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetNewsInput {
-    /// Pillar (id or name in es/en/pt), e.g. `energia`.
+    /// Pillar (id or name).
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub parameter: String,
-    /// Country (ISO3 or name), e.g. `BOL`.
+    /// Country (ISO3 or name).
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub country: String,
-    /// Only this kind: project_approved, project_closed, law_passed, policy_adopted, law_amended, earthquake,
-    /// data_release.
+    /// Only this kind: project_approved, project_closed, law_passed, policy_adopted, law_amended,
+    /// earthquake, data_release.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_identifier)]
     pub kind: Option<String>,
-    /// Items to return, 1 to 20. Default 10.
+    /// Items, 1-20 (default 10).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 20), extend("default" = 10))]
+    #[schemars(description = "")]
     pub limit: Option<u32>,
-    /// Items to skip (a previous answer's `next_offset`). Default 0.
+    /// Items to skip (`next_offset`).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 0), extend("default" = 0))]
+    #[schemars(description = "")]
     pub offset: Option<u32>,
 }
 

@@ -34,14 +34,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "get_parameter_data",
         "A pillar in one country: every indicator, cited",
-        "The full picture of a pillar (parameter) in one country: each governed indicator with its latest value, year, \
-         citation_id, series_tail (the last 6 points, reaching back to the last 6 observations when it ends in \
-         projections) and the trend over its observations (improving, worsening or stable by good_direction; \
-         projections left out, modelled values fitted with basis modelled), plus a governance summary (coverage, sources, freshness), an evidence grade \
-         and a short cited narrative in the requested language. Indicators without data for the country are listed \
-         under `missing`. Answer: 20 indicators a page (`limit` up to 40; `indicators` picks ids), headline first, under 24 KB; \
-         `indicators_total` and `next_cursor` (pass as `cursor`) give the rest. series_tail points are [year, value] of the \
-         indicator's series_id; `flags: projection` and `projection_years` mark publishers' projections, not observations.",
+        "A pillar (`parameter`) in one country: each governed indicator's latest value, year, \
+         citation_id, series_tail (last 6 [year, value] points of its series_id; `flags: projection` \
+         marks projections) and trend by good_direction, with coverage, sources, freshness, an \
+         evidence grade and a short cited narrative; indicators without data under `missing`. 20 a \
+         page, headline first; `next_cursor` (pass as `cursor`) gives the rest.",
         &["observations", "metrics", "pillars"],
         handle,
     )
@@ -56,24 +53,28 @@ pub const MAX_LIMIT: usize = 40;
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetParameterDataInput {
-    /// Pillar: id (`salud`) or name in es/en/pt.
+    /// Pillar: id (`salud`) or name.
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub parameter: String,
-    /// Country: ISO3 or name in es/en/pt.
+    /// Country: ISO3 or name.
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub country: String,
-    /// Only these indicator ids of the pillar (1 to 40), in the usual order.
+    /// Only these indicator ids of the pillar.
     #[serde(default)]
     #[schemars(length(min = 1, max = 40))]
     #[schemars(transform = super::limits::cap_name)]
     pub indicators: Option<Vec<String>>,
-    /// Indicators per page, 1 to 40 (default 20).
+    /// Indicators per page, 1-40 (default 20).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 40))]
+    #[schemars(description = "")]
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub cursor: Option<String>,
 }
 

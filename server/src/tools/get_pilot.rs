@@ -57,12 +57,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "get_pilot",
         "The full sheet of one pilot project",
-        "One project of find_pilots by `slug` (its P-code, e.g. p102479): economics (cost, commitment, grant, other \
-         financing), bankability (status, dates, similar projects in the country and their status), risks \
-         (environmental category and rating, the country's data health in the pillar, indicators worsening against \
-         their good direction), financing (instrument, OECD CRS flows to the country in the pillar and their largest \
-         donors) and decision makers (implementing agency, borrower, the pillar's institutions there). Every number \
-         and record is cited; under 24 KB.",
+        "One project by `slug` (its P-code, from find_pilots): economics (cost, IBRD + IDA \
+         commitment, grant, other financing), bankability (status, dates, similar projects), risks \
+         (environmental category, the pillar's data health, worsening indicators), financing \
+         (instrument; OECD CRS flows and donors there) and decision makers. Notes name the \
+         publisher's inconsistencies. Everything cited.",
         &DATASETS,
         handle,
     )
@@ -72,7 +71,7 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetPilotInput {
-    /// The pilot's slug from find_pilots: its P-code (`p102479`, `102479` or `wbproj-p102479`).
+    /// P-code: `p102479`, `102479` or `wbproj-p102479`.
     #[schemars(transform = super::limits::cap_name)]
     pub slug: String,
 }

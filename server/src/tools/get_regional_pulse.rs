@@ -62,16 +62,12 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "get_regional_pulse",
         "A pillar across Latin America and the Caribbean",
-        "For a pillar (parameter), its main indicators across the region: the regional value (the World Bank's own LCN \
-         aggregate when published, `regional_value_by`; else ours), our value beside it by each indicator's declared \
-         aggregation (`method`: a mean weighted by population or by the value's denominator, `weight`, as the World Bank \
-         weighs it; sum for additive counts; median where only that is defensible), its change over 5 years over the \
-         same countries (`five_years_earlier`: `left_out`, `coverage`), leaders and laggards by good_direction (the 33 sovereign \
-         countries unless include_territories; none when the direction is ambiguous), the biggest movers, \
-         and the pillar's source contradictions. Indicators that cannot be aggregated (currency-specific levels, \
-         exchange rates, PPP factors, indices with national bases) are listed in `not_aggregable` with the reason. Every number is cited; each regional value has a pulse-… record inline giving its inputs as a citation id pattern and \
-         countries (resolve_citations gives their values). Answer: 5 indicators a page (`limit` up to 10), headline first, under \
-         24 KB; `indicators_total` and `next_cursor` (pass as `cursor`) give the rest.",
+        "A pillar's main indicators across the region: the regional value (the World Bank's LCN \
+         aggregate when published, else ours: `regional_value_by`), ours beside it with method and \
+         weight, the 5-year change over the same countries, leaders and laggards by good_direction \
+         (the 33 sovereign countries unless include_territories), movers and source contradictions; \
+         each regional value has an inline pulse-… record of its inputs. 5 indicators a page; \
+         `next_cursor` gives the rest.",
         &["observations", "aggregates", "metrics", "discoveries"],
         handle,
     )
@@ -81,19 +77,21 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetRegionalPulseInput {
-    /// Pillar: id or name in es/en/pt.
+    /// Pillar: id or name.
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub parameter: String,
-    /// Indicators per page, 1 to 10 (default 6).
+    /// Indicators per page, 1-10 (default 5).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 10))]
+    #[schemars(description = "")]
     pub limit: Option<u32>,
     /// `next_cursor` of the previous page.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub cursor: Option<String>,
-    /// Rank the territories (Puerto Rico, Cayman Islands…) among leaders and laggards too; default
-    /// false: the 33 sovereign countries.
+    /// Rank territories (Puerto Rico…) too; default: the 33 sovereign countries.
     #[serde(default)]
     pub include_territories: Option<bool>,
 }

@@ -28,11 +28,10 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "get_series",
         "Full country-year series of one indicator",
-        "The full country-year panel of one governed indicator in 1 to 8 countries: per country a series_id and every \
-         yearly value as [year, value] (citation_id = series_id-year; deep link and source in `citations`), projections \
-         flagged by year. Countries without data are listed under `missing`, never filled. `parameter` is optional. Get the \
-         indicator id from resolve_metric. Answer: whole series, about 1 KB per country for 65 years (3 countries under 12 KB); \
-         narrow with from_year and to_year.",
+        "One governed indicator in 1-8 countries, every year: per country a series_id and [year, \
+         value] points (citation_id = series_id-year; source and deep link in `citations`), \
+         projections flagged. Countries without data are under `missing`, never filled. About 1 KB \
+         per country for 65 years.",
         &["observations", "metrics", "sources"],
         handle,
     )
@@ -42,22 +41,22 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetSeriesInput {
-    /// Pillar of the indicator (optional: the indicator fixes it); a wrong one is refused by name.
+    /// Optional pillar check.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
-    /// Indicator id from resolve_metric (`sp_dyn_le00_in`).
+    /// From resolve_metric (`sp_dyn_le00_in`).
     #[schemars(transform = super::limits::cap_identifier)]
     pub indicator: String,
-    /// 1 to 8 countries: ISO3 (`MEX`), ISO2 or names in es/en/pt (`México`, `Brasil`).
+    /// 1-8: ISO3, ISO2 or names.
     #[schemars(length(min = 1, max = 8))]
     #[schemars(transform = super::limits::cap_name)]
     pub countries: Vec<String>,
-    /// First year to include (inclusive), 1900 to 2100; default: the earliest available.
+    /// Default: the earliest.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub from_year: Option<i32>,
-    /// Last year to include (inclusive), 1900 to 2100; default: the latest available.
+    /// Default: the latest.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub to_year: Option<i32>,

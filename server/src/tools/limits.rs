@@ -1,7 +1,8 @@
 //! Argument caps, checked on the raw `arguments` object before any work: before the plugin normalises
 //! countries and pillars, before deserialization, before any lookup, edit distance or search.
 //!
-//! The caps live in each tool's input JSON Schema, so a client sees what the server enforces, and each
+//! The caps live in each tool's input JSON Schema, so a client sees what the server enforces (a string enum
+//! is published with its values alone, which bound it more tightly than its cap), and each
 //! input type declares them on its fields: `#[schemars(transform = limits::cap_identifier)]`
 //! ([`cap_identifier`], [`cap_name`], [`cap_text`]) gives a string field (optional or not, a string
 //! enum, or the string `items` of an array) the `maxLength` of its kind (table below) when it declares
@@ -398,7 +399,7 @@ mod tests {
     }
 
     /// The string arguments of `schema` (or string items of array arguments, as `name[]`) without a
-    /// `maxLength`, and the array arguments without `maxItems`.
+    /// `maxLength` or an `enum` of their values, and the array arguments without `maxItems`.
     fn uncapped(schema: &Value) -> Vec<String> {
         let mut missing = Vec::new();
         let Some(properties) = schema["properties"].as_object() else {
@@ -417,8 +418,10 @@ mod tests {
                     missing.push(format!("{name}[]"));
                 }
             }
+            // A string enum is published with its values alone (they bound it); its cap was read before.
             if (types.contains(&"string") || types.is_empty())
                 && property.get("maxLength").is_none()
+                && property.get("enum").is_none()
             {
                 missing.push(name.clone());
             }

@@ -193,6 +193,8 @@ impl ToolSpec {
         let caps = Arc::new(limits::ArgumentCaps::declared_in(&input_schema));
         let valid_arguments = describe_arguments(&input_schema);
         add_lang_argument(&mut input_schema);
+        // Published compact: the caps were read above; an enum states its values in place of them.
+        schema::inline_input(&mut input_schema);
         // The caps are checked once, by the caller, before any work ([`ToolSpec::check_arguments`]).
         let typed = move |corpus: &Corpus, arguments: Value, lang: Lang| {
             let input: I = serde_path_to_error::deserialize(arguments).map_err(|error| {
@@ -425,8 +427,9 @@ fn add_lang_argument(schema: &mut Value) {
             .entry("properties")
             .or_insert_with(|| serde_json::json!({}));
         if let Some(properties) = properties.as_object_mut() {
-            let mut lang = serde_json::json!({"type": "string", "enum": ["es", "en", "pt"], "default": "es",
-                       "description": "Language of names and of prose for the person (event texts, asks); notes stay in English; numbers and ids do not change."});
+            // Its name and values say what it is; the server's instructions say what it changes.
+            let mut lang =
+                serde_json::json!({"type": "string", "enum": ["es", "en", "pt"], "default": "es"});
             limits::cap_string(&mut lang, limits::LANG_KIND);
             properties.insert("lang".into(), lang);
         }

@@ -65,12 +65,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "recommend_action",
         "Action chain for a country and pillar, cited",
-        "The action chain for a `country` and a `pillar`, deterministic and cited at each link: the pillar's weakest \
-         or worsening indicators there (value vs the regional frontier country, rank, 10-year trend) → the best-fit \
-         World Bank projects (active or pipeline there; else comparable ones elsewhere in the region) → the \
-         financing instruments that funded such work there (IPF/DPF/PforR, OECD CRS climate-related flows) → ranked \
-         institutions (implementing agencies, public bodies, the statistics office), each with an ask written from \
-         those numbers (in `lang`). No model call, no invented facts.",
+        "The action chain for a `country` and `pillar`, cited at each link: its weakest or worsening \
+         indicators (value, rank, regional frontier, trend) → projects that address them (there, else \
+         comparable ones; budget support and emergency operations named apart) → the instruments and \
+         CRS flows that funded such work → the institutions to approach, one per body, each with its \
+         own ask (in `lang`). No model call.",
         &DATASETS,
         handle,
     )
@@ -80,11 +79,13 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RecommendActionInput {
-    /// Country (ISO3 or name), e.g. `BOL`.
+    /// Country (ISO3 or name).
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub country: String,
-    /// Pillar (id or name in es/en/pt), e.g. `energia`.
+    /// Pillar (id or name).
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub pillar: String,
 }
 

@@ -22,13 +22,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "resolve_citations",
         "Resolve stored citation ids",
-        "Resolves 1 to 50 stored citation_ids (e.g. wb-sp-dyn-le00-in-mex-2024) to their source: publisher, dataset, \
-         indicator title, value, year, deep link, vintage, retrieved_at and licence (values under `result.resolved`, one \
-         record per source, indicator and series under `citations`). Curated record ids (projects wbproj-p127837, laws cclw-…, \
-         institutions nso-/govdir-/wbagency-…, financing crsflow-/wbinstrument-…, events event-…/ncei_eq-…) come back \
-         under `result.records`, each record (title, page, publisher, licence) in `citations.records`. Ids the corpus \
-         does not store, including per-response ids such as pulse-… or calc-… whose record travels inline in the \
-         response that minted them, come back under `unresolved` with the reason.",
+        "Resolves 1-50 citation_ids. A value id (`wb-sp-dyn-le00-in-mex-2024`): publisher, dataset, \
+         indicator, value, year, deep link, vintage, retrieval date, licence (`result.resolved`). A \
+         record id (wbproj-…, cclw-…, nso-/govdir-/wbagency-…, crsflow-/wbinstrument-…, event-…): \
+         title, page, licence (`result.records`). calc-… and pulse-… records travel inline in their \
+         answer; unknown ids come back under `unresolved` with the reason.",
         &["citations"],
         handle,
     )
@@ -38,7 +36,7 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResolveCitationsInput {
-    /// 1 to 50 citation ids, e.g. `["wb-sp-dyn-le00-in-mex-2024"]`.
+    /// 1-50 citation ids (`wb-sp-dyn-le00-in-mex-2024`).
     #[schemars(length(min = 1, max = 50))]
     #[schemars(transform = super::limits::cap_identifier)]
     pub ids: Vec<String>,

@@ -20,13 +20,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "resolve_metric",
         "Resolve a metric named in words to governed indicator ids",
-        "Maps a metric named in words (Spanish, English or Portuguese: \"homicidios\", \"life expectancy\", \"PIB per cápita\") \
-         to governed indicator ids, ranked: id, unit, good_direction, pillar, coverage (countries and years with data), vintage \
-         and match_quality (share of the query's words the indicator is named by). `partly: true` means they measure more than asked (CRS cannot split adaptation from mitigation): \
-         say so. `matched: false` otherwise means no indicator of the \
-         corpus measures what was asked: the candidates are only the nearest, so say the corpus lacks it as an indicator \
-         (the note names records that bear on it). Call it first whenever \
-         you need an indicator id. Answer: up to `limit` (default 5, at most 20) candidates, under 10 KB.",
+        "Maps a metric named in words (es/en/pt: \"homicidios\", \"life expectancy\") or a publisher \
+         code to governed indicator ids, ranked, with unit, good_direction, pillar, coverage, vintage \
+         and match_quality (0.75+ is a match). `matched: false`: nothing measures it, the candidates \
+         are only near: say the corpus lacks it. `partly: true`: they measure more than asked (CRS \
+         cannot split adaptation from mitigation): say so. Call it first for any indicator id.",
         &DATASETS,
         handle,
     )
@@ -36,16 +34,18 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResolveMetricInput {
-    /// The metric in words, in es/en/pt (`homicidios`, `life expectancy`, `desemprego`), or a code (`SP.DYN.LE00.IN`).
+    /// The metric in words (es/en/pt) or a publisher code (`SP.DYN.LE00.IN`).
     #[schemars(transform = super::limits::cap_text)]
     pub query: String,
-    /// Restrict to one pillar: an id (`seguridad`) or its name in es/en/pt (`security`, `segurança`).
+    /// Only this pillar (id or name).
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub pillar: Option<String>,
-    /// How many candidates to return, 1 to 20. Default 5.
+    /// Candidates, 1-20 (default 5).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 20), extend("default" = 5))]
+    #[schemars(description = "")]
     pub limit: Option<u32>,
 }
 

@@ -5,7 +5,8 @@
 //! that clients coerce them (an optional argument is omitted, not sent as null), and output schemas
 //! without field prose or nested `required` lists, and whose nested records are typed `object` without
 //! their fields ([`shallow_output`]: the Rust docs and the tool description carry them), so that
-//! `tools/list` stays under 48 KiB, its model-facing part under 28 KB.
+//! `tools/list` stays under 32 KiB, its model-facing part (names, descriptions, input schemas) under
+//! 16 KiB; [`inline_input`] publishes input schemas compact once their caps are read.
 
 use serde_json::{Map, Value, json};
 
@@ -95,8 +96,75 @@ fn tidy_schema(schema: &mut Value, side: Side) {
     }
 }
 
-/// Keeps an output schema to what a client validates against: the root (`result`, `citations` and
-/// the shared citation records), the answer's own top-level fields with their types, and the error
+/// Publishes an input schema compact, once its caps are read ([`super::limits::ArgumentCaps`]): each
+/// `$ref` to a definition is replaced by the definition (the property's own description kept), an
+/// optional one's `anyOf` with null becomes the value's schema (an optional argument is omitted, not
+/// null), `$defs` goes, a string enum drops the `maxLength` and `pattern` its values already bound, and
+/// a description wrapped over doc lines becomes one line. (`limit`, `offset` and `cursor` fields whose
+/// tool description says how they page declare `#[schemars(description = "")]`: their name, range and
+/// default say the rest.)
+pub fn inline_input(schema: &mut Value) {
+    let defs = schema
+        .as_object_mut()
+        .and_then(|object| object.remove("$defs"))
+        .and_then(|defs| defs.as_object().cloned())
+        .unwrap_or_default();
+    let Some(Value::Object(properties)) = schema.get_mut("properties") else {
+        return;
+    };
+    for property in properties.values_mut() {
+        let Value::Object(object) = property else {
+            continue;
+        };
+        if let Some(Value::Array(branches)) = object.get("anyOf") {
+            let values: Vec<Value> = branches
+                .iter()
+                .filter(|branch| branch.get("type") != Some(&json!("null")))
+                .cloned()
+                .collect();
+            if let [value] = values.as_slice() {
+                let value = value.clone();
+                object.remove("anyOf");
+                if let Value::Object(fields) = value {
+                    for (key, field) in fields {
+                        object.entry(key).or_insert(field);
+                    }
+                }
+            }
+        }
+        if let Some(reference) = object.remove("$ref") {
+            let definition = reference
+                .as_str()
+                .and_then(|reference| reference.strip_prefix("#/$defs/"))
+                .and_then(|name| defs.get(name));
+            match definition {
+                Some(Value::Object(fields)) => {
+                    for (key, field) in fields {
+                        object.entry(key.clone()).or_insert(field.clone());
+                    }
+                }
+                _ => {
+                    object.insert("$ref".into(), reference);
+                }
+            }
+        }
+        // Doc comments wrapped over lines read as one sentence.
+        if let Some(Value::String(description)) = object.get_mut("description") {
+            *description = description.split_whitespace().collect::<Vec<_>>().join(" ");
+        }
+        if object
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|values| values.iter().all(Value::is_string))
+        {
+            object.remove("maxLength");
+            object.remove("pattern");
+        }
+    }
+}
+
+/// Keeps an output schema to what a client validates against: the root (`result` and `citations` with
+/// its four maps of records), the answer's own top-level fields with their types, and the error
 /// shape. A nested record is typed `object` (an array of them `array` of `object`) without restating
 /// its fields, which the tool description and the Rust docs carry; string enums stay. Schemas of
 /// about 37 KB in all become a fraction of that, and `tools/list` fits hosts' tool-list limits.
@@ -119,9 +187,9 @@ pub fn shallow_output(schema: &mut Value) {
         flatten_fields(&mut answer, &defs);
         *result = answer;
     }
-    // Only the citation records stay shared; every other definition was inlined or typed away.
-    if let Some(Value::Object(kept)) = schema.get_mut("$defs") {
-        kept.retain(|name, _| name == "CitationRecords");
+    // Every definition was inlined or typed away.
+    if let Value::Object(root) = schema {
+        root.remove("$defs");
     }
 }
 
@@ -135,12 +203,20 @@ fn resolve<'a>(schema: &'a Value, defs: &'a Map<String, Value>) -> &'a Value {
         .unwrap_or(schema)
 }
 
-/// Each property of `object_schema` keeps its type; a nested record becomes `{"type": "object"}`.
+/// Each property of `object_schema` keeps its type; a nested record becomes `{"type": "object"}`; a field
+/// that may be null is left unconstrained (not listed): it is never required, and its type is the Rust
+/// docs' business.
 fn flatten_fields(object_schema: &mut Value, defs: &Map<String, Value>) {
     if let Some(Value::Object(properties)) = object_schema.get_mut("properties") {
         for property in properties.values_mut() {
             *property = shallow_field(property, defs);
         }
+        properties.retain(|_, property| {
+            !property
+                .get("anyOf")
+                .and_then(Value::as_array)
+                .is_some_and(|branches| branches.contains(&json!({"type": "null"})))
+        });
     }
 }
 
@@ -280,6 +356,30 @@ mod tests {
             output["properties"]["year"],
             json!({"anyOf": [{"type": "integer"}, {"type": "null"}]})
         );
+    }
+
+    #[test]
+    fn published_inputs_inline_their_enums_without_caps_the_values_bound() {
+        let mut input = json!({
+            "$defs": {"Op": {"description": "Which.", "enum": ["change", "cagr"], "type": "string"}},
+            "properties": {
+                "op": {"$ref": "#/$defs/Op", "description": "The calculation.", "maxLength": 128, "pattern": "^[a-z]*$"},
+                "order": {"anyOf": [{"$ref": "#/$defs/Op"}, {"type": "null"}], "description": "Order.", "maxLength": 128},
+                "country": {"type": "string", "maxLength": 128}
+            }
+        });
+        super::inline_input(&mut input);
+        assert!(input.get("$defs").is_none());
+        assert_eq!(
+            input["properties"]["op"],
+            json!({"description": "The calculation.", "enum": ["change", "cagr"], "type": "string"})
+        );
+        assert_eq!(
+            input["properties"]["order"]["enum"],
+            json!(["change", "cagr"])
+        );
+        assert!(input["properties"]["order"].get("anyOf").is_none());
+        assert_eq!(input["properties"]["country"]["maxLength"], json!(128));
     }
 
     #[test]

@@ -51,12 +51,10 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "search_corpus",
         "Full-text search over the corpus",
-        "Searches indicators, datasets, countries, pillars, World Bank projects (title, objective, sectors, place), \
-         climate laws and policies (`regulation`), public bodies (`institutions`), OECD CRS flows (`financing`) and \
-         dated events (`events`) by words in Spanish, English or Portuguese. Each hit \
-         names its dataset_id and the keys to pass to get_dataset (indicators can also go straight to get_series or \
-         compute). Filter with datasets[], parameter (pillar) or country (indicators with data for it; records of \
-         that country), from_year/to_year; dated hits carry `date`. Answer: `limit` hits (default 10, at most 50), under 24 KB (`truncated`).",
+        "Searches indicators, datasets, countries, pillars and curated records (projects, regulation, \
+         institutions, financing, events) by words in es/en/pt. Each hit names its dataset_id and the \
+         keys for get_dataset (an indicator also goes to get_series or compute); dated hits carry \
+         `date`.",
         &DATASETS,
         handle,
     )
@@ -66,33 +64,35 @@ pub fn spec() -> ToolSpec {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchCorpusInput {
-    /// Words to search for, in es/en/pt.
+    /// Words to search for (es/en/pt).
     #[schemars(transform = super::limits::cap_text)]
     pub query: String,
-    /// Restrict to these datasets (any case): metrics, catalog, countries, pillars, projects, regulation,
-    /// institutions, financing, events. Default all.
+    /// Only these (metrics, catalog, countries, pillars, projects, regulation, institutions,
+    /// financing, events).
     #[serde(default)]
     #[schemars(transform = super::limits::cap_identifier)]
     pub datasets: Option<Vec<String>>,
-    /// Only indicators with data for this country, and records of it (ISO3 or name).
+    /// Indicators with data for it, records of it.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
-    /// Only records of this pillar (id or name in es/en/pt).
+    /// Only this pillar.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub parameter: Option<String>,
-    /// Only dated records from this year on (laws, projects, events, CRS disbursements).
+    /// Dated records from this year on.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub from_year: Option<i32>,
-    /// Only dated records up to this year.
+    /// Dated records up to this year.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub to_year: Option<i32>,
-    /// Hits to return, 1 to 50. Default 10.
+    /// Hits, 1-50 (default 10).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 50), extend("default" = 10))]
+    #[schemars(description = "")]
     pub limit: Option<u32>,
 }
 

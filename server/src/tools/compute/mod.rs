@@ -61,20 +61,14 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "compute",
         "Reproducible calculation cited to its input cells",
-        "Computes on governed data and cites every input cell: `change` (absolute and relative, country, from_year \
-         to to_year), `cagr` (compound annual growth rate, fraction and percent), `rank` (countries in a year; order \
-         asc|desc, default best first by good_direction), `gap_to_frontier` (a country's distance to the best country \
-         in a year, or frontier max|min), `forecast` (least-squares trend of a country's series with a 95% prediction \
-         interval for to_year), `correlation` (Pearson r, n and p-value with indicator_b across countries in a year, or \
-         across years for one country), `explain_change` (a country's change beside the concurrent changes of the \
-         indicators correlated with it across countries: associations, not causes), `rank_change` (countries ranked by \
-         their change from from_year to to_year, default the 10 years to the regional year, best first; each change \
-         cited to both cells). rank, rank_change and gap_to_frontier compare the 33 sovereign countries unless \
-         include_territories (`territories` names them); a suspect value never ranks or is the frontier; a gross \
-         ratio's target is capped at 100; an ambiguous good_direction has no frontier. Years default to the earliest and latest observed; a projection is labelled. cagr of a \
-         growth rate or of an index crossing zero, and cross-country ops on values in national currency or bases, are \
-         refused with what to use instead. `parameter` is optional. Answer: the result with a calc-… \
-         record listing its input ids, under 8 KB (rank and rank_change: every country, under 40 KB).",
+        "Computes on governed data, citing every input (its calc-… record). `op`: change, cagr, rank \
+         (countries in a year, best first), gap_to_frontier (to the best country, or max/min), \
+         forecast (OLS, 95% prediction interval), correlation (Pearson r, n, p with indicator_b: \
+         across countries in a year, or years of one country), explain_change (correlated indicators' \
+         concurrent changes: associations, not causes), rank_change. Rankings use the 33 sovereign \
+         countries unless include_territories; projections are labelled. A statistic that means \
+         nothing (CAGR of a growth rate or bounded score, cross-country national-currency values) is \
+         refused with what to use.",
         &["observations", "metrics"],
         handle,
     )
@@ -135,56 +129,53 @@ pub enum Order {
 pub struct ComputeInput {
     /// The calculation.
     #[schemars(transform = super::limits::cap_identifier)]
+    #[schemars(description = "")]
     pub op: Op,
-    /// Pillar of the indicator (optional: the indicator fixes it); a wrong one is refused by name.
+    /// Optional pillar check.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub parameter: Option<String>,
     /// Indicator id from resolve_metric.
     #[schemars(transform = super::limits::cap_identifier)]
     pub indicator: String,
-    /// Country (ISO3 or name) for change, cagr, gap_to_frontier, forecast, and correlation across years.
+    /// change, cagr, gap_to_frontier, forecast, correlation over years.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub country: Option<String>,
-    /// Countries to rank (rank, rank_change) or correlate across (default: every country with data).
+    /// rank, rank_change, correlation: only these.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub countries: Option<Vec<String>>,
-    /// First year (change, cagr, rank_change, forecast fit, correlation across years); default the earliest
-    /// observed (forecast: the last 10 observed years, as the precomputed forecasts; rank_change: to_year - 10).
+    /// Default: earliest observed (forecast: the last 10 years; rank_change: to_year - 10).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub from_year: Option<i32>,
-    /// Last year (change, cagr, rank_change, correlation across years), or the year to forecast (at most 10
-    /// years after the last observed year); default the latest observed (forecast: latest + 5; rank_change:
-    /// the regional year, as rank).
+    /// Or the year to forecast (10 at most after the last observed); default: latest (forecast:
+    /// +5).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub to_year: Option<i32>,
-    /// Year of rank, gap_to_frontier and correlation across countries; default the latest year with data.
+    /// rank, gap_to_frontier, correlation across countries; default: latest with data.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub year: Option<i32>,
-    /// Order of rank and rank_change: asc or desc; default best first by the indicator's good_direction
-    /// (rank_change: the largest improvement first; desc when neutral).
+    /// Default: best first.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_identifier)]
     pub order: Option<Order>,
-    /// Frontier of gap_to_frontier: `best` (by good_direction, default), `max` or `min`.
+    /// `best` (default), `max` or `min`.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_identifier)]
     pub frontier: Option<String>,
-    /// Method: `pearson` for correlation, `ols` for forecast (the only ones offered).
+    /// `pearson` or `ols`.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_identifier)]
     pub method: Option<String>,
-    /// Second indicator id of correlation.
+    /// Second indicator of correlation.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_identifier)]
     pub indicator_b: Option<String>,
-    /// rank, rank_change, gap_to_frontier: compare the territories (Puerto Rico, Cayman Islands…) too;
-    /// default false: the 33 sovereign countries (territories named in `countries` are compared).
+    /// Rank territories too.
     #[serde(default)]
     pub include_territories: Option<bool>,
 }
