@@ -287,7 +287,8 @@ async def pilots_session(http_url):
         assert not sheet.is_error
         body = sheet.structured_content["result"]
         assert body["project"]["citation_id"] == pilot["citation_id"]
-        assert body["economics"]["commitment_usd"] == pilot["commitment_usd"]
+        assert body["economics"]["commitment_usd"] == pilot.get("commitment_usd")
+        assert body["economics"]["grant_usd"] == pilot.get("grant_usd")
         assert all(other["slug"] != pilot["slug"] for other in body["bankability"]["similar"])
 
 

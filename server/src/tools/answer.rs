@@ -60,16 +60,16 @@ pub struct StructuredContent<O> {
     pub citations: Citations,
 }
 
-/// The schema of [`Citations`] in `tools/list`: four maps of records keyed by id (`records` only when the
-/// answer cites curated records). Typed `object` without restating the records' fields, so each tool's
-/// `outputSchema` stays small; the fields are those of [`SourceCitation`], [`IndicatorCitation`],
-/// [`SeriesCitation`] and [`corpus::RecordCitation`] (the server instructions name them).
+/// The schema of [`Citations`] in `tools/list`: maps (`sources`, `indicators`, `series`, and `records`
+/// when the answer cites curated records) of records keyed by id, each record's every field a string;
+/// written once as a map of maps, so each tool's `outputSchema` stays small. The fields are those of
+/// [`SourceCitation`], [`IndicatorCitation`], [`SeriesCitation`] and [`corpus::RecordCitation`] (the
+/// server instructions name them).
 fn citations_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    let records = serde_json::json!({"type": "object"});
+    let record = serde_json::json!({"type": "object", "additionalProperties": {"type": "string"}});
     schemars::json_schema!({
         "type": "object",
-        "properties": {"sources": records, "indicators": records, "series": records, "records": records},
-        "required": ["sources", "indicators", "series"]
+        "additionalProperties": {"type": "object", "additionalProperties": record}
     })
 }
 

@@ -30,6 +30,7 @@ pub fn spec() -> ToolSpec {
         &["observations", "metrics", "pillars"],
         handle,
     )
+    .paged(DEFAULT_LIMIT as usize)
 }
 
 /// Arguments of `compare_countries`.

@@ -64,6 +64,7 @@ pub fn spec() -> ToolSpec {
         &DATASETS,
         handle,
     )
+    .paged(10)
 }
 
 /// Arguments of `find_pilots`.

@@ -26,7 +26,7 @@ use super::{
 use crate::load::Corpus;
 
 /// Anomalies listed with a pillar in a country, largest first.
-pub const MAX_ANOMALIES: usize = 20;
+pub const MAX_ANOMALIES: usize = 5;
 
 /// Largest revisions of the vintage listed without arguments (the whole list is in
 /// `/api/v1/changes.json`).
@@ -74,10 +74,11 @@ pub struct DataHealthAnswer {
     /// Without arguments: one line per pillar.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pillars: Option<Vec<PillarSummary>>,
-    /// Without arguments: per pillar, the indicators observed in 20+ of the 33 sovereign countries since
-    /// 2019 (not projected or modelled).
+    /// Without arguments: per pillar, how many indicators are observed in 20+ of the 33 sovereign
+    /// countries since 2019 (not projected or modelled); the ids stay out of the default answer's 10 KB
+    /// (get_parameter_data shows each indicator's coverage).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub coverage: Option<Vec<PillarCoverage>>,
+    pub coverage: Option<Vec<CoverageCount>>,
     /// Without arguments: sources, most out of date first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refresh_work_list: Option<Vec<RefreshItem>>,
@@ -154,6 +155,17 @@ pub struct SourceChangeLine {
     pub indicators_changed: usize,
 }
 
+/// A pillar's broad recent coverage, counted ([`PillarCoverage`] without its ids).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CoverageCount {
+    /// Pillar id.
+    pub parameter: String,
+    /// Indicators in the pillar.
+    pub indicators: usize,
+    /// Of those, observed in 20+ of the 33 sovereign countries since 2019.
+    pub broad_recent: usize,
+}
+
 /// One pillar in one country: the precomputed health and the anomalies.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct PillarHealth {
@@ -163,8 +175,11 @@ pub struct PillarHealth {
     /// The record of the score and shares: `calc-health-{pillar}-{iso3}`, the formula, and the citation
     /// ids of the latest value of each indicator with data (resolve_citations gives year and flags).
     pub calculation: HealthCalculation,
-    /// Anomalies of this pillar in this country, largest first (up to 20).
+    /// Anomalies of this pillar in this country, the [`MAX_ANOMALIES`] largest first (within the default
+    /// answer's 10 KB); get_discoveries with the pillar and country pages them all.
     pub anomalies: Vec<AnomalyRef>,
+    /// How many anomalies this pillar has in this country.
+    pub anomalies_total: usize,
 }
 
 /// The record of a pillar's health in a country.
@@ -174,9 +189,19 @@ pub struct HealthCalculation {
     pub citation_id: String,
     /// How the score and the shares are formed.
     pub formula: String,
-    /// Citation ids of the latest value of each indicator with data.
+    /// Citation ids of the latest value of each indicator with data, when they are at most
+    /// [`LISTED_INPUTS`]; else empty and `inputs_rule` says which cells they are.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<String>,
+    /// How many cells the score reads (one per indicator with data).
+    pub inputs_total: usize,
+    /// Which cells the score reads when they are too many to list within the default answer's 10 KB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inputs_rule: Option<String>,
 }
+
+/// Input ids a health record lists at most (a large pillar's inputs are named by their rule).
+pub const LISTED_INPUTS: usize = 40;
 
 /// An anomaly, by reference.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -215,7 +240,7 @@ fn handle(
                     ))
                 })?;
             let discoveries = corpus.discoveries().map_err(ToolError::Internal)?;
-            let anomalies: Vec<AnomalyRef> = discoveries
+            let of_pillar: Vec<&corpus::Anomaly> = discoveries
                 .anomalies
                 .iter()
                 .filter(|anomaly| {
@@ -225,6 +250,10 @@ fn handle(
                             .metric(&anomaly.indicator)
                             .is_some_and(|metric| metric.pillar == pillar.id)
                 })
+                .collect();
+            let anomalies_total = of_pillar.len();
+            let anomalies: Vec<AnomalyRef> = of_pillar
+                .into_iter()
                 .take(MAX_ANOMALIES)
                 .map(|anomaly| AnomalyRef {
                     indicator: anomaly.indicator.clone(),
@@ -241,7 +270,7 @@ fn handle(
             )?;
             let display = detail_display(corpus, health, lang);
             let table = corpus.baked.observations();
-            let inputs = corpus
+            let mut inputs: Vec<String> = corpus
                 .baked
                 .metrics()
                 .iter()
@@ -266,9 +295,19 @@ fn handle(
                               (1 - modelled share) + 30 x (1 - estimate share) + 30 x mean(max(0, 1 - release \
                               age / 5 years)), over the latest values of the indicators with data"
                         .into(),
+                    inputs_total: inputs.len(),
+                    inputs_rule: (inputs.len() > LISTED_INPUTS).then(|| {
+                        inputs.clear();
+                        format!(
+                            "the latest observation of each of the pillar's indicators with data for {}: the \
+                             citation_id get_parameter_data gives each ({{series_id}}-{{year}})",
+                            country.iso3
+                        )
+                    }),
                     inputs,
                 },
                 anomalies,
+                anomalies_total,
             };
             let result = DataHealthAnswer {
                 reference_year: view.reference_year,
@@ -300,7 +339,16 @@ fn handle(
                 reference_year: view.reference_year,
                 detail: None,
                 pillars: Some(view.pillars.clone()),
-                coverage: Some(view.coverage.clone()),
+                coverage: Some(
+                    view.coverage
+                        .iter()
+                        .map(|pillar: &PillarCoverage| CoverageCount {
+                            parameter: pillar.parameter.clone(),
+                            indicators: pillar.indicators,
+                            broad_recent: pillar.broad_recent,
+                        })
+                        .collect(),
+                ),
                 refresh_work_list: Some(view.refresh_work_list.clone()),
                 superseded_vintages: Some(superseded_vintages(corpus)),
                 changes: Some(changes),

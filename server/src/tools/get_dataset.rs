@@ -39,7 +39,8 @@ pub fn spec() -> ToolSpec {
          publishers), data_health, and curated records with citation_id and link: projects, \
          regulation (climate laws), institutions, financing (OECD CRS flows, totals per financier; \
          World Bank instruments), events, by `id`, country, pillar, from_year, to_year (`full`: every \
-         field). Pages stop near 32 KB; `total` and `next_offset` say what is left.",
+         field). A page stops near 10 KB (32 KB with `limit`); `total` and `next_offset` say what is \
+         left.",
         &DATASETS,
         handle,
     )
@@ -204,12 +205,15 @@ pub struct FinancingTotals {
     pub to_year: i32,
     /// Financiers with a flow in the window.
     pub financiers_total: usize,
-    /// The largest [`TOP_FINANCIERS`] financiers, largest current-price sum first.
+    /// The largest financiers, largest current-price sum first: [`TOP_FINANCIERS`] with a `limit`,
+    /// [`DEFAULT_TOP_FINANCIERS`] in a default page (`financiers_total` counts them all).
     pub financiers: Vec<FinancierTotal>,
 }
 
 /// Financiers listed in [`FinancingTotals`] at most.
 pub const TOP_FINANCIERS: usize = 10;
+/// Financiers listed in the totals of a page asked without `limit` (the default answer's 10 KB).
+pub const DEFAULT_TOP_FINANCIERS: usize = 5;
 
 /// One financier's CRS disbursements over the window.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -251,6 +255,17 @@ pub const CRS_NOTES: [&str; 4] = [
 /// Bytes one page holds at most (compact JSON of its rows, and of the citation records they bring:
 /// see [`SERIES_RECORD_BYTES`]), so that a page stays within an answer's 40 KB budget.
 pub const PAGE_BYTES: usize = 32 * 1024;
+/// Bytes a page holds when the call gives no `limit`: the default answer stays within 10 KB (GitHub
+/// Copilot CLI and Codex cut a result there); `total` and `next_offset` say what is left.
+pub const DEFAULT_PAGE_BYTES: usize = 7 * 1024;
+
+/// Which rows a page takes: from `offset`, at most `limit`, within `bytes` of rows and their records.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    offset: usize,
+    limit: usize,
+    bytes: usize,
+}
 /// Bytes counted for the record of each new series a page cites (country and deep link; measured
 /// 110 to 160).
 pub const SERIES_RECORD_BYTES: usize = 180;
@@ -271,11 +286,10 @@ impl Page {
     /// returns a row and the citation ids it holds.
     fn of<T>(
         matching: impl Iterator<Item = T>,
-        offset: usize,
-        limit: usize,
+        span: Span,
         to_row: impl Fn(T) -> (Value, Vec<String>),
     ) -> Page {
-        Page::weighted(matching, offset, limit, |item| {
+        Page::weighted(matching, span, |item| {
             let (row, cited) = to_row(item);
             (row, cited, 0)
         })
@@ -285,11 +299,10 @@ impl Page {
     /// series and indicator records (a curated record's citation).
     fn weighted<T>(
         matching: impl Iterator<Item = T>,
-        offset: usize,
-        limit: usize,
+        span: Span,
         to_row: impl Fn(T) -> (Value, Vec<String>, usize),
     ) -> Page {
-        Page::within(matching, offset, limit, PAGE_BYTES, to_row)
+        Page::within(matching, span.offset, span.limit, span.bytes, to_row)
     }
 
     /// As [`Page::weighted`], the rows and their records held to `budget` bytes (what the answer's other
@@ -357,6 +370,16 @@ fn handle(
         )));
     }
     let offset = input.offset.unwrap_or(0) as usize;
+    // A page without `limit` stays within the default answer's 10 KB; with one, within 40 KB.
+    let span = Span {
+        offset,
+        limit,
+        bytes: if input.limit.is_some() {
+            PAGE_BYTES
+        } else {
+            DEFAULT_PAGE_BYTES
+        },
+    };
     if let Some(year) = input.year {
         arguments::year_range(Some(year), Some(year))?;
     }
@@ -382,9 +405,9 @@ fn handle(
         ));
     }
     let (page, financing_totals) = if let Some(dataset) = record_dataset {
-        record_page(corpus, dataset, &input, window, (offset, limit))?
+        record_page(corpus, dataset, &input, window, span)?
     } else {
-        (other_page(corpus, &input, (offset, limit))?, None)
+        (other_page(corpus, &input, span)?, None)
     };
     let mut notes = if record_dataset == Some(RecordDataset::Financing) {
         CRS_NOTES.map(String::from).to_vec()
@@ -477,15 +500,11 @@ fn handle(
 /// # Errors
 /// [`ToolError::Invalid`] for an unknown dataset or a filter that names nothing the corpus holds;
 /// [`ToolError::Internal`] if an artifact cannot be read.
-fn other_page(
-    corpus: &Corpus,
-    input: &GetDatasetInput,
-    (offset, limit): (usize, usize),
-) -> Result<Page, ToolError> {
+fn other_page(corpus: &Corpus, input: &GetDatasetInput, span: Span) -> Result<Page, ToolError> {
     let baked = &corpus.baked;
     let plain = |value: Value| (value, Vec::new());
     Ok(match input.dataset_id.as_str() {
-        "catalog" => Page::of(corpus.datasets.iter(), offset, limit, |dataset| {
+        "catalog" => Page::of(corpus.datasets.iter(), span, |dataset| {
             plain(json!(dataset))
         }),
         "observations" | "aggregates" => {
@@ -495,7 +514,7 @@ fn other_page(
                 baked.aggregates()
             };
             let matching = observation_rows(corpus, table, input)?;
-            Page::of(matching, offset, limit, |row| {
+            Page::of(matching, span, |row| {
                 (observation_json(&row), vec![row.citation_id.to_string()])
             })
         }
@@ -510,14 +529,14 @@ fn other_page(
                 id.is_none_or(|id| metric.id == id)
                     && pillar.is_none_or(|pillar| metric.pillar == pillar)
             });
-            Page::of(matching, offset, limit, |metric| plain(json!(metric)))
+            Page::of(matching, span, |metric| plain(json!(metric)))
         }
         "sources" => {
             let matching = baked
                 .sources()
                 .iter()
                 .filter(|source| input.id.as_deref().is_none_or(|id| source.id == id));
-            Page::of(matching, offset, limit, |source| plain(json!(source)))
+            Page::of(matching, span, |source| plain(json!(source)))
         }
         "countries" => {
             let wanted = input.id.as_deref().or(input.country.as_deref());
@@ -527,7 +546,7 @@ fn other_page(
                 .entities()
                 .iter()
                 .filter(|candidate| entity.is_none_or(|entity| entity == candidate.iso3));
-            Page::of(matching, offset, limit, |entity| plain(json!(entity)))
+            Page::of(matching, span, |entity| plain(json!(entity)))
         }
         "series_stats" => {
             let stats = corpus.series_stats().map_err(ToolError::Internal)?;
@@ -539,7 +558,7 @@ fn other_page(
                 indicator.is_none_or(|indicator| row.indicator == indicator)
                     && country.is_none_or(|country| row.country == country)
             });
-            Page::of(matching, offset, limit, |row| {
+            Page::of(matching, span, |row| {
                 (json!(row), vec![row.latest_citation_id.clone()])
             })
         }
@@ -578,7 +597,7 @@ fn other_page(
                     value["kind"] = json!("contradiction");
                     (value, row.citation_ids.to_vec())
                 });
-            Page::of(anomalies.chain(contradictions), offset, limit, |row| row)
+            Page::of(anomalies.chain(contradictions), span, |row| row)
         }
         "concordance" => {
             let rows = corpus.concordance().map_err(ToolError::Internal)?;
@@ -609,7 +628,7 @@ fn other_page(
                     && country.is_none_or(|country| row.country == country)
                     && input.year.is_none_or(|year| row.year == year)
             });
-            Page::of(matching, offset, limit, |row| {
+            Page::of(matching, span, |row| {
                 let mut cited = vec![row.left_citation_id.clone(), row.right_citation_id.clone()];
                 cited.extend(row.right_times_citation_id.clone());
                 let mut value = json!(row);
@@ -629,7 +648,7 @@ fn other_page(
                 pillar.is_none_or(|pillar| row.parameter == pillar)
                     && country.is_none_or(|country| row.country == country)
             });
-            Page::of(matching, offset, limit, |row| plain(json!(row)))
+            Page::of(matching, span, |row| plain(json!(row)))
         }
         "pillars" => {
             let matching = baked
@@ -637,14 +656,14 @@ fn other_page(
                 .pillars()
                 .iter()
                 .filter(|pillar| input.id.as_deref().is_none_or(|id| pillar.id == id));
-            Page::of(matching, offset, limit, |pillar| plain(json!(pillar)))
+            Page::of(matching, span, |pillar| plain(json!(pillar)))
         }
         "citations" => {
             let id = input.id.as_deref().ok_or_else(|| ToolError::Invalid("dataset `citations` is read by `id`, a citation id such as wb-sp-dyn-le00-in-mex-2024 (resolve_citations takes up to 50)".into()))?;
             let citation = baked
                 .resolve_citation(id)
                 .map_err(|unresolved| ToolError::Invalid(unresolved.to_string()))?;
-            Page::of(std::iter::once(citation), offset, limit, |citation| {
+            Page::of(std::iter::once(citation), span, |citation| {
                 let id = citation.citation_id.to_string();
                 (json!(citation), vec![id])
             })
@@ -676,7 +695,7 @@ fn record_page(
     dataset: RecordDataset,
     input: &GetDatasetInput,
     window: Option<YearWindow>,
-    (offset, limit): (usize, usize),
+    span: Span,
 ) -> Result<(Page, Option<FinancingTotals>), ToolError> {
     let full = input.full.unwrap_or(false) || input.id.is_some();
     let in_window = |date: Option<&str>| window.is_none_or(|window| window.holds_date(date));
@@ -684,7 +703,7 @@ fn record_page(
         known_record(corpus, dataset, id)?;
     }
     if dataset == RecordDataset::Financing {
-        return financing_page(corpus, input, window, full, (offset, limit));
+        return financing_page(corpus, input, window, full, span);
     }
     Ok((
         match dataset {
@@ -716,7 +735,7 @@ fn record_page(
                         && pillar.is_none_or(|pillar| project.pillars.iter().any(|of| of == pillar))
                         && in_window(project.approval_date.as_deref())
                 });
-                Page::weighted(matching, offset, limit, weighted_record)
+                Page::weighted(matching, span, weighted_record)
             }
             RecordDataset::Regulation
             | RecordDataset::Institutions
@@ -744,7 +763,7 @@ fn record_page(
                                 .cmp(&left.date)
                                 .then(left.citation_id.cmp(&right.citation_id))
                         });
-                        Page::weighted(matching.into_iter(), offset, limit, |law| {
+                        Page::weighted(matching.into_iter(), span, |law| {
                             if full {
                                 weighted_record(law)
                             } else {
@@ -762,7 +781,7 @@ fn record_page(
                                 &body.pillars,
                             )
                         });
-                        Page::weighted(matching, offset, limit, weighted_record)
+                        Page::weighted(matching, span, weighted_record)
                     }
                     RecordDataset::Projects | RecordDataset::Financing | RecordDataset::Events => {
                         let table = corpus.events().map_err(ToolError::Internal)?;
@@ -771,7 +790,7 @@ fn record_page(
                                 && in_window(Some(&event.date))
                         });
                         // An event also cites the record it was made from.
-                        Page::weighted(matching, offset, limit, |event| {
+                        Page::weighted(matching, span, |event| {
                             let (row, cited, bytes) = weighted_record(event);
                             let source = event
                                 .record_id
@@ -882,7 +901,7 @@ fn financing_page(
     input: &GetDatasetInput,
     window: Option<YearWindow>,
     full: bool,
-    (offset, limit): (usize, usize),
+    span: Span,
 ) -> Result<(Page, Option<FinancingTotals>), ToolError> {
     let filter = record_filter(corpus, input)?;
     let table = corpus.financing().map_err(ToolError::Internal)?;
@@ -952,35 +971,48 @@ fn financing_page(
     let totals = filter
         .country
         .is_some()
-        .then(|| financier_totals(&matching, from, to))
+        .then(|| {
+            let top = if span.bytes == DEFAULT_PAGE_BYTES {
+                DEFAULT_TOP_FINANCIERS
+            } else {
+                TOP_FINANCIERS
+            };
+            financier_totals(&matching, (from, to), top)
+        })
         .flatten();
     // The totals and the notes travel with every page: the rows get what they leave.
     let beside = serde_json::to_string(&totals).map_or(0, |text| text.len())
         + CRS_NOTES.iter().map(|note| note.len() + 3).sum::<usize>();
-    let budget = PAGE_BYTES.saturating_sub(beside);
-    let page = Page::within(matching.iter(), offset, limit, budget, |matched| {
-        let (mut row, cited, bytes) = weighted_record(matched.record);
-        if !full {
-            row.as_object_mut().map(|row| row.remove("years"));
-        }
-        if let (Some(window), Some((current, constant))) = (window, matched.disbursed) {
-            row["window"] = json!({
-                "from_year": window.from,
-                "to_year": window.to,
-                "current_usd_mn": significant(current, 6),
-                "constant_usd_mn": significant(constant, 6),
-            });
-        } else if let Some(approved) = matched.approved {
-            row["window"] = json!({
-                "from_year": window.and_then(|window| window.from),
-                "to_year": window.and_then(|window| window.to),
-                "projects_approved": approved.projects,
-                "committed_usd": approved.committed_usd,
-                "grant_usd": approved.grant_usd,
-            });
-        }
-        (row, cited, bytes)
-    });
+    let budget = span.bytes.saturating_sub(beside);
+    let page = Page::within(
+        matching.iter(),
+        span.offset,
+        span.limit,
+        budget,
+        |matched| {
+            let (mut row, cited, bytes) = weighted_record(matched.record);
+            if !full {
+                row.as_object_mut().map(|row| row.remove("years"));
+            }
+            if let (Some(window), Some((current, constant))) = (window, matched.disbursed) {
+                row["window"] = json!({
+                    "from_year": window.from,
+                    "to_year": window.to,
+                    "current_usd_mn": significant(current, 6),
+                    "constant_usd_mn": significant(constant, 6),
+                });
+            } else if let Some(approved) = matched.approved {
+                row["window"] = json!({
+                    "from_year": window.and_then(|window| window.from),
+                    "to_year": window.and_then(|window| window.to),
+                    "projects_approved": approved.projects,
+                    "committed_usd": approved.committed_usd,
+                    "grant_usd": approved.grant_usd,
+                });
+            }
+            (row, cited, bytes)
+        },
+    );
     Ok((page, totals))
 }
 
@@ -1013,11 +1045,11 @@ type FlowAmounts<'a> = Vec<(&'a str, f64)>;
 type FinancierSum<'a> = (f64, f64, FlowAmounts<'a>);
 
 /// The CRS disbursements of `matching` per financier over `from..=to`, largest current-price sum first;
-/// `None` when no CRS flow matches.
+/// the `top` largest listed; `None` when no CRS flow matches.
 fn financier_totals(
     matching: &[FinancingRow<'_>],
-    from: Option<i32>,
-    to: Option<i32>,
+    (from, to): (Option<i32>, Option<i32>),
+    top: usize,
 ) -> Option<FinancingTotals> {
     let flows: Vec<(&corpus::FinancingRecord, (f64, f64))> = matching
         .iter()
@@ -1059,7 +1091,7 @@ fn financier_totals(
     let financiers_total = financiers.len();
     let financiers = financiers
         .into_iter()
-        .take(TOP_FINANCIERS)
+        .take(top)
         .map(|(financier, current, constant, mut ids)| {
             ids.sort_by(|left, right| right.1.total_cmp(&left.1).then(left.0.cmp(right.0)));
             FinancierTotal {

@@ -35,6 +35,7 @@ pub fn spec() -> ToolSpec {
         &["discoveries", "metrics"],
         handle,
     )
+    .paged(10)
 }
 
 /// Arguments of `get_discoveries`.

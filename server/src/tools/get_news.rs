@@ -59,6 +59,7 @@ pub fn spec() -> ToolSpec {
         &DATASETS,
         handle,
     )
+    .paged(10)
 }
 
 /// Arguments of `get_news`.

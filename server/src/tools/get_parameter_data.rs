@@ -42,6 +42,7 @@ pub fn spec() -> ToolSpec {
         &["observations", "metrics", "pillars"],
         handle,
     )
+    .paged(DEFAULT_LIMIT)
 }
 
 /// Indicators per page by default.

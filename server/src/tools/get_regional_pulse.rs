@@ -71,6 +71,7 @@ pub fn spec() -> ToolSpec {
         &["observations", "aggregates", "metrics", "discoveries"],
         handle,
     )
+    .paged(DEFAULT_LIMIT)
 }
 
 /// Arguments of `get_regional_pulse`.

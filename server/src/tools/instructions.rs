@@ -28,8 +28,9 @@ pub(super) fn text(plugin: &Plugin) -> String {
          `citations.sources[its source]` publisher, dataset, licence, vintage, attribution and link_kind (`dataset`: the url is the \
          dataset's page, not a deep link): each appears once per answer. Cite \
          the source and link when you use a number. Derived numbers (changes, regional values, correlations) carry an inline \
-         calc-… or pulse-… record naming their input ids. Answers are paged to stay under 40 KB: `next_cursor` or `next_offset` \
-         gives the next page, `indicators_total` or `total` what exists. Tables and charts for the person travel outside your \
+         calc-… or pulse-… record naming their input ids. Answers are paged: without `limit` an answer stays within 10 KB \
+         (fewer items a page), with `limit` within 40 KB; `next_cursor` or `next_offset` gives the next page, \
+         `indicators_total` or `total` what exists. Tables and charts for the person travel outside your \
          context. If the corpus lacks a value, the tools say so (countries under `missing`, `matched: false` from resolve_metric, \
          or an error naming what is valid); never fill in or invent a number. Countries are ISO3 codes or names (\"Brasil\", \
          \"México\"); pillars (parameter) are {pillars}. Add lang: es|en|pt for names in that language. Tools: {tool_list}.",

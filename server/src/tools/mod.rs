@@ -137,6 +137,9 @@ pub struct ToolSpec {
     /// listing, and [`get_chart_data`] serves its chart data (set by [`model_tools`] from
     /// [`get_chart_data::CHARTING_TOOLS`]).
     pub charts: bool,
+    /// The default `limit` of a paged tool ([`ToolSpec::paged`]), whose default answer is held to
+    /// [`DEFAULT_ANSWER_BYTES`].
+    pub default_page: Option<usize>,
     caps: Arc<limits::ArgumentCaps>,
     handler: Arc<Handler>,
 }
@@ -220,6 +223,7 @@ impl ToolSpec {
             output_schema: output_schema::<O>(),
             app_only: false,
             charts: false,
+            default_page: None,
             caps,
             handler: Arc::new(typed),
         }
@@ -242,16 +246,49 @@ impl ToolSpec {
     }
 
     /// Runs the handler on arguments already held to the caps ([`ToolSpec::check_arguments`]) and
-    /// normalised ([`normalize_arguments`]), `lang` taken out.
+    /// normalised ([`normalize_arguments`]), `lang` taken out. A paged tool called without `limit`
+    /// ([`ToolSpec::paged`]) answers within [`DEFAULT_ANSWER_BYTES`]: when its default page is larger,
+    /// the page is taken again with a `limit` scaled to the budget (at least one item), so its
+    /// `next_cursor` or `next_offset` gives what the page leaves; a caller that passes `limit` gets that
+    /// many, up to the 40 KB cap.
     pub fn call(
         &self,
         corpus: &Corpus,
         arguments: Value,
         lang: Lang,
     ) -> Result<ToolOutput, ToolError> {
-        (self.handler)(corpus, arguments, lang)
+        let Some(mut limit) = self
+            .default_page
+            .filter(|_| arguments.get("limit").is_none_or(Value::is_null))
+        else {
+            return (self.handler)(corpus, arguments, lang);
+        };
+        let mut output = (self.handler)(corpus, arguments.clone(), lang)?;
+        // Each step scales the limit to the budget and takes at least a quarter off it (the default may
+        // exceed the items there are), so a page fits in a few steps.
+        while output.payload.len() > DEFAULT_ANSWER_BYTES && limit > 1 {
+            let scaled = limit * DEFAULT_ANSWER_BYTES / output.payload.len();
+            limit = scaled.min(limit * 3 / 4).clamp(1, limit - 1);
+            let mut fitted = arguments.clone();
+            if let Some(object) = fitted.as_object_mut() {
+                object.insert("limit".into(), Value::from(limit));
+            }
+            output = (self.handler)(corpus, fitted, lang)?;
+        }
+        Ok(output)
+    }
+
+    /// This tool pages its answer with a `limit` argument whose default is `default` items: called
+    /// without `limit`, it answers within [`DEFAULT_ANSWER_BYTES`] (see [`ToolSpec::call`]).
+    pub fn paged(mut self, default: usize) -> ToolSpec {
+        self.default_page = Some(default);
+        self
     }
 }
+
+/// The most bytes of `structuredContent` (compact JSON) a paged tool answers when called without
+/// `limit`: GitHub Copilot CLI cuts a result at 10 KB, Codex at 10 KiB or 256 lines.
+pub const DEFAULT_ANSWER_BYTES: usize = 10 * 1000;
 
 /// The tools this server exposes, in `tools/list` order: the fifteen the model calls, then the MCP
 /// App's `get_chart_data` (listed only to clients that negotiated the extension). Every answer of the

@@ -40,14 +40,11 @@ use super::{
 };
 use crate::load::Corpus;
 
-/// Indicator gaps shown.
-pub const GAPS: usize = 3;
-/// Projects shown.
-pub const PROJECTS: usize = 3;
-/// Instruments and CRS flows shown, each.
-pub const FINANCING: usize = 3;
-/// Institutions shown.
-pub const INSTITUTIONS: usize = 4;
+/// Items shown in each list (gaps, projects, instruments, CRS flows, institutions) without `limit`; fewer
+/// when the answer would pass the default 10 KB ([`super::ToolSpec::paged`]).
+pub const SHOWN: usize = 3;
+/// Items shown in each list at most (`limit`).
+pub const MAX_SHOWN: usize = 5;
 /// Projects listed per instrument (its record lists them all).
 pub const LISTED_PROJECTS: usize = 5;
 
@@ -73,6 +70,7 @@ pub fn spec() -> ToolSpec {
         &DATASETS,
         handle,
     )
+    .paged(SHOWN)
 }
 
 /// Arguments of `recommend_action`.
@@ -87,6 +85,10 @@ pub struct RecommendActionInput {
     #[schemars(transform = super::limits::cap_name)]
     #[schemars(description = "")]
     pub pillar: String,
+    /// Items in each list, 1-5 (default 3, fewer within 10 KB).
+    #[serde(default, deserialize_with = "arguments::whole_number")]
+    #[schemars(range(min = 1, max = 5))]
+    pub limit: Option<u32>,
 }
 
 /// The chain.
@@ -242,7 +244,13 @@ fn handle(
     let (iso3, pillar_id) = (country.iso3.as_str(), pillar.id.as_str());
     let mut notes = Vec::new();
 
-    let (gaps, cells) = gaps(corpus, iso3, pillar_id, lang)?;
+    let shown = input.limit.map_or(SHOWN, |limit| limit as usize);
+    if !(1..=MAX_SHOWN).contains(&shown) {
+        return Err(ToolError::Invalid(format!(
+            "limit {shown}: give 1 to {MAX_SHOWN} items a list"
+        )));
+    }
+    let (gaps, cells) = gaps(corpus, (iso3, pillar_id), lang, shown)?;
     if gaps.is_empty() {
         let observations = corpus.baked.observations();
         let has_data = corpus
@@ -333,7 +341,7 @@ fn handle(
             .then(right.approval_date.cmp(&left.approval_date))
             .then(left.id.cmp(&right.id))
     });
-    ranked.truncate(PROJECTS);
+    ranked.truncate(shown);
     if ranked.iter().all(|(_, addressed)| addressed.is_empty())
         && !ranked.is_empty()
         && !gaps.is_empty()
@@ -347,7 +355,7 @@ fn handle(
     // The country's budget support and emergency operations of the pillar, after the fits, named.
     for project in general
         .iter()
-        .take(PROJECTS.saturating_sub(ranked.len()).max(1))
+        .take(shown.saturating_sub(ranked.len()).max(1))
     {
         notes.push(format!(
             "{} ({}) is a {} operation: it finances {}, not a project aimed at the gap.",
@@ -365,8 +373,13 @@ fn handle(
 
     let financing_table = corpus.financing().map_err(ToolError::Internal)?;
     let mut financing_records = Vec::new();
-    let mut financing = instruments(iso3, pillar_id, financing_table, &mut financing_records);
-    let flows = projects::largest_crs_flows(financing_table, iso3, pillar_id, FINANCING);
+    let mut financing = instruments(
+        (iso3, pillar_id),
+        financing_table,
+        &mut financing_records,
+        shown,
+    );
+    let flows = projects::largest_crs_flows(financing_table, iso3, pillar_id, shown);
     for flow in flows {
         financing_records.push(flow.citation());
         financing.push(FinancingItem {
@@ -408,7 +421,7 @@ fn handle(
         &here,
         &fits,
         &gaps,
-        elsewhere,
+        (elsewhere, shown),
     );
     if asks.is_empty() {
         notes.push(format!(
@@ -468,9 +481,9 @@ fn handle(
 /// citation ids of their cells.
 fn gaps(
     corpus: &Corpus,
-    iso3: &str,
-    pillar: &str,
+    (iso3, pillar): (&str, &str),
     lang: Lang,
+    shown: usize,
 ) -> Result<(Vec<IndicatorGap>, Vec<String>), ToolError> {
     let observations = corpus.baked.observations();
     let stats = corpus.series_stats().map_err(ToolError::Internal)?;
@@ -594,7 +607,7 @@ fn gaps(
             .then(headline(&right.indicator).cmp(&headline(&left.indicator)))
             .then(left.indicator.cmp(&right.indicator))
     });
-    found.truncate(GAPS);
+    found.truncate(shown);
     let cells = found
         .iter()
         .flat_map(|gap| gap.citation_ids.iter().cloned())
@@ -605,10 +618,10 @@ fn gaps(
 /// The instruments that funded the pillar's projects in the country (the `financing` records of that
 /// country and pillar), most projects first, each with its record.
 fn instruments(
-    iso3: &str,
-    pillar: &str,
+    (iso3, pillar): (&str, &str),
     table: &crate::load::records::RecordTable<corpus::FinancingRecord>,
     records: &mut Vec<corpus::RecordCitation>,
+    shown: usize,
 ) -> Vec<FinancingItem> {
     let mut found: Vec<&corpus::FinancingRecord> = table
         .records
@@ -626,7 +639,7 @@ fn instruments(
             .cmp(&left.projects.len())
             .then(left.citation_id.cmp(&right.citation_id))
     });
-    found.truncate(FINANCING);
+    found.truncate(shown);
     found
         .into_iter()
         .map(|record| {
@@ -986,7 +999,7 @@ fn institution_asks(
     here: &[&Project],
     fits: &[&Project],
     gaps: &[IndicatorGap],
-    elsewhere: bool,
+    (elsewhere, shown): (bool, usize),
 ) -> Vec<InstitutionAsk> {
     let here_codes: Vec<&str> = here.iter().map(|project| project.id.as_str()).collect();
     let mut ranked: Vec<(u8, usize, &Institution, Vec<String>)> = institutions
@@ -1021,8 +1034,9 @@ fn institution_asks(
     let mut listed: Vec<corpus::BodyKey> = Vec::new();
     let mut asked_gaps: Vec<usize> = Vec::new();
     for (tier, _, institution, projects) in ranked {
-        if asks.len() == INSTITUTIONS {
-            break;
+        // `shown` bodies to approach, then the statistics office, which measures the gaps, always.
+        if tier != 2 && asks.len() >= shown {
+            continue;
         }
         let key = corpus::BodyKey::of(&institution.name, country_names);
         if listed.iter().any(|other| other.same_body(&key)) {

@@ -28,6 +28,7 @@ pub fn spec() -> ToolSpec {
         &DATASETS,
         handle,
     )
+    .paged(5)
 }
 
 /// Arguments of `resolve_metric`.

@@ -58,6 +58,7 @@ pub fn spec() -> ToolSpec {
         &DATASETS,
         handle,
     )
+    .paged(10)
 }
 
 /// Arguments of `search_corpus`.

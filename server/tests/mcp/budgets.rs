@@ -61,35 +61,131 @@ fn a_three_country_series_of_every_year_fits_in_12_kb() {
     assert!(bytes <= ANSWER_BUDGET, "8 countries: {bytes} B");
 }
 
+/// A default answer (no `limit`): within 10 KB, what GitHub Copilot CLI and Codex hand the model whole.
+const DEFAULT_ANSWER: usize = server::tools::DEFAULT_ANSWER_BYTES;
+
 #[test]
-fn every_pillar_in_a_country_and_across_the_region_fits_in_24_kb() {
-    for pillar in pillars() {
-        for country in ["BRA", "MEX", "HTI", "CHL"] {
-            let bytes = size(
-                "get_parameter_data",
-                json!({"parameter": pillar, "country": country}),
-            );
-            assert!(
-                bytes <= 24 * 1024,
-                "get_parameter_data {pillar} {country}: {bytes} B"
-            );
+fn every_tool_at_its_defaults_answers_within_10_kb_in_three_languages() {
+    let mut calls: Vec<(&str, Value)> = Vec::new();
+    for lang in ["es", "en", "pt"] {
+        for pillar in pillars() {
+            for country in ["BRA", "MEX", "HTI", "PER"] {
+                for tool in [
+                    "get_parameter_data",
+                    "get_data_health",
+                    "get_news",
+                    "find_pilots",
+                ] {
+                    calls.push((
+                        tool,
+                        json!({"parameter": pillar, "country": country, "lang": lang}),
+                    ));
+                }
+                calls.push((
+                    "recommend_action",
+                    json!({"pillar": pillar, "country": country, "lang": lang}),
+                ));
+            }
+            calls.push((
+                "get_regional_pulse",
+                json!({"parameter": pillar, "lang": lang}),
+            ));
+            calls.push((
+                "get_discoveries",
+                json!({"parameter": pillar, "lang": lang}),
+            ));
+            calls.push((
+                "compare_countries",
+                json!({"parameter": pillar, "countries": ["ARG", "BRA", "CHL", "COL", "MEX", "PER", "URY", "BOL"], "lang": lang}),
+            ));
         }
-        let bytes = size("get_regional_pulse", json!({"parameter": pillar}));
-        assert!(bytes <= 24 * 1024, "get_regional_pulse {pillar}: {bytes} B");
-        let bytes = size(
-            "compare_countries",
-            json!({"parameter": pillar, "countries": ["ARG", "BRA", "CHL", "COL", "MEX", "PER", "URY", "BOL"]}),
-        );
-        assert!(
-            bytes <= ANSWER_BUDGET,
-            "compare_countries {pillar}: {bytes} B"
-        );
-        let bytes = size("get_discoveries", json!({"parameter": pillar}));
-        assert!(
-            bytes <= ANSWER_BUDGET,
-            "get_discoveries {pillar}: {bytes} B"
-        );
+        for (tool, arguments) in [
+            (
+                "resolve_metric",
+                json!({"query": "climate adaptation finance"}),
+            ),
+            (
+                "get_series",
+                json!({"indicator": "sp_dyn_le00_in", "countries": ["MEX", "BRA", "ARG"]}),
+            ),
+            (
+                "compute",
+                json!({"op": "rank", "indicator": "sp_dyn_le00_in"}),
+            ),
+            (
+                "compute",
+                json!({"op": "rank_change", "indicator": "sp_dyn_le00_in"}),
+            ),
+            (
+                "compute",
+                json!({"op": "forecast", "indicator": "sp_dyn_le00_in", "country": "MEX"}),
+            ),
+            ("get_data_health", json!({})),
+            ("get_discoveries", json!({})),
+            ("search_corpus", json!({"query": "energía renovable"})),
+            ("get_pilot", json!({"slug": "p127837"})),
+            (
+                "resolve_citations",
+                json!({"ids": ["wb-sp-dyn-le00-in-mex-2024"]}),
+            ),
+        ] {
+            let mut arguments = arguments;
+            arguments["lang"] = json!(lang);
+            calls.push((tool, arguments));
+        }
+        for (dataset, country) in [
+            ("catalog", None),
+            ("observations", None),
+            ("metrics", None),
+            ("concordance", None),
+            ("series_stats", None),
+            ("discoveries", None),
+            ("projects", Some("BRA")),
+            ("regulation", Some("COL")),
+            ("institutions", Some("PER")),
+            ("financing", Some("HND")),
+            ("events", Some("ECU")),
+        ] {
+            let mut arguments = json!({"dataset_id": dataset, "lang": lang});
+            if let Some(country) = country {
+                arguments["country"] = json!(country);
+            }
+            calls.push(("get_dataset", arguments));
+        }
     }
+    let mut over = Vec::new();
+    for (tool, arguments) in &calls {
+        let bytes = size(tool, arguments.clone());
+        if bytes > DEFAULT_ANSWER {
+            over.push(format!("{tool} {arguments}: {bytes} B"));
+        }
+    }
+    assert!(
+        over.is_empty(),
+        "{} of {} calls over 10 KB: {over:#?}",
+        over.len(),
+        calls.len()
+    );
+}
+
+#[test]
+fn a_default_page_cut_to_10_kb_says_what_is_left() {
+    // Mexico's economy has more indicators than fit in 10 KB: the page says how many there are and
+    // where the next page starts, and the pages together reach every indicator.
+    let first = payload(&call_tool(
+        "get_parameter_data",
+        json!({"parameter": "economia", "country": "MEX"}),
+    ));
+    let total = first["result"]["indicators_total"].as_u64().unwrap() as usize;
+    let shown = first["result"]["indicators"].as_array().unwrap().len();
+    assert!(shown < total, "{shown} of {total}");
+    assert!(first["result"]["next_cursor"].is_string());
+    // With a limit the caller gets that many, up to the 40 KB cap.
+    let asked = payload(&call_tool(
+        "get_parameter_data",
+        json!({"parameter": "economia", "country": "MEX", "limit": 40}),
+    ));
+    assert_eq!(asked["result"]["indicators"].as_array().unwrap().len(), 40);
 }
 
 #[test]

@@ -13,7 +13,7 @@ fn read(arguments: Value) -> Value {
 
 #[test]
 fn the_catalog_lists_every_dataset() {
-    let content = read(json!({"dataset_id": "catalog"}));
+    let content = read(json!({"dataset_id": "catalog", "limit": 100}));
     let ids: Vec<&str> = content["result"]["rows"]
         .as_array()
         .unwrap()

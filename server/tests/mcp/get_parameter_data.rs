@@ -72,7 +72,7 @@ fn every_narrative_number_is_in_the_result_and_cited() {
 
 #[test]
 fn life_expectancy_in_mexico_is_the_d1_value_with_its_tail() {
-    let content = parameter_data(json!({"parameter": "salud", "country": "MEX"}));
+    let content = parameter_data(json!({"parameter": "salud", "country": "MEX", "limit": 40}));
     let indicators = content["result"]["indicators"].as_array().unwrap();
     let life = indicators
         .iter()

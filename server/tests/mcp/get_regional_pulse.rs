@@ -27,7 +27,10 @@ fn pulse_of(parameter: &str, id: &str) -> Value {
 
 #[test]
 fn the_regional_value_is_the_population_weighted_mean_of_its_cited_inputs() {
-    let content = pulse("salud");
+    let content = payload(&call_tool(
+        "get_regional_pulse",
+        json!({"parameter": "salud", "limit": 10}),
+    ));
     let life =
         crate::support::indicator(&content["result"]["indicators"], "sp_dyn_le00_in").unwrap();
     assert_eq!(life["method"], json!("population_weighted_mean"));

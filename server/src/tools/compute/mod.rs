@@ -72,6 +72,7 @@ pub fn spec() -> ToolSpec {
         &["observations", "metrics"],
         handle,
     )
+    .paged(33)
 }
 
 /// Which calculation.
@@ -178,6 +179,10 @@ pub struct ComputeInput {
     /// Rank territories too.
     #[serde(default)]
     pub include_territories: Option<bool>,
+    /// rank, rank_change: the first this many countries (default: all that fit in 10 KB).
+    #[serde(default, deserialize_with = "arguments::whole_number")]
+    #[schemars(range(min = 1, max = 64))]
+    pub limit: Option<u32>,
 }
 
 /// The calculation's answer; the section named by `op` is filled.

@@ -28,8 +28,11 @@ pub struct Ranking {
     pub year: i32,
     /// `asc` or `desc`.
     pub order: Order,
-    /// Ranked cells, first is rank 1; ties share a rank.
+    /// Ranked cells, first is rank 1; ties share a rank; the first `limit` when one was given (or the
+    /// default answer's 10 KB set it).
     pub ranked: Vec<RankedCell>,
+    /// How many countries were ranked.
+    pub ranked_total: usize,
     /// Requested or corpus countries with values of this indicator but none in this year (not ranked).
     pub missing: Vec<String>,
     /// Cells of this year flagged suspect by the governance (`suspect_scale`: a probable fraction stored
@@ -149,10 +152,15 @@ pub(super) fn rank(
         "sort by value; rank = 1 + number of countries strictly before",
         &inputs,
     );
+    let ranked_total = ranked.len();
+    if let Some(limit) = input.limit {
+        ranked.truncate(limit as usize);
+    }
     result.ranking = Some(Ranking {
         year,
         order,
         ranked,
+        ranked_total,
         missing,
         suspect: suspect_cells
             .iter()

@@ -51,6 +51,9 @@ pub struct ChangeRanking {
     pub order: Order,
     /// Ranked countries, first is rank 1; ties share a rank.
     pub ranked: Vec<RankedChange>,
+    /// How many countries were ranked (`ranked` holds the first `limit` when one was given, or the
+    /// default answer's 10 KB set it).
+    pub ranked_total: usize,
     /// Requested or corpus countries with values of this indicator but not in both years (not ranked).
     pub missing: Vec<String>,
     /// How many changes exceed their combined standard error; absent when no value carries one.
@@ -207,11 +210,16 @@ pub(super) fn rank_change<'c>(
         "change = to.value - from.value per country; sort by change; rank = 1 + number of countries strictly before",
         &inputs,
     );
+    let ranked_total = ranked.len();
+    if let Some(limit) = input.limit {
+        ranked.truncate(limit as usize);
+    }
     result.change_ranking = Some(ChangeRanking {
         from_year,
         to_year,
         order,
         ranked,
+        ranked_total,
         missing,
         significance,
     });

@@ -148,7 +148,7 @@ fn query_time_results_equal_the_precomputed_views() {
     // get_parameter_data's trend is the least-squares slope over its cited series_tail.
     let answer = call_tool(
         "get_parameter_data",
-        json!({"parameter": "salud", "country": "MEX"}),
+        json!({"parameter": "salud", "country": "MEX", "limit": 40}),
     );
     let indicators = payload(&answer)["result"]["indicators"].clone();
     let life = crate::support::indicator(&indicators, "sp_dyn_le00_in").unwrap();
@@ -177,7 +177,7 @@ fn rank_and_frontier_equal_the_precomputed_year_statistics() {
             .cloned()
             .unwrap_or_else(|| panic!("{indicator} has year statistics"));
         let (result, _) = compute(
-            json!({"op": "rank", "parameter": pillar, "indicator": indicator, "year": stats.year}),
+            json!({"op": "rank", "parameter": pillar, "indicator": indicator, "year": stats.year, "limit": 64}),
         );
         let ranked: Vec<&str> = result["ranking"]["ranked"]
             .as_array()

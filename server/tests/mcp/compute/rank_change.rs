@@ -10,7 +10,7 @@ fn rank_change_ranks_every_country_by_its_change_cited_to_both_cells() {
     // "Which country improved its control of corruption the most in 10 years" in one call.
     let answer = call_tool(
         "compute",
-        json!({"op": "rank_change", "indicator": "cc_est", "from_year": 2013, "to_year": 2023}),
+        json!({"op": "rank_change", "indicator": "cc_est", "from_year": 2013, "to_year": 2023, "limit": 64}),
     );
     assert_eq!(answer["isError"], json!(false), "{answer}");
     let bytes = serde_json::to_string(&answer["structuredContent"])
@@ -88,7 +88,7 @@ fn rank_change_says_which_changes_exceed_their_combined_standard_error() {
     // WGI control of corruption, Mexico: 2013 -0.59 (SE 0.14), 2023 -1.02 (SE 0.16). The fall of 0.43
     // is beyond 1.64 × √(0.14² + 0.16²) = 0.349: significant at 90 %.
     let (result, _) = compute(
-        json!({"op": "rank_change", "indicator": "cc_est", "from_year": 2013, "to_year": 2023}),
+        json!({"op": "rank_change", "indicator": "cc_est", "from_year": 2013, "to_year": 2023, "limit": 64}),
     );
     let ranking = &result["change_ranking"];
     let ranked = ranking["ranked"].as_array().unwrap();
