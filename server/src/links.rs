@@ -15,22 +15,56 @@ pub const DEFAULT_PUBLIC_URL: &str = "http://127.0.0.1:8080";
 /// The path prefix of the downloads API.
 pub const API_PREFIX: &str = "/api/v1/";
 
-static PUBLIC_URL: OnceLock<String> = OnceLock::new();
+/// The base URL of this process' links: `Some` for an HTTP server or a configured `MCP_PUBLIC_URL`, `None`
+/// for a stdio server without one (nothing listens at the default address: links are the files' MCP
+/// resource URIs, which the host reads through `resources/read`).
+static PUBLIC_URL: OnceLock<Option<String>> = OnceLock::new();
 
 /// Sets the public base URL of this process (`https://corpus.example.org`, no trailing slash needed);
 /// the first call wins. Returns the URL in force.
 pub fn set_public_url(url: &str) -> &'static str {
-    PUBLIC_URL.get_or_init(|| url.trim_end_matches('/').to_string())
+    PUBLIC_URL
+        .get_or_init(|| Some(url.trim_end_matches('/').to_string()))
+        .as_deref()
+        .unwrap_or(DEFAULT_PUBLIC_URL)
 }
 
-/// The public base URL in force (no trailing slash).
+/// Says this process serves no HTTP (stdio without `MCP_PUBLIC_URL`): links become MCP resource URIs
+/// and sentences naming `just serve`, never a dead address. The first call of either setter wins.
+pub fn set_no_public_url() {
+    PUBLIC_URL.get_or_init(|| None);
+}
+
+/// Whether links point at an HTTP server (see [`set_no_public_url`]).
+pub fn serves_http() -> bool {
+    !matches!(PUBLIC_URL.get(), Some(None))
+}
+
+/// The public base URL in force (no trailing slash); the default listen address when none is set.
 pub fn public_url() -> &'static str {
-    PUBLIC_URL.get().map_or(DEFAULT_PUBLIC_URL, String::as_str)
+    PUBLIC_URL
+        .get()
+        .and_then(Option::as_deref)
+        .unwrap_or(DEFAULT_PUBLIC_URL)
 }
 
-/// The HTTP URL of a download (`{base}/api/v1/indicators/si_pov_gini.csv`).
+/// Where a download is fetched: its HTTP URL (`{base}/api/v1/indicators/si_pov_gini.csv`), or, from a
+/// stdio server without `MCP_PUBLIC_URL`, its MCP resource URI (`corpus://indicators/si_pov_gini.csv`).
 pub fn download_url(download: &Download) -> String {
-    format!("{}{API_PREFIX}{}", public_url(), download.path)
+    if serves_http() {
+        format!("{}{API_PREFIX}{}", public_url(), download.path)
+    } else {
+        download.resource_uri()
+    }
+}
+
+/// The URL of a path of the downloads API (`changes.json`), or, without HTTP, where `just serve` serves it.
+pub fn api_url(path: &str) -> String {
+    if serves_http() {
+        format!("{}{API_PREFIX}{path}", public_url())
+    } else {
+        format!("{API_PREFIX}{path} of `just serve` (set MCP_PUBLIC_URL to link it)")
+    }
 }
 
 /// One file as an MCP resource (`resources/list` entries): uri, name, title, mimeType, size.
@@ -59,7 +93,7 @@ pub fn resource_link(file: &DownloadFile) -> Value {
     link
 }
 
-/// The URL of the downloads catalog (`{base}/api/v1/catalog`).
+/// The URL of the downloads catalog (`{base}/api/v1/catalog`; without HTTP, where `just serve` has it).
 pub fn catalog_url() -> String {
-    format!("{}{API_PREFIX}catalog", public_url())
+    api_url("catalog")
 }

@@ -171,11 +171,13 @@ fn parse_public_url(text: &str) -> Result<String, String> {
 }
 
 fn serve_stdio(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
-    server::links::set_public_url(
-        cli.public_url
-            .as_deref()
-            .unwrap_or(&format!("http://{}", cli.addr)),
-    );
+    // Over stdio nothing listens at the default address: without MCP_PUBLIC_URL, links are resource URIs.
+    match cli.public_url.as_deref() {
+        Some(url) => {
+            server::links::set_public_url(url);
+        }
+        None => server::links::set_no_public_url(),
+    }
     let server = build_server(cli, corpus_dir)?;
     server::transport::stdio::serve(&server, std::io::stdin().lock(), std::io::stdout().lock())
         .map_err(|error| error.to_string())

@@ -629,7 +629,8 @@ def test_get_news_law_events_carry_the_cclw_dates(http_url):
     Brazilian energy law carry a later event of the export, with its published label in English."""
 
     async def scenario(session):
-        body = await session.call("get_news", {"parameter": "medio_ambiente", "country": "MEX", "kind": "law_passed"})
+        # Every law of the country: a page of 20 (a default page stops within 10 KB).
+        body = await session.call("get_news", {"parameter": "medio_ambiente", "country": "MEX", "kind": "law_passed", "limit": 20})
         items = body["result"]["items"]
         assert items and "General Law on Climate Change" in [re.sub(r"^[^:]+: | \(MEX\)$", "", i["title"]) for i in items]
         for item in items:

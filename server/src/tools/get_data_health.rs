@@ -393,7 +393,7 @@ fn superseded_vintages(corpus: &Corpus) -> Vec<SupersededVintage> {
 /// # Errors
 /// [`ToolError::Internal`] if `changes.json` exists but cannot be read.
 fn vintage_changes(corpus: &Corpus) -> Result<VintageChanges, ToolError> {
-    let url = format!("{}/api/v1/changes.json", crate::links::public_url());
+    let url = crate::links::api_url("changes.json");
     let Some(changes) = corpus.changes().map_err(ToolError::Internal)? else {
         return Ok(VintageChanges {
             from: None,
