@@ -405,15 +405,7 @@ fn handle(
     }
 
     let institutions = corpus.institutions().map_err(ToolError::Internal)?;
-    let country_names: Vec<&str> = [
-        Some(&country.names.en),
-        country.names.es.as_ref(),
-        country.names.pt.as_ref(),
-    ]
-    .into_iter()
-    .flatten()
-    .map(String::as_str)
-    .collect();
+    let country_names: Vec<&str> = country.names.all().collect();
     let asks = institution_asks(
         (lang, iso3, pillar_id),
         &country_names,

@@ -3,7 +3,6 @@
 //! `tools/list`.
 
 use serde_json::{Value, json};
-use server::transport::jsonrpc::Reply;
 
 use crate::support::{call_tool, cited_ids, payload, server};
 
@@ -447,15 +446,8 @@ fn check_schema(tool: &str, path: &str, schema: &Value) {
 
 #[test]
 fn tools_list_is_lean_and_every_schema_is_plain_json_schema() {
-    // The real tools only (the shared test server adds test tools).
-    let real = server::build_with_tools(crate::support::corpus_dir(), server::tools::all())
-        .expect("the server builds");
-    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
-    let Reply::One { response, .. } = real.handle_body(&request) else {
-        panic!("one response");
-    };
-    let listed: Value = serde_json::from_str(&response).unwrap();
-    let result = &listed["result"];
+    let listed = crate::support::real_tools_list();
+    let result = &listed;
     let bytes = serde_json::to_string(result).unwrap().len();
     assert!(bytes <= TOOLS_LIST_BUDGET, "tools/list: {bytes} B");
     let model_facing: usize = result["tools"]

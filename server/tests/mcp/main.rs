@@ -125,3 +125,8 @@ mod modern;
 /// What a new vintage changed (issue 24): `/api/v1/changes.json` and `get_data_health`'s changes,
 /// superseded vintages and coverage per pillar, on the real corpus and on two bakes of the fixture.
 mod changes;
+
+/// Each documented host behaviour played against the real answers (issue 27): structuredContent only,
+/// errors as text only, a result cut at 10 KB, a tool list within 16,000 tokens, descriptions cut at
+/// 2,048 characters.
+mod host_profiles;

@@ -111,40 +111,18 @@ fn invalid_utf8_and_overlong_lines_are_parse_errors_and_the_loop_goes_on() {
     assert_eq!(lines[2], json!({"jsonrpc":"2.0","id":3,"result":{}}));
 }
 
-/// The lines a stdio server answers to `lines`, with `public_url` as its `MCP_PUBLIC_URL` (or none).
-fn stdio_with_public_url(lines: &[serde_json::Value], public_url: Option<&str>) -> String {
-    use std::io::Write;
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_server"));
-    command
-        .args(["--stdio", "--corpus-dir"])
-        .arg(crate::support::corpus_dir())
-        .env_remove("MCP_PUBLIC_URL")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null());
-    if let Some(url) = public_url {
-        command.env("MCP_PUBLIC_URL", url);
-    }
-    let output = command
-        .spawn()
-        .and_then(|mut child| {
-            let mut stdin = child.stdin.take().expect("piped");
-            for line in lines {
-                writeln!(stdin, "{line}")?;
-            }
-            drop(stdin);
-            child.wait_with_output()
-        })
-        .expect("the server runs over stdio");
-    String::from_utf8(output.stdout).expect("UTF-8")
+/// What a stdio server answers to `lines`, with `public_url` as its `MCP_PUBLIC_URL` (or none).
+fn stdio_with_public_url(lines: &[Value], public_url: Option<&str>) -> String {
+    let lines: Vec<String> = lines.iter().map(Value::to_string).collect();
+    crate::support::stdio_output(&lines, &[("MCP_PUBLIC_URL", public_url)])
 }
 
 #[test]
 fn over_stdio_links_never_point_where_nothing_listens() {
     let calls = [
-        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_dataset", "arguments": {"dataset_id": "observations", "indicator": "sp_dyn_le00_in", "country": "MEX", "limit": 3}}}),
-        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_series", "arguments": {"indicator": "sp_dyn_le00_in", "countries": ["MEX"]}}}),
-        serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_data_health", "arguments": {}}}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_dataset", "arguments": {"dataset_id": "observations", "indicator": "sp_dyn_le00_in", "country": "MEX", "limit": 3}}}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_series", "arguments": {"indicator": "sp_dyn_le00_in", "countries": ["MEX"]}}}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_data_health", "arguments": {}}}),
     ];
     // No MCP_PUBLIC_URL: the files are their MCP resource URIs, and nothing names the default address.
     let answered = stdio_with_public_url(&calls, None);

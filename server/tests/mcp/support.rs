@@ -55,8 +55,24 @@ pub fn corpus_dir() -> &'static Path {
 /// Runs the server binary over stdio on the real corpus, writes `lines` (one message or batch each) and
 /// closes its input; every line it wrote, parsed.
 pub fn stdio_exchange(lines: &[String]) -> Vec<Value> {
+    stdio_output(lines, &[])
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON message per line"))
+        .collect()
+}
+
+/// What a stdio server over the real corpus writes to stdout for `lines`, with `env` set (a `None`
+/// value removes the variable).
+pub fn stdio_output(lines: &[String], env: &[(&str, Option<&str>)]) -> String {
     use std::io::Write;
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_server"))
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_server"));
+    for (name, value) in env {
+        match value {
+            Some(value) => command.env(name, value),
+            None => command.env_remove(name),
+        };
+    }
+    let output = command
         .args(["--stdio", "--corpus-dir", corpus_dir().to_str().unwrap()])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -71,11 +87,18 @@ pub fn stdio_exchange(lines: &[String]) -> Vec<Value> {
             child.wait_with_output()
         })
         .expect("the server runs over stdio");
-    std::str::from_utf8(&output.stdout)
-        .expect("UTF-8 on stdout")
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("one JSON message per line"))
-        .collect()
+    String::from_utf8(output.stdout).expect("UTF-8 on stdout")
+}
+
+/// The `tools/list` result of a server with the real tools only (the shared test server adds test tools).
+pub fn real_tools_list() -> Value {
+    let real =
+        server::build_with_tools(corpus_dir(), server::tools::all()).expect("the server builds");
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    let Reply::One { response, .. } = real.handle_body(&request) else {
+        panic!("one response");
+    };
+    serde_json::from_str::<Value>(&response).unwrap()["result"].clone()
 }
 
 /// Input of the test-only tool that always fails internally.

@@ -346,17 +346,7 @@ fn one_record_per_body(records: Vec<Institution>, context: &Context) -> Vec<Inst
             let names: Vec<&str> = context
                 .countries
                 .get(&body.country)
-                .map(|country| {
-                    [
-                        Some(&country.names.en),
-                        country.names.es.as_ref(),
-                        country.names.pt.as_ref(),
-                    ]
-                    .into_iter()
-                    .flatten()
-                    .map(String::as_str)
-                    .collect()
-                })
+                .map(|country| country.names.all().collect())
                 .unwrap_or_default();
             corpus::BodyKey::of(&body.name, &names)
         })
