@@ -2,9 +2,11 @@
 //! every listed download is a resource `corpus://indicator/{id}{suffix}`, `corpus://dataset/{id}{suffix}`,
 //! `corpus://registry.xlsx` or `corpus://sdmx/structure.sdmx.xml`, with its media type and size.
 //!
-//! - `resources/list` pages [`PAGE_SIZE`] resources at a time; `nextCursor` is opaque (the offset). A
-//!   client that negotiated MCP Apps also finds the chart view `ui://lac-corpus/chart.html` first on the
-//!   first page ([`super::apps`]), which `resources/read` serves to anyone.
+//! - `resources/list` pages [`PAGE_SIZE`] resources at a time; `nextCursor` is opaque (the offset). The
+//!   first page starts with the Agent Skill [`SKILL_URI`] (the corpus' working rules for an agent, the
+//!   repo's `plugins/lac-corpus/skills/lac-corpus/SKILL.md`); a client that negotiated MCP Apps finds the
+//!   chart view `ui://lac-corpus/chart.html` before it ([`super::apps`]), which `resources/read` serves to
+//!   anyone.
 //! - `resources/read` answers `text` for CSV and XML, a base64 `blob` for XLSX, Parquet and gzip, up to
 //!   [`MAX_INLINE_BYTES`]; a larger file is refused with its HTTP URL in the message and in `data.url`.
 //! - An unknown URI is `-32002` (resource not found) with `data.uri`.
@@ -23,6 +25,25 @@ pub const MAX_INLINE_BYTES: u64 = 2 * 1024 * 1024;
 
 /// The longest URI or cursor read (characters); longer ones are refused before any lookup.
 pub const MAX_URI_CHARS: usize = 512;
+
+/// The Agent Skill's resource URI: how an agent works with this corpus (resolve, then fetch; cite every
+/// number; say when the corpus lacks it).
+pub const SKILL_URI: &str = "corpus://skill/lac-corpus/SKILL.md";
+
+/// The Agent Skill itself, as the Claude Code plugin of the repository ships it.
+pub const SKILL: &str = include_str!("../../../plugins/lac-corpus/skills/lac-corpus/SKILL.md");
+
+/// The Agent Skill's `resources/list` entry.
+fn skill_listing() -> Value {
+    json!({
+        "uri": SKILL_URI,
+        "name": "SKILL.md",
+        "title": "Agent Skill: working with the lac-corpus server",
+        "description": "The corpus' working rules for an agent: resolve, then fetch; cite every number; say when the corpus lacks it; common flows.",
+        "mimeType": "text/markdown",
+        "size": SKILL.len(),
+    })
+}
 
 /// `resources/list`: one page of resources, from the offset in `params.cursor` (absent: the first page),
 /// the chart view first on the first page for a client with `features.apps`.
@@ -49,10 +70,17 @@ pub fn list(
     if offset > files.len() {
         return Err(invalid_cursor(&offset.to_string()));
     }
-    // The chart view takes the first page's first slot.
-    let view = (features.apps && offset == 0).then(super::apps::view_listing);
-    let end = (offset + PAGE_SIZE - usize::from(view.is_some())).min(files.len());
-    let resources: Vec<Value> = view
+    // The chart view (for an Apps client) and the Agent Skill take the first page's first slots.
+    let leading: Vec<Value> = if offset == 0 {
+        (features.apps.then(super::apps::view_listing))
+            .into_iter()
+            .chain(std::iter::once(skill_listing()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let end = (offset + PAGE_SIZE - leading.len()).min(files.len());
+    let resources: Vec<Value> = leading
         .into_iter()
         .chain(files[offset..end].iter().map(links::resource))
         .collect();
@@ -125,6 +153,11 @@ pub fn read(corpus: &Corpus, params: Option<&Value>) -> Result<Value, RpcError> 
     if let Some(view) = super::apps::read(uri) {
         return Ok(view);
     }
+    if uri == SKILL_URI {
+        return Ok(
+            json!({"contents": [{"uri": SKILL_URI, "mimeType": "text/markdown", "text": SKILL}]}),
+        );
+    }
     let shown = crate::text::snippet(uri);
     let file = (uri.len() <= MAX_URI_CHARS)
         .then(|| corpus.downloads.by_uri(uri))
@@ -143,7 +176,7 @@ pub fn read(corpus: &Corpus, params: Option<&Value>) -> Result<Value, RpcError> 
             },
             data: Some(json!({ "uri": shown })),
         })?;
-    let url = links::download_url(&file.download);
+    let url = links::api_url(&file.download.path);
     if file.bytes > MAX_INLINE_BYTES {
         return Err(RpcError {
             code: codes::INVALID_PARAMS,

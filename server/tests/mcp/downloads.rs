@@ -240,11 +240,13 @@ fn resources_are_listed_in_pages_and_read_as_text_or_blob() {
             None => break,
         }
     }
+    // Every file once, after the Agent Skill, which opens the first page.
     let files = server().plugin().corpus().downloads.files().len();
-    assert_eq!(uris.len(), files);
+    assert_eq!(uris[0], server::transport::resources::SKILL_URI);
+    assert_eq!(uris.len(), files + 1);
     assert_eq!(
         pages,
-        files.div_ceil(server::transport::resources::PAGE_SIZE)
+        (files + 1).div_ceil(server::transport::resources::PAGE_SIZE)
     );
     assert!(uris.contains(&"corpus://indicator/si_pov_gini.csv".to_string()));
 
@@ -425,4 +427,53 @@ fn a_batch_may_not_inline_files() {
         }
         other => panic!("expected a batch answer, got {other:?}"),
     }
+}
+
+#[test]
+fn the_agent_skill_is_a_resource_with_the_corpus_working_rules() {
+    let read = crate::support::stdio_exchange(&[json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": "corpus://skill/lac-corpus/SKILL.md"}}).to_string()]);
+    let content = &read[0]["result"]["contents"][0];
+    assert_eq!(content["mimeType"], "text/markdown");
+    let text = content["text"].as_str().unwrap();
+    // The repository's Claude Code plugin ships the same file.
+    let shipped = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../plugins/lac-corpus/skills/lac-corpus/SKILL.md"),
+    )
+    .unwrap();
+    assert_eq!(text, shipped);
+    // Agent Skills front matter: a lower-case name and a description within 1,024 characters.
+    let front = text
+        .strip_prefix("---\n")
+        .unwrap()
+        .split("\n---\n")
+        .next()
+        .unwrap();
+    assert!(
+        front.lines().any(|line| line == "name: lac-corpus"),
+        "{front}"
+    );
+    let description = front
+        .lines()
+        .find_map(|line| line.strip_prefix("description: "))
+        .unwrap();
+    assert!(description.len() <= 1024 && description.contains("cit"));
+    for rule in [
+        "resolve_metric",
+        "citation_id",
+        "matched: false",
+        "resolve_citations",
+    ] {
+        assert!(text.contains(rule), "{rule}");
+    }
+    // The plugin's manifest names it and its server.
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../plugins/lac-corpus/.claude-plugin/plugin.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(manifest["name"], "lac-corpus");
 }
