@@ -305,14 +305,16 @@ def run(http_url, scenario):
 
 
 def test_tools_list_has_fifteen_tools_with_the_curated_four_and_their_contracts(http_url):
-    """tools/list lists exactly 15 tools, among them the four curated ones and resolve_citations, each with a
-    valid JSON Schema as outputSchema and the required arguments its description promises."""
+    """tools/list lists exactly the seed's 15 tools and the MCP-only search and fetch, among them the four
+    curated ones and resolve_citations, each with a valid JSON Schema as outputSchema and the required
+    arguments its description promises."""
 
     async def scenario(session):
         listed = await session.client.list_tools()
         assert listed.next_cursor is None
         names = [tool.name for tool in listed.tools]
-        assert len(names) == len(set(names)) == 15
+        assert len(names) == len(set(names)) == 17
+        assert names[15:] == ["search", "fetch"]
         assert set(CURATED) | {"resolve_citations"} <= set(names)
         required = {"find_pilots": [], "get_pilot": ["slug"], "recommend_action": ["country", "pillar"]}
         required["get_news"] = ["parameter", "country"]

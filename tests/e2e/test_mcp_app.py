@@ -110,7 +110,7 @@ def test_a_host_renders_get_series_in_the_persons_language_with_every_number_cit
         assert tools[name]["resourceUri"] == "ui://lac-corpus/chart.html", name
     assert tools["get_chart_data"]["visibility"] == ["app"]
     model_tools = [name for name, tool in tools.items() if tool["visibility"] != ["app"]]
-    assert len(model_tools) == 15 and "get_chart_data" not in model_tools
+    assert len(model_tools) == 17 and "get_chart_data" not in model_tools
     assert seen["viewMimeType"] == "text/html;profile=mcp-app"
     assert seen["viewBytes"] < 2 * 1024 * 1024
     # The model's answer is the compact one; the chart data came to the view through the app-only tool.

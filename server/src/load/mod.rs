@@ -292,33 +292,31 @@ impl Corpus {
     /// institution, financing record or event), if the corpus holds it. Only the table its prefix names is
     /// read.
     pub fn record_citation(&self, citation_id: &str) -> Option<corpus::RecordCitation> {
-        use corpus::{CitedRecord, RecordDataset};
+        self.with_record(citation_id, |record| record.citation())
+    }
+
+    /// The curated record whose citation id is exactly `citation_id`, as its citation and its fields (the
+    /// record serialized as its table stores it, provenance filled), if the corpus holds it.
+    pub fn record(&self, citation_id: &str) -> Option<(corpus::RecordCitation, serde_json::Value)> {
+        self.with_record(citation_id, |record| (record.citation(), record.fields()))
+    }
+
+    /// `read` applied to the curated record with this citation id, found in the one table its prefix names.
+    fn with_record<T>(
+        &self,
+        citation_id: &str,
+        read: impl FnOnce(&dyn records::AnyRecord) -> T,
+    ) -> Option<T> {
+        use corpus::RecordDataset;
         let (dataset, _) = RecordDataset::of_citation_id(citation_id)?;
-        match dataset {
-            RecordDataset::Projects => self
-                .project_by_citation(citation_id)
-                .map(CitedRecord::citation),
-            RecordDataset::Regulation => self
-                .laws()
-                .ok()?
-                .get(citation_id)
-                .map(CitedRecord::citation),
-            RecordDataset::Institutions => self
-                .institutions()
-                .ok()?
-                .get(citation_id)
-                .map(CitedRecord::citation),
-            RecordDataset::Financing => self
-                .financing()
-                .ok()?
-                .get(citation_id)
-                .map(CitedRecord::citation),
-            RecordDataset::Events => self
-                .events()
-                .ok()?
-                .get(citation_id)
-                .map(CitedRecord::citation),
-        }
+        let record: &dyn records::AnyRecord = match dataset {
+            RecordDataset::Projects => self.project_by_citation(citation_id)?,
+            RecordDataset::Regulation => self.laws().ok()?.get(citation_id)?,
+            RecordDataset::Institutions => self.institutions().ok()?.get(citation_id)?,
+            RecordDataset::Financing => self.financing().ok()?.get(citation_id)?,
+            RecordDataset::Events => self.events().ok()?.get(citation_id)?,
+        };
+        Some(read(record))
     }
 
     /// The dataset with this id.

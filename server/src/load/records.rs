@@ -54,6 +54,25 @@ impl<T: CitedRecord> RecordTable<T> {
     }
 }
 
+/// Any curated record, its type erased: its citation and its fields, for code that reads every dataset
+/// alike (`Corpus::record`).
+pub trait AnyRecord {
+    /// What `citations.records[citation_id]` of an answer holds.
+    fn citation(&self) -> corpus::RecordCitation;
+    /// The record as its table stores it (provenance filled), a JSON object.
+    fn fields(&self) -> serde_json::Value;
+}
+
+impl<T: CitedRecord + serde::Serialize> AnyRecord for T {
+    fn citation(&self) -> corpus::RecordCitation {
+        CitedRecord::citation(self)
+    }
+
+    fn fields(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+}
+
 /// A lazily read record table.
 #[derive(Debug)]
 pub struct LazyTable<T>(OnceLock<Result<RecordTable<T>, String>>);

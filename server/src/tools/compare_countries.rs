@@ -236,8 +236,8 @@ fn handle(
     })
 }
 
-/// An indicator × country table of `value (year)` cells, and a bar chart of the first (headline)
-/// indicator's values, each bar labelled with its country and year (latest years differ by country).
+/// An indicator × country table of `value (year)` cells, and a bar chart of each indicator's values (small
+/// multiples, in the table's order), each bar labelled with its country and year.
 fn display(pillar_name: &str, countries: &[String], indicators: &[IndicatorComparison]) -> Display {
     let mut columns = vec!["indicator".to_string(), "unit".to_string()];
     columns.extend(countries.iter().cloned());
@@ -263,17 +263,19 @@ fn display(pillar_name: &str, countries: &[String], indicators: &[IndicatorCompa
             row
         })
         .collect();
+    // Small multiples: one bar chart per indicator of the page, each bar its country and the year of
+    // its value (latest years differ by country and are never aligned).
     let charts = indicators
-        .first()
-        .map(|headline| {
-            let items: Vec<(String, f64)> = headline
+        .iter()
+        .filter(|indicator| !indicator.values.is_empty())
+        .map(|indicator| {
+            let items: Vec<(String, f64)> = indicator
                 .values
                 .iter()
                 .map(|value| (format!("{} ({})", value.country, value.year), value.value))
                 .collect();
-            display::bar_chart(&headline.name, &headline.unit, &items)
+            display::bar_chart(&indicator.name, &indicator.unit, &items)
         })
-        .into_iter()
         .collect();
     Display {
         tables: vec![DisplayTable {

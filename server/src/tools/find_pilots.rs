@@ -56,11 +56,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "find_pilots",
         "Find projects that could serve as pilots",
-        "World Bank projects that could serve as pilots, ranked by `query` (what they do, es/en/pt: \
-         title matches first, then those found only by sectors or objective, `matched_by`), else \
-         active, pipeline, closed; filter by country and parameter. Each: slug (for get_pilot), \
-         title, maturity, cost, commitment and grant (US$), approval date, sectors, themes, link, \
-         citation_id; `impact_base` cites the headline values there. `offset` pages.",
+        "World Bank projects that could serve as pilots, ranked by `query` (what they do, \
+         es/en/pt: title matches first, then those found only by sectors or objective, \
+         `matched_by`), else active, pipeline, closed; filter by country and parameter. Each: \
+         slug (for get_pilot), title, maturity, amounts (US$), approval date, sectors, themes, \
+         link, citation_id; `impact_base` cites the headline values there. `offset` pages.",
         &DATASETS,
         handle,
     )

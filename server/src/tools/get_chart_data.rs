@@ -46,10 +46,9 @@ pub fn spec(tools: &[ToolSpec]) -> ToolSpec {
     ToolSpec::serialized::<GetChartDataInput, ChartDataResult>(
         "get_chart_data",
         "Chart data for the chart view",
-        "For the chart view (an MCP App) only; hosts keep it from the model. The full chart data of one answer of \
-         get_series, compare_countries, get_parameter_data, get_regional_pulse or compute (rank, forecast), given \
-         that tool's name and arguments: self-contained Vega-Lite charts, tables, source links and every number's \
-         citation id, with the citation records.",
+        "For the chart view (an MCP App) only; hosts keep it from the model. The chart data of \
+         one answer of a charting tool, given its name and arguments: Vega-Lite charts, tables, \
+         source links, citations.",
         &["observations", "metrics", "sources"],
         move |corpus, input, lang| handle(corpus, &charting, input, lang),
     )

@@ -34,13 +34,12 @@ pub fn spec() -> ToolSpec {
         "get_dataset",
         "Read a catalogued dataset by id and keys",
         "Reads a dataset's rows: `catalog` (every dataset: keys, columns, sources, licences), \
-         observations, aggregates (by indicator, country, year), metrics, sources, countries, \
-         pillars, citations, series_stats, discoveries, concordance (one quantity from two \
-         publishers), data_health, and curated records with citation_id and link: projects, \
-         regulation (climate laws), institutions, financing (OECD CRS flows, totals per financier; \
-         World Bank instruments), events, by `id`, country, pillar, from_year, to_year (`full`: every \
-         field). A page stops near 10 KB (32 KB with `limit`); `total` and `next_offset` say what is \
-         left.",
+         observations, aggregates, metrics, sources, countries, pillars, citations, \
+         series_stats, discoveries, concordance (one quantity from two publishers), data_health, \
+         and curated records with citation_id and link: projects, regulation (climate laws), \
+         institutions, financing (OECD CRS flows, totals per financier; World Bank instruments), \
+         events, by `id`, indicator, country, pillar, year, from_year, to_year (`full`: every \
+         field). `total` and `next_offset` say what is left.",
         &DATASETS,
         handle,
     )
@@ -114,10 +113,12 @@ fn weighted_record<T: Serialize + CitedRecord>(record: &T) -> (Value, Vec<String
 pub struct GetDatasetInput {
     /// A dataset id of the description.
     #[schemars(transform = super::limits::cap_identifier)]
+    #[schemars(description = "")]
     pub dataset_id: String,
     /// Indicator or metric id.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_identifier)]
+    #[schemars(description = "")]
     pub indicator: Option<String>,
     /// ISO3, name or aggregate code.
     #[serde(default)]

@@ -52,10 +52,10 @@ pub fn spec() -> ToolSpec {
         "get_news",
         "Recent events of a pillar in a country",
         "Dated events of a pillar (`parameter`) in a `country`, newest first, from the corpus' \
-         records (not press): World Bank approvals and closings, climate laws and policies (CCLW, to \
-         2020), significant earthquakes (NOAA, to 2023), then data releases (one per publisher and \
-         day); each with its citation id, date, kind, title, why it matters and link. A law `kind` \
-         lists every law of the country. `offset` pages; nothing found names nearby events.",
+         records (not press): World Bank approvals and closings, climate laws and policies \
+         (CCLW, to 2020), significant earthquakes (NOAA, to 2023), then data releases; each with \
+         its citation id, date, kind, title, why it matters and link. A law `kind` lists every \
+         law of the country. `offset` pages; nothing found names nearby events.",
         &DATASETS,
         handle,
     )

@@ -35,10 +35,10 @@ pub fn spec() -> ToolSpec {
         "get_parameter_data",
         "A pillar in one country: every indicator, cited",
         "A pillar (`parameter`) in one country: each governed indicator's latest value, year, \
-         citation_id, series_tail (last 6 [year, value] points of its series_id; `flags: projection` \
-         marks projections) and trend by good_direction, with coverage, sources, freshness, an \
-         evidence grade and a short cited narrative; indicators without data under `missing`. 20 a \
-         page, headline first; `next_cursor` (pass as `cursor`) gives the rest.",
+         citation_id, series_tail (last 6 [year, value] points of its series_id; projections \
+         flagged) and trend by good_direction, with coverage, sources, freshness, an evidence \
+         grade and a short cited narrative; indicators without data under `missing`. 20 a page, \
+         headline first; `next_cursor` (pass as `cursor`) gives the rest.",
         &["observations", "metrics", "pillars"],
         handle,
     )

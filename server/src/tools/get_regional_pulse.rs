@@ -63,11 +63,10 @@ pub fn spec() -> ToolSpec {
         "get_regional_pulse",
         "A pillar across Latin America and the Caribbean",
         "A pillar's main indicators across the region: the regional value (the World Bank's LCN \
-         aggregate when published, else ours: `regional_value_by`), ours beside it with method and \
-         weight, the 5-year change over the same countries, leaders and laggards by good_direction \
-         (the 33 sovereign countries unless include_territories), movers and source contradictions; \
-         each regional value has an inline pulse-… record of its inputs. 5 indicators a page; \
-         `next_cursor` gives the rest.",
+         aggregate when published, else ours: `regional_value_by`), ours beside it with method \
+         and weight, the 5-year change over the same countries, leaders and laggards by \
+         good_direction, movers and source contradictions; each regional value has an inline \
+         pulse-… record of its inputs. 5 indicators a page; `next_cursor` gives the rest.",
         &["observations", "aggregates", "metrics", "discoveries"],
         handle,
     )
@@ -92,7 +91,7 @@ pub struct GetRegionalPulseInput {
     #[schemars(transform = super::limits::cap_name)]
     #[schemars(description = "")]
     pub cursor: Option<String>,
-    /// Rank territories (Puerto Rico…) too; default: the 33 sovereign countries.
+    /// Rank territories too (default: the 33 sovereign countries).
     #[serde(default)]
     pub include_territories: Option<bool>,
 }

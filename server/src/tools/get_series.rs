@@ -29,9 +29,8 @@ pub fn spec() -> ToolSpec {
         "get_series",
         "Full country-year series of one indicator",
         "One governed indicator in 1-8 countries, every year: per country a series_id and [year, \
-         value] points (citation_id = series_id-year; source and deep link in `citations`), \
-         projections flagged. Countries without data are under `missing`, never filled. About 1 KB \
-         per country for 65 years.",
+         value] points (citation_id = series_id-year), projections flagged. Countries without \
+         data are under `missing`, never filled. About 1 KB per country for 65 years.",
         &["observations", "metrics", "sources"],
         handle,
     )
@@ -44,6 +43,7 @@ pub struct GetSeriesInput {
     /// Optional pillar check.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub parameter: Option<String>,
     /// From resolve_metric (`sp_dyn_le00_in`).
     #[schemars(transform = super::limits::cap_identifier)]

@@ -33,7 +33,8 @@ pub(super) fn text(plugin: &Plugin) -> String {
          `indicators_total` or `total` what exists. Tables and charts for the person travel outside your \
          context. If the corpus lacks a value, the tools say so (countries under `missing`, `matched: false` from resolve_metric, \
          or an error naming what is valid); never fill in or invent a number. Countries are ISO3 codes or names (\"Brasil\", \
-         \"México\"); pillars (parameter) are {pillars}. Add lang: es|en|pt for names in that language. Tools: {tool_list}.",
+         \"México\"); pillars (parameter) are {pillars}. Add lang: es|en|pt for names in that language (default es). search and fetch, MCP-only, \
+         serve ChatGPT's deep research (ids, then documents with every number cited). Tools: {tool_list}.",
         version = baked.manifest().corpus_version,
         indicators = baked.metrics().len(),
         sources = baked.sources().len(),

@@ -16,6 +16,7 @@ pub mod arguments;
 pub mod compare_countries;
 pub mod compute;
 pub mod display;
+pub mod fetch;
 pub mod find_pilots;
 pub mod get_chart_data;
 pub mod get_data_health;
@@ -35,6 +36,7 @@ pub mod resolve_citations;
 pub mod resolve_metric;
 pub mod rounding;
 pub mod schema;
+pub mod search;
 pub mod search_corpus;
 
 use std::sync::Arc;
@@ -229,6 +231,41 @@ impl ToolSpec {
         }
     }
 
+    /// A tool whose `structuredContent` (and one text block) is its answer itself, in a shape a host
+    /// prescribes (ChatGPT's `search` and `fetch`): no `result`/`citations` envelope, no display, no
+    /// message for the person, no links. Its numbers carry their citation ids in its own text. A refusal
+    /// is the usual `{"result": {"error"}}`, which its `outputSchema` also admits.
+    pub fn document<I, O>(
+        name: &'static str,
+        title: &'static str,
+        description: &'static str,
+        datasets: &'static [&'static str],
+        handler: fn(&Corpus, I, Lang) -> Result<O, ToolError>,
+    ) -> ToolSpec
+    where
+        I: DeserializeOwned + JsonSchema + 'static,
+        O: Serialize + JsonSchema + 'static,
+    {
+        let mut spec = ToolSpec::serialized::<I, O>(
+            name,
+            title,
+            description,
+            datasets,
+            move |corpus, input, lang| {
+                let answer = handler(corpus, input, lang)?;
+                Ok(ToolOutput {
+                    payload: serde_json::to_string(&answer)
+                        .map_err(|error| ToolError::Internal(error.to_string()))?,
+                    display: None,
+                    user_message: None,
+                    resource_links: Vec::new(),
+                })
+            },
+        );
+        spec.output_schema = document_schema::<O>();
+        spec
+    }
+
     /// The same tool, callable by an MCP App only ([`ToolSpec::app_only`]).
     pub fn for_apps_only(mut self) -> ToolSpec {
         self.app_only = true;
@@ -290,14 +327,23 @@ impl ToolSpec {
 /// `limit`: GitHub Copilot CLI cuts a result at 10 KB, Codex at 10 KiB or 256 lines.
 pub const DEFAULT_ANSWER_BYTES: usize = 10 * 1000;
 
-/// The tools this server exposes, in `tools/list` order: the fifteen the model calls, then the MCP
-/// App's `get_chart_data` (listed only to clients that negotiated the extension). Every answer of the
-/// fifteen is at most 40 KB of compact JSON (answers are paged; the tests hold each budget on the real
-/// corpus).
+/// The tools this server exposes, in `tools/list` order: the fifteen the model calls, the MCP-only
+/// tools ([`mcp_only_tools`]), then the MCP App's `get_chart_data` (listed only to clients that
+/// negotiated the extension). Every answer of the fifteen is at most 40 KB of compact JSON (answers are
+/// paged; the tests hold each budget on the real corpus).
 pub fn all() -> Vec<ToolSpec> {
     let mut tools = model_tools();
-    tools.push(get_chart_data::spec(&tools));
+    let chart_data = get_chart_data::spec(&tools);
+    tools.extend(mcp_only_tools());
+    tools.push(chart_data);
     tools
+}
+
+/// The tools beside the seed's fifteen that exist for MCP hosts alone, in `tools/list` order: ChatGPT's
+/// deep-research [`search`] and [`fetch`] (the only tools its deep research and company-knowledge modes
+/// call, in the shapes OpenAI prescribes).
+pub fn mcp_only_tools() -> Vec<ToolSpec> {
+    vec![search::spec(), fetch::spec()]
 }
 
 /// The fifteen tools the model calls, in `tools/list` order; those of
@@ -465,8 +511,7 @@ fn add_lang_argument(schema: &mut Value) {
             .or_insert_with(|| serde_json::json!({}));
         if let Some(properties) = properties.as_object_mut() {
             // Its name and values say what it is; the server's instructions say what it changes.
-            let mut lang =
-                serde_json::json!({"type": "string", "enum": ["es", "en", "pt"], "default": "es"});
+            let mut lang = serde_json::json!({"type": "string", "enum": ["es", "en", "pt"]});
             limits::cap_string(&mut lang, limits::LANG_KIND);
             properties.insert("lang".into(), lang);
         }
@@ -494,6 +539,38 @@ fn output_schema<O: JsonSchema>() -> Value {
     schema::tidy(&mut schema, schema::Side::Output);
     schema::shallow_output(&mut schema);
     schema
+}
+
+/// The `outputSchema` of a [`ToolSpec::document`] tool answering `O`: `O`'s own schema (a list's records
+/// inlined: hosts check their fields; a nested record typed `object`), or the refusal `{"result": {"error"}}`.
+fn document_schema<O: JsonSchema>() -> Value {
+    let mut answer = schema_value::<O>();
+    schema::tidy(&mut answer, schema::Side::Output);
+    schema::inline_refs(&mut answer);
+    // A record inside the answer is typed `object`; a list of them keeps its records' fields (search's
+    // results are what the host reads).
+    if let Some(Value::Object(properties)) = answer.get_mut("properties") {
+        for property in properties.values_mut() {
+            if property.get("type") == Some(&Value::from("object")) {
+                *property = serde_json::json!({"type": "object"});
+            }
+        }
+    }
+    serde_json::json!({
+        "type": "object",
+        "anyOf": [
+            answer,
+            {
+                "type": "object",
+                "properties": {"result": {
+                    "type": "object",
+                    "properties": {"error": {"type": "string"}},
+                    "required": ["error"]
+                }},
+                "required": ["result"]
+            }
+        ]
+    })
 }
 
 fn schema_value<T: JsonSchema>() -> Value {

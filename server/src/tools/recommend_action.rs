@@ -62,11 +62,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "recommend_action",
         "Action chain for a country and pillar, cited",
-        "The action chain for a `country` and `pillar`, cited at each link: its weakest or worsening \
-         indicators (value, rank, regional frontier, trend) → projects that address them (there, else \
-         comparable ones; budget support and emergency operations named apart) → the instruments and \
-         CRS flows that funded such work → the institutions to approach, one per body, each with its \
-         own ask (in `lang`). No model call.",
+        "The action chain for a `country` and `pillar`, cited at each link: its weakest or \
+         worsening indicators (value, rank, regional frontier, trend) → projects that address \
+         them (there, else comparable ones; budget support and emergency operations named apart) \
+         → the instruments and CRS flows that funded such work → the institutions to approach, \
+         one per body, each with its own ask (in `lang`).",
         &DATASETS,
         handle,
     )

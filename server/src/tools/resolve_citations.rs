@@ -22,11 +22,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "resolve_citations",
         "Resolve stored citation ids",
-        "Resolves 1-50 citation_ids. A value id (`wb-sp-dyn-le00-in-mex-2024`): publisher, dataset, \
-         indicator, value, year, deep link, vintage, retrieval date, licence (`result.resolved`). A \
-         record id (wbproj-…, cclw-…, nso-/govdir-/wbagency-…, crsflow-/wbinstrument-…, event-…): \
-         title, page, licence (`result.records`). calc-… and pulse-… records travel inline in their \
-         answer; unknown ids come back under `unresolved` with the reason.",
+        "Resolves 1-50 citation_ids. A value id (`wb-sp-dyn-le00-in-mex-2024`): publisher, \
+         dataset, indicator, value, year, deep link, vintage, retrieval date, licence \
+         (`result.resolved`). A record id (wbproj-…, cclw-…, crsflow-…, event-…): title, page, \
+         licence (`result.records`). calc-… and pulse-… records travel inline in their answer; \
+         unknown ids come back under `unresolved` with the reason.",
         &["citations"],
         handle,
     )

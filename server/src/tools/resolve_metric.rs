@@ -20,11 +20,11 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "resolve_metric",
         "Resolve a metric named in words to governed indicator ids",
-        "Maps a metric named in words (es/en/pt: \"homicidios\", \"life expectancy\") or a publisher \
-         code to governed indicator ids, ranked, with unit, good_direction, pillar, coverage, vintage \
-         and match_quality (0.75+ is a match). `matched: false`: nothing measures it, the candidates \
-         are only near: say the corpus lacks it. `partly: true`: they measure more than asked (CRS \
-         cannot split adaptation from mitigation): say so. Call it first for any indicator id.",
+        "Maps a metric named in words (es/en/pt: \"homicidios\", \"life expectancy\") or a \
+         publisher code to governed indicator ids, ranked, with unit, good_direction, pillar, \
+         coverage, vintage and match_quality (0.75+ is a match). `matched: false`: nothing \
+         measures it, the candidates are only near: say the corpus lacks it. `partly: true`: \
+         they measure more than asked: say so. Call it first for any indicator id.",
         &DATASETS,
         handle,
     )

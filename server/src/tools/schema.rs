@@ -193,6 +193,27 @@ pub fn shallow_output(schema: &mut Value) {
     }
 }
 
+/// Replaces every `$ref` to `#/$defs/…` with the schema it names and drops `$defs` (for schemas whose
+/// records are small and not recursive).
+pub fn inline_refs(schema: &mut Value) {
+    let defs = match schema.as_object_mut().and_then(|root| root.remove("$defs")) {
+        Some(Value::Object(defs)) => defs,
+        _ => return,
+    };
+    fn inline(schema: &mut Value, defs: &Map<String, Value>) {
+        let named = resolve(schema, defs);
+        if !std::ptr::eq(named, schema) {
+            *schema = named.clone();
+        }
+        match schema {
+            Value::Object(object) => object.values_mut().for_each(|child| inline(child, defs)),
+            Value::Array(items) => items.iter_mut().for_each(|child| inline(child, defs)),
+            _ => {}
+        }
+    }
+    inline(schema, &defs);
+}
+
 /// The schema a `$ref` names in `defs`, else the schema itself.
 fn resolve<'a>(schema: &'a Value, defs: &'a Map<String, Value>) -> &'a Value {
     schema

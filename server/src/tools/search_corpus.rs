@@ -30,8 +30,8 @@ pub const SEARCHABLE: [&str; 9] = [
     RecordDataset::Events.id(),
 ];
 
-/// The datasets it reads.
-const DATASETS: [&str; 8] = [
+/// The datasets it reads (and `search`, which reads its hits).
+pub const DATASETS: [&str; 8] = [
     "metrics",
     "countries",
     "pillars",
@@ -68,8 +68,7 @@ pub struct SearchCorpusInput {
     /// Words to search for (es/en/pt).
     #[schemars(transform = super::limits::cap_text)]
     pub query: String,
-    /// Only these (metrics, catalog, countries, pillars, projects, regulation, institutions,
-    /// financing, events).
+    /// Only these: metrics, catalog, countries, pillars or a curated dataset.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_identifier)]
     pub datasets: Option<Vec<String>>,
@@ -135,6 +134,18 @@ pub struct Hit {
     /// dataset's: `.parquet`); get_dataset lists each with its size.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub download: Option<String>,
+}
+
+/// The hits of a search, best first, as `search_corpus` answers them (for `search`).
+///
+/// # Errors
+/// As `search_corpus`: an empty query, a limit out of 1-50, an unknown country, dataset or pillar.
+pub(crate) fn search(
+    corpus: &Corpus,
+    input: SearchCorpusInput,
+    lang: Lang,
+) -> Result<Vec<Hit>, ToolError> {
+    handle(corpus, input, lang).map(|answer| answer.result.hits)
 }
 
 fn handle(
@@ -339,7 +350,7 @@ fn handle(
 }
 
 /// The citation of a hit on a curated record (projects, laws, institutions, flows, events).
-fn hit_record(corpus: &Corpus, hit: &Hit) -> Option<corpus::RecordCitation> {
+pub(crate) fn hit_record(corpus: &Corpus, hit: &Hit) -> Option<corpus::RecordCitation> {
     let dataset = RecordDataset::from_id(&hit.dataset_id)?;
     let id = hit.keys["id"].as_str()?;
     match dataset {

@@ -11,11 +11,11 @@ const ANSWER_BUDGET: usize = 40 * 1024;
 /// `tools/list` in all, compact JSON: within 8k tokens (ChatGPT refuses a connector whose tools pass
 /// 16,000 tokens); output schemas keep each answer's top-level fields and the citation maps, not every
 /// nested record (46.8 KB before issue 27).
-const TOOLS_LIST_BUDGET: usize = 32 * 1024;
+const TOOLS_LIST_BUDGET: usize = 32_000;
 /// What of `tools/list` reaches the model: hosts hand it each tool's name, description and input schema
 /// (an output schema stays with the client, which validates `structuredContent` against it); 28.6 KB
 /// before issue 27.
-const MODEL_FACING_BUDGET: usize = 16 * 1024;
+const MODEL_FACING_BUDGET: usize = 16_000;
 /// The longest tool description: self-sufficient within 1,000 characters (Claude Code cuts at 2,048).
 const DESCRIPTION_CHARS: usize = 1000;
 
@@ -122,6 +122,10 @@ fn every_tool_at_its_defaults_answers_within_10_kb_in_three_languages() {
             ("get_data_health", json!({})),
             ("get_discoveries", json!({})),
             ("search_corpus", json!({"query": "energía renovable"})),
+            ("search", json!({"query": "energía renovable"})),
+            ("fetch", json!({"id": "series:ny_gdp_mktp_kd_zg:BRA"})),
+            ("fetch", json!({"id": "indicator:sp_dyn_le00_in"})),
+            ("fetch", json!({"id": "wbproj-p127837"})),
             ("get_pilot", json!({"slug": "p127837"})),
             (
                 "resolve_citations",

@@ -401,9 +401,12 @@ async fn p26_an_unknown_lang_falls_back_to_spanish() {
 async fn p29_tools_list_names_and_schemas() {
     let (_, response) = check_post(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, &[]).await;
     let tools = response["result"]["tools"].as_array().unwrap();
-    // The fifteen tools of the SPEC and the test-only `always_fails`; the app-only `get_chart_data` is
-    // listed only to a client that negotiated MCP Apps (tests/mcp/apps.rs).
-    assert_eq!(tools.len(), server::tools::model_tools().len() + 1);
+    // The fifteen tools of the SPEC, the MCP-only search and fetch and the test-only `always_fails`; the
+    // app-only `get_chart_data` is listed only to a client that negotiated MCP Apps (tests/mcp/apps.rs).
+    assert_eq!(
+        tools.len(),
+        server::tools::model_tools().len() + server::tools::mcp_only_tools().len() + 1
+    );
     assert_eq!(server::tools::model_tools().len(), 15);
     let name_pattern = |name: &str| {
         !name.is_empty()

@@ -8,6 +8,9 @@ use crate::support::{call_tool, server};
 /// A successful call of every tool, with arguments that exercise its whole output.
 fn successful_calls() -> Vec<(&'static str, Value)> {
     vec![
+        ("search", json!({"query": "esperanza de vida México"})),
+        ("fetch", json!({"id": "series:sp_dyn_le00_in:MEX"})),
+        ("fetch", json!({"id": "wbproj-p127837"})),
         (
             "resolve_metric",
             json!({"query": "life expectancy", "pillar": "salud", "limit": 10}),

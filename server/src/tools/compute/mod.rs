@@ -61,14 +61,13 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "compute",
         "Reproducible calculation cited to its input cells",
-        "Computes on governed data, citing every input (its calc-… record). `op`: change, cagr, rank \
-         (countries in a year, best first), gap_to_frontier (to the best country, or max/min), \
-         forecast (OLS, 95% prediction interval), correlation (Pearson r, n, p with indicator_b: \
-         across countries in a year, or years of one country), explain_change (correlated indicators' \
-         concurrent changes: associations, not causes), rank_change. Rankings use the 33 sovereign \
-         countries unless include_territories; projections are labelled. A statistic that means \
-         nothing (CAGR of a growth rate or bounded score, cross-country national-currency values) is \
-         refused with what to use.",
+        "Computes on governed data, citing every input (its calc-… record). `op`: change, cagr, \
+         rank (countries in a year, best first), gap_to_frontier (to the best country, or \
+         max/min), forecast (OLS, 95% prediction interval), correlation (Pearson r, n, p with \
+         indicator_b: across countries in a year, or years of one country), explain_change \
+         (correlated indicators' concurrent changes: associations, not causes), rank_change. \
+         Projections are labelled. A statistic that means nothing (CAGR of a growth rate or \
+         bounded score, cross-country national-currency values) is refused with what to use.",
         &["observations", "metrics"],
         handle,
     )
@@ -135,6 +134,7 @@ pub struct ComputeInput {
     /// Optional pillar check.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
+    #[schemars(description = "")]
     pub parameter: Option<String>,
     /// Indicator id from resolve_metric.
     #[schemars(transform = super::limits::cap_identifier)]
@@ -147,12 +147,11 @@ pub struct ComputeInput {
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub countries: Option<Vec<String>>,
-    /// Default: earliest observed (forecast: the last 10 years; rank_change: to_year - 10).
+    /// Default: earliest (forecast: last 10 years; rank_change: to_year - 10).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub from_year: Option<i32>,
-    /// Or the year to forecast (10 at most after the last observed); default: latest (forecast:
-    /// +5).
+    /// Default: latest; forecast: the target year (default +5, at most +10).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub to_year: Option<i32>,
@@ -176,10 +175,10 @@ pub struct ComputeInput {
     #[serde(default)]
     #[schemars(transform = super::limits::cap_identifier)]
     pub indicator_b: Option<String>,
-    /// Rank territories too.
+    /// Rank territories too (default: the 33 sovereign countries).
     #[serde(default)]
     pub include_territories: Option<bool>,
-    /// rank, rank_change: the first this many countries (default: all that fit in 10 KB).
+    /// rank, rank_change: the top N (default: what fits in 10 KB).
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 64))]
     pub limit: Option<u32>,

@@ -119,7 +119,8 @@ impl McpServer {
                     "description": tool.description,
                     "inputSchema": tool.input_schema,
                     "outputSchema": tool.output_schema,
-                    "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+                    // `idempotentHint` means something only for a tool that is not read-only (MCP spec).
+                    "annotations": {"readOnlyHint": true, "destructiveHint": false, "openWorldHint": false},
                 });
                 (tool, listed)
             })
