@@ -97,3 +97,27 @@ pub fn resource_link(file: &DownloadFile) -> Value {
 pub fn catalog_url() -> String {
     api_url("catalog")
 }
+
+/// The path of the chart page that draws exactly one answer's chart:
+/// `/chart/answer/{corpus_version}/{tool}?lang={lang}&arguments={the tool's arguments as JSON}`, the
+/// arguments percent-encoded. The page calls `get_chart_data` with that tool and those arguments, as the
+/// MCP App does, so it draws the same chart; the corpus version makes the URL immutable (another
+/// corpus answers 410 with the current URL).
+pub fn answer_chart_path(
+    corpus_version: &str,
+    tool: &str,
+    arguments: &Value,
+    lang: corpus::Lang,
+) -> String {
+    let query = form_urlencoded::Serializer::new(String::new())
+        .append_pair("lang", lang.as_str())
+        .append_pair("arguments", &arguments.to_string())
+        .finish();
+    format!("/chart/answer/{corpus_version}/{tool}?{query}")
+}
+
+/// The URL of a page of this server (`/chart/…`) when links point at an HTTP server, else `None`
+/// ([`set_no_public_url`]).
+pub fn page_url(path: &str) -> Option<String> {
+    serves_http().then(|| format!("{}{path}", public_url()))
+}

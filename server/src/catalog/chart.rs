@@ -77,10 +77,6 @@ pub fn page(
     lang: Lang,
 ) -> Result<[Bytes; 3], ChartPageError> {
     let corpus = plugin.corpus();
-    let invalid = |error: ToolError| match error {
-        ToolError::Invalid(message) => ChartPageError::Invalid(message),
-        ToolError::Internal(message) => ChartPageError::Internal(message),
-    };
     if indicator.chars().count() > crate::tools::limits::ArgumentKind::Identifier.max_chars() {
         return Err(ChartPageError::UnknownIndicator(format!(
             "unknown indicator: an id of {} characters; ids are at most 128",
@@ -108,18 +104,81 @@ pub fn page(
             metric.id
         )));
     }
-    let tool = plugin
+    draw(
+        plugin,
+        "get_series",
+        json!({"indicator": metric.id, "countries": named}),
+        lang,
+    )
+}
+
+/// The longest `arguments` parameter of an answer's chart page read, in characters; longer ones are
+/// refused before any work.
+pub const MAX_ARGUMENTS_CHARS: usize = 4096;
+
+/// The chart page of one answer (`GET /chart/answer/{corpus_version}/{tool}?lang=…&arguments=…`, the
+/// link [`crate::tools::ToolOutput::link_chart`] puts in every charting answer): `tool` called with
+/// `arguments` (a JSON object, as the answer ran) through `get_chart_data`, as the MCP App calls it, so the
+/// page draws the answer's own chart. The corpus version is the caller's to check.
+///
+/// # Errors
+/// [`ChartPageError::UnknownIndicator`] (a 404) for a tool that does not chart;
+/// [`ChartPageError::Invalid`] for arguments that are not a JSON object or that the tool refuses (its
+/// own words).
+pub fn answer_page(
+    plugin: &Plugin,
+    tool: &str,
+    arguments: &str,
+    lang: Lang,
+) -> Result<[Bytes; 3], ChartPageError> {
+    use crate::tools::get_chart_data::CHARTING_TOOLS;
+    let Some(tool) = CHARTING_TOOLS.iter().find(|name| **name == tool) else {
+        return Err(ChartPageError::UnknownIndicator(format!(
+            "no chart page for tool `{}`: the charting tools are {}",
+            crate::tools::arguments::snippet(tool),
+            CHARTING_TOOLS.join(", ")
+        )));
+    };
+    if arguments.chars().count() > MAX_ARGUMENTS_CHARS {
+        return Err(ChartPageError::Invalid(format!(
+            "arguments: {} characters; at most {MAX_ARGUMENTS_CHARS}",
+            arguments.chars().count()
+        )));
+    }
+    let arguments: Value = match serde_json::from_str(arguments) {
+        Ok(Value::Object(object)) => Value::Object(object),
+        _ => {
+            return Err(ChartPageError::Invalid(format!(
+                "arguments: `{}` is not a JSON object of the tool's arguments (the link an answer gives \
+                 carries them)",
+                crate::tools::arguments::snippet(arguments)
+            )));
+        }
+    };
+    draw(plugin, tool, arguments, lang)
+}
+
+/// The page that draws `tool`'s answer to `arguments`: its chart data from `get_chart_data`.
+fn draw(
+    plugin: &Plugin,
+    tool: &str,
+    arguments: Value,
+    lang: Lang,
+) -> Result<[Bytes; 3], ChartPageError> {
+    let corpus = plugin.corpus();
+    let invalid = |error: ToolError| match error {
+        ToolError::Invalid(message) => ChartPageError::Invalid(message),
+        ToolError::Internal(message) => ChartPageError::Internal(message),
+    };
+    let chart_data = plugin
         .tool("get_chart_data")
         .ok_or_else(|| ChartPageError::Internal("get_chart_data is not served".into()))?;
-    let mut arguments = Map::new();
-    arguments.insert("tool".into(), json!("get_series"));
-    arguments.insert(
-        "arguments".into(),
-        json!({"indicator": metric.id, "countries": named}),
-    );
-    tool.check_arguments(&arguments).map_err(invalid)?;
-    let answer = tool
-        .call(corpus, Value::Object(arguments), lang)
+    let mut request = Map::new();
+    request.insert("tool".into(), json!(tool));
+    request.insert("arguments".into(), arguments);
+    chart_data.check_arguments(&request).map_err(invalid)?;
+    let answer = chart_data
+        .call(corpus, Value::Object(request), lang)
         .map_err(invalid)?;
     let chart: Value = serde_json::from_str(&answer.payload)
         .map_err(|error| ChartPageError::Internal(format!("reading the chart data: {error}")))?;

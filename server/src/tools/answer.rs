@@ -339,6 +339,10 @@ impl<O: Serialize> ToolAnswer<'_, O> {
             .display
             .as_ref()
             .and_then(|display| user_message(display, &citations, lang));
+        let charted = self
+            .display
+            .as_ref()
+            .is_some_and(|display| !display.charts.is_empty());
         let payload = serde_json::to_string(&StructuredContent {
             result: self.result,
             citations,
@@ -363,6 +367,7 @@ impl<O: Serialize> ToolAnswer<'_, O> {
             display,
             user_message,
             resource_links,
+            charted,
         })
     }
 }

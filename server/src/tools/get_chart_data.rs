@@ -186,6 +186,7 @@ fn handle(
         display: None,
         user_message: None,
         resource_links: answer.resource_links,
+        charted: false,
     })
 }
 

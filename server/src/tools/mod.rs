@@ -74,8 +74,11 @@ pub struct ToolOutput {
     /// A short message for the person (what the display shows and where it comes from), in the
     /// request's language, if the tool has a display.
     pub user_message: Option<String>,
-    /// `resource_link` content items (serialized JSON objects) for the indicators the answer cites.
+    /// `resource_link` content items (serialized JSON objects): the chart page of the answer, when it
+    /// charts and links point at an HTTP server, then the indicators the answer cites.
     pub resource_links: Vec<String>,
+    /// Whether the display holds a chart ([`ToolOutput::link_chart`] then links its page).
+    pub charted: bool,
 }
 
 impl ToolOutput {
@@ -93,6 +96,48 @@ impl ToolOutput {
             display: None,
             user_message: None,
             resource_links: Vec::new(),
+            charted: false,
+        }
+    }
+
+    /// Links the chart page that draws exactly this answer's chart (see [`crate::links::answer_chart_path`])
+    /// when the display holds one: a sentence of the person's message names it ("Ábralos en {url}."; over
+    /// stdio without `MCP_PUBLIC_URL`, the path `just serve` serves it at), and a `resource_link` to it
+    /// comes first among the links when there is an HTTP URL. `arguments` are the tool's, as it ran.
+    pub fn link_chart(&mut self, corpus: &Corpus, tool: &str, arguments: &Value, lang: Lang) {
+        if !self.charted {
+            return;
+        }
+        let version = &corpus.baked.manifest().corpus_version;
+        let path = crate::links::answer_chart_path(version, tool, arguments, lang);
+        let sentence = match (crate::links::page_url(&path), lang) {
+            (Some(url), Lang::Es) => format!("Ábralos en {url}"),
+            (Some(url), Lang::En) => format!("Open them at {url}"),
+            (Some(url), Lang::Pt) => format!("Abra-os em {url}"),
+            (None, Lang::Es) => format!("`just serve` los sirve en {path}"),
+            (None, Lang::En) => format!("`just serve` serves them at {path}"),
+            (None, Lang::Pt) => format!("`just serve` os serve em {path}"),
+        };
+        if let Some(message) = &mut self.user_message {
+            message.push(' ');
+            message.push_str(&sentence);
+            message.push('.');
+        }
+        if let Some(url) = crate::links::page_url(&path) {
+            let title = match lang {
+                Lang::Es => "Gráfico y tabla de esta respuesta",
+                Lang::En => "This answer's chart and table",
+                Lang::Pt => "Gráfico e tabela desta resposta",
+            };
+            let link = serde_json::json!({
+                "type": "resource_link",
+                "uri": url,
+                "name": "chart.html",
+                "title": title,
+                "description": "the chart page of this answer: the same chart and table as the MCP App, each number's citation and source link",
+                "mimeType": "text/html",
+            });
+            self.resource_links.insert(0, link.to_string());
         }
     }
 }
@@ -259,6 +304,7 @@ impl ToolSpec {
                     display: None,
                     user_message: None,
                     resource_links: Vec::new(),
+                    charted: false,
                 })
             },
         );
@@ -287,32 +333,50 @@ impl ToolSpec {
     /// ([`ToolSpec::paged`]) answers within [`DEFAULT_ANSWER_BYTES`]: when its default page is larger,
     /// the page is taken again with a `limit` scaled to the budget (at least one item), so its
     /// `next_cursor` or `next_offset` gives what the page leaves; a caller that passes `limit` gets that
-    /// many, up to the 40 KB cap.
+    /// many, up to the 40 KB cap. A charting tool's answer links its chart page ([`ToolOutput::link_chart`])
+    /// with the arguments it ran with.
     pub fn call(
         &self,
         corpus: &Corpus,
         arguments: Value,
         lang: Lang,
     ) -> Result<ToolOutput, ToolError> {
+        let (mut output, arguments) = self.fitted_call(corpus, arguments, lang)?;
+        if self.charts {
+            output.link_chart(corpus, self.name, &arguments, lang);
+        }
+        Ok(output)
+    }
+
+    /// The handler's output and the arguments it ran with: `arguments` themselves, or, for a paged tool
+    /// called without `limit`, with the `limit` that fits [`DEFAULT_ANSWER_BYTES`].
+    fn fitted_call(
+        &self,
+        corpus: &Corpus,
+        arguments: Value,
+        lang: Lang,
+    ) -> Result<(ToolOutput, Value), ToolError> {
         let Some(mut limit) = self
             .default_page
             .filter(|_| arguments.get("limit").is_none_or(Value::is_null))
         else {
-            return (self.handler)(corpus, arguments, lang);
+            let output = (self.handler)(corpus, arguments.clone(), lang)?;
+            return Ok((output, arguments));
         };
         let mut output = (self.handler)(corpus, arguments.clone(), lang)?;
+        let mut used = arguments.clone();
         // Each step scales the limit to the budget and takes at least a quarter off it (the default may
         // exceed the items there are), so a page fits in a few steps.
         while output.payload.len() > DEFAULT_ANSWER_BYTES && limit > 1 {
             let scaled = limit * DEFAULT_ANSWER_BYTES / output.payload.len();
             limit = scaled.min(limit * 3 / 4).clamp(1, limit - 1);
-            let mut fitted = arguments.clone();
-            if let Some(object) = fitted.as_object_mut() {
+            used = arguments.clone();
+            if let Some(object) = used.as_object_mut() {
                 object.insert("limit".into(), Value::from(limit));
             }
-            output = (self.handler)(corpus, fitted, lang)?;
+            output = (self.handler)(corpus, used.clone(), lang)?;
         }
-        Ok(output)
+        Ok((output, used))
     }
 
     /// This tool pages its answer with a `limit` argument whose default is `default` items: called

@@ -152,17 +152,90 @@ pub async fn get_chart_page(
         let version = &server.plugin().corpus().baked.manifest().corpus_version;
         format!("\"chart-{version}-{:016x}\"", hasher.finish())
     };
-    if not_modified(&headers, &etag, None) {
+    chart_page_response(&headers, &etag, "no-cache", move || {
+        catalog::chart::page(server.plugin(), &indicator, countries.as_deref(), lang)
+    })
+    .await
+}
+
+/// `GET`/`HEAD /chart/answer/{corpus_version}/{tool}?lang=…&arguments=…`: the chart page of one answer
+/// ([`catalog::chart::answer_page`], the link every charting answer carries), immutable under its
+/// corpus version (`Cache-Control: public, max-age=31536000, immutable`, an `ETag`); another corpus'
+/// version is 410 naming this corpus' URL of the same chart, an unknown tool 404, bad arguments 400.
+pub async fn get_answer_chart_page(
+    State(state): State<Arc<HttpState>>,
+    headers: HeaderMap,
+    axum::extract::Path((version, tool)): axum::extract::Path<(String, String)>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let lang = query
+        .get("lang")
+        .map_or(Lang::Es, |text| Lang::parse_or_default(text));
+    // One character past the cap, so that a longer parameter is still refused by its length.
+    let arguments: String = query.get("arguments").map_or_else(
+        || "{}".to_string(),
+        |text| {
+            text.chars()
+                .take(catalog::chart::MAX_ARGUMENTS_CHARS + 1)
+                .collect()
+        },
+    );
+    let server = state.server();
+    let current = server
+        .plugin()
+        .corpus()
+        .baked
+        .manifest()
+        .corpus_version
+        .clone();
+    if version != current {
+        let arguments: Value = serde_json::from_str(&arguments).unwrap_or_else(|_| json!({}));
+        let tool: String = tool.chars().take(64).collect();
+        let path = crate::links::answer_chart_path(&current, &tool, &arguments, lang);
+        return problem(
+            StatusCode::GONE,
+            json!({
+                "error": "gone",
+                "message": format!(
+                    "this chart was drawn from corpus {}; the server now holds corpus {current}, whose chart of the same answer is at {path}",
+                    crate::tools::arguments::snippet(&version)
+                ),
+                "current": path,
+            }),
+        );
+    }
+    let etag = {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::hash::DefaultHasher::new();
+        (&tool, lang.as_str(), &arguments).hash(&mut hasher);
+        format!("\"answer-chart-{current}-{:016x}\"", hasher.finish())
+    };
+    chart_page_response(
+        &headers,
+        &etag,
+        "public, max-age=31536000, immutable",
+        move || catalog::chart::answer_page(server.plugin(), &tool, &arguments, lang),
+    )
+    .await
+}
+
+/// A chart page's response: 304 when the client holds `etag`, else the page `build` makes off the async
+/// workers, under [`CHART_PAGE_POLICY`], with `nosniff`, `cache_control` and the `ETag`; the page's
+/// errors as 404, 400 or 503 (a fault, logged).
+async fn chart_page_response(
+    headers: &HeaderMap,
+    etag: &str,
+    cache_control: &'static str,
+    build: impl FnOnce() -> Result<[Bytes; 3], catalog::chart::ChartPageError> + Send + 'static,
+) -> Response {
+    if not_modified(headers, etag, None) {
         let mut response = StatusCode::NOT_MODIFIED.into_response();
-        if let Ok(value) = HeaderValue::from_str(&etag) {
+        if let Ok(value) = HeaderValue::from_str(etag) {
             response.headers_mut().insert(header::ETAG, value);
         }
         return response;
     }
-    let built = tokio::task::spawn_blocking(move || {
-        catalog::chart::page(server.plugin(), &indicator, countries.as_deref(), lang)
-    })
-    .await;
+    let built = tokio::task::spawn_blocking(build).await;
     use catalog::chart::ChartPageError;
     match built {
         Ok(Ok(chunks)) => {
@@ -180,8 +253,11 @@ pub async fn get_chart_page(
                 header::X_CONTENT_TYPE_OPTIONS,
                 HeaderValue::from_static("nosniff"),
             );
-            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-            if let Ok(value) = HeaderValue::from_str(&etag) {
+            headers.insert(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static(cache_control),
+            );
+            if let Ok(value) = HeaderValue::from_str(etag) {
                 headers.insert(header::ETAG, value);
             }
             response
@@ -523,7 +599,7 @@ pub async fn unknown_path() -> Response {
         json!({
             "error": "not_found",
             "message": format!(
-                "no such path: the catalog page is /, an indicator's chart /chart/{{indicator}}, the downloads API {} (catalog at {}), MCP at /api/mcp",
+                "no such path: the catalog page is /, an indicator's chart /chart/{{indicator}}, an answer's chart /chart/answer/{{corpus_version}}/{{tool}}, the downloads API {} (catalog at {}), MCP at /api/mcp",
                 links::API_PREFIX, links::catalog_url()
             ),
         }),

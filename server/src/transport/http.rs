@@ -58,6 +58,11 @@ pub fn router(state: Arc<HttpState>) -> Router {
                 .fallback(super::downloads::method_not_allowed),
         )
         .route(
+            "/chart/answer/{version}/{tool}",
+            axum::routing::get(super::downloads::get_answer_chart_page)
+                .fallback(super::downloads::method_not_allowed),
+        )
+        .route(
             "/metrics",
             axum::routing::get(get_metrics).fallback(super::downloads::method_not_allowed),
         )

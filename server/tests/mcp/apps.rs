@@ -333,3 +333,131 @@ fn charts_dash_projections_break_at_gaps_and_draw_a_forecasts_trend() {
     }
     assert!(chart["title"].as_str().unwrap().contains("pronóstico 2030"));
 }
+
+/// The `chart-data` JSON a chart page embeds.
+fn embedded_chart(html: &str) -> Value {
+    let (_, data) = html
+        .split_once(r#"<script type="application/json" id="chart-data">"#)
+        .unwrap();
+    let (data, _) = data.split_once("</script>").unwrap();
+    serde_json::from_str(data).unwrap()
+}
+
+#[tokio::test]
+async fn every_charting_answer_links_a_page_that_draws_exactly_its_chart() {
+    let state = http_state(true, 6000);
+    let version = crate::support::server()
+        .plugin()
+        .corpus()
+        .baked
+        .manifest()
+        .corpus_version
+        .clone();
+    for (tool, arguments, lang) in [
+        (
+            "get_series",
+            json!({"indicator": "sp_dyn_le00_in", "countries": ["MEX", "BRA"]}),
+            "es",
+        ),
+        (
+            "compare_countries",
+            json!({"parameter": "salud", "countries": ["CHL", "PER", "URY"]}),
+            "en",
+        ),
+        (
+            "compute",
+            json!({"op": "rank", "indicator": "sp_dyn_le00_in"}),
+            "pt",
+        ),
+        (
+            "get_regional_pulse",
+            json!({"parameter": "educacion"}),
+            "es",
+        ),
+    ] {
+        let mut called = arguments.clone();
+        called["lang"] = json!(lang);
+        let answer = call_tool(tool, called.clone());
+        // The person's line names where the chart opens; the link comes first among the resources.
+        let message = answer["content"][1]["text"].as_str().unwrap();
+        let link = &answer["content"][2];
+        assert_eq!(link["type"], json!("resource_link"), "{tool}");
+        assert_eq!(link["mimeType"], json!("text/html"));
+        let url = link["uri"].as_str().unwrap();
+        assert!(message.contains(url), "{tool}: {message}");
+        let path = url.strip_prefix(server::links::public_url()).unwrap();
+        assert!(
+            path.starts_with(&format!(
+                "/chart/answer/{version}/{tool}?lang={lang}&arguments="
+            )),
+            "{path}"
+        );
+        let (response, bytes) = send(&state, Request::get(path).body(Body::empty()).unwrap()).await;
+        assert_eq!(response.status(), 200, "{tool}");
+        assert_eq!(
+            response.headers()["cache-control"],
+            "public, max-age=31536000, immutable"
+        );
+        let page = embedded_chart(&String::from_utf8(bytes).unwrap());
+        // The MCP App asks get_chart_data for the same tool and arguments: the very same chart data.
+        let app = call_tool("get_chart_data", json!({"tool": tool, "arguments": called}));
+        assert_eq!(page["chart"], app["structuredContent"], "{tool}");
+        assert!(
+            !page["chart"]["result"]["charts"]
+                .as_array()
+                .unwrap()
+                .is_empty()
+        );
+    }
+    // compare_countries draws each indicator of its page, bars labelled with their year.
+    let compared = call_tool(
+        "get_chart_data",
+        json!({"tool": "compare_countries", "arguments": {"parameter": "salud", "countries": ["CHL", "PER"]}}),
+    );
+    let charts = compared["structuredContent"]["result"]["charts"]
+        .as_array()
+        .unwrap();
+    let indicators = call_tool(
+        "compare_countries",
+        json!({"parameter": "salud", "countries": ["CHL", "PER"]}),
+    );
+    let with_values = payload(&indicators)["result"]["indicators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|indicator| !indicator["values"].as_array().unwrap().is_empty())
+        .count();
+    assert!(with_values > 1);
+    assert_eq!(charts.len(), with_values);
+    assert!(
+        charts[0].to_string().contains("CHL (20"),
+        "bars are labelled with their year"
+    );
+
+    // Another corpus' link is 410 and names this corpus' URL of the same chart; an unknown tool 404;
+    // arguments that are not an object 400.
+    let get = |uri: &str| Request::get(uri).body(Body::empty()).unwrap();
+    let (gone, bytes) = send(
+        &state,
+        get("/chart/answer/0123456789abcdef/get_series?arguments=%7B%7D"),
+    )
+    .await;
+    assert_eq!(gone.status(), 410);
+    let problem: Value = serde_json::from_slice(&bytes).unwrap();
+    assert!(
+        problem["current"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("/chart/answer/{version}/get_series"))
+    );
+    let (unknown, _) = send(&state, get(&format!("/chart/answer/{version}/get_pilot"))).await;
+    assert_eq!(unknown.status(), 404);
+    let (bad, _) = send(
+        &state,
+        get(&format!(
+            "/chart/answer/{version}/get_series?arguments=%5B1%5D"
+        )),
+    )
+    .await;
+    assert_eq!(bad.status(), 400);
+}

@@ -397,11 +397,16 @@ fn the_display_stays_out_of_the_models_context() {
     // The person's short message: a second text block meant for the user, naming what and whose.
     let message = &answer["content"][1];
     assert_eq!(message["annotations"]["audience"], json!(["user"]));
+    let text = message["text"].as_str().unwrap();
+    // What it shows, whose it is, and where the person opens it.
+    let (line, link) = text.split_once(" Ábralos en ").unwrap();
     assert_eq!(
-        message["text"],
-        json!(
-            "Esperanza de vida al nacer (years): tabla y gráfico. Fuente: The World Bank, World Development Indicators (CC-BY-4.0)."
-        )
+        line,
+        "Esperanza de vida al nacer (years): tabla y gráfico. Fuente: The World Bank, World Development Indicators (CC-BY-4.0)."
+    );
+    assert!(
+        link.contains("/chart/answer/") && link.ends_with('.'),
+        "{link}"
     );
 }
 

@@ -318,6 +318,7 @@ fn call_result(output: &ToolOutput, is_error: bool) -> Bytes {
         display,
         user_message,
         resource_links,
+        charted: _,
     } = output;
     let (display, user_message) = (display.as_deref(), user_message.as_deref());
     // The text block is the payload as a JSON string: escaped straight into the buffer, sized for the
