@@ -18,6 +18,7 @@ import json
 import os
 import pathlib
 import threading
+import urllib.request
 
 import pytest
 from jsonschema import Draft7Validator
@@ -205,3 +206,61 @@ def test_the_catalog_chart_page_draws_the_same_view_under_a_policy_without_eval(
     assert not troubles(messages), troubles(messages)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "catalog-chart-si_pov_gini.png"), full_page=True)
+
+
+def call_over_http(http_url, tool, arguments):
+    """One tools/call over Streamable HTTP (2025-11-25, a JSON answer), as a host without MCP Apps makes it."""
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "mcp-protocol-version": "2025-11-25"}
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}
+    request = urllib.request.Request(http_url, data=json.dumps(body).encode(), headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())["result"]
+
+
+def drawn(frame):
+    """What a chart view drew, in a page or the App's frame: marks per kind, axis titles, cited ids, table."""
+    frame.locator("#tables-box summary").click()
+    return {
+        "lines": frame.locator("svg .mark-line.role-mark path").count(),
+        "points": frame.locator("svg .mark-symbol.role-mark path").count(),
+        "bars": frame.locator("svg .mark-rect.role-mark path").count(),
+        "axes": frame.locator("svg .role-axis-title text").all_text_contents(),
+        "cited": [item.get_attribute("data-citation-id") for item in frame.locator("#citations li").all()],
+        "table": frame.locator("#tables tbody tr").last.locator("td").all_text_contents(),
+    }
+
+
+@pytest.mark.parametrize(
+    "tool, args",
+    [
+        ("get_series", {"indicator": "sp_dyn_le00_in", "countries": ["MEX", "BRA", "ARG"], "lang": "en"}),
+        ("compare_countries", {"parameter": "salud", "countries": ["CHL", "PER", "MEX"], "lang": "en"}),
+    ],
+)
+def test_the_chart_page_an_answer_links_draws_the_same_chart_as_the_mcp_app(
+    chromium_page, host_url, unlimited_http_url, tool, args
+):
+    http_url = unlimited_http_url
+    page, messages = chromium_page
+    messages.clear()
+    # A host without MCP Apps: the person's line names the page, the first resource_link is it.
+    answer = call_over_http(http_url, tool, args)
+    link = answer["content"][2]
+    assert link["type"] == "resource_link" and link["mimeType"] == "text/html"
+    assert f"Open them at {link['uri']}." in answer["content"][1]["text"]
+    # The MCP App's drawing of the same call, then the page's.
+    _, view, _ = run_host(page, host_url, http_url, tool, args, "en-GB")
+    in_app = drawn(view)
+    response = page.goto(link["uri"])
+    assert response.status == 200 and "immutable" in response.headers["cache-control"]
+    page.locator("body[data-rendered]").wait_for(timeout=30_000)
+    on_page = drawn(page)
+    assert on_page == in_app
+    assert on_page["lines"] + on_page["bars"] > 0 and on_page["cited"]
+    if tool == "compare_countries":
+        # Small multiples: one chart per indicator with values.
+        assert int(page.locator("body").get_attribute("data-rendered")) > 1
+    assert not troubles(messages), troubles(messages)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"answer-chart-{tool}.png"), full_page=True)

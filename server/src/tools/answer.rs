@@ -368,6 +368,7 @@ impl<O: Serialize> ToolAnswer<'_, O> {
             user_message,
             resource_links,
             charted,
+            chart_sentence_at: None,
         })
     }
 }

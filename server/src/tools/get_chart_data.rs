@@ -172,7 +172,7 @@ fn handle(
         .collect();
     let result = ChartDataResult {
         tool: name.to_string(),
-        message: answer.user_message.clone(),
+        message: answer.message_without_chart_link(),
         charts,
         tables,
         links: list("links"),
@@ -187,6 +187,7 @@ fn handle(
         user_message: None,
         resource_links: answer.resource_links,
         charted: false,
+        chart_sentence_at: None,
     })
 }
 

@@ -79,12 +79,22 @@ pub struct ToolOutput {
     pub resource_links: Vec<String>,
     /// Whether the display holds a chart ([`ToolOutput::link_chart`] then links its page).
     pub charted: bool,
+    /// Where in `user_message` the sentence naming the chart page starts, once linked (the chart view,
+    /// which is that chart, shows the message without it).
+    pub chart_sentence_at: Option<usize>,
 }
 
 impl ToolOutput {
     /// The key of the result's `_meta` under which [`ToolOutput::display`] travels
     /// ([`answer::DISPLAY_META_KEY`]): hosts keep it out of the model's context.
     pub const DISPLAY_META_KEY: &'static str = answer::DISPLAY_META_KEY;
+
+    /// The person's message without the sentence naming the chart page (what the chart view shows).
+    pub fn message_without_chart_link(&self) -> Option<String> {
+        self.user_message
+            .as_deref()
+            .map(|message| message[..self.chart_sentence_at.unwrap_or(message.len())].to_string())
+    }
 
     /// The output of a caller's mistake ([`ToolError::Invalid`], answered as an `isError` result): the
     /// payload `{"result": {"error": message}, "citations": {…}}` with empty citation records, no display,
@@ -97,6 +107,7 @@ impl ToolOutput {
             user_message: None,
             resource_links: Vec::new(),
             charted: false,
+            chart_sentence_at: None,
         }
     }
 
@@ -119,6 +130,7 @@ impl ToolOutput {
             (None, Lang::Pt) => format!("`just serve` os serve em {path}"),
         };
         if let Some(message) = &mut self.user_message {
+            self.chart_sentence_at = Some(message.len());
             message.push(' ');
             message.push_str(&sentence);
             message.push('.');
@@ -305,6 +317,7 @@ impl ToolSpec {
                     user_message: None,
                     resource_links: Vec::new(),
                     charted: false,
+                    chart_sentence_at: None,
                 })
             },
         );

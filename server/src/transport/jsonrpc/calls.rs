@@ -319,6 +319,7 @@ fn call_result(output: &ToolOutput, is_error: bool) -> Bytes {
         user_message,
         resource_links,
         charted: _,
+        chart_sentence_at: _,
     } = output;
     let (display, user_message) = (display.as_deref(), user_message.as_deref());
     // The text block is the payload as a JSON string: escaped straight into the buffer, sized for the
