@@ -31,6 +31,7 @@ mod instructions;
 pub mod limits;
 pub mod paging;
 pub mod projects;
+pub mod prompts;
 pub mod recommend_action;
 pub mod resolve_citations;
 pub mod resolve_metric;
@@ -539,6 +540,19 @@ impl Plugin {
             .tool(name)
             .ok_or_else(|| ToolError::Internal(format!("no tool `{name}` in the table")))?;
         tool.call(&self.corpus, prepared.arguments, prepared.lang)
+    }
+
+    /// The `prompts/list` result: the prompts of the common flows ([`prompts`]).
+    pub fn prompts(&self) -> Value {
+        prompts::list()
+    }
+
+    /// The `prompts/get` result of prompt `name` with its string `arguments` ([`prompts::get`]).
+    ///
+    /// # Errors
+    /// [`ToolError::Invalid`] naming an unknown prompt, argument, country or pillar and what is valid.
+    pub fn prompt(&self, name: &str, arguments: &Map<String, Value>) -> Result<Value, ToolError> {
+        prompts::get(&self.corpus, name, arguments)
     }
 
     /// The server's instructions for the model (`initialize` and `server/discover`): what the corpus

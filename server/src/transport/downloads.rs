@@ -198,7 +198,7 @@ pub async fn get_answer_chart_page(
                 "error": "gone",
                 "message": format!(
                     "this chart was drawn from corpus {}; the server now holds corpus {current}, whose chart of the same answer is at {path}",
-                    crate::tools::arguments::snippet(&version)
+                    crate::text::snippet(&version)
                 ),
                 "current": path,
             }),

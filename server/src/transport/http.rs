@@ -558,10 +558,12 @@ fn raw_id(raw: &[u8]) -> String {
 }
 
 /// The methods a 2026-07-28 request may name here.
-const MODERN_METHODS: [&str; 6] = [
+const MODERN_METHODS: [&str; 8] = [
     "server/discover",
     "tools/list",
     "tools/call",
+    "prompts/list",
+    "prompts/get",
     "resources/list",
     "resources/templates/list",
     "resources/read",

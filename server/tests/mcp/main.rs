@@ -27,6 +27,9 @@ mod get_dataset;
 /// `resolve_metric`: case D9, one indicator in three languages; the answer when nothing matches.
 mod resolve_metric;
 
+/// `prompts/list` and `prompts/get`.
+mod prompts;
+
 /// `search` and `fetch`, ChatGPT's deep-research shapes.
 mod deep_research;
 

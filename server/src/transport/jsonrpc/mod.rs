@@ -417,7 +417,7 @@ impl McpServer {
                     RpcError::new(
                         codes::METHOD_NOT_FOUND,
                         format!(
-                            "method not found: `{}`; methods of 2026-07-28 here: server/discover, tools/list, tools/call, resources/list, resources/templates/list, resources/read",
+                            "method not found: `{}`; methods of 2026-07-28 here: server/discover, tools/list, tools/call, prompts/list, prompts/get, resources/list, resources/templates/list, resources/read",
                             crate::text::snippet(method)
                         ),
                     )
@@ -446,8 +446,7 @@ impl McpServer {
     /// request may name per request, its capabilities (MCP Apps declared when this request's client advertised
     /// it), its identity and instructions.
     fn discover(&self) -> Value {
-        let mut capabilities =
-            json!({"tools": {"listChanged": false}, "resources": {"listChanged": false}});
+        let mut capabilities = json!({"tools": {"listChanged": false}, "prompts": {"listChanged": false}, "resources": {"listChanged": false}});
         if let Some(extensions) = super::apps::server_extensions(self.client) {
             capabilities["extensions"] = extensions;
         }
@@ -486,14 +485,46 @@ impl McpServer {
             }
             "resources/templates/list" => Ok(serialized(super::resources::templates())),
             "resources/read" => super::resources::read(corpus(), params).map(serialized),
+            "prompts/list" => Ok(serialized(self.plugin.prompts())),
+            "prompts/get" => self.get_prompt(params).map(serialized),
             other => Err(RpcError::new(
                 codes::METHOD_NOT_FOUND,
                 format!(
-                    "method not found: `{}`; methods: initialize, ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read (and, in 2026-07-28, server/discover)",
+                    "method not found: `{}`; methods: initialize, ping, tools/list, tools/call, prompts/list, prompts/get, resources/list, resources/templates/list, resources/read (and, in 2026-07-28, server/discover)",
                     crate::text::snippet(other)
                 ),
             )),
         }
+    }
+
+    /// `prompts/get`: the prompt `params.name` with `params.arguments` (strings).
+    ///
+    /// # Errors
+    /// `-32602` naming a missing name, an unknown prompt or a bad argument and what is valid.
+    fn get_prompt(&self, params: Option<&Value>) -> Result<Value, RpcError> {
+        let name = params
+            .and_then(|params| params.get("name"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                RpcError::new(
+                    codes::INVALID_PARAMS,
+                    "prompts/get needs params.name, a prompt name from prompts/list".into(),
+                )
+            })?;
+        let empty = serde_json::Map::new();
+        let arguments = match params.and_then(|params| params.get("arguments")) {
+            None | Some(Value::Null) => &empty,
+            Some(Value::Object(arguments)) => arguments,
+            Some(_) => {
+                return Err(RpcError::new(
+                    codes::INVALID_PARAMS,
+                    "prompts/get: params.arguments must be an object of strings".into(),
+                ));
+            }
+        };
+        self.plugin
+            .prompt(name, arguments)
+            .map_err(|error| RpcError::new(codes::INVALID_PARAMS, error.to_string()))
     }
 
     fn initialize(&self, params: Option<&Value>) -> Value {
@@ -503,7 +534,7 @@ impl McpServer {
         let version = offered
             .filter(|offered| SUPPORTED_VERSIONS.contains(offered))
             .unwrap_or(SUPPORTED_VERSIONS[0]);
-        let mut capabilities = json!({"tools": {"listChanged": false}, "resources": {"listChanged": false, "subscribe": false}});
+        let mut capabilities = json!({"tools": {"listChanged": false}, "prompts": {"listChanged": false}, "resources": {"listChanged": false, "subscribe": false}});
         // What the transport negotiated from this body's `initialize` ([`McpServer::for_client`]).
         if let Some(extensions) = super::apps::server_extensions(self.client) {
             capabilities["extensions"] = extensions;
