@@ -60,6 +60,15 @@ apps-host:
 venv:
     test -n "${E2E_PYTHON:-}" || cmp -s tests/e2e/requirements.txt .venv/requirements.txt || (python3 -m venv .venv && .venv/bin/pip install --quiet --disable-pip-version-check -r tests/e2e/requirements.txt && cp tests/e2e/requirements.txt .venv/requirements.txt)
 
+# Pack the MCP Bundle target/bundle/lac-corpus.mcpb that Claude Desktop installs in one click: the release
+# server, the published corpus (baked first when none is valid) and a manifest of its tools, validated and
+# packed by the official @anthropic-ai/mcpb CLI; with MCPB_RELEASE_URL (the bundle's GitHub release asset
+# URL), also target/bundle/server.json for the MCP Registry.
+bundle:
+    cargo build --release --quiet -p server -p pipeline
+    target/release/server check > /dev/null 2>&1 || target/release/pipeline bake
+    bash packaging/mcpb/pack.sh target/release/server data/baked target/bundle/lac-corpus.mcpb
+
 # Benchmarks (release build): bake wall time, peak RSS and export sizes; server cold start, RSS and get_series throughput;
 # get_series beside the Python SDK peer, cached, uncached and the ceiling in one run; one indicator CSV
 # download beside the ceiling; per-tool latency

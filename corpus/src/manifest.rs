@@ -169,15 +169,26 @@ impl Manifest {
     }
 }
 
-/// The directory the `current` pointer in `out_dir` names.
+/// The directory the `current` pointer in `out_dir` names: a symbolic link (as the bake publishes it) or
+/// a one-line file holding the directory's name (a copy that lost links).
 ///
 /// # Errors
 /// [`CorpusError::NotBaked`] if there is no pointer.
 pub fn current_dir(out_dir: &Path) -> Result<PathBuf, CorpusError> {
     let pointer = out_dir.join(layout::CURRENT);
-    let target = std::fs::read_link(&pointer).map_err(|_| CorpusError::NotBaked {
-        path: pointer.clone(),
-    })?;
+    // A symbolic link, as the bake publishes it; or, where a copy lost links (an MCP Bundle unpacked on
+    // Windows or macOS), a one-line file naming the corpus directory.
+    let target = std::fs::read_link(&pointer)
+        .ok()
+        .or_else(|| {
+            let named = std::fs::read_to_string(&pointer).ok()?;
+            let named = named.trim();
+            (!named.is_empty() && !named.contains(['/', '\\']) && named != "..")
+                .then(|| PathBuf::from(named))
+        })
+        .ok_or_else(|| CorpusError::NotBaked {
+            path: pointer.clone(),
+        })?;
     Ok(if target.is_absolute() {
         target
     } else {
