@@ -187,10 +187,22 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     };
     // A repeated `tools/call` (its params' exact text answered before) is answered from the cache
     // without parsing the body into a value or copying the result.
-    // (Not for a request that says it speaks 2026-07-28: its headers are checked against its body first.)
-    let repeat = (unsupported_version.is_none() && !mirrored.is_modern())
-        .then(|| state.server_now().repeat(&bytes))
-        .flatten();
+    // A 2026-07-28 one is answered so only when its headers mirror its body exactly.
+    let repeat = if mirrored.is_modern() {
+        state.server_now().repeat_modern(
+            &bytes,
+            jsonrpc::ModernHeaders {
+                version: mirrored.version.as_deref(),
+                method: mirrored.method.as_deref(),
+                name: mirrored.name.as_deref(),
+            },
+        )
+    } else {
+        unsupported_version
+            .is_none()
+            .then(|| state.server_now().repeat(&bytes))
+            .flatten()
+    };
     if let Some(repeat) = repeat {
         if let Some(refusal) = charge(&state, client, 1).await {
             return refusal;

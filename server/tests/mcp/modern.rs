@@ -317,3 +317,55 @@ fn over_stdio_a_dual_era_client_probes_with_discover_then_either_era_is_served()
     assert_eq!(lines[2]["result"]["protocolVersion"], json!("2025-11-25"));
     assert_eq!(lines[3]["result"], json!({}));
 }
+
+#[tokio::test]
+async fn a_repeated_modern_call_is_answered_from_its_text_as_the_full_path_would_and_only_when_mirrored()
+ {
+    let state = http_state(true, 6000);
+    let call = request(
+        21,
+        "tools/call",
+        json!({"name": "get_series", "arguments": {"indicator": "sp_dyn_le00_in", "countries": ["PRY"]}}),
+    )
+    .to_string();
+    let headers = [
+        VERSION,
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "get_series"),
+    ];
+    // The first answer runs the tool (and files the modern-shaped result under the params' text); the
+    // second is read from it: the same bytes, the revision's fields included.
+    let (first, first_bytes) = send(&state, post(call.clone(), &headers)).await;
+    assert_eq!(first.status(), 200);
+    let (second, second_bytes) = send(&state, post(call.clone(), &headers)).await;
+    assert_eq!(second.status(), 200);
+    assert_eq!(first_bytes, second_bytes);
+    let answer: Value = serde_json::from_slice(&second_bytes).unwrap();
+    assert_eq!(answer["result"]["resultType"], json!("complete"));
+    assert_eq!(answer["result"]["isError"], json!(false));
+    // A header that does not mirror the body is still refused, cached answer or not.
+    let wrong = [
+        VERSION,
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "compare_countries"),
+    ];
+    let (refused, _) = send(&state, post(call.clone(), &wrong)).await;
+    assert_eq!(refused.status(), 400);
+    // Without the revision's headers, the modern body is refused too (never the legacy cache's answer).
+    let (legacy_headers, _) = send(&state, post(call, &[])).await;
+    assert_eq!(legacy_headers.status(), 400);
+    // A call first answered through the legacy cache (same arguments) is filed for the modern text too.
+    let legacy = json!({"jsonrpc": "2.0", "id": 22, "method": "tools/call",
+        "params": {"name": "get_series", "arguments": {"indicator": "sp_dyn_le00_in", "countries": ["BOL"]}}})
+    .to_string();
+    send(&state, post(legacy, &[])).await;
+    let modern = request(
+        23,
+        "tools/call",
+        json!({"name": "get_series", "arguments": {"indicator": "sp_dyn_le00_in", "countries": ["BOL"]}}),
+    )
+    .to_string();
+    let (_, once) = send(&state, post(modern.clone(), &headers)).await;
+    let (_, twice) = send(&state, post(modern, &headers)).await;
+    assert_eq!(once, twice);
+}

@@ -64,14 +64,15 @@ pub(super) struct CallKeys {
     tool: &'static str,
     /// The key of the tool, `lang` and normalised arguments ([`PreparedArguments::cache_key`]).
     key: String,
-    /// The key of the params' exact text, when known.
-    raw_key: Option<String>,
+    /// The key of the params' exact text, when known (for a 2026-07-28 call, its [`super::raw_message::modern_key`]).
+    pub(super) raw_key: Option<String>,
 }
 
 /// What a `tools/call` yields before it becomes an answer.
 pub(super) enum Prepared {
-    /// A result or refusal due without running the tool.
-    Answered(Bytes),
+    /// A result or refusal due without running the tool; with the tool's name when it is a cached
+    /// result (which may be filed under another key).
+    Answered(Bytes, Option<&'static str>),
     /// The tool must run: the job, and where its result goes.
     Run(CallJob, CallKeys),
 }
@@ -127,7 +128,7 @@ impl McpServer {
                 if let Err(refusal) = tool.check_arguments(arguments) {
                     return self
                         .answer(tool.name, Ok(Err(refusal)), 0, None)
-                        .map(Prepared::Answered);
+                        .map(|refusal| Prepared::Answered(refusal, None));
                 }
                 arguments.clone()
             }
@@ -147,7 +148,7 @@ impl McpServer {
             drop(cache);
             tracing::info!(tool = name, outcome = "cached", "tools/call");
             metrics::record_call(tool.name, "cached", None);
-            return Ok(Prepared::Answered(result));
+            return Ok(Prepared::Answered(result, Some(tool.name)));
         }
         drop(cache);
         Ok(Prepared::Run(
@@ -175,7 +176,7 @@ impl McpServer {
         call_key: Option<String>,
     ) -> Result<Bytes, RpcError> {
         match self.prepare_call(params, call_key)? {
-            Prepared::Answered(result) => Ok(result),
+            Prepared::Answered(result, _) => Ok(result),
             Prepared::Run(job, keys) => {
                 let plugin = self.plugin.clone();
                 let outcome = self.workers.run_within(self.call_deadline, move || {
@@ -202,15 +203,25 @@ impl McpServer {
     /// The reply to a prepared call: its outcome (cached when a result), or `-32603` naming the
     /// deadline when `outcome` is `None` (the caller stopped waiting at [`McpServer::call_deadline`]).
     pub fn finish_call(&self, ticket: CallTicket, outcome: Option<CallOutcome>) -> Reply {
-        let CallTicket { id, modern, keys } = ticket;
+        let CallTicket {
+            id,
+            modern,
+            mut keys,
+        } = ticket;
+        // A 2026-07-28 result is filed under its params' text already shaped for its revision.
+        let modern_key = if modern { keys.raw_key.take() } else { None };
+        let tool = keys.tool;
         match self.settle(keys, outcome) {
-            Ok(result) if modern => Reply::Result(ResultParts::new(
-                &id,
-                Bytes::from(modern::with_fields(
+            Ok(result) if modern => {
+                let shaped = Bytes::from(modern::with_fields(
                     &result,
                     &modern::result_fields("tools/call"),
-                )),
-            )),
+                ));
+                if let Some(modern_key) = modern_key.filter(|_| self.caching) {
+                    self.file(modern_key, tool, shaped.clone());
+                }
+                Reply::Result(ResultParts::new(&id, shaped))
+            }
             Ok(result) => Reply::Result(ResultParts::new(&id, result)),
             Err(error) => Reply::One {
                 response: error.response_text(&id),
@@ -247,6 +258,14 @@ impl McpServer {
                 ))
             }
         }
+    }
+
+    /// Files `result` of `tool` in the cache under `key`.
+    pub(super) fn file(&self, key: String, tool: &'static str, result: Bytes) {
+        self.cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .put(key, tool, result);
     }
 
     /// How long a tool call may run.

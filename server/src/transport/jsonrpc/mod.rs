@@ -39,6 +39,7 @@ use serde_json::{Value, json};
 pub use self::{
     batch::BodyShape,
     calls::{CallJob, CallOutcome, CallTicket, PendingCall},
+    raw_message::ModernHeaders,
     reply::{Reply, ResultParts},
 };
 use self::{calls::Prepared, raw_message::RawMessage, reply::Response, result_cache::ResultCache};
@@ -331,7 +332,7 @@ impl McpServer {
             return owned
                 .as_ref()
                 .unwrap_or(self)
-                .answer_modern(id, method, params, run);
+                .answer_modern(id, method, params, run, call_key);
         }
         if let Some(run) = run
             && method == "tools/call"
@@ -365,19 +366,32 @@ impl McpServer {
         run: &mut Option<PendingCall>,
         modern: bool,
     ) -> Option<(Response, bool)> {
-        let response = match self.prepare_call(params, call_key) {
-            Ok(Prepared::Answered(result)) => Response::Result {
+        // A modern call's key is filed here, with the modern shape, not by `prepare_call`.
+        let (legacy_key, modern_key) = if modern {
+            (None, call_key)
+        } else {
+            (call_key, None)
+        };
+        let response = match self.prepare_call(params, legacy_key) {
+            Ok(Prepared::Answered(result, cached)) => Response::Result {
                 id,
                 result: if modern {
-                    Bytes::from(modern::with_fields(
+                    let shaped = Bytes::from(modern::with_fields(
                         &result,
                         &modern::result_fields("tools/call"),
-                    ))
+                    ));
+                    if let (Some(key), Some(tool)) = (modern_key, cached) {
+                        self.file(key, tool, shaped.clone());
+                    }
+                    shaped
                 } else {
                     result
                 },
             },
-            Ok(Prepared::Run(job, keys)) => {
+            Ok(Prepared::Run(job, mut keys)) => {
+                if modern {
+                    keys.raw_key = modern_key;
+                }
                 *run = Some(PendingCall {
                     job,
                     ticket: CallTicket { id, modern, keys },
@@ -398,11 +412,15 @@ impl McpServer {
         method: &str,
         params: Option<&Value>,
         run: Option<&mut Option<PendingCall>>,
+        call_key: Option<String>,
     ) -> Option<(Response, bool)> {
         if let Some(run) = run
             && method == "tools/call"
         {
-            return self.prepared_call(id, params, None, run, true);
+            // Its result is filed under its params' text in the modern shape, for
+            // [`McpServer::repeat_modern`].
+            let modern_key = call_key.map(|key| raw_message::modern_key(&key));
+            return self.prepared_call(id, params, modern_key, run, true);
         }
         let dispatched = match method {
             "server/discover" => Ok(Bytes::from(self.discover().to_string())),
