@@ -175,9 +175,12 @@ async def resources_session(base_url):
         workbook = pandas.read_excel(io.BytesIO(base64.b64decode(read.contents[0].blob)), sheet_name="citations")
         assert "wb-si-pov-gini-ury-2024" in set(workbook.citation_id)
 
-        # get_series answers with a resource_link to the indicator's file; following it gives the series.
+        # get_series answers with a resource_link to its chart page first, then one to the indicator's file;
+        # following that gives the series.
         series = await client.call_tool("get_series", {"indicator": "si_pov_gini", "countries": ["URY"]})
         links = [item for item in series.content if item.type == "resource_link"]
+        assert links[0].mime_type == "text/html" and str(links[0].uri).startswith(f"{base_url}/chart/answer/")
+        links = links[1:]
         assert links and str(links[0].uri) == "corpus://indicator/si_pov_gini.csv"
         assert links[0].meta["url"] == f"{base_url}/api/v1/indicators/si_pov_gini.csv"
         followed = await client.read_resource(links[0].uri)

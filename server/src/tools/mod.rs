@@ -149,6 +149,7 @@ impl ToolOutput {
                 "title": title,
                 "description": "the chart page of this answer: the same chart and table as the MCP App, each number's citation and source link",
                 "mimeType": "text/html",
+                "_meta": {"url": url},
             });
             self.resource_links.insert(0, link.to_string());
         }
