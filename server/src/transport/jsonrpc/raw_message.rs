@@ -136,12 +136,16 @@ impl McpServer {
             return None;
         }
         let envelope = CallEnvelope::read(raw)?;
-        let key = envelope.key();
+        self.cached_reply(&envelope, &envelope.key())
+    }
+
+    /// The cached result filed under `key`, as the reply to `envelope` (its id echoed as written).
+    fn cached_reply(&self, envelope: &CallEnvelope<'_>, key: &str) -> Option<ResultParts> {
         let (tool, result) = self
             .cache
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .get(&key)?;
+            .get(key)?;
         tracing::info!(tool, outcome = "cached", "tools/call");
         crate::transport::metrics::record_call(tool, "cached", None);
         Some(ResultParts::new(envelope.id.get(), result))
@@ -164,14 +168,6 @@ impl McpServer {
         if !mirrors {
             return None;
         }
-        let key = modern_key(&envelope.key());
-        let (tool, result) = self
-            .cache
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&key)?;
-        tracing::info!(tool, outcome = "cached", "tools/call");
-        crate::transport::metrics::record_call(tool, "cached", None);
-        Some(ResultParts::new(envelope.id.get(), result))
+        self.cached_reply(&envelope, &modern_key(&envelope.key()))
     }
 }
