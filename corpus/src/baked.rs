@@ -48,6 +48,12 @@ impl BakedCorpus {
         let sources: Vec<SourceRecord> = read_json(&dir.join(layout::SOURCES), "source registry")?;
         let countries: Vec<Country> = read_json(&dir.join(layout::COUNTRIES), "country registry")?;
         let pillars: Vec<Pillar> = read_json(&dir.join(layout::PILLARS), "pillar registry")?;
+        let places_path = dir.join(layout::PLACES);
+        let places: crate::Places = if places_path.exists() {
+            read_json(&places_path, "place names")?
+        } else {
+            crate::Places::default()
+        };
         let observations = ObservationTable::open(&dir.join(layout::OBSERVATIONS_ARROW))?;
         let aggregates = ObservationTable::open(&dir.join(layout::AGGREGATES_ARROW))?;
         let metric_by_id = metrics
@@ -80,7 +86,7 @@ impl BakedCorpus {
             metric_by_id,
             metric_by_citation,
             sources,
-            countries: CountryRegistry::new(countries),
+            countries: CountryRegistry::with_places(countries, places),
             pillars: PillarRegistry::new(pillars),
             observations,
             aggregates,
@@ -281,10 +287,45 @@ impl BakedCorpus {
         }
     }
 
+    /// The same indicator in the corpus' other vintages of its publisher, oldest first: the metrics with
+    /// `metric`'s publisher code (or it with the vintage's suffix: `NGDP_RPCH_WEO2019`) whose source is superseded by `metric`'s source, or supersedes it
+    /// (`ngdp_rpch` of WEO April 2025 and `ngdp_rpch_weo2019` of April 2019, linked by
+    /// `superseded_by`). Empty when the corpus holds one vintage of it.
+    pub fn vintages_of(&self, metric: &Metric) -> Vec<&Metric> {
+        let linked = |older: &str, newer: &str| {
+            self.source(older)
+                .is_some_and(|source| source.superseded_by.as_deref() == Some(newer))
+        };
+        let mut others: Vec<&Metric> = self
+            .metrics
+            .iter()
+            .filter(|other| {
+                other.id != metric.id
+                    && same_code(&other.source_code, &metric.source_code)
+                    && (linked(&other.source_id, &metric.source_id)
+                        || linked(&metric.source_id, &other.source_id))
+            })
+            .collect();
+        others.sort_by(|left, right| left.vintage.cmp(&right.vintage));
+        others
+    }
+
     /// Whether `id` is a per-response synthetic id (`pulse-…`, `calc-…`), which never resolves here.
     pub fn is_synthetic_citation(id: &str) -> bool {
         SYNTHETIC_PREFIXES
             .iter()
             .any(|prefix| id.starts_with(prefix))
     }
+}
+
+/// Whether two publisher codes name one indicator in two vintages: equal ignoring case, or one is the
+/// other with a vintage suffix (`NGDP_RPCH` and `NGDP_RPCH_WEO2019`).
+fn same_code(left: &str, right: &str) -> bool {
+    let (left, right) = (left.to_ascii_uppercase(), right.to_ascii_uppercase());
+    let suffixed = |long: &str, short: &str| {
+        long.strip_prefix(short)
+            .and_then(|rest| rest.strip_prefix('_'))
+            .is_some_and(|suffix| suffix.chars().any(|character| character.is_ascii_digit()))
+    };
+    left == right || suffixed(&left, &right) || suffixed(&right, &left)
 }

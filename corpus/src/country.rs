@@ -9,7 +9,11 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Names, folding::fold};
+use crate::{
+    Names,
+    folding::fold,
+    places::{OutsidePlace, Places},
+};
 
 /// Whether an entity is a country of the corpus or a comparison aggregate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,24 +58,58 @@ pub struct Country {
 
 /// The countries and aggregates of a corpus with a case-, accent- and punctuation-insensitive lookup.
 ///
-/// Matching order: codes (ISO3, ISO2) first, then preferred names, then aliases. A key that two
-/// entities share at the same level (e.g. an alias used by two territories) resolves to neither.
+/// Matching order: the catalog's ambiguous names first ([`Places::ambiguous`]: they resolve to none of
+/// their candidates), then codes (ISO3, ISO2), preferred names, aliases; then the places outside the
+/// corpus ([`Places::outside`]). A key that two entities share at the same level (e.g. the Portuguese
+/// `São Martinho` of both parts of Saint Martin) resolves to neither: [`CountryRegistry::lookup`] names both.
 #[derive(Debug, Clone)]
 pub struct CountryRegistry {
     entities: Vec<Country>,
     by_key: HashMap<String, KeyTarget>,
+    places: Places,
+    /// Folded ambiguous name → its index in `places.ambiguous`.
+    ambiguous_by_key: HashMap<String, usize>,
+    /// Folded code or name of a place outside → its index in `places.outside`.
+    outside_by_key: HashMap<String, usize>,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct KeyTarget {
     level: u8,
-    /// `None` when the key is ambiguous at its level.
-    entity: Option<usize>,
+    /// Every entity with this key at `level`; more than one when the key is ambiguous.
+    entities: Vec<usize>,
+}
+
+/// What a text names, as [`CountryRegistry::lookup`] reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlaceMatch<'a> {
+    /// One country of the corpus.
+    Country(&'a Country),
+    /// One comparison aggregate (`LCN`).
+    Aggregate(&'a Country),
+    /// More than one country of the corpus (`Virgin Islands`: VIR, VGB), with the catalog's note when the
+    /// name is one of its ambiguous names.
+    Ambiguous {
+        /// The countries it may mean.
+        candidates: Vec<&'a Country>,
+        /// Why, when the catalog says.
+        note: Option<&'a str>,
+    },
+    /// A country or territory outside the corpus (`Spain`: ESP).
+    Outside(&'a OutsidePlace),
+    /// No place the registry knows.
+    Unknown,
 }
 
 impl CountryRegistry {
-    /// Builds the registry and its lookup from `entities` (countries and aggregates, any order).
-    pub fn new(mut entities: Vec<Country>) -> Self {
+    /// Builds the registry and its lookup from `entities` (countries and aggregates, any order), with no
+    /// ambiguous names and no places outside.
+    pub fn new(entities: Vec<Country>) -> Self {
+        CountryRegistry::with_places(entities, Places::default())
+    }
+
+    /// Builds the registry from `entities` and `places` (`places.json`).
+    pub fn with_places(mut entities: Vec<Country>, places: Places) -> Self {
         entities.sort_by(|left, right| left.iso3.cmp(&right.iso3));
         let mut by_key: HashMap<String, KeyTarget> = HashMap::new();
         for (entity_idx, entity) in entities.iter().enumerate() {
@@ -87,7 +125,73 @@ impl CountryRegistry {
                 }
             }
         }
-        CountryRegistry { entities, by_key }
+        let ambiguous_by_key = places
+            .ambiguous
+            .iter()
+            .enumerate()
+            .map(|(place_idx, place)| (fold(&place.name), place_idx))
+            .collect();
+        let mut outside_by_key = HashMap::new();
+        for (place_idx, place) in places.outside.iter().enumerate() {
+            let texts = std::iter::once(place.iso3.as_str())
+                .chain(place.names.all())
+                .chain(place.aliases.iter().map(String::as_str));
+            for text in texts {
+                outside_by_key.entry(fold(text)).or_insert(place_idx);
+            }
+        }
+        CountryRegistry {
+            entities,
+            by_key,
+            places,
+            ambiguous_by_key,
+            outside_by_key,
+        }
+    }
+
+    /// What `text` names: one country, one aggregate, several countries (with the candidates), a place
+    /// outside the corpus, or nothing known. Never the nearest name: `Spain` is [`PlaceMatch::Outside`],
+    /// `Atlantis` [`PlaceMatch::Unknown`].
+    pub fn lookup(&self, text: &str) -> PlaceMatch<'_> {
+        let key = fold(text);
+        if let Some(&place_idx) = self.ambiguous_by_key.get(&key) {
+            let place = &self.places.ambiguous[place_idx];
+            return PlaceMatch::Ambiguous {
+                candidates: place
+                    .candidates
+                    .iter()
+                    .filter_map(|iso3| self.get(iso3))
+                    .collect(),
+                note: Some(place.note.as_str()),
+            };
+        }
+        if let Some(target) = self.by_key.get(&key) {
+            return match target.entities.as_slice() {
+                [entity_idx] => {
+                    let entity = &self.entities[*entity_idx];
+                    match entity.kind {
+                        EntityKind::Country => PlaceMatch::Country(entity),
+                        EntityKind::Aggregate => PlaceMatch::Aggregate(entity),
+                    }
+                }
+                shared => PlaceMatch::Ambiguous {
+                    candidates: shared
+                        .iter()
+                        .map(|entity_idx| &self.entities[*entity_idx])
+                        .collect(),
+                    note: None,
+                },
+            };
+        }
+        match self.outside_by_key.get(&key) {
+            Some(&place_idx) => PlaceMatch::Outside(&self.places.outside[place_idx]),
+            None => PlaceMatch::Unknown,
+        }
+    }
+
+    /// The ambiguous names and places outside the registry knows.
+    pub fn places(&self) -> &Places {
+        &self.places
     }
 
     /// Resolves free text (`"Brasil"`, `"br"`, `"México"`, `"República Dominicana"`) to a **country**;
@@ -99,8 +203,10 @@ impl CountryRegistry {
 
     /// Resolves free text to a country or a comparison aggregate.
     pub fn resolve_entity(&self, text: &str) -> Option<&Country> {
-        let target = self.by_key.get(&fold(text))?;
-        target.entity.map(|entity_idx| &self.entities[entity_idx])
+        match self.lookup(text) {
+            PlaceMatch::Country(entity) | PlaceMatch::Aggregate(entity) => Some(entity),
+            _ => None,
+        }
     }
 
     /// The entity with exactly this code (ISO3 or aggregate code, upper case).
@@ -137,15 +243,15 @@ fn insert_key(by_key: &mut HashMap<String, KeyTarget>, key: String, level: u8, e
     }
     let target = by_key.entry(key).or_insert(KeyTarget {
         level,
-        entity: Some(entity_idx),
+        entities: vec![entity_idx],
     });
     if level < target.level {
         *target = KeyTarget {
             level,
-            entity: Some(entity_idx),
+            entities: vec![entity_idx],
         };
-    } else if level == target.level && target.entity != Some(entity_idx) {
-        target.entity = None;
+    } else if level == target.level && !target.entities.contains(&entity_idx) {
+        target.entities.push(entity_idx);
     }
 }
 

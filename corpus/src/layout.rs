@@ -29,6 +29,8 @@ pub const METRICS: &str = "metrics.json";
 pub const SOURCES: &str = "sources.json";
 /// See [`crate::Country`].
 pub const COUNTRIES: &str = "countries.json";
+/// See [`crate::Places`]; absent from corpora baked before it.
+pub const PLACES: &str = "places.json";
 /// See [`crate::Pillar`].
 pub const PILLARS: &str = "pillars.json";
 /// See [`crate::BakeReport`].

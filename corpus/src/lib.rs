@@ -12,6 +12,7 @@
 //! | `sources.json` | one [`SourceRecord`] per source: publisher, licence, vintage, deep-link pattern | [`write_json`] | [`read_json`] |
 //! | `countries.json` | the LAC countries and the declared comparison aggregates ([`Country`]) | [`write_json`] | [`read_json`] |
 //! | `pillars.json` | the thematic pillars ([`Pillar`]) | [`write_json`] | [`read_json`] |
+//! | `places.json` | names that fit several countries and the world's places outside the corpus ([`Places`]) | [`write_json`] | [`read_json`] |
 //! | `datasets.json` | the dataset catalog ([`Dataset`]): id, keys, columns, sources, licence | [`write_json`] | [`read_json`] |
 //! | `index/` | the full-text index over indicators ([`MetricIndex`], tantivy) | [`index::build_index`] | [`MetricIndex::open`] |
 //! | `series_stats.json` | per indicator and country: latest, change, CAGR 5/10 y, trend ([`SeriesStats`]) | [`write_json`] | [`read_json`] |
@@ -67,6 +68,7 @@ pub mod metric;
 pub mod names;
 pub mod observation;
 pub mod pillar;
+pub mod places;
 pub mod project;
 pub mod regulation;
 pub mod report;
@@ -74,7 +76,8 @@ pub mod source;
 
 pub use baked::BakedCorpus;
 pub use citation::{Citation, CitationId, CitedRecord, RecordCitation, UnresolvedCitation};
-pub use country::{Country, CountryRegistry, EntityKind};
+pub use country::{Country, CountryRegistry, EntityKind, PlaceMatch};
+pub use places::{AmbiguousPlace, OutsidePlace, Places};
 pub use curated::{CitationPrefix, RecordDataset, RecordSource};
 pub use dataset::{Dataset, DatasetColumn};
 pub use derived::{Anomaly, Contradiction, Discoveries, PillarCorrelation, SeriesStats, YearStats};

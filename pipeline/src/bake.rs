@@ -150,18 +150,18 @@ pub fn bake(options: &BakeOptions) -> Result<BakeSummary, BakeError> {
     })
 }
 
-/// Reads the country list of the catalog's `country_names` source, plus the declared aggregates.
+/// Reads the country list of the catalog's `country_names` source, plus the declared aggregates, the
+/// catalog's ambiguous names and the places outside the corpus.
 fn read_countries(catalog: &Catalog, sources_dir: &Path) -> Result<CountryRegistry, BakeError> {
     let entry = catalog
         .sources
         .iter()
         .find(|source| matches!(source.connector, Connector::CountryNames { .. }))
         .expect("the catalog is validated to have a country_names source");
-    Ok(CountryRegistry::new(ingest::countries::read(
-        entry,
-        &catalog.settings,
-        sources_dir,
-    )?))
+    let entities = ingest::countries::read(entry, &catalog.settings, sources_dir)?;
+    let places =
+        ingest::countries::read_places(entry, &catalog.settings, sources_dir, &entities)?;
+    Ok(CountryRegistry::with_places(entities, places))
 }
 
 fn ingest_and_govern(
@@ -346,6 +346,7 @@ fn write_artifacts(
     write_json(&dir.join(layout::SOURCES), &sources)?;
     let counted_countries = countries_with_counts(countries, &country_counts);
     write_json(&dir.join(layout::COUNTRIES), &counted_countries)?;
+    write_json(&dir.join(layout::PLACES), countries.places())?;
     write_json(&dir.join(layout::PILLARS), &catalog.settings.pillars)?;
     write_registry_xlsx(
         dir,

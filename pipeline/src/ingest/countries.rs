@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use corpus::{Country, EntityKind, Names};
+use std::collections::HashSet;
+
+use corpus::{AmbiguousPlace, Country, EntityKind, Names, OutsidePlace, Places};
 use serde::Deserialize;
 
 use crate::{
@@ -38,7 +40,7 @@ pub fn read(
     settings: &CorpusSettings,
     sources_dir: &Path,
 ) -> Result<Vec<Country>, BakeError> {
-    let Connector::CountryNames { file } = &entry.connector else {
+    let Connector::CountryNames { file, .. } = &entry.connector else {
         unreachable!(
             "countries::read called for connector `{}`",
             entry.connector.kind()
@@ -99,3 +101,108 @@ pub fn read(
     }));
     Ok(entities)
 }
+
+/// The places of `entry` and `settings` that are not one entity of `entities`: the catalog's ambiguous
+/// names (each candidate checked to be a country of `entities`) and, when the connector names
+/// `world_names`, every ISO 3166-1 entry of i18n-iso-countries (`codes.json`, `{en,es,pt}.json`, a value
+/// either a name or a list whose first is preferred) whose alpha-3 is not a country of `entities`.
+///
+/// # Errors
+/// [`BakeError::Catalog`] for a candidate that is not a country of the list; [`BakeError::RawFile`] if a
+/// world-names file is missing or not in i18n-iso-countries' layout.
+pub fn read_places(
+    entry: &SourceEntry,
+    settings: &CorpusSettings,
+    sources_dir: &Path,
+    entities: &[Country],
+) -> Result<Places, BakeError> {
+    let countries: HashSet<&str> = entities
+        .iter()
+        .filter(|entity| entity.kind == EntityKind::Country)
+        .map(|entity| entity.iso3.as_str())
+        .collect();
+    let mut ambiguous: Vec<AmbiguousPlace> = Vec::new();
+    for place in &settings.ambiguous_places {
+        if let Some(unknown) = place
+            .candidates
+            .iter()
+            .find(|iso3| !countries.contains(iso3.as_str()))
+        {
+            return Err(BakeError::catalog(
+                Path::new("data/corpus.toml"),
+                format!(
+                    "ambiguous_places `{}`: candidate `{unknown}` is not a country of the country list",
+                    place.name
+                ),
+            ));
+        }
+        ambiguous.push(place.clone());
+    }
+    let Connector::CountryNames {
+        world_names: Some(folder),
+        ..
+    } = &entry.connector
+    else {
+        return Ok(Places {
+            ambiguous,
+            outside: Vec::new(),
+        });
+    };
+    let folder = entry.raw_dir(sources_dir).join(folder);
+    let read = |name: &str| -> Result<serde_json::Value, BakeError> {
+        let path = folder.join(name);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|error| BakeError::raw_file(&path, format!("cannot read: {error}")))?;
+        serde_json::from_str(&text).map_err(|error| BakeError::raw_file(&path, error))
+    };
+    let codes = read("codes.json")?;
+    let languages: Vec<serde_json::Value> = ["en.json", "es.json", "pt.json"]
+        .iter()
+        .map(|name| read(name))
+        .collect::<Result<_, _>>()?;
+    let mut outside = Vec::new();
+    for code in codes.as_array().into_iter().flatten() {
+        let (Some(alpha2), Some(alpha3)) = (code[0].as_str(), code[1].as_str()) else {
+            return Err(BakeError::raw_file(
+                &folder.join("codes.json"),
+                format!("an entry is not [alpha2, alpha3, …]: {code}"),
+            ));
+        };
+        if countries.contains(alpha3) {
+            continue;
+        }
+        let by_language: Vec<Vec<String>> = languages
+            .iter()
+            .map(|language| match &language["countries"][alpha2] {
+                serde_json::Value::String(name) => vec![name.clone()],
+                serde_json::Value::Array(all) => all
+                    .iter()
+                    .filter_map(|name| name.as_str().map(String::from))
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let Some(en) = by_language[0].first().cloned() else {
+            continue;
+        };
+        let first = |language: usize| by_language[language].first().cloned();
+        let mut aliases: Vec<String> = by_language
+            .iter()
+            .flat_map(|all| all.iter().skip(1).cloned())
+            .collect();
+        aliases.sort();
+        aliases.dedup();
+        outside.push(OutsidePlace {
+            iso3: alpha3.to_string(),
+            names: Names {
+                en,
+                es: first(1),
+                pt: first(2),
+            },
+            aliases,
+        });
+    }
+    outside.sort_by(|left, right| left.iso3.cmp(&right.iso3));
+    Ok(Places { ambiguous, outside })
+}
+

@@ -138,6 +138,10 @@ pub enum Connector {
     CountryNames {
         /// The CSV file.
         file: String,
+        /// The folder of i18n-iso-countries' `codes.json` and `{en,es,pt}.json` (every ISO 3166-1 entry):
+        /// the places outside the corpus ([`corpus::Places::outside`]); none when absent.
+        #[serde(default)]
+        world_names: Option<String>,
     },
     /// One long CSV per indicator (WDI, IMF WEO in DDF layout).
     LongCsvPerIndicator {
@@ -722,7 +726,13 @@ impl SourceEntry {
                 .map_err(|message| message.replacen("connector", "refresh.connector", 1))?;
         }
         match &self.connector {
-            Connector::CountryNames { file } => check_relative("connector.file", file),
+            Connector::CountryNames { file, world_names } => {
+                check_relative("connector.file", file)?;
+                match world_names {
+                    Some(folder) => check_relative("connector.world_names", folder),
+                    None => Ok(()),
+                }
+            }
             Connector::LongCsvPerIndicator {
                 file,
                 descriptor,

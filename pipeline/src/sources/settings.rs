@@ -19,6 +19,10 @@ pub struct CorpusSettings {
     /// Comparison aggregates kept beside the countries.
     #[serde(default)]
     pub aggregates: Vec<AggregateEntry>,
+    /// Names that fit more than one country of the corpus (`Virgin Islands`), refused with their
+    /// candidates rather than resolved (`places.json`).
+    #[serde(default)]
+    pub ambiguous_places: Vec<corpus::AmbiguousPlace>,
     /// The pillars, in display order.
     pub pillars: Vec<Pillar>,
     /// The hosts and size `pipeline fetch` may use (none: no source can be refreshed).

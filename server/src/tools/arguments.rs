@@ -210,7 +210,12 @@ pub fn countries<'a>(
                 found.push(country)
             }
             Some(_) => {}
-            None => unknown.push(format!("`{}`", snippet(code))),
+            None => match corpus.baked.countries().lookup(code) {
+                corpus::PlaceMatch::Unknown | corpus::PlaceMatch::Country(_) => {
+                    unknown.push(format!("`{}`", snippet(code)))
+                }
+                place => return Err(ToolError::Invalid(place_refusal(code, &place))),
+            },
         }
     }
     if !unknown.is_empty() {
@@ -233,6 +238,36 @@ pub fn countries<'a>(
         )));
     }
     Ok(found)
+}
+
+/// Why `text`, which names `place`, is not one country of the corpus: the candidates of an ambiguous
+/// name (`Virgin Islands` fits VIR (U.S. Virgin Islands) and VGB (British Virgin Islands)), a place outside
+/// the corpus named as such (`Spain` is ESP, outside Latin America and the Caribbean), an aggregate named
+/// as one; empty for a country or an unknown text (the caller lists the valid codes).
+pub fn place_refusal(text: &str, place: &corpus::PlaceMatch<'_>) -> String {
+    let text = snippet(text);
+    match place {
+        corpus::PlaceMatch::Ambiguous { candidates, note } => {
+            let named: Vec<String> = candidates
+                .iter()
+                .map(|country| format!("{} ({})", country.iso3, country.names.en))
+                .collect();
+            let why = note.map(|note| format!(" ({note})")).unwrap_or_default();
+            format!(
+                "`{text}` fits more than one place of the corpus: {}{why}; give the ISO3 code of the one meant",
+                named.join(", ")
+            )
+        }
+        corpus::PlaceMatch::Outside(outside) => format!(
+            "`{text}` is {} ({}), outside the corpus: it holds the 52 countries and territories of Latin America and the Caribbean (UN M49 419) only",
+            outside.names.en, outside.iso3
+        ),
+        corpus::PlaceMatch::Aggregate(aggregate) => format!(
+            "`{text}` is the comparison aggregate {} ({}): not a country of the corpus; aggregates are kept beside the countries for comparison only",
+            aggregate.iso3, aggregate.names.en
+        ),
+        corpus::PlaceMatch::Country(_) | corpus::PlaceMatch::Unknown => String::new(),
+    }
 }
 
 /// `text` cut for echoing in a message ([`crate::text::snippet`]).

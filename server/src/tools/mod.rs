@@ -39,6 +39,7 @@ pub mod rounding;
 pub mod schema;
 pub mod search;
 pub mod search_corpus;
+pub mod verify_claims;
 
 use std::sync::Arc;
 
@@ -157,18 +158,28 @@ impl ToolOutput {
 }
 
 /// One call's arguments as its tool takes them ([`Plugin::prepare_arguments`]): `lang` taken out of
-/// them (default `es`), countries and pillars normalised.
+/// them (default `es`), countries and pillars normalised, and what the normaliser read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PreparedArguments {
     arguments: Value,
     lang: Lang,
+    /// Each place named otherwise than by its code, as given → the ISO3 it was read as (`Brasil` → `BRA`).
+    read: std::collections::BTreeMap<String, String>,
 }
 
 impl PreparedArguments {
     /// The key equal calls of `tool` share: `{tool}\0{lang}\0{arguments as JSON}` (serde_json maps are
-    /// ordered by key, so equal arguments give equal keys).
+    /// ordered by key, so equal arguments give equal keys), then `\0{read}` when a place was named
+    /// otherwise than by its code (the answer says how it was read).
     pub fn cache_key(&self, tool: &str) -> String {
-        format!("{tool}\0{:?}\0{}", self.lang, self.arguments)
+        if self.read.is_empty() {
+            format!("{tool}\0{:?}\0{}", self.lang, self.arguments)
+        } else {
+            format!(
+                "{tool}\0{:?}\0{}\0{:?}",
+                self.lang, self.arguments, self.read
+            )
+        }
     }
 }
 
@@ -418,11 +429,12 @@ pub fn all() -> Vec<ToolSpec> {
     tools
 }
 
-/// The tools beside the seed's fifteen that exist for MCP hosts alone, in `tools/list` order: ChatGPT's
-/// deep-research [`search`] and [`fetch`] (the only tools its deep research and company-knowledge modes
-/// call, in the shapes OpenAI prescribes).
+/// The tools beside the seed's fifteen that exist for MCP hosts alone, in `tools/list` order:
+/// [`verify_claims`] (a fact check of claims against the corpus), then ChatGPT's deep-research [`search`]
+/// and [`fetch`] (the only tools its deep research and company-knowledge modes call, in the shapes OpenAI
+/// prescribes).
 pub fn mcp_only_tools() -> Vec<ToolSpec> {
-    vec![search::spec(), fetch::spec()]
+    vec![verify_claims::spec(), search::spec(), fetch::spec()]
 }
 
 /// The fifteen tools the model calls, in `tools/list` order; those of
@@ -512,9 +524,12 @@ impl Plugin {
     }
 
     /// Reconciles country and pillar arguments with the corpus before dispatch
-    /// ([`normalize_arguments`]).
-    pub fn normalize_arguments(&self, arguments: &mut Map<String, Value>) {
-        normalize_arguments(&self.corpus, arguments);
+    /// ([`normalize_arguments`]); the places read, as given → ISO3.
+    pub fn normalize_arguments(
+        &self,
+        arguments: &mut Map<String, Value>,
+    ) -> std::collections::BTreeMap<String, String> {
+        normalize_arguments(&self.corpus, arguments)
     }
 
     /// A call's raw arguments (already held to the caps) as its tool takes them: `lang` taken out (a
@@ -525,14 +540,17 @@ impl Plugin {
             Some(Value::String(lang)) => Lang::parse_or_default(&lang),
             _ => Lang::default(),
         };
-        self.normalize_arguments(&mut arguments);
+        let read = self.normalize_arguments(&mut arguments);
         PreparedArguments {
             arguments: Value::Object(arguments),
             lang,
+            read,
         }
     }
 
-    /// Runs the tool named `name` on prepared arguments (blocking: tools are CPU-bound).
+    /// Runs the tool named `name` on prepared arguments (blocking: tools are CPU-bound). When a place
+    /// was named otherwise than by its code, the answer's payload leads with `"read": {"Brasil": "BRA"}`
+    /// (beside `result` and `citations`), so the reader sees how the server read it.
     ///
     /// # Errors
     /// The tool's [`ToolError`]; [`ToolError::Internal`] when no tool has that name.
@@ -540,7 +558,14 @@ impl Plugin {
         let tool = self
             .tool(name)
             .ok_or_else(|| ToolError::Internal(format!("no tool `{name}` in the table")))?;
-        tool.call(&self.corpus, prepared.arguments, prepared.lang)
+        let mut output = tool.call(&self.corpus, prepared.arguments, prepared.lang)?;
+        if !prepared.read.is_empty()
+            && output.payload.starts_with("{\"result\"")
+            && let Ok(read) = serde_json::to_string(&prepared.read)
+        {
+            output.payload.insert_str(1, &format!("\"read\":{read},"));
+        }
+        Ok(output)
     }
 
     /// The `prompts/list` result: the prompts of the common flows ([`prompts`]).
@@ -564,14 +589,22 @@ impl Plugin {
 }
 
 /// Reconciles country and pillar arguments with `corpus` before a tool runs (`"Brasil"` → `BRA`,
-/// `"educación"` → `educacion`). Purely corrective: values that do not resolve pass untouched, so the
-/// tool can say what would be valid.
-pub fn normalize_arguments(corpus: &Corpus, arguments: &mut Map<String, Value>) {
+/// `"educación"` → `educacion`) and returns each place read otherwise than by its code, as given → ISO3.
+/// Purely corrective: values that do not resolve (an ambiguous name, a place outside the corpus, an
+/// unknown one) pass untouched, so the tool can say what would be valid.
+pub fn normalize_arguments(
+    corpus: &Corpus,
+    arguments: &mut Map<String, Value>,
+) -> std::collections::BTreeMap<String, String> {
     let baked = &corpus.baked;
-    let country = |value: &mut Value| {
+    let mut read = std::collections::BTreeMap::new();
+    let mut country = |value: &mut Value| {
         if let Some(text) = value.as_str()
             && let Some(entity) = baked.countries().resolve(text)
         {
+            if text != entity.iso3 {
+                read.insert(crate::text::snippet(text), entity.iso3.clone());
+            }
             *value = Value::String(entity.iso3.clone());
         }
     };
@@ -591,6 +624,7 @@ pub fn normalize_arguments(corpus: &Corpus, arguments: &mut Map<String, Value>) 
             *value = Value::String(pillar.id.clone());
         }
     }
+    read
 }
 
 /// Adds the optional `lang` argument (`es`, `en`, `pt`; default `es`, capped as [`limits`] caps its

@@ -10,7 +10,8 @@
 //! a 95 % prediction interval), `correlation` (Pearson r, n and two-sided p-value between two indicators
 //! across countries in a year, or across years in one country), `explain_change` (a country's change
 //! between two years beside the concurrent changes of the indicators that correlate with it across
-//! countries: associations, not causes). The arithmetic is `corpus::analytics`,
+//! countries: associations, not causes), `revision` (one cell in two vintages of its publisher, WEO April
+//! 2019 and April 2025, both cited, with whether the earlier value was a projection when published). The arithmetic is `corpus::analytics`,
 //! the same code the bake uses. Each result carries a `calc-…` id whose record (method, formula, input
 //! citation ids) is inline in `result.calculation`; the input cells are in `citations`.
 //!
@@ -43,12 +44,14 @@ mod forecast;
 mod gap_to_frontier;
 mod rank;
 mod rank_change;
+mod revision;
 
 pub use correlation::CorrelationResult;
 pub use explain_change::AssociatedChange;
 pub use forecast::{ForecastResult, POOR_FIT_R_SQUARED};
 pub use gap_to_frontier::Gap;
 pub use rank::{RankedCell, Ranking};
+pub use revision::{Revision, VintageCell};
 pub use rank_change::{
     ChangeRanking, ChangeSignificance, RANK_CHANGE_YEARS, RankedChange, YearCell, Z_90,
 };
@@ -65,7 +68,8 @@ pub fn spec() -> ToolSpec {
          rank (countries in a year, best first), gap_to_frontier (to the best country, or \
          max/min), forecast (OLS, 95% prediction interval), correlation (Pearson r, n, p with \
          indicator_b: across countries in a year, or years of one country), explain_change \
-         (correlated indicators' concurrent changes: associations, not causes), rank_change. \
+         (correlated indicators' concurrent changes: associations, not causes), rank_change, \
+         revision (a cell in two vintages, e.g. WEO 2019 vs 2025). \
          Projections are labelled. A statistic that means nothing (CAGR of a growth rate or \
          bounded score, cross-country national-currency values) is refused with what to use.",
         &["observations", "metrics"],
@@ -95,6 +99,8 @@ pub enum Op {
     ExplainChange,
     /// The countries ranked by their change between two years, each change cited to both cells.
     RankChange,
+    /// One cell in two vintages of its publisher (WEO April 2019 and April 2025), both cited.
+    Revision,
 }
 
 impl Op {
@@ -109,6 +115,7 @@ impl Op {
             Op::Correlation => "correlation",
             Op::ExplainChange => "explain_change",
             Op::RankChange => "rank_change",
+            Op::Revision => "revision",
         }
     }
 }
@@ -155,7 +162,7 @@ pub struct ComputeInput {
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub to_year: Option<i32>,
-    /// rank, gap_to_frontier, correlation across countries; default: latest with data.
+    /// rank, gap_to_frontier, revision, correlation across countries; default: latest with data.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1900, max = 2100))]
     pub year: Option<i32>,
@@ -228,6 +235,9 @@ pub struct ComputeResult {
     /// `correlation`: r, n, p-value.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub correlation: Option<CorrelationResult>,
+    /// `revision`: the cell in two vintages and the revision.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revision: Option<Revision>,
     /// `explain_change`: the associated indicators' concurrent changes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub associated: Option<Vec<AssociatedChange>>,
@@ -323,6 +333,7 @@ fn handle(
         correlation: None,
         associated: None,
         change_ranking: None,
+        revision: None,
         territories: None,
         notes: Vec::new(),
         sources: vec![display::source_link(corpus, "observations", Some(metric))],
@@ -341,6 +352,7 @@ fn handle(
         Op::ExplainChange => {
             explain_change::explain_change(corpus, metric, rule, &input, &mut result)?
         }
+        Op::Revision => revision::revision(corpus, metric, rule, &input, &mut result)?,
     }
     if ranks_countries(input.op) {
         let compared = candidate_countries(corpus, metric, &input)?;
