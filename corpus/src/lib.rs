@@ -47,6 +47,7 @@ pub mod analytics;
 pub mod baked;
 pub mod changes;
 pub mod citation;
+pub mod citation_style;
 pub mod concordance;
 pub mod country;
 pub mod curated;
@@ -77,7 +78,6 @@ pub mod source;
 pub use baked::BakedCorpus;
 pub use citation::{Citation, CitationId, CitedRecord, RecordCitation, UnresolvedCitation};
 pub use country::{Country, CountryRegistry, EntityKind, PlaceMatch};
-pub use places::{AmbiguousPlace, OutsidePlace, Places};
 pub use curated::{CitationPrefix, RecordDataset, RecordSource};
 pub use dataset::{Dataset, DatasetColumn};
 pub use derived::{Anomaly, Contradiction, Discoveries, PillarCorrelation, SeriesStats, YearStats};
@@ -95,6 +95,7 @@ pub use observation::{
     has_flag, is_estimate, is_projection,
 };
 pub use pillar::{Pillar, PillarRegistry};
+pub use places::{AmbiguousPlace, OutsidePlace, Places};
 pub use project::{PROJECT_INCONSISTENCIES, Project};
 pub use regulation::{Law, LawEvent};
 pub use report::{

@@ -159,8 +159,7 @@ fn read_countries(catalog: &Catalog, sources_dir: &Path) -> Result<CountryRegist
         .find(|source| matches!(source.connector, Connector::CountryNames { .. }))
         .expect("the catalog is validated to have a country_names source");
     let entities = ingest::countries::read(entry, &catalog.settings, sources_dir)?;
-    let places =
-        ingest::countries::read_places(entry, &catalog.settings, sources_dir, &entities)?;
+    let places = ingest::countries::read_places(entry, &catalog.settings, sources_dir, &entities)?;
     Ok(CountryRegistry::with_places(entities, places))
 }
 

@@ -82,6 +82,9 @@
 
   let lang = langOf(document.documentElement.lang) || "es";
   let langFromArguments = false;
+  // Where a citation id resolves over HTTP (`/api/v1/citations/`): set on the server's own chart pages,
+  // absent inside an MCP host.
+  let citationBase = null;
   let hostContext = {};
   let hostCapabilities = {};
   let toolArguments = {};
@@ -402,7 +405,15 @@
       const record = series[entry.series_id] || {};
       const indicator = indicators[record.indicator] || {};
       const item = element("li", null, { "data-citation-id": entry.id });
-      item.append(element("code", entry.id), " ");
+      // On the server's own page each value's id opens its citation (`/api/v1/citations/{id}`).
+      const resolvable = entry.years ? null : entry.id;
+      if (citationBase && resolvable && entry.series_id) {
+        const anchor = link(citationBase + encodeURIComponent(resolvable), "");
+        anchor.append(element("code", entry.id));
+        item.append(anchor, " ");
+      } else {
+        item.append(element("code", entry.id), " ");
+      }
       const parts = [];
       if (indicator.title) parts.push(indicator.title);
       if (record.country) parts.push(record.country);
@@ -411,7 +422,14 @@
         parts.push(entry.years[0] + "–" + entry.years[1] + ", " + entry.points + " " + text("points"));
       }
       item.append(parts.join(" · "));
-      if (entry.years) item.append(" ", element("code", entry.id + "-{year}"));
+      if (entry.years && citationBase) {
+        const latest = entry.id + "-" + entry.years[1];
+        const anchor = link(citationBase + encodeURIComponent(latest), "");
+        anchor.append(element("code", entry.id + "-{year}"));
+        item.append(" ", anchor);
+      } else if (entry.years) {
+        item.append(" ", element("code", entry.id + "-{year}"));
+      }
       if (!entry.series_id) item.append(text("derived"));
       if (record.url) {
         item.append(" ");
@@ -461,6 +479,7 @@
   if (embedded) {
     const data = JSON.parse(embedded);
     lang = langOf(data.lang) || lang;
+    citationBase = data.citation_base || null;
     render(data.chart).catch((error) => setStatus(text("unavailable") + " " + error.message));
   } else if (host) {
     connect().catch((error) => setStatus(text("unavailable") + " " + error.message));

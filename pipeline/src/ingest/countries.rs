@@ -205,4 +205,3 @@ pub fn read_places(
     outside.sort_by(|left, right| left.iso3.cmp(&right.iso3));
     Ok(Places { ambiguous, outside })
 }
-

@@ -183,7 +183,11 @@ fn draw(
     let chart: Value = serde_json::from_str(&answer.payload)
         .map_err(|error| ChartPageError::Internal(format!("reading the chart data: {error}")))?;
     Ok(apps::standalone_page(
-        &json!({"lang": lang.as_str(), "chart": chart}),
+        &json!({
+            "lang": lang.as_str(),
+            "chart": chart,
+            "citation_base": format!("{}citations/", crate::links::API_PREFIX),
+        }),
         lang,
     ))
 }

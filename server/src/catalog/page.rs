@@ -83,6 +83,9 @@ struct PageView<'a> {
     datasets: Vec<DatasetView<'a>>,
     singles: Vec<FileView>,
     sources: &'a [corpus::SourceRecord],
+    /// `/api/v1/citations/{id}?format=apa` of the first listed indicator's latest stored value: where any
+    /// value's citation id resolves over HTTP.
+    citation_example: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -214,6 +217,14 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
         .map(file_view)
         .collect();
     let published = corpus.downloads.published.map(httpdate::fmt_http_date);
+    let citation_example = pillars
+        .iter()
+        .flat_map(|pillar| &pillar.indicators)
+        .find_map(|indicator| {
+            let rows = baked.observations().indicator_rows(indicator.id);
+            (!rows.is_empty()).then(|| baked.observations().row(rows.end - 1).citation_id)
+        })
+        .map(|id| format!("{}citations/{id}?format=apa", links::API_PREFIX));
     let page = PageView {
         lang: lang.as_str(),
         text: texts(lang),
@@ -230,6 +241,7 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
         datasets,
         singles,
         sources: baked.sources(),
+        citation_example,
     };
     TEMPLATES
         .get_template("catalog.html")?
@@ -238,7 +250,7 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
 
 /// The page's words in `lang`.
 fn texts(lang: Lang) -> HashMap<&'static str, &'static str> {
-    let rows: [(&str, [&str; 3]); 26] = [
+    let rows: [(&str, [&str; 3]); 27] = [
         (
             "chart",
             [
@@ -301,6 +313,14 @@ fn texts(lang: Lang) -> HashMap<&'static str, &'static str> {
         ("publisher", ["Editor", "Publisher", "Editor"]),
         ("vintage", ["Edición", "Vintage", "Edição"]),
         ("retrieved", ["Descargado", "Retrieved", "Obtido"]),
+        (
+            "cite",
+            [
+                "Cualquier citation_id se resuelve en /api/v1/citations/{id}, lista para pegar con ?format=bibtex, apa, chicago, csl-json o text; por ejemplo",
+                "Any citation_id resolves at /api/v1/citations/{id}, ready to paste with ?format=bibtex, apa, chicago, csl-json or text; for example",
+                "Qualquer citation_id se resolve em /api/v1/citations/{id}, pronta para colar com ?format=bibtex, apa, chicago, csl-json ou text; por exemplo",
+            ],
+        ),
         (
             "footer",
             [

@@ -1,6 +1,7 @@
 //! Loading the published corpus: resolve `current`, check the format version, memory-map the
 //! observation tables, read the registries and the dataset catalog, open the search index.
 
+pub mod citations;
 pub mod downloads;
 pub mod records;
 

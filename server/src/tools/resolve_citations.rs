@@ -2,9 +2,11 @@
 //!
 //! Reads the citation registry (`citations` dataset: the source and metric registries plus the
 //! observation tables). Takes 1 to 50 ids; per-response synthetic ids (`pulse-…`, `calc-…`) and unknown
-//! ids come back under `unresolved` with the reason.
+//! ids come back under `unresolved` with the reason. With `format` (`csl-json`, `bibtex`, `apa`,
+//! `chicago`, `text`), each resolved value and record is also written ready to paste under `formatted`
+//! ([`corpus::citation_style`]); the same is served at `GET /api/v1/citations/{id}?format=…`.
 
-use corpus::Lang;
+use corpus::{Lang, citation_style::CitationFormat};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -26,7 +28,8 @@ pub fn spec() -> ToolSpec {
          dataset, indicator, value, year, deep link, vintage, retrieval date, licence \
          (`result.resolved`). A record id (wbproj-…, cclw-…, crsflow-…, event-…): title, page, \
          licence (`result.records`). calc-… and pulse-… records travel inline in their answer; \
-         unknown ids come back under `unresolved` with the reason.",
+         unknown ids come back under `unresolved` with the reason. `format` adds each written \
+         ready to paste (csl-json, bibtex, apa, chicago, text).",
         &["citations"],
         handle,
     )
@@ -40,7 +43,49 @@ pub struct ResolveCitationsInput {
     #[schemars(length(min = 1, max = 50))]
     #[schemars(transform = super::limits::cap_identifier)]
     pub ids: Vec<String>,
+    /// Also as: default json only.
+    #[serde(default)]
+    #[schemars(transform = super::limits::cap_identifier)]
+    pub format: Option<Format>,
 }
+
+/// A paste-ready format ([`corpus::citation_style::CitationFormat`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+pub enum Format {
+    /// Only the JSON records.
+    #[serde(rename = "json")]
+    Json,
+    /// CSL-JSON items.
+    #[serde(rename = "csl-json")]
+    CslJson,
+    /// BibTeX `@misc` entries.
+    #[serde(rename = "bibtex")]
+    Bibtex,
+    /// APA 7 data set references.
+    #[serde(rename = "apa")]
+    Apa,
+    /// Chicago bibliography entries.
+    #[serde(rename = "chicago")]
+    Chicago,
+    /// Plain lines.
+    #[serde(rename = "text")]
+    Text,
+}
+
+impl Format {
+    fn style(self) -> CitationFormat {
+        match self {
+            Format::Json => CitationFormat::Json,
+            Format::CslJson => CitationFormat::CslJson,
+            Format::Bibtex => CitationFormat::Bibtex,
+            Format::Apa => CitationFormat::Apa,
+            Format::Chicago => CitationFormat::Chicago,
+            Format::Text => CitationFormat::Text,
+        }
+    }
+}
+
+pub use crate::load::citations::Formatted;
 
 /// Resolved and unresolved ids.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -48,11 +93,14 @@ pub struct ResolveCitationsResult {
     /// Ids that resolved, in request order, with their values; the series, indicator and source records
     /// are in `citations`.
     pub resolved: Vec<Resolved>,
-    /// Ids that did not, with the reason.
     /// Ids resolved to curated records (projects: `wbproj-p127837`); each record is under
     /// `citations.records`.
     pub records: Vec<String>,
+    /// Ids that did not, with the reason.
     pub unresolved: Vec<Unresolved>,
+    /// With `format`: each resolved id written in it, in request order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub formatted: Vec<Formatted>,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
 }
@@ -139,10 +187,20 @@ fn handle(
             }),
         }
     }
+    let formatted = match input.format.map(Format::style) {
+        None | Some(CitationFormat::Json) => Vec::new(),
+        Some(style) => resolved
+            .iter()
+            .map(|resolved| resolved.citation_id.as_str())
+            .chain(resolved_records.iter().map(String::as_str))
+            .filter_map(|id| corpus.formatted_citation(id, style))
+            .collect(),
+    };
     let result = ResolveCitationsResult {
         resolved,
         records: resolved_records,
         unresolved,
+        formatted,
         sources: vec![display::source_link(corpus, "citations", None)],
     };
     Ok(ToolAnswer {

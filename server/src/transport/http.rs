@@ -70,6 +70,12 @@ pub fn router(state: Arc<HttpState>) -> Router {
         .route("/api/v1/", catalog_route())
         .route("/api/v1/catalog", catalog_route())
         .route(
+            "/api/v1/citations/{id}",
+            axum::routing::get(super::citations::get_citation)
+                .options(super::downloads::preflight)
+                .fallback(super::downloads::method_not_allowed),
+        )
+        .route(
             "/api/v1/{*path}",
             axum::routing::get(super::downloads::get_file)
                 .options(super::downloads::preflight)

@@ -33,6 +33,7 @@
 
 pub mod apps;
 pub mod chunks;
+pub mod citations;
 pub mod downloads;
 pub mod era;
 pub mod guard;

@@ -51,10 +51,10 @@ pub use explain_change::AssociatedChange;
 pub use forecast::{ForecastResult, POOR_FIT_R_SQUARED};
 pub use gap_to_frontier::Gap;
 pub use rank::{RankedCell, Ranking};
-pub use revision::{Revision, VintageCell};
 pub use rank_change::{
     ChangeRanking, ChangeSignificance, RANK_CHANGE_YEARS, RankedChange, YearCell, Z_90,
 };
+pub use revision::{Revision, VintageCell};
 
 /// Years the year arguments accept (the input schema's range).
 pub const YEARS: std::ops::RangeInclusive<i32> = 1900..=2100;

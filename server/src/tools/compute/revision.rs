@@ -97,14 +97,17 @@ pub(super) fn revision<'a>(
         })?,
     };
     let find = |rows: &[Observation<'a>], which: &Metric| -> Result<Observation<'a>, ToolError> {
-        rows.iter().find(|row| row.year == year).copied().ok_or_else(|| {
-            ToolError::Invalid(format!(
-                "year {year}: {} ({}) holds no value for {country}; both vintages hold {}",
-                which.id,
-                which.vintage,
-                span(&shared)
-            ))
-        })
+        rows.iter()
+            .find(|row| row.year == year)
+            .copied()
+            .ok_or_else(|| {
+                ToolError::Invalid(format!(
+                    "year {year}: {} ({}) holds no value for {country}; both vintages hold {}",
+                    which.id,
+                    which.vintage,
+                    span(&shared)
+                ))
+            })
     };
     let earlier = find(&earlier_rows, earlier_metric)?;
     let later = find(&later_rows, later_metric)?;
@@ -121,7 +124,11 @@ pub(super) fn revision<'a>(
     });
     result.calculation = calculation(
         "revision",
-        &format!("{}-{}-{year}", later_metric.id, country.to_ascii_lowercase()),
+        &format!(
+            "{}-{}-{year}",
+            later_metric.id,
+            country.to_ascii_lowercase()
+        ),
         &format!(
             "the same cell in two vintages: {} ({}) against {} ({})",
             earlier_metric.id, earlier_metric.vintage, later_metric.id, later_metric.vintage

@@ -98,9 +98,11 @@ impl Pairs {
             if row.right_times_indicator.is_some() || row.right_value == 0.0 {
                 continue;
             }
-            let known = by_metric
-                .get(&row.left_indicator)
-                .is_some_and(|others| others.iter().any(|(other, _)| *other == row.right_indicator));
+            let known = by_metric.get(&row.left_indicator).is_some_and(|others| {
+                others
+                    .iter()
+                    .any(|(other, _)| *other == row.right_indicator)
+            });
             if known {
                 continue;
             }
@@ -126,15 +128,30 @@ impl Pairs {
 
 /// The scale factors a diagnosis tries, most plausible first, with what each means.
 const SCALES: [(f64, &str); 10] = [
-    (100.0, "×100: the claim reads as a fraction (0-1) of what the corpus holds as a percentage or a 0-100 score"),
-    (0.01, "÷100: the claim reads as a percentage of what the corpus holds as a fraction"),
+    (
+        100.0,
+        "×100: the claim reads as a fraction (0-1) of what the corpus holds as a percentage or a 0-100 score",
+    ),
+    (
+        0.01,
+        "÷100: the claim reads as a percentage of what the corpus holds as a fraction",
+    ),
     (1e3, "×1,000: the claim reads in thousands"),
     (1e-3, "÷1,000: the claim reads a thousand times too large"),
     (1e6, "×1,000,000: the claim reads in millions"),
-    (1e-6, "÷1,000,000: the claim reads a million times too large"),
+    (
+        1e-6,
+        "÷1,000,000: the claim reads a million times too large",
+    ),
     (1e9, "×1,000,000,000: the claim reads in billions"),
-    (1e-9, "÷1,000,000,000: the claim reads a billion times too large"),
-    (10.0, "×10: one order of magnitude (a rate per 10,000 read per 100,000, or a slipped decimal point)"),
+    (
+        1e-9,
+        "÷1,000,000,000: the claim reads a billion times too large",
+    ),
+    (
+        10.0,
+        "×10: one order of magnitude (a rate per 10,000 read per 100,000, or a slipped decimal point)",
+    ),
     (0.1, "÷10: one order of magnitude (a slipped decimal point)"),
 ];
 
@@ -216,8 +233,10 @@ pub(super) fn judge(
             };
             match metric_named(corpus, &words, &entity.iso3, is_aggregate)? {
                 Some(metric) => {
-                    read.indicator
-                        .insert(arguments::snippet(&trim_connectors(&words)), metric.id.clone());
+                    read.indicator.insert(
+                        arguments::snippet(&trim_connectors(&words)),
+                        metric.id.clone(),
+                    );
                     metric
                 }
                 None => {
@@ -306,7 +325,12 @@ pub(super) fn judge(
     let others = pairs
         .of_metric(&metric.id)
         .iter()
-        .filter_map(|(other, factor)| corpus.baked.metric(other).map(|other| (other, *factor, false)))
+        .filter_map(|(other, factor)| {
+            corpus
+                .baked
+                .metric(other)
+                .map(|other| (other, *factor, false))
+        })
         .chain(
             corpus
                 .baked
@@ -319,7 +343,11 @@ pub(super) fn judge(
             continue;
         };
         let aligned = observation.value * factor;
-        let tolerance = band(aligned, rounding, observation.standard_error.map(|error| error * factor));
+        let tolerance = band(
+            aligned,
+            rounding,
+            observation.standard_error.map(|error| error * factor),
+        );
         cited.push(observation.citation_id.to_string());
         also.push(OtherValue {
             indicator: other.id.clone(),
@@ -349,7 +377,9 @@ pub(super) fn judge(
                 metric.id, entity.iso3
             ),
         );
-        verdict.diagnosis.extend(year_diagnosis(&series, year, value, rounding));
+        verdict
+            .diagnosis
+            .extend(year_diagnosis(&series, year, value, rounding));
         if let Some(best) = best_other.filter(|best| *best != VerdictKind::Mismatch) {
             verdict.verdict = best;
             verdict.reason = Some(format!(
@@ -395,7 +425,11 @@ pub(super) fn judge(
                 kind: DiagnosisKind::Vintage,
                 says: format!(
                     "{} the older vintage {} ({}): {}, since revised to {}",
-                    if other.verdict == VerdictKind::Match { "matches" } else { "is close to" },
+                    if other.verdict == VerdictKind::Match {
+                        "matches"
+                    } else {
+                        "is close to"
+                    },
                     other.vintage,
                     other.indicator,
                     other.value,
@@ -407,7 +441,8 @@ pub(super) fn judge(
         }
         diagnosis.extend(year_diagnosis(&series, year, value, rounding));
         diagnosis.extend(scale_diagnosis(value, rounding, observation, &tolerance));
-        if value != 0.0 && verdict_of(-value - observation.value, &tolerance) <= VerdictKind::Close {
+        if value != 0.0 && verdict_of(-value - observation.value, &tolerance) <= VerdictKind::Close
+        {
             diagnosis.push(Diagnosis {
                 kind: DiagnosisKind::Sign,
                 says: format!("the sign: {} is the corpus value", -value),
@@ -416,7 +451,14 @@ pub(super) fn judge(
             });
         }
         if !is_aggregate && own == VerdictKind::Mismatch {
-            diagnosis.extend(aggregate_diagnosis(corpus, metric, year, value, rounding, &entity.iso3));
+            diagnosis.extend(aggregate_diagnosis(
+                corpus,
+                metric,
+                year,
+                value,
+                rounding,
+                &entity.iso3,
+            ));
         }
     }
     cited.extend(
@@ -495,8 +537,10 @@ fn year_diagnosis(
         .iter()
         .filter(|observation| observation.year != year)
         .filter(|observation| {
-            verdict_of(value - observation.value, &band(observation.value, rounding, None))
-                == VerdictKind::Match
+            verdict_of(
+                value - observation.value,
+                &band(observation.value, rounding, None),
+            ) == VerdictKind::Match
         })
         .min_by_key(|observation| ((observation.year - year).abs(), observation.year))
         .map(|observation| Diagnosis {
@@ -505,7 +549,11 @@ fn year_diagnosis(
                 "{} matches: {}{}",
                 observation.year,
                 observation.value,
-                if is_projection(observation.flags) { " (a projection)" } else { "" }
+                if is_projection(observation.flags) {
+                    " (a projection)"
+                } else {
+                    ""
+                }
             ),
             value: Some(observation.value),
             citation_id: Some(observation.citation_id.to_string()),
@@ -556,16 +604,18 @@ fn aggregate_diagnosis(
             .aggregates()
             .find(&metric.id, &aggregate.iso3, year)?;
         let tolerance = band(observation.value, rounding, None);
-        (verdict_of(value - observation.value, &tolerance) <= VerdictKind::Close).then(|| Diagnosis {
-            kind: DiagnosisKind::Aggregate,
-            says: format!(
-                "close to {} ({}), {}: a regional figure, not {country}'s",
-                aggregate.names.en,
-                aggregate.iso3,
-                clean(observation.value)
-            ),
-            value: Some(observation.value),
-            citation_id: Some(observation.citation_id.to_string()),
+        (verdict_of(value - observation.value, &tolerance) <= VerdictKind::Close).then(|| {
+            Diagnosis {
+                kind: DiagnosisKind::Aggregate,
+                says: format!(
+                    "close to {} ({}), {}: a regional figure, not {country}'s",
+                    aggregate.names.en,
+                    aggregate.iso3,
+                    clean(observation.value)
+                ),
+                value: Some(observation.value),
+                citation_id: Some(observation.citation_id.to_string()),
+            }
         })
     })
 }
@@ -611,7 +661,8 @@ fn metric_named<'a>(
 /// `words` without the connectors at either end (`life expectancy in` → `life expectancy`).
 fn trim_connectors(words: &str) -> String {
     const CONNECTORS: [&str; 16] = [
-        "in", "of", "the", "for", "to", "de", "del", "la", "el", "en", "em", "do", "da", "a", "o", "y",
+        "in", "of", "the", "for", "to", "de", "del", "la", "el", "en", "em", "do", "da", "a", "o",
+        "y",
     ];
     let words: Vec<&str> = words.split_whitespace().collect();
     let start = words

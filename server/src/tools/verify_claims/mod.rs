@@ -239,7 +239,9 @@ fn handle(
     }
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for verdict in &verdicts {
-        *counts.entry(verdict.verdict.name().to_string()).or_default() += 1;
+        *counts
+            .entry(verdict.verdict.name().to_string())
+            .or_default() += 1;
     }
     let citations = super::answer::citation_records(corpus, cited.iter().map(String::as_str))?;
     Ok(ToolAnswer {

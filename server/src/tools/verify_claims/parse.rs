@@ -31,14 +31,82 @@ pub struct ReadText {
 
 /// Words that say a claim is being made and name nothing measured (es/en/pt).
 const CLAIM_WORDS: [&str; 76] = [
-    "was", "were", "is", "are", "be", "been", "fell", "rose", "reached", "grew", "stood", "hit",
-    "dropped", "increased", "decreased", "declined", "climbed", "amounted", "totaled", "totalled",
-    "about", "around", "nearly", "almost", "roughly", "approximately", "just", "over", "under",
-    "above", "below", "some", "its", "has", "had", "have", "fue", "era", "es", "son", "fueron",
-    "cayo", "subio", "alcanzo", "crecio", "llego", "bajo", "aumento", "disminuyo", "situo",
-    "registro", "tuvo", "tiene", "casi", "alrededor", "aproximadamente", "unos", "foi", "eram",
-    "caiu", "subiu", "atingiu", "cresceu", "chegou", "aumentou", "diminuiu", "ficou", "registrou",
-    "teve", "tem", "quase", "cerca", "aproximadamente", "se", "ha", "sido",
+    "was",
+    "were",
+    "is",
+    "are",
+    "be",
+    "been",
+    "fell",
+    "rose",
+    "reached",
+    "grew",
+    "stood",
+    "hit",
+    "dropped",
+    "increased",
+    "decreased",
+    "declined",
+    "climbed",
+    "amounted",
+    "totaled",
+    "totalled",
+    "about",
+    "around",
+    "nearly",
+    "almost",
+    "roughly",
+    "approximately",
+    "just",
+    "over",
+    "under",
+    "above",
+    "below",
+    "some",
+    "its",
+    "has",
+    "had",
+    "have",
+    "fue",
+    "era",
+    "es",
+    "son",
+    "fueron",
+    "cayo",
+    "subio",
+    "alcanzo",
+    "crecio",
+    "llego",
+    "bajo",
+    "aumento",
+    "disminuyo",
+    "situo",
+    "registro",
+    "tuvo",
+    "tiene",
+    "casi",
+    "alrededor",
+    "aproximadamente",
+    "unos",
+    "foi",
+    "eram",
+    "caiu",
+    "subiu",
+    "atingiu",
+    "cresceu",
+    "chegou",
+    "aumentou",
+    "diminuiu",
+    "ficou",
+    "registrou",
+    "teve",
+    "tem",
+    "quase",
+    "cerca",
+    "aproximadamente",
+    "se",
+    "ha",
+    "sido",
 ];
 
 /// Scale words and their factor; matched on folded words, the longest phrase first.
@@ -229,7 +297,8 @@ fn find_phrase(words: &[String], phrase: &[&str], used: &[bool]) -> Option<usize
         return None;
     }
     (0..=words.len() - phrase.len()).find(|&start| {
-        (0..phrase.len()).all(|offset| !used[start + offset] && words[start + offset] == phrase[offset])
+        (0..phrase.len())
+            .all(|offset| !used[start + offset] && words[start + offset] == phrase[offset])
     })
 }
 
@@ -298,7 +367,9 @@ fn tokenize(text: &str, romance: bool) -> Vec<Token> {
             if at + 1 < characters.len()
                 && matches!(characters[at], '\'' | '’')
                 && characters[at + 1] == 's'
-                && characters.get(at + 2).is_none_or(|next| !next.is_alphanumeric())
+                && characters
+                    .get(at + 2)
+                    .is_none_or(|next| !next.is_alphanumeric())
             {
                 at += 2;
             }

@@ -32,9 +32,15 @@ pub fn read<'a>(corpus: &'a Corpus, text: &str) -> Option<ReadPlace<'a>> {
     for length in (1..=5.min(words.len())).rev() {
         for start in 0..=words.len() - length {
             let phrase = words[start..start + length].join(" ");
-            let readable = phrase.chars().filter(|character| character.is_alphabetic()).count() >= 4
+            let readable = phrase
+                .chars()
+                .filter(|character| character.is_alphabetic())
+                .count()
+                >= 4
                 || (phrase.len() == 3
-                    && phrase.chars().all(|character| character.is_ascii_uppercase()));
+                    && phrase
+                        .chars()
+                        .all(|character| character.is_ascii_uppercase()));
             if !readable || phrase.chars().any(|character| character.is_ascii_digit()) {
                 continue;
             }
