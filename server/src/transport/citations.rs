@@ -89,11 +89,10 @@ pub async fn get_citation(
             .and_then(|written| written.text),
     };
     let Some(body) = body else {
-        let reason = corpus
-            .baked
-            .resolve_citation(&id)
-            .err()
-            .map_or_else(|| "no such citation id".to_string(), |unresolved| unresolved.reason);
+        let reason = corpus.baked.resolve_citation(&id).err().map_or_else(
+            || "no such citation id".to_string(),
+            |unresolved| unresolved.reason,
+        );
         return problem(StatusCode::NOT_FOUND, reason);
     };
     let mut response = Response::new(Body::from(body));

@@ -21,8 +21,10 @@ pub struct Tolerance {
     pub matched: f64,
     /// Largest difference read as `close`.
     pub close: f64,
-    /// `standard_error` (1.96 × the publisher's) or `relative` (2 % of the value, or twice the rounding).
-    pub basis: &'static str,
+    /// `standard_error` when `close` is 1.96 × the publisher's standard error; absent when it is 2 % of
+    /// the value (or twice the rounding).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub basis: Option<&'static str>,
 }
 
 /// What kind of transformation explains a difference.
@@ -130,29 +132,20 @@ impl Pairs {
 const SCALES: [(f64, &str); 10] = [
     (
         100.0,
-        "×100: the claim reads as a fraction (0-1) of what the corpus holds as a percentage or a 0-100 score",
+        "×100 (a 0-1 fraction for a percentage or 0-100 score)",
     ),
-    (
-        0.01,
-        "÷100: the claim reads as a percentage of what the corpus holds as a fraction",
-    ),
-    (1e3, "×1,000: the claim reads in thousands"),
-    (1e-3, "÷1,000: the claim reads a thousand times too large"),
-    (1e6, "×1,000,000: the claim reads in millions"),
-    (
-        1e-6,
-        "÷1,000,000: the claim reads a million times too large",
-    ),
-    (1e9, "×1,000,000,000: the claim reads in billions"),
-    (
-        1e-9,
-        "÷1,000,000,000: the claim reads a billion times too large",
-    ),
+    (0.01, "÷100 (a percentage for a fraction)"),
+    (1e3, "×1,000 (in thousands)"),
+    (1e-3, "÷1,000"),
+    (1e6, "×1,000,000 (in millions)"),
+    (1e-6, "÷1,000,000"),
+    (1e9, "×1,000,000,000 (in billions)"),
+    (1e-9, "÷1,000,000,000"),
     (
         10.0,
-        "×10: one order of magnitude (a rate per 10,000 read per 100,000, or a slipped decimal point)",
+        "×10 (an order of magnitude: per 10,000 for per 100,000, a slipped decimal)",
     ),
-    (0.1, "÷10: one order of magnitude (a slipped decimal point)"),
+    (0.1, "÷10 (an order of magnitude)"),
 ];
 
 /// Judges `claim` (position `number`); the citation ids its verdict cites.
@@ -245,7 +238,7 @@ pub(super) fn judge(
                     } else {
                         format!(
                             "no governed indicator is named by `{}`: the corpus holds no such figure, or call resolve_metric and give `indicator`",
-                            arguments::snippet(&words)
+                            arguments::snippet(&trim_connectors(&words))
                         )
                     };
                     return Ok((refuse(read, reason), Vec::new()));
@@ -315,7 +308,7 @@ pub(super) fn judge(
             },
         );
         if let Some(held) = held {
-            verdict.corpus = Some(corpus_value(metric, held));
+            verdict.corpus = Some(corpus_value(held));
             cited.push(held.citation_id.to_string());
         }
         return Ok((verdict, cited));
@@ -348,7 +341,12 @@ pub(super) fn judge(
             rounding,
             observation.standard_error.map(|error| error * factor),
         );
-        cited.push(observation.citation_id.to_string());
+        let judged = verdict_of(value - aligned, &tolerance);
+        // An older vintage is listed when it explains the claim; a current publisher always is (the
+        // claim is judged against it too).
+        if older && judged == VerdictKind::Mismatch {
+            continue;
+        }
         also.push(OtherValue {
             indicator: other.id.clone(),
             vintage: other.vintage.clone(),
@@ -356,9 +354,19 @@ pub(super) fn judge(
             value: observation.value,
             aligned: (factor != 1.0).then_some(aligned),
             citation_id: observation.citation_id.to_string(),
-            verdict: verdict_of(value - aligned, &tolerance),
+            verdict: judged,
         });
     }
+    let own_at_year = at_year.map(|observation| {
+        verdict_of(
+            value - observation.value,
+            &band(observation.value, rounding, observation.standard_error),
+        )
+    });
+    // Listed: the current publishers that judge the claim at least as well as the indicator (or all,
+    // when the indicator holds no value that year); older vintages only when they explain it (above).
+    also.retain(|other| other.older_vintage || own_at_year.is_none_or(|own| other.verdict <= own));
+    cited.extend(also.iter().map(|other| other.citation_id.clone()));
     let best_other = also
         .iter()
         .filter(|other| !other.older_vintage)
@@ -409,10 +417,7 @@ pub(super) fn judge(
         {
             diagnosis.push(Diagnosis {
                 kind: DiagnosisKind::Publisher,
-                says: format!(
-                    "matches {} ({}) of another publisher: {}",
-                    other.indicator, other.vintage, other.value
-                ),
+                says: format!("another publisher's {} matches", other.indicator),
                 value: Some(other.value),
                 citation_id: Some(other.citation_id.clone()),
             });
@@ -424,33 +429,32 @@ pub(super) fn judge(
             diagnosis.push(Diagnosis {
                 kind: DiagnosisKind::Vintage,
                 says: format!(
-                    "{} the older vintage {} ({}): {}, since revised to {}",
+                    "the older vintage {} ({}) {}; since revised",
+                    other.vintage,
+                    other.indicator,
                     if other.verdict == VerdictKind::Match {
                         "matches"
                     } else {
-                        "is close to"
+                        "is close"
                     },
-                    other.vintage,
-                    other.indicator,
-                    other.value,
-                    observation.value
                 ),
                 value: Some(other.value),
                 citation_id: Some(other.citation_id.clone()),
             });
         }
         diagnosis.extend(year_diagnosis(&series, year, value, rounding));
-        diagnosis.extend(scale_diagnosis(value, rounding, observation, &tolerance));
+        diagnosis.extend(scale_diagnosis(value, rounding, observation));
         if value != 0.0 && verdict_of(-value - observation.value, &tolerance) <= VerdictKind::Close
         {
             diagnosis.push(Diagnosis {
                 kind: DiagnosisKind::Sign,
-                says: format!("the sign: {} is the corpus value", -value),
+                says: format!("the other sign ({}) matches", -value),
                 value: Some(observation.value),
                 citation_id: Some(observation.citation_id.to_string()),
             });
         }
-        if !is_aggregate && own == VerdictKind::Mismatch {
+        // A regional figure only when nothing else explains the claim.
+        if !is_aggregate && own == VerdictKind::Mismatch && diagnosis.is_empty() {
             diagnosis.extend(aggregate_diagnosis(
                 corpus,
                 metric,
@@ -471,9 +475,10 @@ pub(super) fn judge(
             claim: number,
             verdict: verdict_kind,
             read,
-            corpus: Some(corpus_value(metric, observation)),
+            corpus: Some(corpus_value(observation)),
             difference: Some(super::super::answer::significant(difference, 6)),
-            tolerance: Some(tolerance),
+            // A match's band is the claim's own rounding: said only for close and mismatch.
+            tolerance: (verdict_kind != VerdictKind::Match).then_some(tolerance),
             diagnosis,
             also,
             reason: None,
@@ -489,12 +494,12 @@ fn band(value: f64, rounding: f64, standard_error: Option<f64>) -> Tolerance {
         Some(error) => Tolerance {
             matched: clean(matched),
             close: clean((1.96 * error).max(matched)),
-            basis: "standard_error",
+            basis: Some("standard_error"),
         },
         None => Tolerance {
             matched: clean(matched),
             close: clean((0.02 * value.abs()).max(2.0 * rounding).max(matched)),
-            basis: "relative",
+            basis: None,
         },
     }
 }
@@ -516,10 +521,9 @@ fn verdict_of(difference: f64, tolerance: &Tolerance) -> VerdictKind {
     }
 }
 
-fn corpus_value(metric: &Metric, observation: &Observation<'_>) -> CorpusValue {
+fn corpus_value(observation: &Observation<'_>) -> CorpusValue {
     CorpusValue {
         value: observation.value,
-        unit: metric.unit.clone(),
         year: observation.year,
         citation_id: observation.citation_id.to_string(),
         flags: (!observation.flags.is_empty()).then(|| observation.flags.to_string()),
@@ -546,9 +550,8 @@ fn year_diagnosis(
         .map(|observation| Diagnosis {
             kind: DiagnosisKind::Year,
             says: format!(
-                "{} matches: {}{}",
+                "{} matches{}",
                 observation.year,
-                observation.value,
                 if is_projection(observation.flags) {
                     " (a projection)"
                 } else {
@@ -561,28 +564,18 @@ fn year_diagnosis(
 }
 
 /// The first power of ten that brings the claim within the band of the value (or within 10 % of it).
-fn scale_diagnosis(
-    value: f64,
-    rounding: f64,
-    observation: &Observation<'_>,
-    tolerance: &Tolerance,
-) -> Option<Diagnosis> {
+fn scale_diagnosis(value: f64, rounding: f64, observation: &Observation<'_>) -> Option<Diagnosis> {
     if value == 0.0 {
         return None;
     }
     SCALES.iter().find_map(|(factor, meaning)| {
         let scaled = value * factor;
-        let allowed = tolerance
-            .close
-            .max(rounding * factor)
-            .max(0.1 * observation.value.abs());
+        // The claim's own rounding scaled with it, or a tenth of the value: a band of the value's
+        // magnitude, not the claim's.
+        let allowed = (rounding * factor).max(0.1 * observation.value.abs());
         ((scaled - observation.value).abs() <= allowed).then(|| Diagnosis {
             kind: DiagnosisKind::Scale,
-            says: format!(
-                "{meaning}: {} against the corpus' {}",
-                clean(scaled),
-                clean(observation.value)
-            ),
+            says: format!("{meaning}: {}", clean(scaled)),
             value: Some(observation.value),
             citation_id: Some(observation.citation_id.to_string()),
         })
@@ -608,10 +601,8 @@ fn aggregate_diagnosis(
             Diagnosis {
                 kind: DiagnosisKind::Aggregate,
                 says: format!(
-                    "close to {} ({}), {}: a regional figure, not {country}'s",
-                    aggregate.names.en,
-                    aggregate.iso3,
-                    clean(observation.value)
+                    "close to {} ({}): a regional figure, not {country}'s",
+                    aggregate.names.en, aggregate.iso3
                 ),
                 value: Some(observation.value),
                 citation_id: Some(observation.citation_id.to_string()),
@@ -660,9 +651,9 @@ fn metric_named<'a>(
 
 /// `words` without the connectors at either end (`life expectancy in` → `life expectancy`).
 fn trim_connectors(words: &str) -> String {
-    const CONNECTORS: [&str; 16] = [
+    const CONNECTORS: [&str; 20] = [
         "in", "of", "the", "for", "to", "de", "del", "la", "el", "en", "em", "do", "da", "a", "o",
-        "y",
+        "y", "no", "na", "nos", "nas",
     ];
     let words: Vec<&str> = words.split_whitespace().collect();
     let start = words

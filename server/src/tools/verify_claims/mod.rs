@@ -62,6 +62,7 @@ pub fn spec() -> ToolSpec {
         ],
         handle,
     )
+    .paged(MAX_CLAIMS)
 }
 
 /// Arguments of `verify_claims`.
@@ -71,6 +72,14 @@ pub struct VerifyClaimsInput {
     /// 1-20 claims.
     #[schemars(length(min = 1, max = 20))]
     pub claims: Vec<Claim>,
+    /// Claims to judge (default: what fits in 10 KB).
+    #[serde(default, deserialize_with = "arguments::whole_number")]
+    #[schemars(range(min = 1, max = 20))]
+    pub limit: Option<u32>,
+    /// Claims to skip (next_offset).
+    #[serde(default, deserialize_with = "arguments::whole_number")]
+    #[schemars(range(min = 0, max = 19))]
+    pub offset: Option<u32>,
 }
 
 /// One claim: words, fields, or both (fields win).
@@ -108,8 +117,14 @@ pub struct Claim {
 pub struct VerifyClaimsResult {
     /// One per claim, in order.
     pub verdicts: Vec<Verdict>,
-    /// How many claims got each verdict (`match`, `close`, `mismatch`, `cannot_verify`).
+    /// How many of the judged claims got each verdict (`match`, `close`, `mismatch`, `cannot_verify`).
     pub counts: BTreeMap<String, usize>,
+    /// Claims given.
+    pub claims_total: usize,
+    /// When claims are left unjudged (the answer stays within 10 KB): call again with the same claims
+    /// and this `offset`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
     /// How the bands are drawn, once for every verdict.
     pub method: String,
     /// Datasets read.
@@ -198,10 +213,8 @@ pub struct Read {
 /// A governed value: the indicator's, the place's and the year's.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CorpusValue {
-    /// The value, in `unit`.
+    /// The value, in the indicator's unit (`citations.indicators`).
     pub value: f64,
-    /// The indicator's unit.
-    pub unit: String,
     /// Year of the value.
     pub year: i32,
     /// Its citation.
@@ -212,11 +225,9 @@ pub struct CorpusValue {
 }
 
 /// How the bands are drawn (the answer's `method`).
-pub const METHOD: &str = "match: the claim equals the corpus value rounded to the claim's own digits \
-     (half a unit of its last digit, scale applied); close: within 1.96 × the publisher's standard error \
-     where it gives one (WGI), otherwise within 2 % of the value or twice the claim's rounding, whichever is \
-     larger; the verdict is the best against the indicator and the other current publishers of the same \
-     quantity; older vintages and diagnoses never make a match.";
+pub const METHOD: &str = "match: the corpus value at the claim's own rounding; close: within 1.96 standard \
+     errors (WGI) or 2 % of the value; the best against the indicator and its other current publishers \
+     (`also`); older vintages and diagnoses never make a match.";
 
 fn handle(
     corpus: &Corpus,
@@ -229,10 +240,22 @@ fn handle(
             input.claims.len()
         )));
     }
+    let offset = input.offset.unwrap_or(0) as usize;
+    if offset >= input.claims.len() {
+        return Err(ToolError::Invalid(format!(
+            "offset {offset}: give 0 to {} for {} claims",
+            input.claims.len() - 1,
+            input.claims.len()
+        )));
+    }
+    let limit = input.limit.map_or(MAX_CLAIMS, |limit| {
+        limit.clamp(1, MAX_CLAIMS as u32) as usize
+    });
+    let end = (offset + limit).min(input.claims.len());
     let pairs = judge::Pairs::of(corpus)?;
-    let mut verdicts = Vec::with_capacity(input.claims.len());
+    let mut verdicts = Vec::with_capacity(end - offset);
     let mut cited: Vec<String> = Vec::new();
-    for (claim_idx, claim) in input.claims.iter().enumerate() {
+    for (claim_idx, claim) in input.claims.iter().enumerate().take(end).skip(offset) {
         let (verdict, ids) = judge::judge(corpus, &pairs, claim, claim_idx + 1, lang)?;
         verdicts.push(verdict);
         cited.extend(ids);
@@ -248,6 +271,8 @@ fn handle(
         result: VerifyClaimsResult {
             verdicts,
             counts,
+            claims_total: input.claims.len(),
+            next_offset: (end < input.claims.len()).then_some(end),
             method: METHOD.to_string(),
             sources: vec![
                 display::source_link(corpus, "observations", None),

@@ -134,7 +134,7 @@ const SCALES: [(&str, f64, &str); 17] = [
 const THOUSANDS: [&str; 5] = ["thousand", "thousands", "mil", "miles", "milhares"];
 
 /// Unit phrases (folded words, a number as its integer digits) and the unit they name, the longest first.
-const UNITS: [(&str, &str); 19] = [
+const UNITS: [(&str, &str); 30] = [
     ("per 100000 people", "per 100,000"),
     ("per 100000 inhabitants", "per 100,000"),
     ("por cada 100000 habitantes", "per 100,000"),
@@ -154,6 +154,17 @@ const UNITS: [(&str, &str); 19] = [
     ("years", "years"),
     ("anos", "years"),
     ("usd", "US$"),
+    ("dollars", "US$"),
+    ("dolares", "US$"),
+    ("tonnes", "tonnes"),
+    ("tons", "tonnes"),
+    ("toneladas", "tonnes"),
+    ("people", "people"),
+    ("persons", "people"),
+    ("personas", "people"),
+    ("pessoas", "people"),
+    ("inhabitants", "people"),
+    ("habitantes", "people"),
 ];
 
 /// A token of the text: a number (as written) or a word (folded).
