@@ -75,6 +75,9 @@ mod get_news;
 /// `resolve_citations`: case D3, stored ids resolved, the rest explained, curated records.
 mod resolve_citations;
 
+/// `verify_claims`: claims checked against the corpus, the claim evaluation's confusion table.
+mod verify_claims;
+
 /// `get_chart_data`, the MCP Apps' app-only tool: cited charts of real values, its refusals.
 mod get_chart_data;
 

@@ -315,22 +315,30 @@ pub(super) fn judge(
     };
     // The other publishers (current) and vintages (older) of the quantity, that year.
     let mut also = Vec::new();
-    let others = pairs
-        .of_metric(&metric.id)
-        .iter()
-        .filter_map(|(other, factor)| {
-            corpus
-                .baked
-                .metric(other)
-                .map(|other| (other, *factor, false))
-        })
+    // The indicator's other publishers (current), then the older vintages of it and of each of them.
+    let publishers: Vec<(&Metric, f64)> = std::iter::once((metric, 1.0))
         .chain(
-            corpus
-                .baked
-                .vintages_of(metric)
-                .into_iter()
-                .map(|other| (other, 1.0, other.vintage < metric.vintage)),
-        );
+            pairs
+                .of_metric(&metric.id)
+                .iter()
+                .filter_map(|(other, factor)| {
+                    corpus.baked.metric(other).map(|other| (other, *factor))
+                }),
+        )
+        .collect();
+    let mut others: Vec<(&Metric, f64, bool)> = publishers
+        .iter()
+        .skip(1)
+        .map(|(other, factor)| (*other, *factor, false))
+        .collect();
+    for (publisher, factor) in &publishers {
+        for vintage in corpus.baked.vintages_of(publisher) {
+            // A newer vintage of the indicator asked for is current; an older one is kept apart.
+            if vintage.id != metric.id && others.iter().all(|(seen, _, _)| seen.id != vintage.id) {
+                others.push((vintage, *factor, vintage.vintage < publisher.vintage));
+            }
+        }
+    }
     for (other, factor, older) in others {
         let Some(observation) = table.find(&other.id, &entity.iso3, year) else {
             continue;

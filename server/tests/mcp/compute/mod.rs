@@ -10,6 +10,7 @@ mod forecast;
 mod gap_to_frontier;
 mod rank;
 mod rank_change;
+mod revision;
 
 use serde_json::{Value, json};
 
