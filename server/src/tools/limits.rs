@@ -156,7 +156,7 @@ fn holds_strings(types: Option<&Value>, untyped_is_string: bool) -> bool {
 }
 
 /// The cap of one argument, as its schema states it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Cap {
     /// Longest string, in characters (code points, as JSON Schema counts).
     max_chars: usize,
@@ -164,6 +164,8 @@ struct Cap {
     identifier: bool,
     /// Most items of an array.
     max_items: Option<usize>,
+    /// The caps of the fields of an array's object items (`verify_claims`' claims).
+    fields: Option<Box<ArgumentCaps>>,
 }
 
 impl Cap {
@@ -172,6 +174,7 @@ impl Cap {
             max_chars: kind.max_chars(),
             identifier: kind == ArgumentKind::Identifier,
             max_items: None,
+            fields: None,
         }
     }
 
@@ -183,6 +186,7 @@ impl Cap {
                 .map_or(fallback.max_chars, |max| max as usize),
             identifier: schema["pattern"].as_str() == Some(IDENTIFIER_PATTERN),
             max_items: fallback.max_items,
+            fields: fallback.fields,
         }
     }
 }
@@ -254,6 +258,21 @@ impl ArgumentCaps {
                         {
                             return refuse(problem);
                         }
+                        // An object item's string fields, each to its own cap.
+                        if let (Value::Object(fields), Some(caps)) = (item, &cap.fields) {
+                            for (field, value) in fields {
+                                if let (Value::String(text), Some(field_cap)) =
+                                    (value, caps.arguments.get(field))
+                                    && let Some(problem) = string_problem(
+                                        &format!("{name}[{index}].{field}"),
+                                        text,
+                                        field_cap,
+                                    )
+                                {
+                                    return refuse(problem);
+                                }
+                            }
+                        }
                     }
                 }
                 // Numbers, booleans, objects and null: the tool's deserializer reads (or refuses) them
@@ -277,6 +296,14 @@ fn declared_cap(property: &Value) -> Cap {
                 .map_or(DEFAULT_MAX_ITEMS, |max| max as usize),
         );
         let items = &property["items"];
+        if items.get("type") == Some(&Value::from("object")) {
+            let mut fields = BTreeMap::new();
+            for (name, field) in items["properties"].as_object().into_iter().flatten() {
+                fields.insert(name.clone(), declared_cap(field));
+            }
+            cap.fields = Some(Box::new(ArgumentCaps { arguments: fields }));
+            return cap;
+        }
         if holds_strings(items.get("type"), items.is_object()) {
             cap = Cap::of_schema(items, cap);
         }

@@ -265,6 +265,8 @@ impl ToolSpec {
     {
         let mut input_schema = schema_value::<I>();
         schema::tidy(&mut input_schema, schema::Side::Input);
+        // An array of objects (`verify_claims`' claims) is published with its items' fields in place.
+        schema::inline_refs(&mut input_schema);
         let caps = Arc::new(limits::ArgumentCaps::declared_in(&input_schema));
         let valid_arguments = describe_arguments(&input_schema);
         add_lang_argument(&mut input_schema);

@@ -28,8 +28,8 @@ pub fn spec() -> ToolSpec {
          dataset, indicator, value, year, deep link, vintage, retrieval date, licence \
          (`result.resolved`). A record id (wbproj-…, cclw-…, crsflow-…, event-…): title, page, \
          licence (`result.records`). calc-… and pulse-… records travel inline in their answer; \
-         unknown ids come back under `unresolved` with the reason. `format` adds each written \
-         ready to paste (csl-json, bibtex, apa, chicago, text).",
+         unknown ids come back under `unresolved` with the reason. `format`: also ready to paste \
+         (csl-json, bibtex, apa, chicago, text).",
         &["citations"],
         handle,
     )

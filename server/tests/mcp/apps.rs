@@ -149,15 +149,16 @@ fn the_apps_tools_list_adds_only_metadata_and_the_app_only_tool() {
     };
     let plain = list(&real);
     let apps = list(&real.for_client(server::transport::apps::ClientFeatures { apps: true }));
-    // The seed's fifteen and the MCP-only search and fetch; Apps clients also get get_chart_data.
-    assert_eq!(plain.len(), 17);
-    assert_eq!(apps.len(), 18);
-    // Within the same 32,000 bytes as the plain list.
+    // The seed's fifteen and the MCP-only verify_claims, search and fetch; Apps clients also get
+    // get_chart_data.
+    assert_eq!(plain.len(), 18);
+    assert_eq!(apps.len(), 19);
+    // Within the same budget as the plain list.
     let apps_bytes = serde_json::to_string(&json!({ "tools": apps }))
         .unwrap()
         .len();
     assert!(
-        apps_bytes <= 32_000,
+        apps_bytes <= crate::budgets::TOOLS_LIST_BUDGET,
         "tools/list for Apps clients: {apps_bytes} B"
     );
     // What the model is shown (every tool but the app-only one) is the plain list, `_meta` aside.
@@ -206,12 +207,12 @@ fn over_stdio_the_connection_remembers_what_initialize_negotiated() {
         request(2, "tools/list", json!({})),
     ]);
     let count = |line: &Value| line["result"]["tools"].as_array().unwrap().len();
-    assert_eq!(count(&lines[0]), 17, "before initialize: the defaults");
+    assert_eq!(count(&lines[0]), 18, "before initialize: the defaults");
     assert_eq!(
         lines[1]["result"]["capabilities"]["extensions"],
         json!({EXTENSION_ID: {}})
     );
-    assert_eq!(count(&lines[2]), 18, "after it: the Apps list");
+    assert_eq!(count(&lines[2]), 19, "after it: the Apps list");
 }
 
 #[tokio::test]

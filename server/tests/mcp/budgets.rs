@@ -8,14 +8,16 @@ use crate::support::{call_tool, cited_ids, payload, server};
 
 /// Any default answer.
 const ANSWER_BUDGET: usize = 40 * 1024;
-/// `tools/list` in all, compact JSON: within 8k tokens (ChatGPT refuses a connector whose tools pass
+/// `tools/list` in all, compact JSON: within 8.75k tokens (ChatGPT refuses a connector whose tools pass
 /// 16,000 tokens); output schemas keep each answer's top-level fields and the citation maps, not every
-/// nested record (46.8 KB before issue 27).
-const TOOLS_LIST_BUDGET: usize = 32_000;
+/// nested record (46.8 KB before issue 27; 32,000 B until issue 28 added verify_claims, compute's
+/// revision and citation formats).
+pub const TOOLS_LIST_BUDGET: usize = 35_000;
 /// What of `tools/list` reaches the model: hosts hand it each tool's name, description and input schema
 /// (an output schema stays with the client, which validates `structuredContent` against it); 28.6 KB
-/// before issue 27.
-const MODEL_FACING_BUDGET: usize = 16_000;
+/// before issue 27, 16,000 B until issue 28 added verify_claims (its claim schema), compute's revision
+/// and citation formats.
+const MODEL_FACING_BUDGET: usize = 18_500;
 /// The longest tool description: self-sufficient within 1,000 characters (Claude Code cuts at 2,048).
 const DESCRIPTION_CHARS: usize = 1000;
 

@@ -178,9 +178,9 @@ fn search_and_fetch_are_listed_as_mcp_only_beside_the_fifteen() {
         .iter()
         .map(|tool| tool["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names.len(), 17);
-    assert_eq!(&names[15..], ["search", "fetch"]);
-    for tool in &listed["tools"].as_array().unwrap()[15..] {
+    assert_eq!(names.len(), 18);
+    assert_eq!(&names[15..], ["verify_claims", "search", "fetch"]);
+    for tool in &listed["tools"].as_array().unwrap()[16..] {
         assert!(
             tool["description"]
                 .as_str()

@@ -477,3 +477,88 @@ fn the_agent_skill_is_a_resource_with_the_corpus_working_rules() {
     .unwrap();
     assert_eq!(manifest["name"], "lac-corpus");
 }
+
+#[tokio::test]
+async fn a_citation_id_resolves_over_http_in_each_format() {
+    let state = http_state(false, 60);
+    let (response, body) = send(
+        &state,
+        get("/api/v1/citations/wb-sp-dyn-le00-in-mex-2024", &[]),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/json");
+    let citation: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(citation["value"], json!(75.264));
+    assert_eq!(citation["license"], json!("CC-BY-4.0"));
+    let etag = response.headers()["etag"].to_str().unwrap().to_string();
+    let (response, _) = send(
+        &state,
+        get(
+            "/api/v1/citations/wb-sp-dyn-le00-in-mex-2024",
+            &[("if-none-match", &etag)],
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), 304);
+    let (response, body) = send(
+        &state,
+        get(
+            "/api/v1/citations/wb-sp-dyn-le00-in-mex-2024?format=bibtex",
+            &[],
+        ),
+    )
+    .await;
+    assert_eq!(
+        response.headers()["content-type"],
+        "application/x-bibtex; charset=utf-8"
+    );
+    assert!(
+        String::from_utf8(body)
+            .unwrap()
+            .starts_with("@misc{wb-sp-dyn-le00-in-mex-2024,")
+    );
+    let (response, body) = send(
+        &state,
+        get("/api/v1/citations/wbproj-p127837?format=csl-json", &[]),
+    )
+    .await;
+    assert_eq!(
+        response.headers()["content-type"],
+        "application/vnd.citationstyles.csl+json"
+    );
+    let items: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(items[0]["id"], json!("wbproj-p127837"));
+    let (response, body) = send(
+        &state,
+        get("/api/v1/citations/wb-sp-dyn-le00-in-mex-1066", &[]),
+    )
+    .await;
+    assert_eq!(response.status(), 404);
+    assert!(
+        String::from_utf8(body)
+            .unwrap()
+            .contains("no sp_dyn_le00_in value for MEX in 1066")
+    );
+    let (response, body) = send(
+        &state,
+        get(
+            "/api/v1/citations/wb-sp-dyn-le00-in-mex-2024?format=mla",
+            &[],
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), 400);
+    assert!(
+        String::from_utf8(body)
+            .unwrap()
+            .contains("json, csl-json, bibtex, apa, chicago, text")
+    );
+    // The catalog page links the resolver.
+    let (_, body) = send(&state, get("/?lang=en", &[])).await;
+    let page = String::from_utf8(body).unwrap();
+    assert!(
+        page.contains("Any citation_id resolves at"),
+        "the catalog names the resolver"
+    );
+}

@@ -84,3 +84,46 @@ fn resolve_citations_resolves_a_project_record() {
         "wbproj-p000000"
     );
 }
+
+#[test]
+fn citations_come_ready_to_paste_in_each_format() {
+    let ids = json!(["wb-sp-dyn-le00-in-mex-2024", "wbproj-p127837"]);
+    let formatted = |format: &str| {
+        let answer = call_tool("resolve_citations", json!({"ids": ids, "format": format}));
+        payload(&answer)["result"]["formatted"].clone()
+    };
+    let apa = formatted("apa");
+    assert_eq!(apa[0]["citation_id"], json!("wb-sp-dyn-le00-in-mex-2024"));
+    assert_eq!(
+        apa[0]["text"],
+        json!(
+            "The World Bank. (2026). *Life expectancy at birth, total (years)* (SP.DYN.LE00.IN; Mexico, 2024; release 2026-07) [Data set]. World Development Indicators. Retrieved July 1, 2026, from https://data.worldbank.org/indicator/SP.DYN.LE00.IN?locations=MX. Value: 75.264 years. Licence: CC-BY-4.0. World Bank, World Development Indicators"
+        )
+    );
+    assert!(
+        apa[1]["text"]
+            .as_str()
+            .unwrap()
+            .contains("*Access and Renewable Energy Project*")
+    );
+    let bibtex = formatted("bibtex")[0]["text"].as_str().unwrap().to_string();
+    assert!(
+        bibtex.starts_with("@misc{wb-sp-dyn-le00-in-mex-2024,"),
+        "{bibtex}"
+    );
+    assert!(bibtex.contains("urldate      = {2026-07-01}"), "{bibtex}");
+    let csl = &formatted("csl-json")[0]["csl"];
+    assert_eq!(csl["type"], json!("dataset"));
+    assert_eq!(csl["number"], json!("SP.DYN.LE00.IN"));
+    assert_eq!(csl["version"], json!("2026-07"));
+    for format in ["chicago", "text"] {
+        let text = formatted(format)[0]["text"].as_str().unwrap().to_string();
+        assert!(text.contains("Mexico, 2024"), "{format}: {text}");
+        assert!(text.contains("CC-BY-4.0"), "{format}: {text}");
+    }
+    // The default answers JSON only.
+    let answer = call_tool("resolve_citations", json!({"ids": ids}));
+    assert!(payload(&answer)["result"].get("formatted").is_none());
+    let answer = call_tool("resolve_citations", json!({"ids": ids, "format": "mla"}));
+    assert_eq!(answer["isError"], json!(true));
+}

@@ -27,6 +27,23 @@ fn successful_calls() -> Vec<(&'static str, Value)> {
             "resolve_citations",
             json!({"ids": ["wb-sp-dyn-le00-in-mex-2024", "calc-1"]}),
         ),
+        (
+            "resolve_citations",
+            json!({"ids": ["wb-sp-dyn-le00-in-mex-2024", "wbproj-p127837"], "format": "csl-json"}),
+        ),
+        (
+            "verify_claims",
+            json!({"claims": [
+                {"text": "Mexico's life expectancy was 75.3 years in 2023"},
+                {"text": "Argentina's GDP growth was 3.6% in 2024"},
+                {"text": "Spain's GDP growth was 3.2% in 2024"},
+                {"indicator": "cc_est", "country": "URY", "year": 2023, "value": 1.3}
+            ]}),
+        ),
+        (
+            "compute",
+            json!({"op": "revision", "indicator": "ngdp_rpch", "country": "BRA", "year": 2019}),
+        ),
         ("search_corpus", json!({"query": "homicidios"})),
         ("get_regional_pulse", json!({"parameter": "seguridad"})),
         (

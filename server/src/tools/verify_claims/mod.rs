@@ -49,10 +49,10 @@ pub fn spec() -> ToolSpec {
     ToolSpec::new(
         "verify_claims",
         "Check claims against the corpus",
-        "MCP-only fact check of 1-20 claims: a sentence `text` (es/en/pt) or indicator/query, \
-         country, year, value. Each gets match, close, mismatch or cannot_verify against the \
-         cited corpus value, what was read, and a diagnosis (another year, ×100, millions, sign, \
-         another publisher, older vintage, regional aggregate). Rules, no model.",
+        "MCP-only fact check of 1-20 claims (`text` in es/en/pt, or indicator/query, country, \
+         year, value): match, close, mismatch or cannot_verify against the cited corpus value, \
+         what was read, a diagnosis (another year, ×100, millions, sign, another publisher, older \
+         vintage, regional aggregate). Rules, no model.",
         &[
             "observations",
             "aggregates",
@@ -72,11 +72,11 @@ pub struct VerifyClaimsInput {
     /// 1-20 claims.
     #[schemars(length(min = 1, max = 20))]
     pub claims: Vec<Claim>,
-    /// Claims to judge (default: what fits in 10 KB).
+    /// Default: what fits in 10 KB.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 1, max = 20))]
     pub limit: Option<u32>,
-    /// Claims to skip (next_offset).
+    /// A next_offset.
     #[serde(default, deserialize_with = "arguments::whole_number")]
     #[schemars(range(min = 0, max = 19))]
     pub offset: Option<u32>,
@@ -86,7 +86,7 @@ pub struct VerifyClaimsInput {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Claim {
-    /// The claim as a sentence.
+    /// A sentence.
     #[serde(default)]
     #[schemars(transform = super::limits::cap_text)]
     pub text: Option<String>,
@@ -106,7 +106,7 @@ pub struct Claim {
     pub year: Option<i32>,
     #[serde(default)]
     pub value: Option<f64>,
-    /// `%`, `thousand`, `million`, `billion`…
+    /// `%`, `million`…
     #[serde(default)]
     #[schemars(transform = super::limits::cap_name)]
     pub unit: Option<String>,
@@ -115,17 +115,16 @@ pub struct Claim {
 /// The verdicts, in claim order.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct VerifyClaimsResult {
-    /// One per claim, in order.
+    /// In claim order.
     pub verdicts: Vec<Verdict>,
-    /// How many of the judged claims got each verdict (`match`, `close`, `mismatch`, `cannot_verify`).
+    /// Judged claims per verdict.
     pub counts: BTreeMap<String, usize>,
     /// Claims given.
     pub claims_total: usize,
-    /// When claims are left unjudged (the answer stays within 10 KB): call again with the same claims
-    /// and this `offset`.
+    /// Claims left (past 10 KB): call again with this `offset`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_offset: Option<usize>,
-    /// How the bands are drawn, once for every verdict.
+    /// How the bands are drawn.
     pub method: String,
     /// Datasets read.
     pub sources: Vec<SourceLink>,
