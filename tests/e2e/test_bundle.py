@@ -60,7 +60,7 @@ def test_the_bundle_installs_and_answers_from_its_own_corpus(tmp_path):
     answers = {message["id"]: message for message in map(json.loads, served.stdout.splitlines()) if "id" in message}
     assert answers[1]["result"]["serverInfo"]["version"] == manifest["version"]
     listed = [tool["name"] for tool in answers[2]["result"]["tools"]]
-    assert listed == [tool["name"] for tool in manifest["tools"]] and len(listed) == 17
+    assert listed == [tool["name"] for tool in manifest["tools"]] and len(listed) == 18
     series = answers[3]["result"]["structuredContent"]["result"]["series"][0]
     assert series["series_id"] == "wb-sp-dyn-le00-in-mex" and series["points"] == [[2024, 75.264]]
-    assert [prompt["name"] for prompt in answers[4]["result"]["prompts"]] == ["country_brief", "compare_countries"]
+    assert [prompt["name"] for prompt in answers[4]["result"]["prompts"]] == ["country_brief", "compare_countries", "check_claims"]

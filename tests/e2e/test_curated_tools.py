@@ -305,7 +305,7 @@ def run(http_url, scenario):
 
 
 def test_tools_list_has_fifteen_tools_with_the_curated_four_and_their_contracts(http_url):
-    """tools/list lists exactly the seed's 15 tools and the MCP-only search and fetch, among them the four
+    """tools/list lists exactly the seed's 15 tools and the MCP-only verify_claims, search and fetch, among them the four
     curated ones and resolve_citations, each with a valid JSON Schema as outputSchema and the required
     arguments its description promises."""
 
@@ -313,8 +313,8 @@ def test_tools_list_has_fifteen_tools_with_the_curated_four_and_their_contracts(
         listed = await session.client.list_tools()
         assert listed.next_cursor is None
         names = [tool.name for tool in listed.tools]
-        assert len(names) == len(set(names)) == 17
-        assert names[15:] == ["search", "fetch"]
+        assert len(names) == len(set(names)) == 18
+        assert names[15:] == ["verify_claims", "search", "fetch"]
         assert set(CURATED) | {"resolve_citations"} <= set(names)
         required = {"find_pilots": [], "get_pilot": ["slug"], "recommend_action": ["country", "pillar"]}
         required["get_news"] = ["parameter", "country"]

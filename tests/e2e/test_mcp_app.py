@@ -111,7 +111,7 @@ def test_a_host_renders_get_series_in_the_persons_language_with_every_number_cit
         assert tools[name]["resourceUri"] == "ui://lac-corpus/chart.html", name
     assert tools["get_chart_data"]["visibility"] == ["app"]
     model_tools = [name for name, tool in tools.items() if tool["visibility"] != ["app"]]
-    assert len(model_tools) == 17 and "get_chart_data" not in model_tools
+    assert len(model_tools) == 18 and "get_chart_data" not in model_tools
     assert seen["viewMimeType"] == "text/html;profile=mcp-app"
     assert seen["viewBytes"] < 2 * 1024 * 1024
     # The model's answer is the compact one; the chart data came to the view through the app-only tool.
@@ -201,7 +201,12 @@ def test_the_catalog_chart_page_draws_the_same_view_under_a_policy_without_eval(
     assert page.locator("svg .role-axis-title text").all_text_contents() == ["year", "index (0-100)"]
     first = page.locator("#citations li").first
     assert first.get_attribute("data-citation-id") == "wb-si-pov-gini-bra"
-    assert first.locator("a").get_attribute("href") == "https://data.worldbank.org/indicator/SI.POV.GINI?locations=BR"
+    assert first.locator('a[href^="https://"]').get_attribute("href") == "https://data.worldbank.org/indicator/SI.POV.GINI?locations=BR"
+    # The series' citation id opens its latest value's citation on this server, ready to paste.
+    cited = first.locator('a[href^="/api/v1/citations/"]').get_attribute("href")
+    assert cited.startswith("/api/v1/citations/wb-si-pov-gini-bra-"), cited
+    resolved = page.request.get(f"{base_url}{cited}?format=apa")
+    assert resolved.status == 200 and "Gini index" in resolved.text(), resolved.text()
     assert page.locator("#citations-label").text_content() == "Each number's citation"
     assert not troubles(messages), troubles(messages)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

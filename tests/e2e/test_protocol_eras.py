@@ -19,7 +19,8 @@ CORPUS_OUT_DIR = os.environ["CORPUS_OUT_DIR"]
 APPS_HOST_DIR = pathlib.Path(os.environ["APPS_HOST_DIR"])
 HERE = pathlib.Path(__file__).resolve().parent
 
-# One successful call of each of the fifteen tools and the MCP-only search and fetch, with real arguments.
+# One successful call of each of the fifteen tools and the MCP-only verify_claims, search and fetch, with real
+# arguments.
 CALLS = [
     ("resolve_metric", {"query": "esperanza de vida"}),
     ("get_parameter_data", {"parameter": "salud", "country": "MEX"}),
@@ -36,6 +37,7 @@ CALLS = [
     ("search_corpus", {"query": "homicidios"}),
     ("get_dataset", {"dataset_id": "observations", "indicator": "sp_dyn_le00_in", "country": "MEX", "limit": 3}),
     ("resolve_citations", {"ids": ["wb-sp-dyn-le00-in-mex-2024"]}),
+    ("verify_claims", {"claims": [{"text": "Mexico's life expectancy was 75.3 years in 2024"}]}),
     ("search", {"query": "homicidios Colombia"}),
     ("fetch", {"id": "series:sp_dyn_le00_in:MEX"}),
 ]

@@ -1,8 +1,8 @@
 //! MCP prompts for the common flows (`prompts/list`, `prompts/get`): a country brief and a comparison of
 //! countries, each a user message that names the calls, in order, with their arguments resolved against
 //! the corpus (a country's ISO3 code, a pillar's id), and the corpus' working rules (cite every number,
-//! say when the corpus lacks it, never fill one in). A claim-checking prompt arrives with the tool that
-//! checks claims.
+//! say when the corpus lacks it, never fill one in); and a fact check of a text's figures (`check_claims`:
+//! its sentences with a number become the claims of one `verify_claims` call, written into the message).
 //!
 //! Arguments are strings (MCP prompts take string arguments): a country as an ISO3 code or a name in
 //! es/en/pt, countries comma-separated, a pillar as its id or name, `lang` `es`/`en`/`pt` (default `es`).
@@ -28,7 +28,10 @@ const LANG_ARGUMENT: (&str, &str, bool) = (
     false,
 );
 
-const PROMPTS: [PromptSpec; 2] = [
+/// The longest text `check_claims` takes, in characters.
+pub const MAX_CLAIMS_TEXT_CHARS: usize = 4_000;
+
+const PROMPTS: [PromptSpec; 3] = [
     PromptSpec {
         name: "country_brief",
         title: "Country brief",
@@ -58,6 +61,19 @@ const PROMPTS: [PromptSpec; 2] = [
                 true,
             ),
             ("pillar", "The pillar (salud, educacion, economia…)", true),
+            LANG_ARGUMENT,
+        ],
+    },
+    PromptSpec {
+        name: "check_claims",
+        title: "Check a text's figures",
+        description: "A fact check of the figures in a text (a paragraph, a report's summary): each sentence with a number is checked against the governed corpus with verify_claims, each verdict defended with the corpus value, its citation and the diagnosis.",
+        arguments: &[
+            (
+                "text",
+                "The text whose figures to check (es/en/pt, up to 4,000 characters)",
+                true,
+            ),
             LANG_ARGUMENT,
         ],
     },
@@ -175,6 +191,7 @@ pub fn get(
             .map_or_else(|| text.to_string(), |country| country.iso3.clone())
     };
     let body = match prompt.name {
+        "check_claims" => check_claims_body(text("text").unwrap_or_default(), language)?,
         "country_brief" => {
             let country =
                 arguments::optional_country(corpus, text("country").map(iso3_of).as_deref())?
@@ -242,4 +259,76 @@ pub fn get(
         "description": prompt.description,
         "messages": [{"role": "user", "content": {"type": "text", "text": body}}],
     }))
+}
+
+/// The message of `check_claims`: the text's sentences that hold a number (at most
+/// [`super::verify_claims::MAX_CLAIMS`]) written as the claims of one `verify_claims` call, and how to
+/// report each verdict.
+///
+/// # Errors
+/// [`ToolError::Invalid`] for a text past [`MAX_CLAIMS_TEXT_CHARS`] or without a number.
+fn check_claims_body(text: &str, language: &str) -> Result<String, ToolError> {
+    let chars = text.chars().count();
+    if chars > MAX_CLAIMS_TEXT_CHARS {
+        return Err(ToolError::Invalid(format!(
+            "prompt check_claims: `text` is {chars} characters; at most {MAX_CLAIMS_TEXT_CHARS} (split it)"
+        )));
+    }
+    let claims = sentences_with_numbers(text);
+    if claims.is_empty() {
+        return Err(ToolError::Invalid(
+            "prompt check_claims: `text` states no number to check".into(),
+        ));
+    }
+    let max = super::verify_claims::MAX_CLAIMS;
+    let left = claims.len().saturating_sub(max);
+    let written: Vec<Value> = claims
+        .iter()
+        .take(max)
+        .map(|claim| json!({"text": claim}))
+        .collect();
+    let call = json!({"claims": written});
+    let more = if left > 0 {
+        format!(" The text holds {left} more sentences with numbers: check them in a second call.")
+    } else {
+        String::new()
+    };
+    Ok(format!(
+        "Check the figures of this text against the governed corpus of Latin America and the Caribbean, and report in {language}.\n\
+         1. verify_claims {call} (pass next_offset as offset if the answer stops early).{more} If a sentence holds \
+         several figures, check each as a claim of its own, with its country, indicator, year and value.\n\
+         2. For each claim give the verdict (match, close, mismatch, cannot_verify), the corpus value with its year and \
+         citation_id, and the diagnosis when there is one (another year, a scale, the sign, another publisher, an older \
+         vintage, a regional figure); for cannot_verify say why (a place that fits several, one outside the corpus, no \
+         governed indicator, no value that year) and supply no number of your own.\n\
+         3. resolve_citations {{\"ids\": [the citation_ids you cite], \"format\": \"apa\"}} for the reference list.\n\
+         {RULES}"
+    ))
+}
+
+/// The sentences of `text` (split at `.`, `;`, `!`, `?` followed by a space or the end, and at line
+/// breaks; a dot between digits is a decimal mark) that hold a digit, trimmed.
+fn sentences_with_numbers(text: &str) -> Vec<String> {
+    let characters: Vec<char> = text.chars().collect();
+    let mut sentences = Vec::new();
+    let mut current = String::new();
+    for (at, character) in characters.iter().enumerate() {
+        let next = characters.get(at + 1);
+        let ends = matches!(character, '\n' | ';' | '!' | '?')
+            || (*character == '.' && next.is_none_or(|next| next.is_whitespace()));
+        if ends {
+            if *character != '\n' {
+                current.push(*character);
+            }
+            sentences.push(std::mem::take(&mut current));
+        } else {
+            current.push(*character);
+        }
+    }
+    sentences.push(current);
+    sentences
+        .into_iter()
+        .map(|sentence| sentence.trim().to_string())
+        .filter(|sentence| sentence.chars().any(|character| character.is_ascii_digit()))
+        .collect()
 }

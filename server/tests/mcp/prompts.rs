@@ -30,7 +30,10 @@ fn prompts_are_declared_and_listed_with_their_arguments() {
         .iter()
         .map(|prompt| prompt["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["country_brief", "compare_countries"]);
+    assert_eq!(
+        names,
+        ["country_brief", "compare_countries", "check_claims"]
+    );
     assert_eq!(prompts[0]["arguments"][0]["name"], json!("country"));
     assert_eq!(prompts[0]["arguments"][0]["required"], json!(true));
 }
@@ -99,4 +102,46 @@ fn prompts_refuse_what_does_not_resolve_and_say_what_would() {
         let message = answer["error"]["message"].as_str().unwrap();
         assert!(message.contains(expected), "{params}: {message}");
     }
+}
+
+#[test]
+fn a_claim_check_writes_the_texts_figures_as_claims_of_one_call() {
+    let text = "México tuvo una esperanza de vida de 75,3 años en 2024. El crecimiento del PIB de Brasil fue de 3.4 % en 2024; la región creció. Sin cifras aquí.";
+    let got = rpc(
+        "prompts/get",
+        json!({"name": "check_claims", "arguments": {"text": text, "lang": "es"}}),
+    );
+    let message = got["result"]["messages"][0]["content"]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(message.contains(r#"verify_claims {"claims":[{"text":"México tuvo una esperanza de vida de 75,3 años en 2024."},{"text":"El crecimiento del PIB de Brasil fue de 3.4 % en 2024;"}]}"#), "{message}");
+    assert!(message.contains("report in Spanish"), "{message}");
+    assert!(message.contains("\"format\": \"apa\""), "{message}");
+    // The message's call answers: the claims as written are checked.
+    let claims: Value = serde_json::from_str(
+        message
+            .split("verify_claims ")
+            .nth(1)
+            .unwrap()
+            .split(" (pass next_offset")
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let answer = crate::support::call_tool("verify_claims", claims);
+    let verdicts = &crate::support::payload(&answer)["result"]["verdicts"];
+    assert_eq!(verdicts[0]["verdict"], json!("match"));
+    assert_eq!(verdicts[1]["verdict"], json!("match"));
+    let refused = rpc(
+        "prompts/get",
+        json!({"name": "check_claims", "arguments": {"text": "no figures at all"}}),
+    );
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("states no number"),
+        "{refused}"
+    );
 }
