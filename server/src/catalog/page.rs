@@ -224,7 +224,7 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
             let rows = baked.observations().indicator_rows(indicator.id);
             (!rows.is_empty()).then(|| baked.observations().row(rows.end - 1).citation_id)
         })
-        .map(|id| format!("{}citations/{id}?format=apa", links::API_PREFIX));
+        .map(|id| links::api_url(&format!("citations/{id}?format=apa")));
     let page = PageView {
         lang: lang.as_str(),
         text: texts(lang),
