@@ -164,7 +164,7 @@ pub fn read_places(
     for code in codes.as_array().into_iter().flatten() {
         let (Some(alpha2), Some(alpha3)) = (code[0].as_str(), code[1].as_str()) else {
             return Err(BakeError::raw_file(
-                &folder.join("codes.json"),
+                folder.join("codes.json"),
                 format!("an entry is not [alpha2, alpha3, …]: {code}"),
             ));
         };

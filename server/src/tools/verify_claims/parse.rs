@@ -448,7 +448,6 @@ fn number(written: &str, romance: bool) -> (f64, u32, bool) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
     #[test]
     fn reads_value_year_unit_and_words() {
