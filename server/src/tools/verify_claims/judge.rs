@@ -206,14 +206,19 @@ pub(super) fn judge(
             return Ok((refuse(read, reason), Vec::new()));
         }
     };
-    read.place
-        .insert(arguments::snippet(&named.words), entity.iso3.clone());
+    // Named by its code: nothing to say about how it was read.
+    if named.words != entity.iso3 {
+        read.place
+            .insert(arguments::snippet(&named.words), entity.iso3.clone());
+    }
     // The indicator.
     let metric = match (&claim.indicator, &claim.query) {
         (Some(id), _) => match arguments::metric(corpus, id) {
             Ok(metric) => {
-                read.indicator
-                    .insert(arguments::snippet(id), metric.id.clone());
+                if *id != metric.id {
+                    read.indicator
+                        .insert(arguments::snippet(id), metric.id.clone());
+                }
                 metric
             }
             Err(ToolError::Invalid(message)) => return Ok((refuse(read, message), Vec::new())),
@@ -372,8 +377,15 @@ pub(super) fn judge(
         )
     });
     // Listed: the current publishers that judge the claim at least as well as the indicator (or all,
-    // when the indicator holds no value that year); older vintages only when they explain it (above).
-    also.retain(|other| other.older_vintage || own_at_year.is_none_or(|own| other.verdict <= own));
+    // when the indicator holds no value that year); older vintages only when they explain a claim the
+    // indicator does not match.
+    also.retain(|other| {
+        if other.older_vintage {
+            own_at_year != Some(VerdictKind::Match)
+        } else {
+            own_at_year.is_none_or(|own| other.verdict <= own)
+        }
+    });
     cited.extend(also.iter().map(|other| other.citation_id.clone()));
     let best_other = also
         .iter()

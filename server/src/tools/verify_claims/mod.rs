@@ -34,7 +34,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ToolAnswer, ToolError, ToolSpec, arguments,
+    DEFAULT_ANSWER_BYTES, ToolAnswer, ToolError, ToolOutput, ToolSpec, arguments,
     display::{self, SourceLink},
 };
 use crate::load::Corpus;
@@ -46,7 +46,7 @@ pub const MAX_CLAIMS: usize = 20;
 
 /// The tool's contract.
 pub fn spec() -> ToolSpec {
-    ToolSpec::new(
+    ToolSpec::serialized::<VerifyClaimsInput, VerifyClaimsResult>(
         "verify_claims",
         "Check claims against the corpus",
         "MCP-only fact check of 1-20 claims (`text` in es/en/pt, or indicator/query, country, \
@@ -62,7 +62,6 @@ pub fn spec() -> ToolSpec {
         ],
         handle,
     )
-    .paged(MAX_CLAIMS)
 }
 
 /// Arguments of `verify_claims`.
@@ -228,11 +227,10 @@ pub const METHOD: &str = "match: the corpus value at the claim's own rounding; c
      errors (WGI) or 2 % of the value; the best against the indicator and its other current publishers \
      (`also`); older vintages and diagnoses never make a match.";
 
-fn handle(
-    corpus: &Corpus,
-    input: VerifyClaimsInput,
-    lang: Lang,
-) -> Result<ToolAnswer<'_, VerifyClaimsResult>, ToolError> {
+/// Judges the claims from `offset`: `limit` of them, or, without `limit`, as many as fit in
+/// [`DEFAULT_ANSWER_BYTES`] (each claim judged once; the answer is written again with one claim fewer
+/// until it fits, at least one), `next_offset` naming the first claim left.
+fn handle(corpus: &Corpus, input: VerifyClaimsInput, lang: Lang) -> Result<ToolOutput, ToolError> {
     if input.claims.is_empty() || input.claims.len() > MAX_CLAIMS {
         return Err(ToolError::Invalid(format!(
             "claims: give 1 to {MAX_CLAIMS} claims, got {}",
@@ -252,26 +250,46 @@ fn handle(
     });
     let end = (offset + limit).min(input.claims.len());
     let pairs = judge::Pairs::of(corpus)?;
-    let mut verdicts = Vec::with_capacity(end - offset);
-    let mut cited: Vec<String> = Vec::new();
+    let mut judged = Vec::with_capacity(end - offset);
     for (claim_idx, claim) in input.claims.iter().enumerate().take(end).skip(offset) {
-        let (verdict, ids) = judge::judge(corpus, &pairs, claim, claim_idx + 1, lang)?;
-        verdicts.push(verdict);
-        cited.extend(ids);
+        judged.push(judge::judge(corpus, &pairs, claim, claim_idx + 1, lang)?);
     }
+    let mut count = judged.len();
+    loop {
+        let output = answer(corpus, &judged[..count], offset, input.claims.len())?
+            .into_output(corpus, lang)?;
+        if input.limit.is_some() || count == 1 || output.payload.len() <= DEFAULT_ANSWER_BYTES {
+            return Ok(output);
+        }
+        count -= 1;
+    }
+}
+
+/// The answer of the first verdicts of a page starting at claim `offset` (of `total`).
+fn answer<'c>(
+    corpus: &'c Corpus,
+    judged: &[(Verdict, Vec<String>)],
+    offset: usize,
+    total: usize,
+) -> Result<ToolAnswer<'c, VerifyClaimsResult>, ToolError> {
+    let verdicts: Vec<Verdict> = judged.iter().map(|(verdict, _)| verdict.clone()).collect();
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for verdict in &verdicts {
         *counts
             .entry(verdict.verdict.name().to_string())
             .or_default() += 1;
     }
-    let citations = super::answer::citation_records(corpus, cited.iter().map(String::as_str))?;
+    let end = offset + verdicts.len();
+    let cited = judged
+        .iter()
+        .flat_map(|(_, ids)| ids.iter().map(String::as_str));
+    let citations = super::answer::citation_records(corpus, cited)?;
     Ok(ToolAnswer {
         result: VerifyClaimsResult {
             verdicts,
             counts,
-            claims_total: input.claims.len(),
-            next_offset: (end < input.claims.len()).then_some(end),
+            claims_total: total,
+            next_offset: (end < total).then_some(end),
             method: METHOD.to_string(),
             sources: vec![
                 display::source_link(corpus, "observations", None),
