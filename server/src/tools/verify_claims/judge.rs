@@ -21,7 +21,7 @@ pub struct Tolerance {
     pub matched: f64,
     /// Largest difference read as `close`.
     pub close: f64,
-    /// `standard_error` when `close` is 1.96 × the publisher's standard error; absent when it is 2 % of
+    /// `standard_error` when `close` is the publisher's standard error (WGI); absent when it is 2 % of
     /// the value (or twice the rounding).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub basis: Option<&'static str>,
@@ -229,12 +229,14 @@ pub(super) fn judge(
                 Some(query) => query.clone(),
                 None => without_place(&from_text.words, &named.words),
             };
-            match metric_named(corpus, &words, &entity.iso3, is_aggregate)? {
-                Some(metric) => {
+            let percent = claim.unit.as_deref().or(from_text.unit.as_deref()) == Some("%");
+            match metric_named(corpus, &words, &entity.iso3, is_aggregate, percent)? {
+                Some((metric, note)) => {
                     read.indicator.insert(
                         arguments::snippet(&trim_connectors(&words)),
                         metric.id.clone(),
                     );
+                    read.indicator_note = note;
                     metric
                 }
                 None => {
@@ -281,6 +283,23 @@ pub(super) fn judge(
         .map(|value| rounding_of(value) * unit_factor)
         .or(from_text.rounding)
         .unwrap_or(0.0);
+    // A claim with a scale word (`483 million tonnes`) against an indicator counted in millions (`Mt`):
+    // both in the indicator's unit.
+    let scaled = from_text.scale.is_some() || unit_factor != 1.0;
+    let in_unit = if scaled {
+        scale_of_unit_name(&metric.unit)
+    } else {
+        1.0
+    };
+    let value = value.map(|value| value / in_unit);
+    let rounding = rounding / in_unit;
+    // JSON writes 1.0 as 1: a structured whole number is not read to the unit past 0.5 % of its size.
+    let rounding = match (claim.value, value) {
+        (Some(given), Some(value)) if given.fract() == 0.0 => {
+            rounding.min(0.005 * value.abs()).max(f64::MIN_POSITIVE)
+        }
+        _ => rounding,
+    };
     read.value = value;
     read.unit = claim
         .unit
@@ -473,8 +492,14 @@ pub(super) fn judge(
                 citation_id: Some(observation.citation_id.to_string()),
             });
         }
-        // A regional figure only when nothing else explains the claim.
-        if !is_aggregate && own == VerdictKind::Mismatch && diagnosis.is_empty() {
+        // A regional figure: the claim matches the region's value (or, when nothing else explains a
+        // claim that is off, is close to it).
+        if !is_aggregate {
+            let needed = if own == VerdictKind::Mismatch && diagnosis.is_empty() {
+                VerdictKind::Close
+            } else {
+                VerdictKind::Match
+            };
             diagnosis.extend(aggregate_diagnosis(
                 corpus,
                 metric,
@@ -482,6 +507,7 @@ pub(super) fn judge(
                 value,
                 rounding,
                 &entity.iso3,
+                needed,
             ));
         }
     }
@@ -513,7 +539,7 @@ fn band(value: f64, rounding: f64, standard_error: Option<f64>) -> Tolerance {
     match standard_error.filter(|error| *error > 0.0) {
         Some(error) => Tolerance {
             matched: clean(matched),
-            close: clean((1.96 * error).max(matched)),
+            close: clean(error.max(matched)),
             basis: Some("standard_error"),
         },
         None => Tolerance {
@@ -550,7 +576,10 @@ fn corpus_value(observation: &Observation<'_>) -> CorpusValue {
     }
 }
 
-/// The nearest other year whose value the claim matches.
+/// How far from the claim's year another year's value may explain it.
+const YEARS_AWAY: i32 = 5;
+
+/// The nearest other year, at most [`YEARS_AWAY`] from the claim's, whose value the claim matches.
 fn year_diagnosis(
     series: &[Observation<'_>],
     year: i32,
@@ -559,7 +588,9 @@ fn year_diagnosis(
 ) -> Option<Diagnosis> {
     series
         .iter()
-        .filter(|observation| observation.year != year)
+        .filter(|observation| {
+            observation.year != year && (observation.year - year).abs() <= YEARS_AWAY
+        })
         .filter(|observation| {
             verdict_of(
                 value - observation.value,
@@ -602,7 +633,10 @@ fn scale_diagnosis(value: f64, rounding: f64, observation: &Observation<'_>) -> 
     })
 }
 
-/// A regional aggregate whose value that year the claim is close to.
+/// The World Bank's aggregate of Latin America and the Caribbean.
+const REGION: &str = "LCN";
+
+/// A regional aggregate whose value that year the claim is within `needed` of (LCN first).
 fn aggregate_diagnosis(
     corpus: &Corpus,
     metric: &Metric,
@@ -610,35 +644,47 @@ fn aggregate_diagnosis(
     value: f64,
     rounding: f64,
     country: &str,
+    needed: VerdictKind,
 ) -> Option<Diagnosis> {
-    corpus.baked.countries().aggregates().find_map(|aggregate| {
+    // The World Bank's whole-region aggregate first, then the others.
+    let mut aggregates: Vec<&corpus::Country> = corpus.baked.countries().aggregates().collect();
+    aggregates.sort_by_key(|aggregate| aggregate.iso3 != REGION);
+    aggregates.into_iter().find_map(|aggregate| {
         let observation = corpus
             .baked
             .aggregates()
             .find(&metric.id, &aggregate.iso3, year)?;
         let tolerance = band(observation.value, rounding, None);
-        (verdict_of(value - observation.value, &tolerance) <= VerdictKind::Close).then(|| {
-            Diagnosis {
-                kind: DiagnosisKind::Aggregate,
-                says: format!(
-                    "close to {} ({}): a regional figure, not {country}'s",
-                    aggregate.names.en, aggregate.iso3
-                ),
-                value: Some(observation.value),
-                citation_id: Some(observation.citation_id.to_string()),
-            }
+        let verdict = verdict_of(value - observation.value, &tolerance);
+        (verdict <= needed).then(|| Diagnosis {
+            kind: DiagnosisKind::Aggregate,
+            says: format!(
+                "{} {} ({}): a regional figure, not {country}'s",
+                if verdict == VerdictKind::Match {
+                    "matches"
+                } else {
+                    "close to"
+                },
+                aggregate.names.en,
+                aggregate.iso3
+            ),
+            value: Some(observation.value),
+            citation_id: Some(observation.citation_id.to_string()),
         })
     })
 }
 
-/// The indicator the words name: the index's hits named by at least [`MATCH_SHARE`] of the words, the
-/// reviewed default of a quantity first, one with data for the place before one without.
+/// The indicator the words name, and a note when it is not the one best named: the index's hits named
+/// by at least [`MATCH_SHARE`] of the words, the reviewed default of a quantity first; a breakdown by sex
+/// only when the words name one; for a claim in `%`, a hit in a percentage unit before a level; one with
+/// data for the place before one without (the note names the one passed over).
 fn metric_named<'a>(
     corpus: &'a Corpus,
     words: &str,
     iso3: &str,
     is_aggregate: bool,
-) -> Result<Option<&'a Metric>, ToolError> {
+    percent: bool,
+) -> Result<Option<(&'a Metric, Option<String>)>, ToolError> {
     if words.trim().is_empty() {
         return Ok(None);
     }
@@ -657,16 +703,59 @@ fn metric_named<'a>(
     } else {
         corpus.baked.observations()
     };
-    let named: Vec<&Metric> = hits
+    let folded = corpus::folding::fold(words);
+    let names_sex = SEX_WORDS
+        .iter()
+        .any(|word| folded.split(' ').any(|asked| asked.starts_with(word)));
+    let mut named: Vec<&Metric> = hits
         .iter()
         .filter(|hit| hit.match_share >= MATCH_SHARE)
         .filter_map(|hit| corpus.baked.metric(&hit.id))
+        .filter(|metric| names_sex || !is_by_sex(metric))
         .collect();
-    Ok(named
-        .iter()
-        .find(|metric| !table.series(&metric.id, iso3).is_empty())
-        .or(named.first())
-        .copied())
+    if percent {
+        // Stable: among the named, those in a percentage unit first.
+        named.sort_by_key(|metric| !is_percentage(&metric.unit));
+    }
+    let Some(best) = named.first().copied() else {
+        return Ok(None);
+    };
+    if !table.series(&best.id, iso3).is_empty() {
+        return Ok(Some((best, None)));
+    }
+    Ok(Some(
+        match named
+            .iter()
+            .find(|metric| !table.series(&metric.id, iso3).is_empty())
+        {
+            Some(held) => (
+                *held,
+                Some(format!(
+                    "the indicator best named, {} ({}), holds no value for {iso3}: read as {} ({})",
+                    best.id, best.source_title, held.id, held.source_title
+                )),
+            ),
+            None => (best, None),
+        },
+    ))
+}
+
+/// Words that name a sex (es/en/pt, folded prefixes).
+const SEX_WORDS: [&str; 10] = [
+    "female", "male", "women", "men", "mujer", "hombre", "femen", "mascul", "girl", "boy",
+];
+
+/// Whether `metric` is a breakdown by sex (its publisher title says female or male).
+fn is_by_sex(metric: &Metric) -> bool {
+    let title = corpus::folding::fold(&metric.source_title);
+    title
+        .split(' ')
+        .any(|word| matches!(word, "female" | "male" | "women" | "men"))
+}
+
+/// Whether a unit is a percentage (`%`, `annual %`, `Percent change`, `% of GDP`).
+fn is_percentage(unit: &str) -> bool {
+    unit.contains('%') || corpus::folding::fold(unit).contains("percent")
 }
 
 /// `words` without the connectors at either end (`life expectancy in` → `life expectancy`).
@@ -716,6 +805,23 @@ fn scale_of_unit(unit: &str) -> f64 {
         "billion" | "billions" | "mil millones" | "bilhoes" => 1e9,
         "trillion" | "trillions" | "billones" | "trilhoes" => 1e12,
         _ => 1.0,
+    }
+}
+
+/// The scale an indicator's unit counts in (`Mt CO2`, `million tonnes`, `Persons, millions` → 1e6;
+/// `billions` → 1e9; `thousands` → 1e3), 1 for a unit of single things.
+fn scale_of_unit_name(unit: &str) -> f64 {
+    let folded = corpus::folding::fold(unit);
+    let words: Vec<&str> = folded.split(' ').collect();
+    let has = |word: &str| words.contains(&word);
+    if has("billion") || has("billions") || has("bn") {
+        1e9
+    } else if has("million") || has("millions") || has("mt") || folded.starts_with("mt") {
+        1e6
+    } else if has("thousand") || has("thousands") {
+        1e3
+    } else {
+        1.0
     }
 }
 

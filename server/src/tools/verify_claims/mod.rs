@@ -9,7 +9,7 @@
 //! governed value ([`judge`]):
 //!
 //! - `match`: the claim is the corpus value as rounded to the claim's own digits (75.3 for 75.264);
-//! - `close`: within the indicator's band: 1.96 × the publisher's standard error where it gives one (WGI),
+//! - `close`: within the indicator's band: one publisher's standard error where it gives one (WGI),
 //!   otherwise 2 % of the value (or twice the claim's rounding, if larger);
 //! - `mismatch`: beyond it;
 //! - `cannot_verify`: no place, an ambiguous place or one outside the corpus, no governed indicator named,
@@ -194,6 +194,10 @@ pub struct Read {
     /// The indicator as written → its id (`{"life expectancy": "sp_dyn_le00_in"}`).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub indicator: BTreeMap<String, String>,
+    /// When the indicator read is not the one its words name best (that one holds no value for the
+    /// place), which was passed over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub indicator_note: Option<String>,
     /// The year; when the claim names none, the latest observed (`year_assumed`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i32>,
@@ -223,9 +227,9 @@ pub struct CorpusValue {
 }
 
 /// How the bands are drawn (the answer's `method`).
-pub const METHOD: &str = "match: the corpus value at the claim's own rounding; close: within 1.96 standard \
-     errors (WGI) or 2 % of the value; the best against the indicator and its other current publishers \
-     (`also`); older vintages and diagnoses never make a match.";
+pub const METHOD: &str = "match: the corpus value at the claim's own rounding; close: within the \
+     publisher's standard error (WGI) or 2 % of the value; the best against the indicator and its other \
+     current publishers (`also`); older vintages and diagnoses never make a match.";
 
 /// Judges the claims from `offset`: `limit` of them, or, without `limit`, as many as fit in
 /// [`DEFAULT_ANSWER_BYTES`] (each claim judged once; the answer is written again with one claim fewer

@@ -29,8 +29,8 @@ pub struct ReadText {
     pub words: String,
 }
 
-/// Words that say a claim is being made and name nothing measured (es/en/pt).
-const CLAIM_WORDS: [&str; 76] = [
+/// Words that say a claim is being made, or whose source it is, and name nothing measured (es/en/pt).
+const CLAIM_WORDS: [&str; 102] = [
     "was",
     "were",
     "is",
@@ -40,7 +40,6 @@ const CLAIM_WORDS: [&str; 76] = [
     "fell",
     "rose",
     "reached",
-    "grew",
     "stood",
     "hit",
     "dropped",
@@ -67,6 +66,17 @@ const CLAIM_WORDS: [&str; 76] = [
     "has",
     "had",
     "have",
+    "only",
+    "scored",
+    "score",
+    "recorded",
+    "emitted",
+    "according",
+    "will",
+    "would",
+    "projected",
+    "expected",
+    "estimated",
     "fue",
     "era",
     "es",
@@ -75,7 +85,6 @@ const CLAIM_WORDS: [&str; 76] = [
     "cayo",
     "subio",
     "alcanzo",
-    "crecio",
     "llego",
     "bajo",
     "aumento",
@@ -88,12 +97,14 @@ const CLAIM_WORDS: [&str; 76] = [
     "alrededor",
     "aproximadamente",
     "unos",
+    "segun",
+    "solo",
+    "afecto",
     "foi",
     "eram",
     "caiu",
     "subiu",
     "atingiu",
-    "cresceu",
     "chegou",
     "aumentou",
     "diminuiu",
@@ -101,12 +112,66 @@ const CLAIM_WORDS: [&str; 76] = [
     "registrou",
     "teve",
     "tem",
+    "tinha",
     "quase",
     "cerca",
-    "aproximadamente",
+    "segundo",
+    "apenas",
     "se",
     "ha",
     "sido",
+    "world",
+    "bank",
+    "imf",
+    "fmi",
+    "banco",
+    "mundial",
+    "cepal",
+    "eclac",
+    "undp",
+    "pnud",
+    "ocde",
+    "oecd",
+    "unodc",
+];
+
+/// Verbs of growth: read as the word `growth` (`the economy grew 3.4 %` → `gdp growth`); those of a
+/// contraction also turn a positive value negative (`contracted 1.6 %` → -1.6).
+const GROWTH_VERBS: [(&str, bool); 17] = [
+    ("grew", false),
+    ("expanded", false),
+    ("crecio", false),
+    ("cresceu", false),
+    ("growing", false),
+    ("creciendo", false),
+    ("crescendo", false),
+    ("contracted", true),
+    ("shrank", true),
+    ("contrajo", true),
+    ("contraiu", true),
+    ("encolheu", true),
+    ("decrecio", true),
+    ("retrocedio", true),
+    ("recuo", true),
+    ("recuou", true),
+    ("shrunk", true),
+];
+
+/// Words for the whole economy, read as GDP (`la economía creció` → `pib crecimiento`).
+const ECONOMY_WORDS: [(&str, &str); 3] = [
+    ("economy", "gdp"),
+    ("economia", "pib"),
+    ("economies", "gdp"),
+];
+
+/// Phrases for a rate per person, read as `per capita`.
+const PER_PERSON: [&str; 6] = [
+    "person",
+    "persona",
+    "pessoa",
+    "habitant",
+    "inhabitant",
+    "head",
 ];
 
 /// Scale words and their factor; matched on folded words, the longest phrase first.
@@ -279,15 +344,36 @@ pub fn read(text: &str) -> ReadText {
         read.rounding = Some(0.5 * 10f64.powi(-(*decimals as i32)) * factor);
         break;
     }
-    let left: Vec<&str> = tokens
-        .iter()
-        .enumerate()
-        .filter(|(token_idx, _)| !used[*token_idx])
-        .filter_map(|(_, token)| match token {
-            Token::Word(word) if !CLAIM_WORDS.contains(&word.as_str()) => Some(word.as_str()),
-            _ => None,
-        })
-        .collect();
+    let mut left: Vec<String> = Vec::new();
+    let mut contraction = false;
+    for (token_idx, token) in tokens.iter().enumerate() {
+        let Token::Word(word) = token else { continue };
+        if used[token_idx] || CLAIM_WORDS.contains(&word.as_str()) {
+            continue;
+        }
+        if let Some((_, shrinks)) = GROWTH_VERBS.iter().find(|(verb, _)| verb == word) {
+            contraction |= *shrinks;
+            left.push("growth".into());
+            continue;
+        }
+        if let Some((_, gdp)) = ECONOMY_WORDS.iter().find(|(economy, _)| economy == word) {
+            left.push((*gdp).into());
+            continue;
+        }
+        // `per person`, `por habitante`: per capita.
+        if left
+            .last()
+            .is_some_and(|previous| matches!(previous.as_str(), "per" | "por"))
+            && PER_PERSON.iter().any(|person| word.starts_with(person))
+        {
+            left.push("capita".into());
+            continue;
+        }
+        left.push(word.clone());
+    }
+    if contraction && let Some(value) = read.value.filter(|value| *value > 0.0) {
+        read.value = Some(-value);
+    }
     read.words = left.join(" ");
     read
 }
