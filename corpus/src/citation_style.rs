@@ -113,6 +113,8 @@ pub struct CitationParts<'a> {
     pub license: &'a str,
     /// The publisher's attribution, verbatim.
     pub attribution: &'a str,
+    /// The value's flags (`projection`, `estimate`, `modelled`), empty when none or for a record.
+    pub flags: &'a str,
 }
 
 impl<'a> CitationParts<'a> {
@@ -131,6 +133,7 @@ impl<'a> CitationParts<'a> {
             retrieved_at: &citation.retrieved_at,
             license: &citation.license,
             attribution: &citation.attribution,
+            flags: &citation.flags,
         }
     }
 
@@ -149,6 +152,7 @@ impl<'a> CitationParts<'a> {
             retrieved_at: &record.retrieved_at,
             license: &record.license,
             attribution: &record.attribution,
+            flags: "",
         }
     }
 
@@ -177,6 +181,18 @@ impl<'a> CitationParts<'a> {
         let mut note = String::new();
         if !self.value.is_empty() {
             note.push_str(&format!("Value: {}. ", self.value));
+        }
+        if !self.flags.is_empty() {
+            // `projection|vintage_projection` → `projection, vintage projection`.
+            let flags: Vec<String> = self
+                .flags
+                .split('|')
+                .map(|flag| flag.replace('_', " "))
+                .collect();
+            note.push_str(&format!(
+                "Flags: {} (not an observation). ",
+                flags.join(", ")
+            ));
         }
         note.push_str(&format!("Licence: {}.", self.license));
         if !self.attribution.is_empty() {
@@ -208,7 +224,13 @@ impl<'a> CitationParts<'a> {
         if !self.vintage.is_empty() {
             item["version"] = json!(self.vintage);
         }
-        if let Some(issued) = date_parts(self.vintage) {
+        // The vintage's date, else its year (`HDR 2025`), else the retrieval year.
+        let issued = date_parts(self.vintage).or_else(|| {
+            first_year(self.vintage)
+                .or_else(|| first_year(self.retrieved_at))
+                .map(|year| vec![year])
+        });
+        if let Some(issued) = issued {
             item["issued"] = json!({"date-parts": [issued]});
         }
         if let Some(accessed) = date_parts(self.retrieved_at) {

@@ -1167,10 +1167,16 @@ fn entity<'c>(corpus: &'c Corpus, text: &str) -> Result<&'c str, ToolError> {
         .resolve_entity(text)
         .map(|entity| entity.iso3.as_str())
         .ok_or_else(|| {
-            ToolError::Invalid(format!(
-                "`{}` is not a country or aggregate of the corpus",
-                arguments::snippet(text)
-            ))
+            let place = corpus.baked.countries().lookup(text);
+            let why = arguments::place_refusal(text, &place);
+            ToolError::Invalid(if why.is_empty() {
+                format!(
+                    "`{}` is not a country or aggregate of the corpus",
+                    arguments::snippet(text)
+                )
+            } else {
+                why
+            })
         })
 }
 

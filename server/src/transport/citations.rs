@@ -61,7 +61,12 @@ pub async fn get_citation(
     if headers
         .get(header::IF_NONE_MATCH)
         .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.split(',').any(|tag| tag.trim() == etag))
+        .is_some_and(|value| {
+            value.split(',').any(|tag| {
+                let tag = tag.trim();
+                tag == "*" || tag.strip_prefix("W/").unwrap_or(tag) == etag
+            })
+        })
     {
         let mut response = StatusCode::NOT_MODIFIED.into_response();
         set(&mut response, header::ETAG, &etag);

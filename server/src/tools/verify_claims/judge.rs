@@ -77,6 +77,9 @@ pub struct OtherValue {
     pub aligned: Option<f64>,
     /// Its citation.
     pub citation_id: String,
+    /// True when the value is the publisher's projection (or an estimate), not an observation.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub projection: bool,
     /// The claim against it.
     pub verdict: VerdictKind,
 }
@@ -229,8 +232,8 @@ pub(super) fn judge(
                 Some(query) => query.clone(),
                 None => without_place(&from_text.words, &named.words),
             };
-            let percent = claim.unit.as_deref().or(from_text.unit.as_deref()) == Some("%");
-            match metric_named(corpus, &words, &entity.iso3, is_aggregate, percent)? {
+            let unit = claim.unit.as_deref().or(from_text.unit.as_deref());
+            match metric_named(corpus, &words, &entity.iso3, is_aggregate, unit)? {
                 Some((metric, note)) => {
                     read.indicator.insert(
                         arguments::snippet(&trim_connectors(&words)),
@@ -253,6 +256,41 @@ pub(super) fn judge(
             }
         }
     };
+    // A claim in a unit the indicator is not in is no claim about it (`70.4 %` of a life expectancy in
+    // years, `0 billion` years, a count of homicides against a rate per 100,000).
+    let claimed_unit = claim.unit.as_deref().or(from_text.unit.as_deref());
+    let scale_word = from_text.scale.as_deref().or(claim
+        .unit
+        .as_deref()
+        .filter(|unit| scale_of_unit(unit) != 1.0));
+    let unfit = match (claimed_unit, scale_word) {
+        (_, Some(scale)) if !counts(&metric.unit) => Some(format!("`{scale}`")),
+        (Some(unit), _) if !unit_fits(unit, &metric.unit) => Some(format!("`{unit}`")),
+        (None, None)
+            if claim.text.is_some()
+                && claim.query.is_none()
+                && claim.indicator.is_none()
+                && is_rate(&metric.unit)
+                && !RATE_WORDS.iter().any(|word| {
+                    from_text
+                        .words
+                        .split(' ')
+                        .any(|asked| asked.starts_with(word))
+                }) =>
+        {
+            Some("a count (no rate named)".to_string())
+        }
+        _ => None,
+    };
+    if let Some(unfit) = unfit {
+        let reason = format!(
+            "the claim's unit, {unfit}, does not fit {} ({name}), in {}: the corpus holds no such figure",
+            metric.id,
+            metric.unit,
+            name = metric.names.get(lang)
+        );
+        return Ok((refuse(read, reason), Vec::new()));
+    }
     let table = if is_aggregate {
         corpus.baked.aggregates()
     } else {
@@ -293,6 +331,11 @@ pub(super) fn judge(
     };
     let value = value.map(|value| value / in_unit);
     let rounding = rounding / in_unit;
+    // `1 trillion` is not read to half a trillion: a scale word's rounding is at most 5 % of the value.
+    let rounding = match value.filter(|_| scaled) {
+        Some(value) => rounding.min(0.05 * value.abs()),
+        None => rounding,
+    };
     // JSON writes 1.0 as 1: a structured whole number is not read to the unit past 0.5 % of its size.
     let rounding = match (claim.value, value) {
         (Some(given), Some(value)) if given.fract() == 0.0 => {
@@ -386,6 +429,7 @@ pub(super) fn judge(
             value: observation.value,
             aligned: (factor != 1.0).then_some(aligned),
             citation_id: observation.citation_id.to_string(),
+            projection: is_projection(observation.flags),
             verdict: judged,
         });
     }
@@ -683,7 +727,7 @@ fn metric_named<'a>(
     words: &str,
     iso3: &str,
     is_aggregate: bool,
-    percent: bool,
+    unit: Option<&str>,
 ) -> Result<Option<(&'a Metric, Option<String>)>, ToolError> {
     if words.trim().is_empty() {
         return Ok(None);
@@ -713,9 +757,9 @@ fn metric_named<'a>(
         .filter_map(|hit| corpus.baked.metric(&hit.id))
         .filter(|metric| names_sex || !is_by_sex(metric))
         .collect();
-    if percent {
-        // Stable: among the named, those in a percentage unit first.
-        named.sort_by_key(|metric| !is_percentage(&metric.unit));
+    if let Some(unit) = unit {
+        // Stable: among the named, those in a unit the claim's fits first.
+        named.sort_by_key(|metric| !unit_fits(unit, &metric.unit));
     }
     let Some(best) = named.first().copied() else {
         return Ok(None);
@@ -751,6 +795,51 @@ fn is_by_sex(metric: &Metric) -> bool {
     title
         .split(' ')
         .any(|word| matches!(word, "female" | "male" | "women" | "men"))
+}
+
+/// Whether a claim's unit, as the rules read it (`%`, `years`, `per 100,000`, `US$`, `tonnes`, `people`),
+/// fits an indicator's unit; a unit the rules do not know fits any.
+fn unit_fits(claim: &str, metric: &str) -> bool {
+    let folded = corpus::folding::fold(metric);
+    let words: Vec<&str> = folded.split(' ').collect();
+    match claim {
+        "%" | "percentage points" => is_percentage(metric) || folded.contains("0 100"),
+        "years" => words.iter().any(|word| word.starts_with("year")),
+        "per 100,000" => folded.contains("100 000") || folded.contains("100000"),
+        "US$" => metric.contains('$') || folded.contains("dollar") || folded.contains("usd"),
+        "tonnes" => words.iter().any(|word| {
+            matches!(
+                *word,
+                "t" | "mt" | "kt" | "gt" | "tonnes" | "tons" | "tonne"
+            )
+        }),
+        "people" => words
+            .iter()
+            .any(|word| matches!(*word, "people" | "persons" | "person" | "number")),
+        _ => true,
+    }
+}
+
+/// Whether an indicator's values are a level a scale word can count (people, tonnes, dollars), not a
+/// rate, share, score or length of time.
+fn counts(metric: &str) -> bool {
+    let folded = corpus::folding::fold(metric);
+    !(is_percentage(metric)
+        || folded.contains("per ")
+        || ["index", "year", "score", "estimate", "ratio", "rank"]
+            .iter()
+            .any(|word| folded.contains(word)))
+}
+
+/// Words that name a rate in a claim (es/en/pt, folded prefixes).
+const RATE_WORDS: [&str; 8] = [
+    "rate", "tasa", "taxa", "per", "por", "ratio", "indice", "index",
+];
+
+/// Whether a unit is a rate per so many people (`per 100,000 people`, `per 1,000 live births`).
+fn is_rate(unit: &str) -> bool {
+    let folded = corpus::folding::fold(unit);
+    folded.starts_with("per ") || folded.contains(" per 1") || folded.starts_with("por ")
 }
 
 /// Whether a unit is a percentage (`%`, `annual %`, `Percent change`, `% of GDP`).

@@ -30,7 +30,7 @@ pub struct ReadText {
 }
 
 /// Words that say a claim is being made, or whose source it is, and name nothing measured (es/en/pt).
-const CLAIM_WORDS: [&str; 102] = [
+const CLAIM_WORDS: [&str; 109] = [
     "was",
     "were",
     "is",
@@ -133,6 +133,13 @@ const CLAIM_WORDS: [&str; 102] = [
     "ocde",
     "oecd",
     "unodc",
+    "menos",
+    "mais",
+    "mas",
+    "more",
+    "less",
+    "than",
+    "que",
 ];
 
 /// Verbs of growth: read as the word `growth` (`the economy grew 3.4 %` → `gdp growth`); those of a
@@ -241,6 +248,10 @@ enum Token {
         negative: bool,
         /// Whether it has a decimal mark or separators (so it is no year).
         plain_integer: bool,
+        /// As written, separators kept (spaces out).
+        written: String,
+        /// Whether a dash joins it to a number before it (`2015-2020`).
+        after_dash: bool,
     },
     Percent,
     Dollar,
@@ -282,17 +293,45 @@ pub fn read(text: &str) -> ReadText {
     // The year: a plain four-digit number in range with no unit or scale after it; the last one named.
     let is_unit_or_scale = |token_idx: usize| {
         tokens.get(token_idx + 1).is_some_and(|next| {
-            matches!(next, Token::Percent)
-                || matches!(next, Token::Word(word) if SCALES.iter().any(|(scale, _, _)| scale.split(' ').next() == Some(word.as_str())) || THOUSANDS.contains(&word.as_str()))
+            matches!(next, Token::Percent | Token::Dollar)
+                || matches!(next, Token::Word(word) if SCALES.iter().any(|(scale, _, _)| scale.split(' ').next() == Some(word.as_str()))
+                    || THOUSANDS.contains(&word.as_str())
+                    || UNITS.iter().any(|(phrase, _)| phrase.split(' ').next() == Some(word.as_str()) && !phrase.starts_with("per") && !phrase.starts_with("por")))
         })
     };
+    // A range of years (`2015-2020`): both are years, neither the value; the later one is the year.
+    let year_of = |token: &Token| match token {
+        Token::Number {
+            value,
+            plain_integer: true,
+            ..
+        } if (1900.0..=2100.0).contains(value) => Some(*value),
+        _ => None,
+    };
+    for token_idx in 1..tokens.len() {
+        if year_of(&tokens[token_idx - 1]).is_some()
+            && year_of(&tokens[token_idx]).is_some()
+            && matches!(
+                &tokens[token_idx],
+                Token::Number {
+                    after_dash: true,
+                    ..
+                }
+            )
+        {
+            used[token_idx - 1] = true;
+        }
+    }
     for (token_idx, token) in tokens.iter().enumerate().rev() {
+        let after_range =
+            token_idx > 0 && used[token_idx - 1] && year_of(&tokens[token_idx - 1]).is_some();
         if let Token::Number {
             value,
             plain_integer: true,
-            negative: false,
+            negative,
             ..
         } = token
+            && (!negative || after_range)
             && !used[token_idx]
             && (1900.0..=2100.0).contains(value)
             && !is_unit_or_scale(token_idx)
@@ -308,6 +347,7 @@ pub fn read(text: &str) -> ReadText {
             value,
             decimals,
             negative,
+            written,
             ..
         } = &tokens[token_idx]
         else {
@@ -316,6 +356,7 @@ pub fn read(text: &str) -> ReadText {
         if used[token_idx] {
             continue;
         }
+        let (mut value, mut decimals) = (*value, *decimals);
         used[token_idx] = true;
         let sign = if *negative { -1.0 } else { 1.0 };
         let mut factor = 1.0;
@@ -340,8 +381,21 @@ pub fn read(text: &str) -> ReadText {
             read.scale = Some("thousand".into());
             used[token_idx + 1] = true;
         }
+        // Before a scale word one separator is a decimal mark (`129,739 millones`, `6.314 million`):
+        // nobody writes thousands of millions that way.
+        if factor != 1.0
+            && let Some((whole, fraction)) = written
+                .split_once(['.', ','])
+                .filter(|(_, fraction)| !fraction.contains(['.', ',']))
+        {
+            value = format!("{whole}.{fraction}").parse().unwrap_or(value);
+            decimals = fraction.chars().count() as u32;
+        }
+        if !(sign * value * factor).is_finite() {
+            break;
+        }
         read.value = Some(sign * value * factor);
-        read.rounding = Some(0.5 * 10f64.powi(-(*decimals as i32)) * factor);
+        read.rounding = Some(0.5 * 10f64.powi(-(decimals as i32)) * factor);
         break;
     }
     let mut left: Vec<String> = Vec::new();
@@ -404,9 +458,10 @@ fn find_phrase(words: &[String], phrase: &[&str], used: &[bool]) -> Option<usize
 fn looks_spanish_or_portuguese(text: &str) -> bool {
     let folded = corpus::folding::fold(text);
     folded.split(' ').any(|word| {
+        // Not `el` or `e`, which English sentences hold too (`El Salvador's…`).
         [
-            "de", "del", "la", "el", "en", "em", "do", "da", "los", "las", "fue", "foi", "por",
-            "y", "e",
+            "de", "del", "la", "en", "em", "do", "da", "los", "las", "fue", "foi", "por", "que",
+            "con", "com", "y",
         ]
         .contains(&word)
     })
@@ -422,17 +477,33 @@ fn tokenize(text: &str, romance: bool) -> Vec<Token> {
         let character = characters[at];
         if character.is_ascii_digit() {
             let start = at;
+            let group_of_three = |from: usize| {
+                (from..from + 3).all(|at| characters.get(at).is_some_and(char::is_ascii_digit))
+                    && characters
+                        .get(from + 3)
+                        .is_none_or(|next| !next.is_ascii_digit())
+            };
             while at < characters.len()
                 && (characters[at].is_ascii_digit()
                     || ((characters[at] == '.' || characters[at] == ',')
-                        && characters.get(at + 1).is_some_and(char::is_ascii_digit)))
+                        && characters.get(at + 1).is_some_and(char::is_ascii_digit))
+                    // `129 739 759`: thousands grouped by spaces (the SI, Spanish and Portuguese style).
+                    || (matches!(characters[at], ' ' | '\u{a0}' | '\u{202f}')
+                        && at > start
+                        && characters[at - 1].is_ascii_digit()
+                        && group_of_three(at + 1)))
             {
                 at += 1;
             }
-            let written: String = characters[start..at].iter().collect();
+            let written: String = characters[start..at]
+                .iter()
+                .filter(|character| !matches!(character, ' ' | '\u{a0}' | '\u{202f}'))
+                .collect();
+            let dash = start > 0 && matches!(characters[start - 1], '-' | '−' | '–');
+            let after_dash = dash && start > 1 && characters[start - 2].is_ascii_digit();
             let negative = pending_minus
-                || (start > 0
-                    && matches!(characters[start - 1], '-' | '−')
+                || (dash
+                    && characters[start - 1] != '–'
                     && (start == 1 || !characters[start - 2].is_alphanumeric()));
             pending_minus = false;
             let (value, decimals, plain_integer) = number(&written, romance);
@@ -441,6 +512,8 @@ fn tokenize(text: &str, romance: bool) -> Vec<Token> {
                 decimals,
                 negative,
                 plain_integer,
+                written,
+                after_dash,
             });
             continue;
         }
@@ -471,7 +544,15 @@ fn tokenize(text: &str, romance: bool) -> Vec<Token> {
                 at += 2;
             }
             let folded = corpus::folding::fold(&word);
-            if matches!(folded.as_str(), "minus" | "menos") {
+            // `menos de 80` is less than 80, not -80.
+            let next_word: String = characters[at..]
+                .iter()
+                .skip_while(|character| character.is_whitespace())
+                .take_while(|character| character.is_alphabetic())
+                .collect();
+            if folded == "minus"
+                || (folded == "menos" && !matches!(next_word.as_str(), "de" | "del" | "que"))
+            {
                 pending_minus = true;
                 continue;
             }
@@ -566,6 +647,25 @@ mod tests {
         assert_eq!(read.value, Some(80e6));
         let read = super::read("PIB de 1,5 mil millones");
         assert_eq!(read.value, Some(1.5e9));
+    }
+
+    #[test]
+    fn ranges_less_than_spaced_thousands_and_decimals_before_a_scale() {
+        let read = super::read("Mexico GDP growth 2015-2020: 0.5%");
+        assert_eq!((read.value, read.year), (Some(0.5), Some(2020)));
+        let read = super::read("Honduras's GDP per capita in 2019 was 2000 dollars");
+        assert_eq!((read.value, read.year), (Some(2000.0), Some(2019)));
+        let read = super::read("La esperanza de vida en México fue menos de 80 años en 2020");
+        assert_eq!(read.value, Some(80.0));
+        let read = super::read("El Salvador's GDP growth was 3.512% in 2023");
+        assert_eq!(read.value, Some(3.512));
+        let read = super::read("La población de México fue de 129 739 759 habitantes en 2023");
+        assert_eq!(read.value, Some(129_739_759.0));
+        let read = super::read("La población de México fue de 129,739 millones en 2023");
+        assert_eq!(read.value, Some(129_739_000.0));
+        let read = super::read("Mexico's economy contracted 0.4% in 2019");
+        assert_eq!(read.value, Some(-0.4));
+        assert_eq!(read.words, "mexico gdp growth in");
     }
 
     #[test]
