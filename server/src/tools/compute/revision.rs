@@ -53,6 +53,11 @@ pub(super) fn revision<'a>(
     input: &ComputeInput,
     result: &mut ComputeResult,
 ) -> Result<(), ToolError> {
+    if input.from_year.is_some() || input.to_year.is_some() {
+        return Err(ToolError::Invalid(
+            "op revision compares one year in two vintages: give `year` (default: the latest both hold), not from_year or to_year".into(),
+        ));
+    }
     let mut vintages: Vec<&Metric> = corpus.baked.vintages_of(metric);
     if vintages.is_empty() {
         let held: Vec<String> = corpus
