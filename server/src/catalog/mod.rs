@@ -49,7 +49,9 @@ pub fn rendered<E>(
 
 /// The downloads catalog of `corpus` (what `/api/v1/catalog` answers): corpus and format versions, the
 /// base URL, the formats, every indicator (id, source code, title, pillar, unit, licence, source, coverage)
-/// and dataset (id, title, rows, licence) with its files ([`file_json`]), the registry and the SDMX structure.
+/// and dataset (id, title, rows, licence) with its files ([`file_json`]), the registry and the SDMX structure,
+/// and where a citation id resolves (`citations.url_template`, `/api/v1/citations/{citation_id}`, and its
+/// `formats`).
 pub fn catalog_json(corpus: &Corpus) -> Value {
     let baked = &corpus.baked;
     let files_of = |subject: Subject, id: &str| -> Vec<Value> {
@@ -112,6 +114,11 @@ pub fn catalog_json(corpus: &Corpus) -> Value {
         "registry": single(Subject::Registry),
         "sdmx_structure": single(Subject::Structure),
         "changes": single(Subject::Changes),
+        // Where any value's or record's citation id resolves, in each paste-ready format.
+        "citations": {
+            "url_template": links::api_url("citations/{citation_id}"),
+            "formats": corpus::citation_style::CitationFormat::ALL.map(|format| format.name()),
+        },
     })
 }
 

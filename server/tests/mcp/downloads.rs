@@ -554,7 +554,16 @@ async fn a_citation_id_resolves_over_http_in_each_format() {
             .unwrap()
             .contains("json, csl-json, bibtex, apa, chicago, text")
     );
-    // The catalog page links the resolver.
+    // The catalog JSON says where ids resolve; the catalog page links the resolver.
+    let (_, body) = send(&state, get("/api/v1/catalog", &[])).await;
+    let catalog: Value = serde_json::from_slice(&body).unwrap();
+    assert!(
+        catalog["citations"]["url_template"]
+            .as_str()
+            .unwrap()
+            .ends_with("/api/v1/citations/{citation_id}")
+    );
+    assert_eq!(catalog["citations"]["formats"][2], json!("bibtex"));
     let (_, body) = send(&state, get("/?lang=en", &[])).await;
     let page = String::from_utf8(body).unwrap();
     assert!(
