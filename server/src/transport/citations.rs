@@ -79,9 +79,7 @@ pub async fn get_citation(
             } else {
                 match corpus.baked.resolve_citation(&id) {
                     Ok(citation) => serde_json::to_string(&citation).ok(),
-                    Err(unresolved) => {
-                        return problem(StatusCode::NOT_FOUND, unresolved.reason);
-                    }
+                    Err(_) => None,
                 }
             }
         }
