@@ -92,10 +92,19 @@ pub async fn get_citation(
             .and_then(|written| written.text),
     };
     let Some(body) = body else {
-        let reason = corpus.baked.resolve_citation(&id).err().map_or_else(
-            || "no such citation id".to_string(),
-            |unresolved| unresolved.reason,
-        );
+        // An id written in another case: name the one stored.
+        let canonical = id.trim().to_ascii_lowercase();
+        let reason = if canonical != id
+            && (corpus.record_citation(&canonical).is_some()
+                || corpus.baked.resolve_citation(&canonical).is_ok())
+        {
+            format!("not a stored id as written; its canonical form is {canonical}")
+        } else {
+            corpus.baked.resolve_citation(&id).err().map_or_else(
+                || "no such citation id".to_string(),
+                |unresolved| unresolved.reason,
+            )
+        };
         return problem(StatusCode::NOT_FOUND, reason);
     };
     let mut response = Response::new(Body::from(body));

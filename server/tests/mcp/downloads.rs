@@ -540,6 +540,13 @@ async fn a_citation_id_resolves_over_http_in_each_format() {
             .unwrap()
             .contains("no sp_dyn_le00_in value for MEX in 1066")
     );
+    let (response, body) = send(&state, get("/api/v1/citations/wbproj-P127837", &[])).await;
+    assert_eq!(response.status(), 404);
+    assert!(
+        String::from_utf8(body)
+            .unwrap()
+            .contains("its canonical form is wbproj-p127837")
+    );
     let (response, body) = send(
         &state,
         get(
