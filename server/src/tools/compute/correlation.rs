@@ -135,7 +135,21 @@ pub(super) fn correlation<'c>(
         let candidates = candidate_countries(corpus, metric, input)?;
         let year = match input.year {
             Some(year) => year,
-            None => default_year(corpus, metric, input, &candidates)?,
+            None => {
+                let usual = default_year(corpus, metric, input, &candidates)?;
+                let (year, shared) = shared_year(corpus, metric, other, &candidates, usual);
+                result.notes.push(format!(
+                    "year {year} (no `year` given): {shared} countries hold observed values of both{}",
+                    if year == usual {
+                        String::new()
+                    } else {
+                        format!(
+                            "; the indicator's usual year, {usual}, has fewer than {SHARED_COUNTRIES}, so the latest year with at least {SHARED_COUNTRIES} (or with the most) is used"
+                        )
+                    }
+                ));
+                year
+            }
         };
         let lefts = table.cross_section(&metric.id, year);
         let rights = table.cross_section(&other.id, year);
@@ -173,7 +187,7 @@ pub(super) fn correlation<'c>(
             .unwrap_or_default(),
     );
     let correlation = analytics::pearson(&pairs).ok_or_else(|| {
-        ToolError::Invalid(format!("a correlation needs at least 3 pairs with spread; {} and {} share {} values across {across}", metric.id, other.id, pairs.len()))
+        ToolError::Invalid(format!("a correlation needs at least 3 pairs with spread; {} and {} share {} observed values across {across} ({at}): give another `year`", metric.id, other.id, pairs.len()))
     })?;
     let inputs: Vec<&Observation<'_>> = cells
         .iter()
@@ -263,4 +277,50 @@ fn common_trend(cells: &[(Observation<'_>, Observation<'_>)]) -> Option<CommonTr
         p_of_changes: of_changes.map(|correlation| correlation.p_value),
         n_changes: changes.len(),
     })
+}
+
+/// The countries a default year of a correlation across countries should have values of both indicators
+/// for.
+pub const SHARED_COUNTRIES: usize = 10;
+
+/// The year of a correlation across `candidates` when none is given, and how many of them hold observed
+/// values of both `metric` and `other` that year: `usual` (the indicator's default year) when
+/// [`SHARED_COUNTRIES`] share it, else the latest year [`SHARED_COUNTRIES`] share, else the year most
+/// share (the latest of ties), else `usual`.
+fn shared_year(
+    corpus: &Corpus,
+    metric: &Metric,
+    other: &Metric,
+    candidates: &[String],
+    usual: i32,
+) -> (i32, usize) {
+    let table = corpus.baked.observations();
+    let mut shared: std::collections::BTreeMap<i32, usize> = std::collections::BTreeMap::new();
+    for country in candidates {
+        for row_idx in table.series(&metric.id, country) {
+            let row = table.row(row_idx);
+            if !is_projection(row.flags)
+                && table
+                    .find(&other.id, country, row.year)
+                    .is_some_and(|right| !is_projection(right.flags))
+            {
+                *shared.entry(row.year).or_default() += 1;
+            }
+        }
+    }
+    let at_usual = shared.get(&usual).copied().unwrap_or(0);
+    if at_usual >= SHARED_COUNTRIES {
+        return (usual, at_usual);
+    }
+    if let Some((year, count)) = shared
+        .iter()
+        .rev()
+        .find(|(_, count)| **count >= SHARED_COUNTRIES)
+    {
+        return (*year, *count);
+    }
+    shared
+        .iter()
+        .max_by_key(|(year, count)| (**count, **year))
+        .map_or((usual, at_usual), |(year, count)| (*year, *count))
 }
