@@ -366,6 +366,11 @@ async fn a_search_is_escaped_and_a_query_without_words_matches_nothing() {
             .unwrap()
             .contains(">0 indicators for")
     );
+    // One match is singular; the publication date is written in the page's language.
+    let (_, page) = send(&state, get("/?lang=es&q=femicid", &[])).await;
+    let page = String::from_utf8(page).unwrap();
+    assert!(page.contains(">1 indicador para “femicid”"), "singular");
+    assert!(!page.contains(" GMT"), "no HTTP date on the page");
     let (_, page) = send(&state, get("/?lang=en&q=gini", &[])).await;
     let page = String::from_utf8(page).unwrap();
     assert!(page.contains("si_pov_gini.csv"));
