@@ -367,28 +367,20 @@ fn date_parts(text: &str) -> Option<Vec<i32>> {
     (!parts.is_empty() && parts.len() <= 3 && (1900..=2100).contains(&parts[0])).then_some(parts)
 }
 
-/// `July 15, 2026` of `2026-07-15`; the text itself when it is no such date.
+/// `July 15, 2026` of `2026-07-15` (`July 2026` of `2026-07`); the text itself when it is no such date.
 fn long_date(text: &str) -> String {
-    const MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
     match date_parts(text).as_deref() {
-        Some([year, month, day]) if (1..=12).contains(month) => {
-            format!("{} {day}, {year}", MONTHS[*month as usize - 1])
-        }
+        Some([year, month, day]) if (1..=12).contains(month) => crate::dates::long_date(
+            i64::from(*year),
+            *month as u32,
+            *day as u32,
+            crate::Lang::En,
+        ),
         Some([year, month]) if (1..=12).contains(month) => {
-            format!("{} {year}", MONTHS[*month as usize - 1])
+            format!(
+                "{} {year}",
+                crate::dates::month_name(*month as u32, crate::Lang::En)
+            )
         }
         _ => text.to_string(),
     }

@@ -52,6 +52,7 @@ pub mod concordance;
 pub mod country;
 pub mod curated;
 pub mod dataset;
+pub mod dates;
 pub mod derived;
 pub mod error;
 pub mod event;

@@ -216,10 +216,10 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
         })
         .map(file_view)
         .collect();
-    let published = corpus
-        .downloads
-        .published
-        .map(|published| long_date(published, lang));
+    let published = corpus.downloads.published.map(|published| {
+        let (year, month, day) = corpus::dates::civil_from_time(published);
+        corpus::dates::long_date(year, month, day, lang)
+    });
     let citation_example = pillars
         .iter()
         .flat_map(|pillar| &pillar.indicators)
@@ -345,94 +345,4 @@ fn texts(lang: Lang) -> HashMap<&'static str, &'static str> {
     rows.iter()
         .map(|(key, words)| (*key, words[column]))
         .collect()
-}
-
-/// `published` as a date in `lang` (`4 de diciembre de 2026`, `December 4, 2026`, `4 de dezembro de
-/// 2026`), UTC.
-fn long_date(published: std::time::SystemTime, lang: Lang) -> String {
-    let seconds = published
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| since.as_secs());
-    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-    let days = (seconds / 86_400) as i64 + 719_468;
-    let era = days.div_euclid(146_097);
-    let day_of_era = days.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    const MONTHS: [[&str; 12]; 3] = [
-        [
-            "enero",
-            "febrero",
-            "marzo",
-            "abril",
-            "mayo",
-            "junio",
-            "julio",
-            "agosto",
-            "septiembre",
-            "octubre",
-            "noviembre",
-            "diciembre",
-        ],
-        [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ],
-        [
-            "janeiro",
-            "fevereiro",
-            "março",
-            "abril",
-            "maio",
-            "junho",
-            "julho",
-            "agosto",
-            "setembro",
-            "outubro",
-            "novembro",
-            "dezembro",
-        ],
-    ];
-    let name = |column: usize| MONTHS[column][(month - 1) as usize];
-    match lang {
-        Lang::Es => format!("{day} de {} de {year}", name(0)),
-        Lang::En => format!("{} {day}, {year}", name(1)),
-        Lang::Pt => format!("{day} de {} de {year}", name(2)),
-    }
-}
-
-#[cfg(test)]
-mod date_tests {
-    use super::*;
-
-    #[test]
-    fn dates_are_written_in_the_pages_language() {
-        let day = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_796_355_000);
-        assert_eq!(long_date(day, Lang::En), "December 4, 2026");
-        assert_eq!(long_date(day, Lang::Es), "4 de diciembre de 2026");
-        assert_eq!(long_date(day, Lang::Pt), "4 de dezembro de 2026");
-        assert_eq!(
-            long_date(std::time::UNIX_EPOCH, Lang::En),
-            "January 1, 1970"
-        );
-    }
 }
