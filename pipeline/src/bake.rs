@@ -21,12 +21,12 @@ use crate::{
     derive::Derived,
     export::{
         dataset_files::{
-            json_records, records_frame, write_dataset_files, write_record_artifacts,
-            write_record_dataset_files, write_registry_xlsx,
+            dataset_metadata, json_records, records_frame, write_dataset_files,
+            write_record_artifacts, write_record_dataset_files, write_registry_xlsx,
         },
         datasets::{DatasetCounts, dataset_catalog},
         downloads,
-        tables::{write_concordance, write_observations},
+        tables::{observation_metadata, write_concordance, write_observations},
     },
     govern::{
         govern_source,
@@ -314,6 +314,14 @@ fn write_artifacts(
     for country in observations.country.iter().chain(&aggregates.country) {
         *country_counts.entry(country.clone()).or_default() += 1;
     }
+    let counts = DatasetCounts {
+        concordance: concordance_rows,
+        series: series_rows,
+        discoveries: discovery_rows,
+        health: health_rows,
+        ..counts
+    };
+    let datasets = dataset_catalog(&metrics, &sources, counts);
     downloads::create_dirs(dir)?;
     // The per-indicator files (two threads) and the tables with the derived datasets (polars' own threads)
     // are independent: written side by side.
@@ -328,12 +336,18 @@ fn write_artifacts(
             )
         },
         || -> Result<(), BakeError> {
-            write_concordance(concordance_table, dir)?;
-            write_derived_exports(dir, &stats, &discoveries, &data_health)?;
-            write_record_dataset_files(dir, &curated)?;
-            write_observations(&observations, dir, "observations")?;
-            progress.inc(1);
-            write_observations(&aggregates, dir, "aggregates")?;
+            write_concordance(
+                concordance_table,
+                dir,
+                &dataset_metadata(&datasets, "concordance"),
+            )?;
+            write_derived_exports(dir, &datasets, &stats, &discoveries, &data_health)?;
+            write_record_dataset_files(dir, &curated, &datasets)?;
+            for (stem, table) in [("observations", &observations), ("aggregates", &aggregates)] {
+                let metadata = observation_metadata(&datasets, stem, table, &metrics, &sources);
+                write_observations(table, dir, stem, &metadata)?;
+                progress.inc(1);
+            }
             progress.inc(1);
             Ok(())
         },
@@ -359,14 +373,6 @@ fn write_artifacts(
             ),
         ],
     )?;
-    let counts = DatasetCounts {
-        concordance: concordance_rows,
-        series: series_rows,
-        discoveries: discovery_rows,
-        health: health_rows,
-        ..counts
-    };
-    let datasets = dataset_catalog(&metrics, &sources, counts);
     write_json(&dir.join(layout::DATASETS), &datasets)?;
     downloads::write_downloads(
         dir,
@@ -413,6 +419,7 @@ const EXPORTED_TABLES: [&str; 6] = [
 /// and contradictions, told apart by `kind`) and the data health view's pillar × country entries.
 fn write_derived_exports(
     dir: &Path,
+    datasets: &[corpus::Dataset],
     stats: &[corpus::SeriesStats],
     discoveries: &corpus::Discoveries,
     data_health: &health::DataHealth,
@@ -421,6 +428,7 @@ fn write_derived_exports(
         dir,
         "series_stats",
         &mut records_frame("series_stats", stats)?,
+        &dataset_metadata(datasets, "series_stats"),
     )?;
     let mut discovery_rows = Vec::new();
     for (kind, records) in [
@@ -444,11 +452,13 @@ fn write_derived_exports(
         dir,
         "discoveries",
         &mut records_frame("discoveries", &discovery_rows)?,
+        &dataset_metadata(datasets, "discoveries"),
     )?;
     write_dataset_files(
         dir,
         "data_health",
         &mut records_frame("data_health", &data_health.pillar_countries)?,
+        &dataset_metadata(datasets, "data_health"),
     )
 }
 

@@ -29,6 +29,7 @@ from mcp import Client
 
 import browser
 from browser import chromium
+from counting_proxy import CountingProxy
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = pathlib.Path(os.environ.get("CORPUS_SOURCES_DIR", REPO.parent / "shared" / "data" / "sources"))
@@ -111,6 +112,98 @@ def test_parquet_reads_from_the_url_with_pyarrow_and_pandas(base_url):
     stats = pandas.read_csv(f"{base_url}/api/v1/datasets/series_stats.csv.gz", compression="gzip")
     assert {"indicator", "country", "latest_value", "latest_citation_id"} <= set(stats.columns)
     assert list(stats.columns[:2]) == ["indicator", "country"]
+
+
+class HttpRangeFile(io.RawIOBase):
+    """A read-only file over HTTP `Range` requests, as a remote Parquet reader sees one."""
+
+    def __init__(self, url):
+        status, headers, _ = fetch(url, method="HEAD")
+        assert status == 200 and headers["Accept-Ranges"] == "bytes"
+        self.url, self.size, self.position = url, int(headers["Content-Length"]), 0
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return True
+
+    def tell(self):
+        return self.position
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self.position, io.SEEK_END: self.size}[whence]
+        self.position = base + offset
+        return self.position
+
+    def readinto(self, buffer):
+        end = min(self.position + len(buffer), self.size)
+        if end <= self.position:
+            return 0
+        status, _, body = fetch(self.url, {"Range": f"bytes={self.position}-{end - 1}"})
+        assert status == 206, status
+        buffer[: len(body)] = body
+        self.position += len(body)
+        return len(body)
+
+
+def test_a_one_indicator_query_over_http_reads_under_a_tenth_of_the_observations_file(base_url):
+    """polars' scan_parquet and pyarrow over HTTP ranges read the footer and the row groups whose statistics
+    admit the indicator: the proxy counts what the server sent."""
+    import polars
+
+    path = "/api/v1/datasets/observations.parquet"
+    _, headers, _ = fetch(f"{base_url}{path}", method="HEAD")
+    size = int(headers["Content-Length"])
+    expected = raw_wdi("SP.DYN.LE00.IN", "MEX", 2024)
+    with CountingProxy(base_url) as proxy:
+        frame = (
+            polars.scan_parquet(f"{proxy.url}{path}")
+            .filter(polars.col("indicator") == "sp_dyn_le00_in")
+            .collect()
+        )
+        assert frame.height > 1000 and set(frame["indicator"]) == {"sp_dyn_le00_in"}
+        mexico = frame.filter((polars.col("country") == "MEX") & (polars.col("year") == 2024))
+        assert mexico["value"][0] == expected
+        assert mexico["citation_id"][0] == "wb-sp-dyn-le00-in-mex-2024"
+        assert 0 < proxy.body_bytes < size / 10, (proxy.body_bytes, size, proxy.requests)
+
+    with CountingProxy(base_url) as proxy:
+        remote = HttpRangeFile(f"{proxy.url}{path}")
+        table = pyarrow.parquet.read_table(
+            pyarrow.PythonFile(remote, mode="r"),
+            filters=[("indicator", "=", "sp_dyn_le00_in")],
+            pre_buffer=False,
+        )
+        assert table.num_rows == frame.height
+        assert 0 < proxy.body_bytes < size / 10, (proxy.body_bytes, size, proxy.requests)
+
+
+def test_parquet_files_carry_unit_source_licence_and_citation_rule(base_url):
+    status, _, body = fetch(f"{base_url}/api/v1/indicators/vc_ihr_psrc_p5.parquet")
+    assert status == 200
+    metadata = {key.decode(): value.decode() for key, value in pyarrow.parquet.ParquetFile(io.BytesIO(body)).metadata.metadata.items()}
+    assert metadata["source_code"] == "VC.IHR.PSRC.P5"
+    assert metadata["unit"] == "per 100,000 people"
+    assert metadata["licence"] == "CC-BY-4.0"
+    assert metadata["publisher"] == "The World Bank"
+    assert metadata["primary_source"] == "UN Office on Drugs and Crime's International Homicide Statistics database."
+    assert "/api/v1/citations/{citation_id}" in metadata["citation"]
+
+    status, _, body = fetch(f"{base_url}/api/v1/datasets/observations.parquet")
+    parquet = pyarrow.parquet.ParquetFile(io.BytesIO(body))
+    metadata = parquet.metadata.metadata
+    assert json.loads(metadata[b"units"])["sp_dyn_le00_in"] == "years"
+    assert json.loads(metadata[b"source_records"])["wdi"]["publisher"] == "The World Bank"
+    assert metadata[b"keys"] == b"indicator,country,year"
+    # Bounded row groups along the sort key, with statistics and the page index.
+    assert parquet.metadata.num_row_groups > 10
+    assert max(parquet.metadata.row_group(i).num_rows for i in range(parquet.metadata.num_row_groups)) <= 8192
+    first = parquet.metadata.row_group(0).column(0)
+    assert first.path_in_schema == "indicator" and first.statistics.has_min_max
+    assert first.has_column_index and first.has_offset_index
+    assert "RLE_DICTIONARY" in first.encodings
+    assert str(parquet.schema_arrow.field("indicator").type) == "large_string"
 
 
 def test_the_json_catalog_lists_every_file_with_its_hash(base_url):

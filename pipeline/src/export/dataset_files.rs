@@ -9,7 +9,7 @@
 use std::{collections::BTreeMap, fs::File, io::BufWriter, path::Path};
 
 use corpus::{
-    CitedRecord, RecordDataset, RecordSource,
+    CitedRecord, Dataset, RecordDataset, RecordSource,
     exports::{Format, Subject},
     write_json,
 };
@@ -19,7 +19,10 @@ use rust_xlsxwriter::{Format as CellFormat, XlsxError};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::indicators::{new_workbook, write_header, write_parquet_frame};
+use super::{
+    indicators::{new_workbook, write_header},
+    parquet::{ParquetMetadata, write_parquet},
+};
 use crate::{BakeError, govern::records::Curated};
 
 /// The directory of the dataset files, inside a corpus directory.
@@ -35,11 +38,18 @@ pub fn dataset_path(dir: &Path, id: &str, format: Format) -> std::path::PathBuf 
 }
 
 /// Writes `frame` as `exports/datasets/{id}.csv.gz` (RFC 4180, header row, gzip level 6, no timestamp in
-/// the gzip header, so the bytes are deterministic) and `.parquet` (zstd) in `dir`.
+/// the gzip header, so the bytes are deterministic) and `.parquet` in `dir` ([`write_parquet`]: row
+/// groups along the frame's `indicator` or `pair` column, the first it has; `metadata` as its key-value
+/// metadata, see [`dataset_metadata`]).
 ///
 /// # Errors
 /// [`BakeError::Io`] naming the file; [`BakeError::Table`] if polars cannot encode the frame.
-pub fn write_dataset_files(dir: &Path, id: &str, frame: &mut DataFrame) -> Result<(), BakeError> {
+pub fn write_dataset_files(
+    dir: &Path,
+    id: &str,
+    frame: &mut DataFrame,
+    metadata: &ParquetMetadata,
+) -> Result<(), BakeError> {
     let csv_path = dataset_path(dir, id, Format::CsvGz);
     let file = File::create(&csv_path).map_err(|error| BakeError::io(&csv_path, error))?;
     let mut gzip = GzEncoder::new(BufWriter::with_capacity(1 << 16, file), Compression::new(6));
@@ -54,7 +64,35 @@ pub fn write_dataset_files(dir: &Path, id: &str, frame: &mut DataFrame) -> Resul
     gzip.finish()
         .and_then(|mut inner| std::io::Write::flush(&mut inner))
         .map_err(|error| BakeError::io(&csv_path, error))?;
-    write_parquet_frame(&dataset_path(dir, id, Format::Parquet), frame)
+    let group_by = GROUP_COLUMNS
+        .into_iter()
+        .find(|name| frame.column(name).is_ok());
+    write_parquet(
+        &dataset_path(dir, id, Format::Parquet),
+        frame,
+        group_by,
+        metadata,
+    )
+}
+
+/// The columns a dataset's Parquet row groups follow, the first the frame has.
+const GROUP_COLUMNS: [&str; 2] = ["indicator", "pair"];
+
+/// The key-value metadata of dataset `id`'s Parquet file from its catalog entry in `datasets`: title,
+/// description, licence, sources (comma-separated source ids), keys (comma-separated), rows, and the
+/// citation rule. An id the catalog lacks gets the citation rule only.
+pub fn dataset_metadata(datasets: &[Dataset], id: &str) -> ParquetMetadata {
+    let Some(dataset) = datasets.iter().find(|dataset| dataset.dataset_id == id) else {
+        return ParquetMetadata::new();
+    };
+    ParquetMetadata::new()
+        .with("dataset", &dataset.dataset_id)
+        .with("title", &dataset.title)
+        .with("description", &dataset.description)
+        .with("licence", &dataset.license)
+        .with("sources", &dataset.sources.join(","))
+        .with("keys", &dataset.keys.join(","))
+        .with("rows", &dataset.rows.to_string())
 }
 
 /// Writes every curated record dataset's artifact (`projects.json`, …, [`RecordDataset::artifact`]) in
@@ -127,7 +165,11 @@ fn write_stripped<T: CitedRecord + Clone + Serialize>(
 ///
 /// # Errors
 /// As [`write_dataset_files`] and [`records_frame`].
-pub fn write_record_dataset_files(dir: &Path, curated: &Curated) -> Result<(), BakeError> {
+pub fn write_record_dataset_files(
+    dir: &Path,
+    curated: &Curated,
+    datasets: &[Dataset],
+) -> Result<(), BakeError> {
     for dataset in RecordDataset::ALL {
         let id = dataset.id();
         let mut frame = match dataset {
@@ -137,7 +179,7 @@ pub fn write_record_dataset_files(dir: &Path, curated: &Curated) -> Result<(), B
             RecordDataset::Financing => records_frame(id, &curated.financing)?,
             RecordDataset::Events => records_frame(id, &curated.events)?,
         };
-        write_dataset_files(dir, id, &mut frame)?;
+        write_dataset_files(dir, id, &mut frame, &dataset_metadata(datasets, id))?;
     }
     Ok(())
 }

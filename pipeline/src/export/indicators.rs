@@ -11,11 +11,12 @@
 //! - `{id}.wide.csv`: `country`, `country_name`, then one column per year (ascending); empty cells where the
 //!   corpus has no value.
 //! - `{id}.parquet`: the tidy columns, typed (year int32, value float64, standard_error float64
-//!   nullable where the indicator has one), zstd.
+//!   nullable where the indicator has one), zstd, with [`metadata_fields`] as key-value metadata
+//!   ([`super::parquet`]).
 //! - `{id}.xlsx`: sheets `data` ([`XLSX_DATA_HEADER`]: country, country_name, year, value, flags,
 //!   citation_id, and standard_error for an indicator with standard errors), `metadata` (field, value:
-//!   indicator, definition, unit, source, publisher, licence,
-//!   vintage, retrieval date, methodology, attribution) and `citations` (citation_id, url: the publisher's
+//!   [`metadata_fields`]: definition, unit, source, publisher, primary source, licence, vintage,
+//!   retrieval date, methodology, attribution, how to cite) and `citations` (citation_id, url: the publisher's
 //!   page for the series); numbers are numbers, the header row is bold and frozen.
 //! - `{id}.sdmx.xml` and `{id}.sdmx.csv`: see [`super::sdmx`].
 //!
@@ -30,9 +31,10 @@ use std::{
 };
 
 use corpus::{Country, Metric, SourceRecord};
-use polars::prelude::{Column, DataFrame, ParquetCompression, ParquetWriter, StatisticsOptions};
+use polars::prelude::{Column, DataFrame};
 use rust_xlsxwriter::{Format as CellFormat, Workbook, Worksheet, XlsxError};
 
+use super::parquet::{CITATION_RULE, ParquetMetadata, write_parquet};
 use crate::{BakeError, govern::table::ObservationColumns};
 
 /// The directory of the per-indicator files, inside a corpus directory.
@@ -192,7 +194,7 @@ pub fn write_indicator_files(dir: &Path, export: &IndicatorExport<'_>) -> Result
     let id = export.metric.id.as_str();
     write_tidy_csv(&indicator_path(dir, id, Format::Csv), export)?;
     write_wide_csv(&indicator_path(dir, id, Format::WideCsv), export)?;
-    write_parquet(&indicator_path(dir, id, Format::Parquet), export)?;
+    write_indicator_parquet(&indicator_path(dir, id, Format::Parquet), export)?;
     write_xlsx(&indicator_path(dir, id, Format::Xlsx), export)?;
     Ok(())
 }
@@ -289,7 +291,7 @@ fn write_wide_csv(path: &Path, export: &IndicatorExport<'_>) -> Result<(), BakeE
         .map_err(|error| BakeError::io(path, error))
 }
 
-fn write_parquet(path: &Path, export: &IndicatorExport<'_>) -> Result<(), BakeError> {
+fn write_indicator_parquet(path: &Path, export: &IndicatorExport<'_>) -> Result<(), BakeError> {
     let table_error = |error: polars::prelude::PolarsError| BakeError::Table {
         artifact: path.display().to_string(),
         message: error.to_string(),
@@ -342,21 +344,60 @@ fn write_parquet(path: &Path, export: &IndicatorExport<'_>) -> Result<(), BakeEr
             ))
             .map_err(table_error)?;
     }
-    write_parquet_frame(path, &mut frame)
+    write_parquet(path, &mut frame, None, &indicator_metadata(export))
 }
 
-/// Writes `frame` as Parquet (zstd, full statistics) at `path`.
-pub(crate) fn write_parquet_frame(path: &Path, frame: &mut DataFrame) -> Result<(), BakeError> {
-    let file = File::create(path).map_err(|error| BakeError::io(path, error))?;
-    ParquetWriter::new(BufWriter::new(file))
-        .with_compression(ParquetCompression::Zstd(None))
-        .with_statistics(StatisticsOptions::full())
-        .finish(frame)
-        .map_err(|error| BakeError::Table {
-            artifact: path.display().to_string(),
-            message: error.to_string(),
-        })?;
-    Ok(())
+/// What every file of an indicator says about it, as (field, value): indicator, source_code, name,
+/// definition, unit, pillar, source (id), publisher, dataset (the source's name), primary_source (the
+/// original publisher behind a distributor's series, e.g. UNODC for WDI's homicides), licence,
+/// licence_url, vintage, retrieved_at, methodology, attribution and citation (how to cite a value,
+/// [`CITATION_RULE`]); empty values are kept as empty strings. The workbook's `metadata` sheet, the
+/// Parquet file's key-value metadata and the zip's `metadata.json` are this list.
+pub fn metadata_fields(export: &IndicatorExport<'_>) -> Vec<(&'static str, String)> {
+    let metric = export.metric;
+    let source = export.source;
+    let of_source = |field: fn(&SourceRecord) -> &str| source.map_or("", field).to_string();
+    vec![
+        ("indicator", metric.id.clone()),
+        ("source_code", metric.source_code.clone()),
+        ("name", metric.names.en.clone()),
+        ("definition", metric.description.clone()),
+        ("unit", metric.unit.clone()),
+        ("pillar", metric.pillar.clone()),
+        ("source", metric.source_id.clone()),
+        ("publisher", of_source(|source| &source.publisher)),
+        ("dataset", of_source(|source| &source.name)),
+        (
+            "primary_source",
+            metric.primary_source.clone().unwrap_or_default(),
+        ),
+        ("licence", metric.license.clone()),
+        ("licence_url", of_source(|source| &source.license_url)),
+        ("vintage", metric.vintage.clone()),
+        (
+            "retrieved_at",
+            metric
+                .retrieved_at
+                .clone()
+                .unwrap_or_else(|| of_source(|source| &source.retrieved_at)),
+        ),
+        (
+            "methodology",
+            metric.methodology.clone().unwrap_or_default(),
+        ),
+        ("attribution", of_source(|source| &source.attribution)),
+        ("citation", CITATION_RULE.to_string()),
+    ]
+}
+
+/// The key-value metadata of an indicator's Parquet file: [`metadata_fields`] less the empty ones.
+pub fn indicator_metadata(export: &IndicatorExport<'_>) -> ParquetMetadata {
+    metadata_fields(export)
+        .iter()
+        .filter(|(field, _)| *field != "citation")
+        .fold(ParquetMetadata::new(), |metadata, (field, value)| {
+            metadata.with(field, value)
+        })
 }
 
 fn write_xlsx(path: &Path, export: &IndicatorExport<'_>) -> Result<(), BakeError> {
@@ -364,7 +405,6 @@ fn write_xlsx(path: &Path, export: &IndicatorExport<'_>) -> Result<(), BakeError
         artifact: path.display().to_string(),
         message: error.to_string(),
     };
-    let metric = export.metric;
     let mut workbook = new_workbook();
     let bold = CellFormat::new().set_bold();
 
@@ -403,41 +443,13 @@ fn write_xlsx(path: &Path, export: &IndicatorExport<'_>) -> Result<(), BakeError
         .set_name("metadata")
         .map_err(xlsx_error)?;
     write_header(metadata, &["field", "value"], &bold).map_err(xlsx_error)?;
-    let source = export.source;
-    let fields: [(&str, &str); 14] = [
-        ("indicator", metric.id.as_str()),
-        ("source_code", metric.source_code.as_str()),
-        ("name", metric.names.en.as_str()),
-        ("definition", metric.description.as_str()),
-        ("unit", metric.unit.as_str()),
-        ("pillar", metric.pillar.as_str()),
-        ("source", metric.source_id.as_str()),
-        (
-            "publisher",
-            source.map_or("", |source| source.publisher.as_str()),
-        ),
-        ("licence", metric.license.as_str()),
-        (
-            "licence_url",
-            source.map_or("", |source| source.license_url.as_str()),
-        ),
-        ("vintage", metric.vintage.as_str()),
-        (
-            "retrieved_at",
-            source.map_or("", |source| source.retrieved_at.as_str()),
-        ),
-        ("methodology", metric.methodology.as_deref().unwrap_or("")),
-        (
-            "attribution",
-            source.map_or("", |source| source.attribution.as_str()),
-        ),
-    ];
+    let fields = metadata_fields(export);
     for (line, (field, value)) in fields.iter().enumerate() {
         metadata
             .write_string(line as u32 + 1, 0, *field)
             .map_err(xlsx_error)?;
         metadata
-            .write_string(line as u32 + 1, 1, *value)
+            .write_string(line as u32 + 1, 1, value)
             .map_err(xlsx_error)?;
     }
 

@@ -6,5 +6,6 @@ pub mod dataset_files;
 pub mod datasets;
 pub mod downloads;
 pub mod indicators;
+pub mod parquet;
 pub mod sdmx;
 pub mod tables;

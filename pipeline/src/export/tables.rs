@@ -5,12 +5,14 @@ use std::{fs::File, path::Path};
 
 use polars::prelude::*;
 
+use super::parquet::ParquetMetadata;
 use crate::{
     BakeError, derive::concordance::ConcordanceColumns, govern::table::ObservationColumns,
 };
 
-/// Sorts `columns` by (indicator, country, year) and writes `{stem}.arrow` and `{stem}.parquet` into
-/// `dir`. Returns the number of rows written.
+/// Sorts `columns` by (indicator, country, year) and writes `{stem}.arrow` into `dir`, and the dataset
+/// files `exports/datasets/{stem}.csv.gz` and `.parquet` (`metadata` as the Parquet key-value metadata,
+/// one row group per run of indicators, [`super::parquet`]). Returns the number of rows written.
 ///
 /// # Errors
 /// [`BakeError::Table`] if polars cannot build, sort or write the table; [`BakeError::Io`] if a file
@@ -19,6 +21,7 @@ pub fn write_observations(
     columns: &ObservationColumns,
     dir: &Path,
     stem: &str,
+    metadata: &ParquetMetadata,
 ) -> Result<usize, BakeError> {
     let table_error = |error: PolarsError| BakeError::Table {
         artifact: stem.to_string(),
@@ -51,16 +54,20 @@ pub fn write_observations(
         .map_err(table_error)?;
     frame.rechunk_mut();
 
-    write_frame(&mut frame, dir, stem)?;
+    write_frame(&mut frame, dir, stem, metadata)?;
     Ok(height)
 }
 
-/// Writes the concordance table as `concordance.arrow` and `concordance.parquet` in `dir`, in
-/// (pair, country, year) order as built.
+/// Writes the concordance table as `concordance.arrow` and its dataset files in `dir`, in (pair,
+/// country, year) order as built, one Parquet row group per run of pairs.
 ///
 /// # Errors
 /// As [`write_observations`].
-pub fn write_concordance(columns: ConcordanceColumns, dir: &Path) -> Result<usize, BakeError> {
+pub fn write_concordance(
+    columns: ConcordanceColumns,
+    dir: &Path,
+    metadata: &ParquetMetadata,
+) -> Result<usize, BakeError> {
     let table_error = |error: PolarsError| BakeError::Table {
         artifact: "concordance".into(),
         message: error.to_string(),
@@ -93,7 +100,7 @@ pub fn write_concordance(columns: ConcordanceColumns, dir: &Path) -> Result<usiz
         ],
     )
     .map_err(table_error)?;
-    write_frame(&mut frame, dir, "concordance").map_err(|error| match error {
+    write_frame(&mut frame, dir, "concordance", metadata).map_err(|error| match error {
         BakeError::Table { message, .. } => BakeError::Table {
             artifact: "concordance".into(),
             message,
@@ -104,8 +111,13 @@ pub fn write_concordance(columns: ConcordanceColumns, dir: &Path) -> Result<usiz
 }
 
 /// Writes `frame` as `{stem}.arrow` (uncompressed, LargeUtf8 strings) and, for analysts,
-/// `exports/datasets/{stem}.parquet` (zstd) and `.csv.gz`.
-fn write_frame(frame: &mut DataFrame, dir: &Path, stem: &str) -> Result<(), BakeError> {
+/// `exports/datasets/{stem}.parquet` and `.csv.gz`.
+fn write_frame(
+    frame: &mut DataFrame,
+    dir: &Path,
+    stem: &str,
+    metadata: &ParquetMetadata,
+) -> Result<(), BakeError> {
     let table_error = |error: PolarsError| BakeError::Table {
         artifact: stem.to_string(),
         message: error.to_string(),
@@ -120,5 +132,48 @@ fn write_frame(frame: &mut DataFrame, dir: &Path, stem: &str) -> Result<(), Bake
         .with_parallel(false)
         .finish(frame)
         .map_err(table_error)?;
-    super::dataset_files::write_dataset_files(dir, stem, frame)
+    super::dataset_files::write_dataset_files(dir, stem, frame, metadata)
+}
+
+/// The key-value metadata of an observation table's Parquet file (`observations`, `aggregates`): the
+/// dataset's ([`super::dataset_files::dataset_metadata`]), with `units` (JSON object: metric id → unit)
+/// and `source_records` (JSON object: source id → publisher, dataset name, licence, vintage) for the
+/// metrics and sources the table holds.
+pub fn observation_metadata(
+    datasets: &[corpus::Dataset],
+    id: &str,
+    columns: &ObservationColumns,
+    metrics: &[corpus::Metric],
+    sources: &[corpus::SourceRecord],
+) -> ParquetMetadata {
+    let held: std::collections::BTreeSet<&str> =
+        columns.indicator.iter().map(String::as_str).collect();
+    let held_sources: std::collections::BTreeSet<&str> =
+        columns.source.iter().map(String::as_str).collect();
+    let units: serde_json::Map<String, serde_json::Value> = metrics
+        .iter()
+        .filter(|metric| held.contains(metric.id.as_str()))
+        .map(|metric| (metric.id.clone(), metric.unit.clone().into()))
+        .collect();
+    let source_records: serde_json::Map<String, serde_json::Value> = sources
+        .iter()
+        .filter(|source| held_sources.contains(source.id.as_str()))
+        .map(|source| {
+            (
+                source.id.clone(),
+                serde_json::json!({
+                    "publisher": source.publisher,
+                    "dataset": source.name,
+                    "licence": source.license,
+                    "vintage": source.vintage,
+                }),
+            )
+        })
+        .collect();
+    super::dataset_files::dataset_metadata(datasets, id)
+        .with("units", &serde_json::Value::Object(units).to_string())
+        .with(
+            "source_records",
+            &serde_json::Value::Object(source_records).to_string(),
+        )
 }
