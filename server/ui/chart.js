@@ -7,7 +7,8 @@
 // answer). The view asks the server, through the host, for the answer's full chart data with the app-only
 // tool `get_chart_data`, and falls back to the result's own display (`_meta["lac-corpus/display"]`) when the
 // host proxies no tool calls. Standalone (the catalog's chart page), the server embeds that chart data in
-// `#chart-data` and no host is involved.
+// `#chart-data` with the page's links (`page`: the catalog and the indicator's files), and no host is
+// involved. Table cells a publisher projected or estimated (`tables[].marks`) are marked, with a note.
 //
 // Charts are drawn by vega-embed with vega's expression interpreter (`ast: true`), so the page runs under
 // a Content-Security-Policy without 'unsafe-eval'. Strings follow the person's language: the tool's `lang`
@@ -36,6 +37,12 @@
       derived: "cifra derivada: resolve_citations da sus insumos",
       summary: "Resultado",
       vintage: "edición",
+      projection: "proyección",
+      estimate: "estimación",
+      projectionNote: "p: proyección de la fuente, no una observación.",
+      estimateNote: "e: estimación de la fuente para un año pasado, que revisará.",
+      catalog: "Catálogo de indicadores",
+      downloads: "Descargar los datos:",
     },
     en: {
       waiting: "Waiting for the tool's answer…",
@@ -53,6 +60,12 @@
       derived: "derived figure: resolve_citations gives its inputs",
       summary: "Result",
       vintage: "vintage",
+      projection: "projection",
+      estimate: "estimate",
+      projectionNote: "p: the source's projection, not an observation.",
+      estimateNote: "e: the source's estimate of a past year, which it will revise.",
+      catalog: "Indicator catalogue",
+      downloads: "Download the data:",
     },
     pt: {
       waiting: "Aguardando a resposta da ferramenta…",
@@ -70,7 +83,23 @@
       derived: "número derivado: resolve_citations dá seus insumos",
       summary: "Resultado",
       vintage: "edição",
+      projection: "projeção",
+      estimate: "estimativa",
+      projectionNote: "p: projeção da fonte, não uma observação.",
+      estimateNote: "e: estimativa da fonte para um ano passado, que ela revisará.",
+      catalog: "Catálogo de indicadores",
+      downloads: "Baixar os dados:",
     },
+  };
+
+  // What a table's marked cells are (`marks[].kind`): the letter after the value and the note's key.
+  const MARKS = { projection: "p", estimate: "e" };
+
+  // The names of the download formats (`downloads[].format`); another format shows its own id.
+  const FORMAT_NAMES = {
+    csv: "CSV", wide_csv: "CSV (wide)", csv_gz: "CSV.gz", xlsx: "Excel", parquet: "Parquet",
+    sdmx_ml: "SDMX-ML", sdmx_csv: "SDMX-CSV 2.0", sdmx_csv_1: "SDMX-CSV 1.0", zip: "ZIP",
+    datapackage: "Data Package", json: "JSON",
   };
 
   // d3-format locales for vega's number formatting (axis labels) in each language.
@@ -303,6 +332,29 @@
 
   // ---- Rendering ----
 
+  // The server's own chart page: links to the catalog and to the indicator's files (`page`), above the
+  // chart. Inside a host there are none.
+  function renderPageLinks(page) {
+    const box = byId("page-links");
+    box.replaceChildren();
+    box.hidden = !page;
+    if (!page) return;
+    if (page.catalog) {
+      const item = element("p");
+      item.append(link(page.catalog, text("catalog"), true));
+      box.append(item);
+    }
+    const downloads = page.downloads || [];
+    if (downloads.length) {
+      const item = element("p", text("downloads") + " ", { class: "downloads" });
+      downloads.forEach((file, at) => {
+        if (at) item.append(" · ");
+        item.append(link(file.url, FORMAT_NAMES[file.format] || file.format, true));
+      });
+      box.append(item);
+    }
+  }
+
   async function render(data) {
     const answer = data.result || {};
     const citations = data.citations || {};
@@ -370,6 +422,11 @@
     byId("tables-label").textContent = text("tables");
     const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 3 });
     for (const table of tables) {
+      // `marks`: the cells that hold a projection or an estimate, by column and kind.
+      const marked = new Map();
+      for (const mark of table.marks || []) {
+        for (const row of mark.rows) marked.set(row + ":" + mark.column, mark.kind);
+      }
       const wrap = element("div", null, { class: "table-wrap" });
       const node = element("table");
       node.append(element("caption", table.title));
@@ -379,17 +436,27 @@
       thead.append(head);
       node.append(thead);
       const body = element("tbody");
-      for (const cells of table.rows) {
+      table.rows.forEach((cells, rowAt) => {
         const row = element("tr");
         cells.forEach((cell, at) => {
           const plain = at === 0 || typeof cell !== "number" || /^(year|rank)$/i.test(table.columns[at]);
-          row.append(element("td", cell === null ? "–" : plain ? cell : number.format(cell)));
+          const td = element("td", cell === null ? "–" : plain ? cell : number.format(cell));
+          const kind = cell === null ? undefined : marked.get(rowAt + ":" + at);
+          if (MARKS[kind]) {
+            td.classList.add(kind);
+            td.append(" ", element("sup", MARKS[kind], { title: text(kind) }));
+          }
+          row.append(td);
         });
         body.append(row);
-      }
+      });
       node.append(body);
       wrap.append(node);
       holder.append(wrap);
+      const kinds = new Set(marked.values());
+      for (const kind of Object.keys(MARKS).filter((kind) => kinds.has(kind))) {
+        holder.append(element("p", text(kind + "Note"), { class: "note mark-note" }));
+      }
     }
   }
 
@@ -461,9 +528,12 @@
     }
   }
 
-  // A link the host opens (`ui/open-link`) when the view is sandboxed in one.
-  function link(url, label) {
-    const anchor = element("a", label, { href: url, rel: "noopener noreferrer", target: "_blank" });
+  // A link the host opens (`ui/open-link`) when the view is sandboxed in one; `here`: one the page
+  // opens in its own tab (the server's catalog and files).
+  function link(url, label, here) {
+    const anchor = here
+      ? element("a", label, { href: url })
+      : element("a", label, { href: url, rel: "noopener noreferrer", target: "_blank" });
     if (host && hostCapabilities.openLinks) {
       anchor.addEventListener("click", (event) => {
         event.preventDefault();
@@ -480,6 +550,7 @@
     const data = JSON.parse(embedded);
     lang = langOf(data.lang) || lang;
     citationBase = data.citation_base || null;
+    renderPageLinks(data.page);
     render(data.chart).catch((error) => setStatus(text("unavailable") + " " + error.message));
   } else if (host) {
     connect().catch((error) => setStatus(text("unavailable") + " " + error.message));

@@ -269,3 +269,114 @@ def test_the_chart_page_an_answer_links_draws_the_same_chart_as_the_mcp_app(
     assert not troubles(messages), troubles(messages)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"answer-chart-{tool}.png"), full_page=True)
+
+
+# What a drawn chart shows: each legend entry's label and symbol (stroke, dash, fill, opacity), each line's
+# dash, points and first and last points, each axis' title and length (its domain line), and the bands.
+CHART_READING = """() => {
+  const points = (d) => [...(d || '').matchAll(/[ML]([-\\d.]+),([-\\d.]+)/g)].map(m => [Number(m[1]), Number(m[2])]);
+  const legends = [...document.querySelectorAll('svg .role-legend')].map(legend => {
+    const labels = [...legend.querySelectorAll('.role-legend-label text')].map(t => t.textContent);
+    return [...legend.querySelectorAll('.role-legend-symbol path')].map((symbol, at) => ({
+      label: labels[at], stroke: symbol.getAttribute('stroke'), dash: symbol.getAttribute('stroke-dasharray'),
+      width: symbol.getAttribute('stroke-width'), fill: symbol.getAttribute('fill'),
+      opacity: symbol.getAttribute('opacity'), length: symbol.getBBox().width,
+    }));
+  });
+  const lines = [...document.querySelectorAll('svg .mark-line.role-mark path')].map(path => {
+    const at = points(path.getAttribute('d'));
+    return { dash: path.getAttribute('stroke-dasharray'), first: at[0], last: at[at.length - 1], xs: at.map(p => p[0]) };
+  });
+  const axes = [...document.querySelectorAll('svg .role-axis')].map(axis => ({
+    title: axis.querySelector('.role-axis-title text')?.textContent,
+    length: Math.abs(Number(axis.querySelector('.role-axis-domain line')?.getAttribute('x2'))),
+  }));
+  return { legends, lines, axes, areas: document.querySelectorAll('svg .mark-area.role-mark path').length };
+}"""
+
+
+def visible(colour):
+    return bool(colour) and colour not in ("transparent", "none") and not colour.startswith("rgba(0, 0, 0, 0)")
+
+
+def test_a_weo_chart_page_reads_right_legend_samples_joined_projections_names_axis_and_table(chromium_page, base_url):
+    page, messages = chromium_page
+    messages.clear()
+    # IMF WEO real GDP growth: Argentina and Brazil observed then projected, Venezuela with estimates.
+    response = page.goto(f"{base_url}/chart/ngdp_rpch?lang=en&countries=ARG,BRA,VEN")
+    assert response.status == 200
+    page.locator("body[data-rendered]").wait_for(timeout=30_000)
+    seen = page.evaluate(CHART_READING)
+    names, kinds = seen["legends"]
+    # Countries by their names in the page's language, not ISO3 codes.
+    assert [entry["label"] for entry in names] == ["Argentina", "Brazil", "Venezuela"]
+    # Every kind's legend entry draws a visible stroked line sample; the projection's is dashed.
+    assert [entry["label"] for entry in kinds] == ["observed", "estimate", "projection"]
+    for entry in kinds:
+        assert visible(entry["stroke"]), entry
+        assert float(entry["width"] or 1) >= 1 and entry["length"] >= 10, entry
+    by_label = {entry["label"]: entry for entry in kinds}
+    assert by_label["projection"]["dash"] and by_label["projection"]["dash"] not in ("1,0", "0"), by_label
+    assert by_label["observed"]["dash"] in (None, "1,0"), by_label
+    # The dashed projection starts at the last observed point of the same country.
+    solid = [line for line in seen["lines"] if line["dash"] in (None, "1,0")]
+    dashed = [line for line in seen["lines"] if line not in solid]
+    assert len(dashed) == 3, seen["lines"]
+    for line in dashed:
+        joined = [other for other in solid if other["last"] == line["first"]]
+        assert joined, (line, solid)
+    # The year axis ends at the last year with data (2030, the projections' end), not past it.
+    x_axis = next(axis for axis in seen["axes"] if axis["title"] == "year")
+    length = x_axis["length"]
+    rightmost = max(max(line["xs"]) for line in seen["lines"])
+    leftmost = min(min(line["xs"]) for line in seen["lines"])
+    assert length > 0 and abs(rightmost - length) <= 1.5 and abs(leftmost) <= 1.5, (x_axis, rightmost, leftmost)
+    # The table marks projected and estimated values and says what the marks mean.
+    page.locator("#tables-box summary").click()
+    last = page.locator("#tables tbody tr").last.locator("td")
+    assert last.nth(0).text_content() == "2030"
+    assert last.nth(1).locator("sup").text_content() == "p"
+    assert last.nth(1).locator("sup").get_attribute("title") == "projection"
+    notes = page.locator("#tables .mark-note").all_text_contents()
+    assert notes == ["p: the source's projection, not an observation.",
+                     "e: the source's estimate of a past year, which it will revise."]
+    # Each value is one point (with its own kind in the tooltip): the point repeated to join the lines
+    # is drawn once, and is not a projection in the table.
+    cells = page.locator("#tables tbody td:not(:first-child)").all_text_contents()
+    values = [cell for cell in cells if cell != "–"]
+    assert page.locator("svg .mark-symbol.role-mark path").count() == len(values)
+    first_projected = page.locator("#tables tbody tr:has(td:nth-child(2).projection)").first
+    last_observed = first_projected.locator("xpath=preceding-sibling::tr[1]/td[2]")
+    assert last_observed.locator("sup").count() == 0, last_observed.text_content()
+    # Links to the catalog and to the indicator's files, each of which resolves.
+    catalog = page.locator("#page-links a", has_text="Indicator catalogue")
+    assert catalog.get_attribute("href") == "/?lang=en"
+    downloads = page.locator("#page-links .downloads a")
+    assert downloads.count() >= 5
+    for href in [downloads.nth(at).get_attribute("href") for at in range(downloads.count())]:
+        assert "/api/v1/indicators/ngdp_rpch" in href, href
+        fetched = page.request.head(href)
+        assert fetched.status == 200, href
+    assert page.request.get(f"{base_url}/?lang=en").status == 200
+    # The page's Dataset description is a data block the policy leaves alone.
+    described = json.loads(page.locator('script[type="application/ld+json"]').text_content())
+    assert described["@type"] == "Dataset" and described["temporalCoverage"].endswith("/2030")
+    assert not troubles(messages), troubles(messages)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "catalog-chart-ngdp_rpch.png"), full_page=True)
+
+
+def test_a_wgi_chart_page_draws_the_standard_error_band_with_its_legend_entry(chromium_page, base_url):
+    page, messages = chromium_page
+    messages.clear()
+    page.goto(f"{base_url}/chart/ge_est?lang=es&countries=MEX,BRA")
+    page.locator("body[data-rendered]").wait_for(timeout=30_000)
+    seen = page.evaluate(CHART_READING)
+    assert seen["areas"] == 2, seen
+    names, band = seen["legends"]
+    assert [entry["label"] for entry in names] == ["Brasil", "México"]
+    assert [entry["label"] for entry in band] == ["intervalo de 90 % (±1,64 errores estándar)"]
+    assert visible(band[0]["fill"]) and 0 < float(band[0]["opacity"]) < 1, band
+    assert not troubles(messages), troubles(messages)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "catalog-chart-ge_est.png"), full_page=True)

@@ -19,6 +19,9 @@ CALLS = [
     ("compute", {"op": "rank", "parameter": "pobreza", "indicator": "si_pov_gini", "year": 2024}),
     ("get_series", {"parameter": "seguridad", "indicator": "vc_ihr_psrc_p5", "countries": ["BRA", "URY"], "from_year": 2015}),
     ("compare_countries", {"parameter": "salud", "countries": ["CHL", "PER", "MEX"]}),
+    # Observed, estimated and projected runs joined (IMF WEO), and a band of standard errors (WGI).
+    ("get_series", {"indicator": "ngdp_rpch", "countries": ["ARG", "VEN"], "from_year": 2010}),
+    ("get_series", {"indicator": "ge_est", "countries": ["MEX", "BRA"]}),
 ]
 
 

@@ -6,6 +6,11 @@
 //! Countries: `countries` (comma-separated ISO3 codes or names, at most
 //! [`crate::tools::get_series::MAX_COUNTRIES`]), else the [`DEFAULT_COUNTRIES`] most populous countries
 //! with values of the indicator (WDI `SP.POP.TOTL`, latest year; ties by ISO3 code).
+//!
+//! Every chart page links to the catalog page (`/`) and, when it draws one indicator, to that
+//! indicator's files (the downloads API); an indicator's page also describes the indicator as a
+//! schema.org `Dataset` in JSON-LD ([`dataset_json_ld`]), which search engines such as Google Dataset
+//! Search read.
 
 use bytes::Bytes;
 use corpus::Lang;
@@ -16,6 +21,7 @@ use crate::{
     tools::{Plugin, ToolError},
     transport::apps,
 };
+use corpus::{Metric, exports::Subject};
 
 /// How many countries a chart page draws when the request names none.
 pub const DEFAULT_COUNTRIES: usize = 8;
@@ -104,12 +110,146 @@ pub fn page(
             metric.id
         )));
     }
+    let json_ld = dataset_json_ld(corpus, metric, lang);
     draw(
         plugin,
         "get_series",
         json!({"indicator": metric.id, "countries": named}),
         lang,
+        Some(&json_ld),
     )
+}
+
+/// The path of the chart page of indicator `id` in `lang` with its default countries
+/// (`/chart/sp_dyn_le00_in?lang=en`), as the catalog page links it.
+pub fn indicator_chart_path(id: &str, lang: Lang) -> String {
+    format!("/chart/{id}?lang={}", lang.as_str())
+}
+
+/// The catalog page in `lang` (`/?lang=en`).
+pub fn catalog_page_path(lang: Lang) -> String {
+    format!("/?lang={}", lang.as_str())
+}
+
+/// The licence URL of a licence id: the source's licence text when the series shares the source's
+/// licence, else the Creative Commons deed of an SPDX Creative Commons id, else the id itself.
+fn license_url(corpus: &Corpus, metric: &Metric) -> String {
+    if let Some(source) = corpus.baked.source(&metric.source_id)
+        && source.license == metric.license
+        && !source.license_url.is_empty()
+    {
+        return source.license_url.clone();
+    }
+    let deed = match metric.license.as_str() {
+        "CC0-1.0" => Some("https://creativecommons.org/publicdomain/zero/1.0/".to_string()),
+        other => other.strip_prefix("CC-").and_then(|rest| {
+            // CC-BY-4.0 → by/4.0, CC-BY-3.0-IGO → by/3.0/igo, CC-BY-SA-4.0 → by-sa/4.0.
+            let parts: Vec<&str> = rest.split('-').collect();
+            let at = parts
+                .iter()
+                .position(|part| part.chars().next().is_some_and(|c| c.is_ascii_digit()))?;
+            let kind = parts[..at].join("-").to_lowercase();
+            let version = parts[at..].join("/").to_lowercase();
+            Some(format!(
+                "https://creativecommons.org/licenses/{kind}/{version}/"
+            ))
+        }),
+    };
+    deed.unwrap_or_else(|| metric.license.clone())
+}
+
+/// The region the corpus covers, as a place name in `lang`.
+fn region_name(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Es => "América Latina y el Caribe",
+        Lang::En => "Latin America and the Caribbean",
+        Lang::Pt => "América Latina e Caribe",
+    }
+}
+
+/// A URL of this server for `path`: absolute when links point at an HTTP server
+/// ([`crate::links::page_url`]), else the path.
+fn server_url(path: &str) -> String {
+    crate::links::page_url(path).unwrap_or_else(|| path.to_string())
+}
+
+/// The schema.org `Dataset` description (JSON-LD) of `metric`'s chart page in `lang`: its name in
+/// `lang`, the publisher's definition, licence (a URL), creator (the publisher, an `Organization`),
+/// temporal coverage (`first/last` year with values), spatial coverage (Latin America and the
+/// Caribbean, a `Place`), the variable measured (a `PropertyValue` with its unit), one `DataDownload`
+/// per file of the indicator (media type and URL), the page's URL and `isAccessibleForFree`. URLs are
+/// absolute when the server knows its public base, else paths.
+pub fn dataset_json_ld(corpus: &Corpus, metric: &Metric, lang: Lang) -> Value {
+    let name = metric.names.get(lang);
+    let source = corpus.baked.source(&metric.source_id);
+    let description = if metric.description.trim().is_empty() {
+        format!("{} ({})", metric.source_title, metric.unit)
+    } else {
+        metric.description.clone()
+    };
+    let distribution: Vec<Value> = corpus
+        .downloads
+        .of(Subject::Indicator, &metric.id)
+        .map(|file| {
+            json!({
+                "@type": "DataDownload",
+                "name": file.download.file_name(),
+                "encodingFormat": file.download.format.media_type(),
+                "contentUrl": crate::links::download_url(&file.download),
+            })
+        })
+        .collect();
+    let mut dataset = json!({
+        "@context": "https://schema.org",
+        "@type": "Dataset",
+        "name": name,
+        "description": description,
+        "url": server_url(&indicator_chart_path(&metric.id, lang)),
+        "identifier": metric.source_code,
+        "inLanguage": lang.as_str(),
+        "license": license_url(corpus, metric),
+        "isAccessibleForFree": true,
+        "version": metric.vintage,
+        "spatialCoverage": {"@type": "Place", "name": region_name(lang)},
+        "variableMeasured": {
+            "@type": "PropertyValue",
+            "name": name,
+            "propertyID": metric.source_code,
+            "description": metric.source_title,
+            "unitText": metric.unit,
+        },
+        "distribution": distribution,
+        "includedInDataCatalog": {
+            "@type": "DataCatalog",
+            "name": "LAC governed-data corpus",
+            "url": server_url(&catalog_page_path(lang)),
+        },
+    });
+    if let Some(source) = source {
+        dataset["creator"] = json!({
+            "@type": "Organization",
+            "name": source.publisher,
+            "url": source.homepage,
+        });
+        dataset["isBasedOn"] =
+            json!({"@type": "Dataset", "name": source.name, "url": source.homepage});
+    }
+    if let (Some(first), Some(last)) = (metric.coverage.first_year, metric.coverage.last_year) {
+        dataset["temporalCoverage"] = json!(format!("{first}/{last}"));
+    }
+    dataset
+}
+
+/// The links of a chart page to the catalog page and, when it draws one indicator, that indicator's
+/// files: `{"catalog": path, "downloads": [{"format", "url", "bytes"}]}` (the view draws them).
+fn page_links(corpus: &Corpus, indicator: Option<&str>, lang: Lang) -> Value {
+    let downloads: Vec<Value> = indicator
+        .map(|id| crate::tools::display::file_links(corpus, Subject::Indicator, id))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|file| json!({"format": file.format, "url": file.url, "bytes": file.bytes}))
+        .collect();
+    json!({"catalog": catalog_page_path(lang), "downloads": downloads})
 }
 
 /// The longest `arguments` parameter of an answer's chart page read, in characters; longer ones are
@@ -155,17 +295,25 @@ pub fn answer_page(
             )));
         }
     };
-    draw(plugin, tool, arguments, lang)
+    draw(plugin, tool, arguments, lang, None)
 }
 
-/// The page that draws `tool`'s answer to `arguments`: its chart data from `get_chart_data`.
+/// The page that draws `tool`'s answer to `arguments`: its chart data from `get_chart_data`, links to
+/// the catalog and to the files of the indicator the arguments name (if any), and `json_ld` when given.
 fn draw(
     plugin: &Plugin,
     tool: &str,
     arguments: Value,
     lang: Lang,
+    json_ld: Option<&Value>,
 ) -> Result<[Bytes; 3], ChartPageError> {
     let corpus = plugin.corpus();
+    let indicator = arguments
+        .get("indicator")
+        .and_then(Value::as_str)
+        .and_then(|indicator| crate::tools::arguments::metric(corpus, indicator).ok())
+        .map(|metric| metric.id.clone());
+    let links = page_links(corpus, indicator.as_deref(), lang);
     let invalid = |error: ToolError| match error {
         ToolError::Invalid(message) => ChartPageError::Invalid(message),
         ToolError::Internal(message) => ChartPageError::Internal(message),
@@ -187,7 +335,9 @@ fn draw(
             "lang": lang.as_str(),
             "chart": chart,
             "citation_base": format!("{}citations/", crate::links::API_PREFIX),
+            "page": links,
         }),
+        json_ld,
         lang,
     ))
 }

@@ -215,7 +215,13 @@ fn handle(
         .iter()
         .map(|country| country.iso3.clone())
         .collect();
-    let display = display(pillar.names.get(lang), &country_codes, &indicators);
+    let display = display(
+        corpus,
+        pillar.names.get(lang),
+        &country_codes,
+        &indicators,
+        lang,
+    );
     let result = CompareCountriesResult {
         parameter: pillar.id.clone(),
         parameter_name: pillar.names.get(lang).to_string(),
@@ -237,8 +243,14 @@ fn handle(
 }
 
 /// An indicator × country table of `value (year)` cells, and a bar chart of each indicator's values (small
-/// multiples, in the table's order), each bar labelled with its country and year.
-fn display(pillar_name: &str, countries: &[String], indicators: &[IndicatorComparison]) -> Display {
+/// multiples, in the table's order), each bar labelled with its country's name in `lang` and the year.
+fn display(
+    corpus: &Corpus,
+    pillar_name: &str,
+    countries: &[String],
+    indicators: &[IndicatorComparison],
+    lang: Lang,
+) -> Display {
     let mut columns = vec!["indicator".to_string(), "unit".to_string()];
     columns.extend(countries.iter().cloned());
     let rows = indicators
@@ -272,7 +284,16 @@ fn display(pillar_name: &str, countries: &[String], indicators: &[IndicatorCompa
             let items: Vec<(String, f64)> = indicator
                 .values
                 .iter()
-                .map(|value| (format!("{} ({})", value.country, value.year), value.value))
+                .map(|value| {
+                    (
+                        format!(
+                            "{} ({})",
+                            display::place_name(corpus, &value.country, lang),
+                            value.year
+                        ),
+                        value.value,
+                    )
+                })
                 .collect();
             display::bar_chart(&indicator.name, &indicator.unit, &items)
         })
@@ -282,6 +303,7 @@ fn display(pillar_name: &str, countries: &[String], indicators: &[IndicatorCompa
             title: pillar_name.to_string(),
             columns,
             rows,
+            marks: Vec::new(),
         }],
         links: Vec::new(),
         charts,

@@ -149,7 +149,7 @@ impl Chart {
 }
 
 /// One table: a title, column headers and rows of cells (numbers, strings or null for no data).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct DisplayTable {
     /// Table title.
     pub title: String,
@@ -157,6 +157,33 @@ pub struct DisplayTable {
     pub columns: Vec<String>,
     /// Rows, each with one cell per column.
     pub rows: Vec<Vec<Value>>,
+    /// The cells whose value is not an observation (a publisher's projection or estimate), one entry
+    /// per column and kind; a renderer marks them and says what the mark means. Absent when every
+    /// value is observed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<CellMarks>,
+}
+
+/// The cells of one column of a [`DisplayTable`] that hold values of one kind other than observed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CellMarks {
+    /// What the values are: `projection` (a publisher's projection of a future year, IMF WEO's) or
+    /// `estimate` (a publisher's estimate of a past year, which it will revise).
+    pub kind: ValueKind,
+    /// The column, an index into [`DisplayTable::columns`].
+    pub column: usize,
+    /// The rows, indices into [`DisplayTable::rows`], in order.
+    pub rows: Vec<usize>,
+}
+
+/// What a charted value is when it is not an observation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ValueKind {
+    /// A publisher's projection (drawn dashed).
+    Projection,
+    /// A publisher's estimate of a past year (drawn solid, labelled apart).
+    Estimate,
 }
 
 /// A link for a person.
@@ -191,37 +218,41 @@ pub fn source_link(corpus: &Corpus, dataset_id: &str, metric: Option<&Metric>) -
 /// The Vega-Lite schema the chart specifications follow.
 pub const VEGA_LITE_SCHEMA: &str = "https://vega.github.io/schema/vega-lite/v6.json";
 
-/// A Vega-Lite line chart of `(series, year, value)` points, one line per series. The data is one wide
-/// row per year (a third of the bytes of one row per point), folded back to long by the specification.
+/// A Vega-Lite line chart of `(series, year, value)` points, one line per series, each named in the
+/// legend by its entry in `names` (`(series, name)`: a country's name in `lang`; a series not listed
+/// by itself). The data is one wide row per year (a third of the bytes of one row per point), folded
+/// back to long by the specification.
 pub fn line_chart(
     title: &str,
     unit: &str,
     points: &[(String, i32, f64)],
+    names: &[(String, String)],
     lang: corpus::Lang,
 ) -> Chart {
-    let mut names: Vec<String> = Vec::new();
+    let mut series_names: Vec<String> = Vec::new();
     for (series, _, _) in points {
-        if !names.contains(series) {
-            names.push(series.clone());
+        if !series_names.contains(series) {
+            series_names.push(series.clone());
         }
     }
     let mut years: std::collections::BTreeMap<i32, Vec<Option<f64>>> = Default::default();
     for (series, year, value) in points {
-        let column = names
+        let column = series_names
             .iter()
             .position(|name| name == series)
             .expect("named above");
         years
             .entry(*year)
-            .or_insert_with(|| vec![None; names.len()])[column] = Some(*value);
+            .or_insert_with(|| vec![None; series_names.len()])[column] = Some(*value);
     }
     let scale = LineScale {
         range: value_range(points.iter().map(|(_, _, value)| *value)),
+        names: names.to_vec(),
         lang,
         ..LineScale::default()
     };
-    let spec = wide_line_spec(title, unit, &names, &scale);
-    let series: std::sync::Arc<[String]> = names.into();
+    let spec = wide_line_spec(title, unit, &series_names, &scale);
+    let series: std::sync::Arc<[String]> = series_names.into();
     let values = years
         .into_iter()
         .map(|(year, values)| {
@@ -233,6 +264,16 @@ pub fn line_chart(
         })
         .collect();
     Chart::with_values(spec, values)
+}
+
+/// The name of the place `iso3` in `lang` (a country's or an aggregate's), or the code itself when the
+/// corpus does not know it.
+pub fn place_name(corpus: &Corpus, iso3: &str, lang: Lang) -> String {
+    corpus
+        .baked
+        .countries()
+        .get(iso3)
+        .map_or_else(|| iso3.to_string(), |country| country_name(country, lang))
 }
 
 /// The name a chart's data takes to draw `tables[table]` of the same display (see [`Display::charts`]).
@@ -270,7 +311,10 @@ pub struct LineScale {
     pub bands: Vec<Band>,
     /// The lowest and highest value charted ([`value_range`]), which sets the y scale ([`y_scale`]).
     pub range: Option<(f64, f64)>,
-    /// The language of the axis titles.
+    /// The name each series is shown by in the legend and the tooltips, as `(series, name)` (a country's
+    /// name in `lang`); a series not listed is shown by its column name.
+    pub names: Vec<(String, String)>,
+    /// The language of the axis titles, the legend and the tooltips.
     pub lang: corpus::Lang,
 }
 
@@ -365,36 +409,68 @@ fn band_title(lang: corpus::Lang) -> &'static str {
     }
 }
 
+/// The colour of the legend's line samples and band swatch, which stand for every series: a grey
+/// that reads on light and dark backgrounds.
+pub const LEGEND_SAMPLE_COLOR: &str = "#888888";
+
+/// The year axis of a line chart: from the first year with data to the last (no rounding outwards
+/// past the data, no zero), whole years, labels that do not touch (every other one dropped until they
+/// do not).
+fn year_axis(lang: corpus::Lang) -> Value {
+    serde_json::json!({
+        "field": "year", "type": "quantitative", "title": year_title(lang),
+        "scale": {"nice": false, "zero": false},
+        "axis": {"format": "d", "labelOverlap": true, "labelSeparation": 6, "tickMinStep": 1}
+    })
+}
+
+/// `{"ARG": 2022, …}` as a Vega expression object literal.
+fn expression_object<T: Clone + Into<Value>>(entries: &[(String, T)]) -> Value {
+    Value::Object(
+        entries
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone().into()))
+            .collect(),
+    )
+}
+
 /// The Vega-Lite specification (without data) of a line chart over wide rows: `year` and one column per
-/// series, folded back to long, one line per series. A year without a value breaks its line (no line
-/// is drawn across a gap); projected years ([`LineScale::projected_from`]) are dashed, estimated years
-/// ([`LineScale::estimated_from`]) solid with their own legend entry. With [`LineScale::bands`], the
-/// specification is layered: the bands (their own inline data) under the lines (the rows, folded).
+/// series, folded back to long (`series`, `value`), one line per series, coloured and named by
+/// `name` ([`LineScale::names`]). The year axis ends at the data. A year without a value breaks its line (no line
+/// is drawn across a gap).
+///
+/// With projected ([`LineScale::projected_from`]) or estimated ([`LineScale::estimated_from`]) years,
+/// each point's `kind` is observed, estimate or projection, and the specification is layered: the lines
+/// (dashed for projections, solid otherwise; the last point of a run is repeated at the start of the next
+/// run, so the dashed projection starts where the solid line ends), then the points, each once with its
+/// kind in the tooltip; the legend draws a grey line sample of each kind. With [`LineScale::bands`], the
+/// bands (their own inline data, with a legend entry) are the first layer, under the lines.
 fn wide_line_spec(title: &str, unit: &str, series: &[String], scale: &LineScale) -> Value {
-    let mut transform = vec![serde_json::json!({"fold": series, "as": ["series", "value"]})];
-    let mut encoding = serde_json::json!({
-        "x": {"field": "year", "type": "quantitative", "axis": {"format": "d", "labelOverlap": true, "tickMinStep": 1}, "title": year_title(scale.lang)},
-        "y": {"field": "value", "type": "quantitative", "title": unit, "scale": y_scale(scale.range)},
-        "color": {"field": "series", "type": "nominal", "title": null}
-    });
-    if !scale.projected_from.is_empty() || !scale.estimated_from.is_empty() {
+    let mut transform = vec![
+        serde_json::json!({"fold": series, "as": ["series", "value"]}),
+        serde_json::json!({
+            "calculate": format!("{}[datum.series] || datum.series", expression_object(&scale.names)),
+            "as": "name"
+        }),
+    ];
+    let x = year_axis(scale.lang);
+    let y = serde_json::json!({"field": "value", "type": "quantitative", "title": unit, "scale": y_scale(scale.range)});
+    let color = serde_json::json!({"field": "name", "type": "nominal", "title": null});
+    let mark =
+        serde_json::json!({"type": "line", "point": true, "invalid": "break-paths-show-domains"});
+    let kinds = !scale.projected_from.is_empty() || !scale.estimated_from.is_empty();
+    let mut lines =
+        vec![serde_json::json!({"mark": mark, "encoding": {"x": x, "y": y, "color": color}})];
+    if kinds {
         // `{"ARG": 2022, …}[datum.series]`: the series' first projected (estimated) year (undefined:
         // none, and `datum.year >= undefined` is false).
-        let first = |years: &[(String, i32)]| {
-            Value::Object(
-                years
-                    .iter()
-                    .map(|(name, year)| (name.clone(), Value::from(*year)))
-                    .collect(),
-            )
-        };
         let [observed, estimated, projected] = observed_estimated_projected(scale.lang);
         let mut kind = format!("'{observed}'");
         let (mut domain, mut range) = (vec![observed], vec![serde_json::json!([1, 0])]);
         if !scale.estimated_from.is_empty() {
             kind = format!(
                 "datum.year >= {}[datum.series] ? '{estimated}' : {kind}",
-                first(&scale.estimated_from)
+                expression_object(&scale.estimated_from)
             );
             domain.push(estimated);
             range.push(serde_json::json!([1, 0]));
@@ -402,60 +478,122 @@ fn wide_line_spec(title: &str, unit: &str, series: &[String], scale: &LineScale)
         if !scale.projected_from.is_empty() {
             kind = format!(
                 "datum.year >= {}[datum.series] ? '{projected}' : {kind}",
-                first(&scale.projected_from)
+                expression_object(&scale.projected_from)
             );
             domain.push(projected);
             range.push(serde_json::json!([4, 3]));
         }
         transform.push(serde_json::json!({"calculate": kind, "as": "kind"}));
-        encoding["strokeDash"] = serde_json::json!({
-            "field": "kind", "type": "nominal", "title": null,
-            "scale": {"domain": domain, "range": range},
-            "legend": {"symbolType": "stroke", "symbolStrokeWidth": 2}
+        // The lines: each point in the run of its kind (`segment`), and the last point of a run also in
+        // the next run when the next year has a value, so the runs join.
+        let joined = [
+            serde_json::json!({
+                "window": [
+                    {"op": "lead", "field": "kind", "as": "next_kind"},
+                    {"op": "lead", "field": "value", "as": "next_value"}
+                ],
+                "groupby": ["series"],
+                "sort": [{"field": "year", "order": "ascending"}]
+            }),
+            serde_json::json!({
+                "calculate": "isValid(datum.value) && isValid(datum.next_value) && datum.next_kind !== datum.kind ? [datum.kind, datum.next_kind] : [datum.kind]",
+                "as": "segments"
+            }),
+            serde_json::json!({"flatten": ["segments"], "as": ["segment"]}),
+        ];
+        let line = serde_json::json!({
+            "transform": joined,
+            "mark": {"type": "line", "invalid": "break-paths-show-domains"},
+            "encoding": {
+                "x": x, "y": y, "color": color,
+                "strokeDash": {
+                    "field": "segment", "type": "nominal", "title": null,
+                    "scale": {"domain": domain, "range": range},
+                    "legend": {
+                        "symbolType": "stroke", "symbolSize": 400, "symbolStrokeWidth": 2,
+                        "symbolStrokeColor": LEGEND_SAMPLE_COLOR
+                    }
+                }
+            }
         });
-        encoding["tooltip"] = serde_json::json!([
-            {"field": "series", "type": "nominal", "title": null},
-            {"field": "year", "type": "quantitative", "title": year_title(scale.lang)},
-            {"field": "value", "type": "quantitative", "title": unit},
-            {"field": "kind", "type": "nominal", "title": null}
-        ]);
+        // The points, each once, with its own kind.
+        let points = serde_json::json!({
+            "mark": {"type": "point", "filled": true, "opacity": 1},
+            "encoding": {
+                "x": x, "y": y, "color": color,
+                "tooltip": [
+                    {"field": "name", "type": "nominal", "title": null},
+                    {"field": "year", "type": "quantitative", "title": year_title(scale.lang)},
+                    {"field": "value", "type": "quantitative", "title": unit},
+                    {"field": "kind", "type": "nominal", "title": null}
+                ]
+            }
+        });
+        lines = vec![line, points];
     }
-    let mark =
-        serde_json::json!({"type": "line", "point": true, "invalid": "break-paths-show-domains"});
-    if scale.bands.is_empty() {
-        return serde_json::json!({
+    if scale.bands.is_empty() && !kinds {
+        let [only] = <[Value; 1]>::try_from(lines).expect("one layer");
+        let mut spec = serde_json::json!({
             "$schema": VEGA_LITE_SCHEMA,
             "title": title,
-            "transform": transform,
-            "mark": mark,
-            "encoding": encoding
+            "transform": transform
         });
+        spec["mark"] = only["mark"].clone();
+        spec["encoding"] = only["encoding"].clone();
+        return spec;
     }
-    // The band layer has its own data, so the top-level transforms (over the rows) do not reach it.
-    let band_title = band_title(scale.lang);
-    let band = serde_json::json!({
-        "data": {"values": scale.bands},
-        "mark": {"type": "area", "opacity": 0.2},
-        "encoding": {
-            "x": encoding["x"].clone(),
-            "y": {"field": "low", "type": "quantitative", "title": unit, "scale": encoding["y"]["scale"].clone()},
-            "y2": {"field": "high"},
-            "color": encoding["color"].clone(),
-            "tooltip": [
-                {"field": "series", "type": "nominal", "title": null},
-                {"field": "year", "type": "quantitative", "title": year_title(scale.lang)},
-                {"field": "low", "type": "quantitative", "title": format!("{band_title}: min")},
-                {"field": "high", "type": "quantitative", "title": format!("{band_title}: max")}
-            ]
-        }
-    });
-    serde_json::json!({
+    let mut layers = Vec::new();
+    let mut description = None;
+    if !scale.bands.is_empty() {
+        // The band layer has its own data, so the top-level transforms (over the rows) do not reach it;
+        // it names its series as the lines do.
+        let band_title = band_title(scale.lang);
+        description = Some(band_title);
+        layers.push(serde_json::json!({
+            "data": {"values": scale.bands},
+            "transform": [
+                {
+                    "calculate": format!("{}[datum.series] || datum.series", expression_object(&scale.names)),
+                    "as": "name"
+                },
+                {"calculate": Value::from(band_title).to_string(), "as": "band"}
+            ],
+            "mark": {"type": "area"},
+            "encoding": {
+                "x": x,
+                "y": {"field": "low", "type": "quantitative", "title": unit, "scale": y["scale"].clone()},
+                "y2": {"field": "high"},
+                "color": color,
+                // One value (the band's name), for the band's own legend entry (a pale swatch, as the
+                // band is drawn).
+                "opacity": {
+                    "field": "band", "type": "ordinal", "title": null,
+                    "scale": {"type": "ordinal", "domain": [band_title], "range": [0.2]},
+                    "legend": {
+                        "symbolType": "square", "symbolFillColor": LEGEND_SAMPLE_COLOR,
+                        "symbolSize": 200, "labelLimit": 360
+                    }
+                },
+                "tooltip": [
+                    {"field": "name", "type": "nominal", "title": null},
+                    {"field": "year", "type": "quantitative", "title": year_title(scale.lang)},
+                    {"field": "low", "type": "quantitative", "title": format!("{band_title}: min")},
+                    {"field": "high", "type": "quantitative", "title": format!("{band_title}: max")}
+                ]
+            }
+        }));
+    }
+    layers.extend(lines);
+    let mut spec = serde_json::json!({
         "$schema": VEGA_LITE_SCHEMA,
         "title": title,
-        "description": band_title,
         "transform": transform,
-        "layer": [band, {"mark": mark, "encoding": encoding}]
-    })
+        "layer": layers
+    });
+    if let Some(description) = description {
+        spec["description"] = description.into();
+    }
+    spec
 }
 
 /// A Vega-Lite horizontal bar chart of `(label, value)` items, in the given order.

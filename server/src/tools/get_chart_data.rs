@@ -105,7 +105,9 @@ pub struct ChartDataResult {
     pub message: Option<String>,
     /// Vega-Lite v6 specifications, each self-contained (data inline or in top-level `datasets`).
     pub charts: Vec<Value>,
-    /// Tables: `{title, columns, rows}`, one cell per column (null for no data).
+    /// Tables: `{title, columns, rows, marks}`, one cell per column (null for no data); `marks` (absent
+    /// when every value is observed) lists the projected and estimated cells
+    /// ([`super::display::CellMarks`]).
     pub tables: Vec<Value>,
     /// Links to the sources: `{title, url}`.
     pub links: Vec<Value>,

@@ -504,6 +504,7 @@ fn detail_display(corpus: &Corpus, health: &PillarCountryHealth, lang: Lang) -> 
                 .map(String::from)
                 .to_vec(),
             rows,
+            marks: Vec::new(),
         }],
         links: Vec::new(),
         charts: Vec::new(),
@@ -562,6 +563,7 @@ fn summary_display(
                 .map(String::from)
                 .to_vec(),
                 rows: pillar_rows,
+                marks: Vec::new(),
             },
             DisplayTable {
                 title: "refresh work-list".into(),
@@ -575,6 +577,7 @@ fn summary_display(
                 .map(String::from)
                 .to_vec(),
                 rows: work_rows,
+                marks: Vec::new(),
             },
         ],
         links: Vec::new(),

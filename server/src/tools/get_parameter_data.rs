@@ -381,9 +381,11 @@ fn handle(
                     ]
                 })
                 .collect(),
+            marks: Vec::new(),
         }],
         links: Vec::new(),
         // One small line chart per leading indicator: units differ, so they are not drawn on one axis.
+        // The line is named by the country's name.
         charts: indicators
             .iter()
             .take(3)
@@ -393,7 +395,8 @@ fn handle(
                     .iter()
                     .map(|point| (country.iso3.clone(), point.0, point.1))
                     .collect();
-                display::line_chart(&indicator.name, &indicator.unit, &points, lang)
+                let names = [(country.iso3.clone(), display::country_name(country, lang))];
+                display::line_chart(&indicator.name, &indicator.unit, &points, &names, lang)
             })
             .collect(),
     };

@@ -478,7 +478,12 @@ fn handle(
             let mut items: Vec<(String, f64)> = indicator
                 .leaders
                 .iter()
-                .map(|leader| (leader.country.clone(), leader.value))
+                .map(|leader| {
+                    (
+                        display::place_name(corpus, &leader.country, lang),
+                        leader.value,
+                    )
+                })
                 .collect();
             items.push((
                 if indicator.regional_value_by == OURS {
@@ -488,13 +493,12 @@ fn handle(
                 },
                 indicator.regional_value,
             ));
-            items.extend(
-                indicator
-                    .laggards
-                    .iter()
-                    .rev()
-                    .map(|laggard| (laggard.country.clone(), laggard.value)),
-            );
+            items.extend(indicator.laggards.iter().rev().map(|laggard| {
+                (
+                    display::place_name(corpus, &laggard.country, lang),
+                    laggard.value,
+                )
+            }));
             display::bar_chart(
                 &format!("{} ({})", indicator.name, indicator.year),
                 &indicator.unit,
@@ -532,6 +536,7 @@ fn handle(
         title: result.parameter_name.clone(),
         columns,
         rows,
+        marks: Vec::new(),
     };
     let display = Display {
         tables: vec![table],

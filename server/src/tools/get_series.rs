@@ -246,8 +246,9 @@ fn handle(
     })
 }
 
-/// A year × country table, its line chart (projected years dashed, estimated years labelled, 90 % bands
-/// where points carry standard errors) and one link per country.
+/// A year × country table (projected and estimated cells marked), its line chart (countries by name,
+/// projected years dashed, estimated years labelled, 90 % bands where points carry standard errors) and
+/// one link per country.
 fn display(
     name: &str,
     unit: &str,
@@ -303,7 +304,33 @@ fn display(
             })
         })
         .collect();
+    // Each country's projected and estimated cells, marked in the table as the chart draws them.
+    let years = &years;
+    let marks = series
+        .iter()
+        .enumerate()
+        .flat_map(|(at, country)| {
+            [
+                (display::ValueKind::Projection, &country.projection_years),
+                (display::ValueKind::Estimate, &country.estimate_years),
+            ]
+            .into_iter()
+            .filter(|(_, marked)| !marked.is_empty())
+            .map(move |(kind, marked)| display::CellMarks {
+                kind,
+                column: at + 1,
+                rows: marked
+                    .iter()
+                    .filter_map(|year| years.binary_search(year).ok())
+                    .collect(),
+            })
+        })
+        .collect();
     let scale = display::LineScale {
+        names: series
+            .iter()
+            .map(|country| (country.country.clone(), country.country_name.clone()))
+            .collect(),
         projected_from: first_years(|country| &country.projection_years),
         estimated_from: first_years(|country| &country.estimate_years),
         range: display::value_range(
@@ -321,6 +348,7 @@ fn display(
             title: format!("{name} ({unit})"),
             columns,
             rows,
+            marks,
         }],
         links,
         // The chart draws the table: its rows are sent once.

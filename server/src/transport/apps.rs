@@ -166,7 +166,8 @@ pub fn read(uri: &str) -> Option<Value> {
     })
 }
 
-/// The page's text around the chart data: everything before `{{data}}`, and everything after.
+/// The page's text around its data scripts (`{{data}}`: the `#chart-data` script the view reads, and a
+/// standalone page's JSON-LD): everything before, and everything after.
 struct Page {
     before_data: String,
     after_data: String,
@@ -273,10 +274,19 @@ fn without_source_map(text: &str) -> String {
         .join("\n")
 }
 
-/// The chart view as `resources/read` serves it (in Spanish until the host or the tool says otherwise).
+/// The element the view reads its embedded chart data from, before the data; [`DATA_CLOSE`] after it.
+const DATA_OPEN: &str = r#"<script type="application/json" id="chart-data">"#;
+const DATA_CLOSE: &str = "</script>";
+
+/// The chart view as `resources/read` serves it (in Spanish until the host or the tool says otherwise),
+/// with no chart data embedded.
 pub fn chart_view() -> &'static str {
     static VIEW: LazyLock<String> = LazyLock::new(|| {
-        format!("{}{}", PAGE.before_data, PAGE.after_data).replacen("{{lang}}", "es", 1)
+        format!(
+            "{}{DATA_OPEN}{DATA_CLOSE}{}",
+            PAGE.before_data, PAGE.after_data
+        )
+        .replacen("{{lang}}", "es", 1)
     });
     &VIEW
 }
@@ -288,11 +298,19 @@ static BEFORE_DATA: LazyLock<[String; 3]> = LazyLock::new(|| {
 });
 
 /// The chart view with `data` (the page's own chart data: `{"lang": …, "chart": <get_chart_data
-/// structuredContent>}`) embedded, for a browser to open without a host: the body's chunks (the page's
-/// text is shared, never copied).
-pub fn standalone_page(data: &Value, lang: corpus::Lang) -> [Bytes; 3] {
-    // `<` is escaped so that no text of the data can close the script element.
-    let json = data.to_string().replace('<', "\\u003c");
+/// structuredContent>, …}`) embedded, for a browser to open without a host, and `json_ld` (a
+/// structured description of the page for search engines, schema.org JSON-LD; a data block, never
+/// run) beside it when given: the body's chunks (the page's text is shared, never copied).
+pub fn standalone_page(data: &Value, json_ld: Option<&Value>, lang: corpus::Lang) -> [Bytes; 3] {
+    // `<` is escaped so that no text of the data can close a script element.
+    let escaped = |value: &Value| value.to_string().replace('<', "\\u003c");
+    let mut json = format!("{DATA_OPEN}{}{DATA_CLOSE}", escaped(data));
+    if let Some(json_ld) = json_ld {
+        json.push_str(&format!(
+            "\n<script type=\"application/ld+json\">{}</script>",
+            escaped(json_ld)
+        ));
+    }
     let before = match lang {
         corpus::Lang::Es => &BEFORE_DATA[0],
         corpus::Lang::En => &BEFORE_DATA[1],
@@ -400,10 +418,16 @@ mod tests {
     #[test]
     fn a_standalone_page_embeds_its_data_where_no_text_can_close_the_script() {
         let data = json!({"lang": "en", "chart": {"result": {"tool": "</script><b>"}}});
-        let page: Vec<u8> = standalone_page(&data, corpus::Lang::En).concat();
+        let described = json!({"@type": "Dataset", "name": "</script>"});
+        let page: Vec<u8> = standalone_page(&data, Some(&described), corpus::Lang::En).concat();
         let page = String::from_utf8(page).unwrap();
         assert!(page.starts_with("<!doctype html>\n<html lang=\"en\">"));
         assert!(page.contains(r#"<script type="application/json" id="chart-data">{"chart":{"result":{"tool":"\u003c/script>\u003cb>"}},"lang":"en"}</script>"#));
+        assert!(page.contains(r#"<script type="application/ld+json">{"@type":"Dataset","name":"\u003c/script>"}</script>"#));
+        // The view as a resource has the element, empty.
+        assert!(
+            chart_view().contains(r#"<script type="application/json" id="chart-data"></script>"#)
+        );
     }
 
     #[test]

@@ -280,6 +280,23 @@ async fn the_catalog_chart_page_embeds_the_chart_data_under_a_policy_without_eva
             .contains("no_such_indicator")
     );
 
+    // The page links the catalog and the indicator's files.
+    let page = &data["page"];
+    assert_eq!(page["catalog"], json!("/?lang=en"));
+    let downloads = page["downloads"].as_array().unwrap();
+    let csv = downloads
+        .iter()
+        .find(|file| file["format"] == json!("csv"))
+        .expect("the tidy CSV");
+    let csv_url = csv["url"].as_str().unwrap();
+    assert!(
+        csv_url.ends_with("/api/v1/indicators/sp_dyn_le00_in.csv"),
+        "{csv_url}"
+    );
+    let csv_path = csv_url.strip_prefix(server::links::public_url()).unwrap();
+    let (file, _) = send(&state, get(csv_path)).await;
+    assert_eq!(file.status(), 200, "{csv_path}");
+
     // The catalog page links each indicator to its chart.
     let (_, page) = send(&state, get("/?lang=en")).await;
     assert!(
@@ -301,17 +318,58 @@ fn charts_dash_projections_break_at_gaps_and_draw_a_forecasts_trend() {
         .as_i64()
         .expect("WEO projections");
     let chart = &series["_meta"]["lac-corpus/display"]["charts"][0];
-    let calculate = chart["transform"][1]["calculate"].as_str().unwrap();
+    // The series is named in the person's language, then each point gets its kind.
+    let name = chart["transform"][1]["calculate"].as_str().unwrap();
+    assert!(name.contains(r#"{"ARG":"Argentina"}"#), "{name}");
+    let calculate = chart["transform"][2]["calculate"].as_str().unwrap();
     assert!(
         calculate.contains(&format!("{{\"ARG\":{first_projected}}}")),
         "{calculate}"
     );
+    // The lines, then the points: the line of each kind repeats the last point of the run before it
+    // (so the dashed projection starts where the solid line ends), the points are each drawn once.
+    let [lines, points] = [0, 1].map(|at| &chart["layer"][at]);
+    let dash = &lines["encoding"]["strokeDash"];
     assert_eq!(
-        chart["encoding"]["strokeDash"]["scale"]["domain"],
+        dash["scale"]["domain"],
         json!(["observed", "estimate", "projection"])
     );
-    assert_eq!(chart["mark"]["invalid"], json!("break-paths-show-domains"));
-    assert_eq!(chart["encoding"]["x"]["title"], json!("year"));
+    assert_eq!(dash["field"], json!("segment"));
+    assert_eq!(
+        lines["transform"][2],
+        json!({"flatten": ["segments"], "as": ["segment"]})
+    );
+    // The legend draws a stroked sample of each kind.
+    assert_eq!(
+        dash["legend"]["symbolStrokeColor"],
+        json!(server::tools::display::LEGEND_SAMPLE_COLOR)
+    );
+    assert_eq!(lines["mark"]["invalid"], json!("break-paths-show-domains"));
+    assert!(points.get("transform").is_none());
+    assert_eq!(points["encoding"]["tooltip"][3]["field"], json!("kind"));
+    assert_eq!(points["encoding"]["color"]["field"], json!("name"));
+    // The year axis ends at the data.
+    let x = &lines["encoding"]["x"];
+    assert_eq!(x["title"], json!("year"));
+    assert_eq!(x["scale"], json!({"nice": false, "zero": false}));
+    // The table marks the projected and estimated cells, as the chart draws them.
+    let table = &series["_meta"]["lac-corpus/display"]["tables"][0];
+    let marks = table["marks"].as_array().unwrap();
+    let projected = marks
+        .iter()
+        .find(|mark| mark["kind"] == json!("projection"))
+        .unwrap();
+    assert_eq!(projected["column"], json!(1));
+    let first_row = projected["rows"][0].as_u64().unwrap() as usize;
+    assert_eq!(table["rows"][first_row][0].as_i64(), Some(first_projected));
+    assert_eq!(
+        projected["rows"].as_array().unwrap().len(),
+        payload(&series)["result"]["series"][0]["projection_years"]
+            .as_array()
+            .unwrap()
+            .len()
+    );
+    assert!(marks.iter().any(|mark| mark["kind"] == json!("estimate")));
 
     // A forecast: the fitted trend, the observed series, the interval and the point, on one y axis whose
     // title is the unit in every layer (so the titles merge) and whose span holds the interval.
@@ -431,8 +489,8 @@ async fn every_charting_answer_links_a_page_that_draws_exactly_its_chart() {
     assert!(with_values > 1);
     assert_eq!(charts.len(), with_values);
     assert!(
-        charts[0].to_string().contains("CHL (20"),
-        "bars are labelled with their year"
+        charts[0].to_string().contains("Chile (20"),
+        "bars are labelled with their country's name and year"
     );
 
     // Another corpus' link is 410 and names this corpus' URL of the same chart; an unknown tool 404;
@@ -461,4 +519,143 @@ async fn every_charting_answer_links_a_page_that_draws_exactly_its_chart() {
     )
     .await;
     assert_eq!(bad.status(), 400);
+}
+
+/// The JSON-LD data blocks of a page (`<script type="application/ld+json">`).
+fn json_ld(html: &str) -> Vec<Value> {
+    html.split(r#"<script type="application/ld+json">"#)
+        .skip(1)
+        .map(|block| serde_json::from_str(block.split_once("</script>").unwrap().0).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn an_indicator_chart_page_describes_its_dataset_in_schema_org_json_ld() {
+    let state = http_state(true, 600);
+    let get = |uri: &str| Request::get(uri).body(Body::empty()).unwrap();
+    let (response, bytes) = send(&state, get("/chart/ngdp_rpch?lang=es")).await;
+    assert_eq!(response.status(), 200);
+    // A data block is never run: the policy that forbids eval still serves it.
+    let policy = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap();
+    assert!(policy.contains("script-src 'unsafe-inline'") && !policy.contains("eval"));
+    let html = String::from_utf8(bytes).unwrap();
+    let blocks = json_ld(&html);
+    assert_eq!(blocks.len(), 1, "one Dataset");
+    let dataset = &blocks[0];
+    let corpus = crate::support::server().plugin().corpus();
+    let metric = corpus.baked.metric("ngdp_rpch").unwrap();
+    assert_eq!(dataset["@context"], json!("https://schema.org"));
+    assert_eq!(dataset["@type"], json!("Dataset"));
+    assert_eq!(dataset["name"], json!("Crecimiento del PIB real (FMI WEO)"));
+    assert_eq!(dataset["description"], json!(metric.description));
+    assert!(metric.description.len() > 50);
+    // IMF terms are not SPDX: the source's licence page.
+    assert_eq!(
+        dataset["license"],
+        json!("https://www.imf.org/en/About/copyright-and-terms")
+    );
+    assert_eq!(
+        dataset["creator"],
+        json!({"@type": "Organization", "name": "International Monetary Fund", "url": corpus.baked.source("imf_weo").unwrap().homepage})
+    );
+    let (first, last) = (
+        metric.coverage.first_year.unwrap(),
+        metric.coverage.last_year.unwrap(),
+    );
+    assert_eq!(
+        dataset["temporalCoverage"],
+        json!(format!("{first}/{last}"))
+    );
+    assert_eq!(
+        dataset["spatialCoverage"],
+        json!({"@type": "Place", "name": "América Latina y el Caribe"})
+    );
+    assert_eq!(dataset["variableMeasured"]["@type"], json!("PropertyValue"));
+    assert_eq!(dataset["variableMeasured"]["unitText"], json!(metric.unit));
+    assert_eq!(dataset["isAccessibleForFree"], json!(true));
+    let base = server::links::public_url();
+    assert_eq!(
+        dataset["url"],
+        json!(format!("{base}/chart/ngdp_rpch?lang=es"))
+    );
+    // One DataDownload per file of the indicator, each fetchable where it says, in its media type.
+    let distribution = dataset["distribution"].as_array().unwrap();
+    let files: Vec<_> = corpus
+        .downloads
+        .of(corpus::exports::Subject::Indicator, "ngdp_rpch")
+        .collect();
+    assert_eq!(distribution.len(), files.len());
+    assert!(distribution.len() >= 5);
+    for (download, file) in distribution.iter().zip(&files) {
+        assert_eq!(download["@type"], json!("DataDownload"));
+        assert_eq!(
+            download["encodingFormat"],
+            json!(file.download.format.media_type())
+        );
+        let url = download["contentUrl"].as_str().unwrap();
+        let path = url.strip_prefix(base).expect("an absolute URL");
+        let (fetched, _) = send(&state, get(path)).await;
+        assert_eq!(fetched.status(), 200, "{path}");
+    }
+    assert!(
+        distribution
+            .iter()
+            .any(|download| download["encodingFormat"] == json!("text/csv; charset=utf-8"))
+    );
+
+    // An SPDX licence is its deed; English names in an English page.
+    let (_, bytes) = send(&state, get("/chart/ge_est?lang=en")).await;
+    let blocks = json_ld(&String::from_utf8(bytes).unwrap());
+    assert_eq!(
+        blocks[0]["license"],
+        json!("https://creativecommons.org/licenses/by/4.0/")
+    );
+    assert_eq!(
+        blocks[0]["spatialCoverage"]["name"],
+        json!("Latin America and the Caribbean")
+    );
+    // An answer's page describes no dataset; the MCP App's view has none either.
+    let answer = call_tool(
+        "get_series",
+        json!({"indicator": "ngdp_rpch", "countries": ["ARG"], "lang": "en"}),
+    );
+    let url = answer["content"][2]["uri"].as_str().unwrap();
+    let (_, bytes) = send(&state, get(url.strip_prefix(base).unwrap())).await;
+    let html = String::from_utf8(bytes).unwrap();
+    assert!(json_ld(&html).is_empty());
+    // It still links the catalog and its indicator's files.
+    let data = embedded_chart(&html);
+    assert_eq!(data["page"]["catalog"], json!("/?lang=en"));
+    assert!(!data["page"]["downloads"].as_array().unwrap().is_empty());
+    assert!(json_ld(server::transport::apps::chart_view()).is_empty());
+}
+
+#[tokio::test]
+async fn a_wgi_chart_page_draws_the_standard_error_band_with_a_legend_entry() {
+    let state = http_state(true, 600);
+    let request = Request::get("/chart/ge_est?lang=en&countries=MEX,BRA")
+        .body(Body::empty())
+        .unwrap();
+    let (response, bytes) = send(&state, request).await;
+    assert_eq!(response.status(), 200);
+    let data = embedded_chart(&String::from_utf8(bytes).unwrap());
+    let chart = &data["chart"]["result"]["charts"][0];
+    let band = &chart["layer"][0];
+    assert_eq!(band["mark"]["type"], json!("area"));
+    let rows = band["data"]["values"].as_array().unwrap();
+    assert!(rows.iter().any(|row| row["series"] == json!("MEX")));
+    assert!(rows.iter().any(|row| row["series"] == json!("BRA")));
+    // The band is named in the legend, and the lines by the countries' names.
+    assert_eq!(
+        band["encoding"]["opacity"]["scale"]["domain"],
+        json!(["90 % interval (±1.64 standard errors)"])
+    );
+    assert!(
+        chart["transform"][1]["calculate"]
+            .as_str()
+            .unwrap()
+            .contains(r#""MEX":"Mexico""#)
+    );
 }

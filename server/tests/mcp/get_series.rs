@@ -199,6 +199,14 @@ fn wgi_points_carry_their_standard_errors_and_the_chart_draws_a_90_percent_band(
     let chart = &answer["_meta"]["lac-corpus/display"]["charts"][0];
     let band = &chart["layer"][0];
     assert_eq!(band["mark"]["type"], json!("area"));
+    // The band has its own legend entry, a pale swatch as the band is drawn.
+    let legend = &band["encoding"]["opacity"];
+    assert_eq!(
+        legend["scale"]["domain"],
+        json!(["90 % interval (±1.64 standard errors)"])
+    );
+    assert_eq!(legend["scale"]["range"], json!([0.2]));
+    assert!(legend["legend"].is_object());
     let rows = band["data"]["values"].as_array().unwrap();
     let row_2023 = rows.iter().find(|row| row["year"] == json!(2023)).unwrap();
     assert_eq!(row_2023["series"], json!("MEX"));
@@ -242,14 +250,14 @@ fn weo_estimates_are_listed_apart_from_projections_and_labelled_estimacion() {
     );
     assert_eq!(venezuela["projection_years"][0], json!(2025));
     let chart = &answer["_meta"]["lac-corpus/display"]["charts"][0];
-    let dash = &chart["encoding"]["strokeDash"]["scale"];
+    let dash = &chart["layer"][0]["encoding"]["strokeDash"]["scale"];
     assert_eq!(
         dash["domain"],
         json!(["observado", "estimación", "proyección"])
     );
     // Estimates solid like observations, projections dashed.
     assert_eq!(dash["range"], json!([[1, 0], [1, 0], [4, 3]]));
-    let calculate = chart["transform"][1]["calculate"].as_str().unwrap();
+    let calculate = chart["transform"][2]["calculate"].as_str().unwrap();
     assert!(
         calculate.contains(r#"{"VEN":2019}"#) && calculate.contains(r#"{"VEN":2025}"#),
         "{calculate}"

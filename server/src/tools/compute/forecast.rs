@@ -206,6 +206,7 @@ pub(super) fn table(result: &ComputeResult, forecast: &ForecastResult) -> Displa
             forecast.lower.into(),
             forecast.upper.into(),
         ]],
+        marks: Vec::new(),
     }
 }
 

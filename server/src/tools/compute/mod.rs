@@ -392,10 +392,13 @@ fn display(
     let (table, chart) = if let Some(ranking) = &result.change_ranking {
         (
             rank_change::table(result, ranking),
-            rank_change::chart(result, ranking),
+            rank_change::chart(corpus, result, ranking, lang),
         )
     } else if let Some(ranking) = &result.ranking {
-        (rank::table(result, ranking), rank::chart(result, ranking))
+        (
+            rank::table(result, ranking),
+            rank::chart(corpus, result, ranking, lang),
+        )
     } else {
         let forecast = result.forecast.as_ref()?;
         (

@@ -5,7 +5,7 @@
 //! an indicator whose good direction is ambiguous is ordered highest first, with a note saying why no
 //! end is best.
 
-use corpus::{Metric, Observation, derived::MetricRule};
+use corpus::{Lang, Metric, Observation, derived::MetricRule};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -187,15 +187,26 @@ pub(super) fn table(result: &ComputeResult, ranking: &Ranking) -> DisplayTable {
         title: format!("{} ({})", result.indicator_name, ranking.year),
         columns: vec!["rank".into(), "country".into(), result.unit.clone()],
         rows,
+        marks: Vec::new(),
     }
 }
 
-/// The bar chart of a ranking, in rank order.
-pub(super) fn chart(result: &ComputeResult, ranking: &Ranking) -> display::Chart {
+/// The bar chart of a ranking, in rank order, each bar labelled with its country's name in `lang`.
+pub(super) fn chart(
+    corpus: &Corpus,
+    result: &ComputeResult,
+    ranking: &Ranking,
+    lang: Lang,
+) -> display::Chart {
     let items: Vec<(String, f64)> = ranking
         .ranked
         .iter()
-        .map(|ranked| (ranked.cell.country.clone(), ranked.cell.value))
+        .map(|ranked| {
+            (
+                display::place_name(corpus, &ranked.cell.country, lang),
+                ranked.cell.value,
+            )
+        })
         .collect();
     display::bar_chart(
         &format!("{} ({})", result.indicator_name, ranking.year),

@@ -6,7 +6,7 @@
 //! independent), and whether the change exceeds [`Z_90`] times it (significant at 90 %, two-sided);
 //! [`ChangeSignificance`] counts how many changes are beyond that noise.
 
-use corpus::{Metric, Observation, analytics, derived::MetricRule, is_projection};
+use corpus::{Lang, Metric, Observation, analytics, derived::MetricRule, is_projection};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -295,15 +295,27 @@ pub(super) fn table(result: &ComputeResult, ranking: &ChangeRanking) -> DisplayT
         ),
         columns,
         rows,
+        marks: Vec::new(),
     }
 }
 
-/// The bar chart of a change ranking, in rank order.
-pub(super) fn chart(result: &ComputeResult, ranking: &ChangeRanking) -> display::Chart {
+/// The bar chart of a change ranking, in rank order, each bar labelled with its country's name in
+/// `lang`.
+pub(super) fn chart(
+    corpus: &Corpus,
+    result: &ComputeResult,
+    ranking: &ChangeRanking,
+    lang: Lang,
+) -> display::Chart {
     let items: Vec<(String, f64)> = ranking
         .ranked
         .iter()
-        .map(|ranked| (ranked.country.clone(), ranked.change))
+        .map(|ranked| {
+            (
+                display::place_name(corpus, &ranked.country, lang),
+                ranked.change,
+            )
+        })
         .collect();
     display::bar_chart(
         &format!(
