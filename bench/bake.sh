@@ -15,7 +15,7 @@ done
 tail -n 1 "$out_dir/summary.txt"
 echo "exports by format:"
 find -L "$out_dir/current/exports" -type f -printf '%s %f\n' | awk '
-  { f = $2; if (f ~ /\.(wide|sdmx)\.(csv|xml)$/ || f ~ /\.csv\.gz$/) { sub(/^[^.]*\./, "", f) } else { sub(/^.*\./, "", f) }
+  { f = $2; if (f ~ /\.(wide|sdmx|sdmx1|datapackage)\.(csv|xml|json)$/ || f ~ /\.csv\.gz$/) { sub(/^[^.]*\./, "", f) } else { sub(/^.*\./, "", f) }
     bytes[f] += $1; files[f]++ }
   END { for (f in bytes) printf "  %-9s %12d B in %4d files\n", f, bytes[f], files[f] }' | sort
 du -b "$out_dir"/current/* | sort -n | awk '{printf "  %10d  %s\n", $1, $2}' | sed "s#$out_dir/current/##"

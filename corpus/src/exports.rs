@@ -8,11 +8,12 @@
 //!
 //! | subject | files |
 //! |---|---|
-//! | indicator | `indicators/{metric_id}` + `.csv`, `.wide.csv`, `.xlsx`, `.parquet`, `.sdmx.xml`, `.sdmx.csv` |
-//! | dataset | `datasets/{dataset_id}` + `.csv.gz`, `.parquet` |
+//! | indicator | `indicators/{metric_id}` + `.csv`, `.wide.csv`, `.xlsx`, `.parquet`, `.sdmx.xml`, `.sdmx.csv`, `.sdmx1.csv`, `.zip` |
+//! | dataset | `datasets/{dataset_id}` + `.csv.gz`, `.parquet`, `.datapackage.json` |
 //! | registry | `registry.xlsx` (metrics, sources, countries, pillars) |
 //! | structure | `sdmx/structure.sdmx.xml` (SDMX-ML 2.1 structure message for every `.sdmx.*` file) |
 //! | changes | `changes.json` (what this corpus changed against the one it replaced, [`crate::changes`]) |
+//! | metadata | `datapackage.json` (Frictionless Data Package of every CSV and Parquet file), `croissant.json` (Croissant 1.1) |
 //!
 //! Only redistributable series reach these files: they are written from the governed observations, which the
 //! licence gate has already filtered.
@@ -24,6 +25,12 @@ pub const EXPORTS_DIR: &str = "exports";
 
 /// The list of downloads, inside a corpus directory.
 pub const DOWNLOADS: &str = "exports/downloads.json";
+
+/// The corpus' Frictionless Data Package descriptor, inside `exports/` (id `datapackage`, subject
+/// [`Subject::Metadata`]).
+pub const DATAPACKAGE: &str = "datapackage.json";
+/// The corpus' Croissant 1.1 description, inside `exports/` (id `croissant`, [`Subject::Metadata`]).
+pub const CROISSANT: &str = "croissant.json";
 
 /// What a download is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -39,6 +46,8 @@ pub enum Subject {
     Structure,
     /// What this corpus changed against the one it replaced (`changes.json`, [`crate::layout::CHANGES`]).
     Changes,
+    /// The corpus described in the metadata standards: `datapackage` (Frictionless) and `croissant`.
+    Metadata,
 }
 
 impl Subject {
@@ -49,7 +58,7 @@ impl Subject {
             Subject::Dataset => "datasets/",
             Subject::Registry => "",
             Subject::Structure => "sdmx/",
-            Subject::Changes => "",
+            Subject::Changes | Subject::Metadata => "",
         }
     }
 
@@ -61,7 +70,7 @@ impl Subject {
             Subject::Dataset => "corpus://dataset/",
             Subject::Registry => "corpus://",
             Subject::Structure => "corpus://sdmx/",
-            Subject::Changes => "corpus://",
+            Subject::Changes | Subject::Metadata => "corpus://",
         }
     }
 
@@ -73,6 +82,7 @@ impl Subject {
             Subject::Registry => "registry",
             Subject::Structure => "structure",
             Subject::Changes => "changes",
+            Subject::Metadata => "metadata",
         }
     }
 }
@@ -95,13 +105,19 @@ pub enum Format {
     SdmxMl,
     /// SDMX-CSV 2.0.
     SdmxCsv,
+    /// SDMX-CSV 1.0 (the `DATAFLOW` column; what .Stat Suite serves for systems that lack 2.0).
+    SdmxCsv1,
+    /// Zip of one indicator: its tidy CSV, `{id}.metadata.json`, `datapackage.json` and `README.md`.
+    Zip,
+    /// A Frictionless Data Package descriptor (JSON) of one dataset's files.
+    DataPackage,
     /// JSON (UTF-8).
     Json,
 }
 
 impl Format {
     /// Every format, in catalog order.
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 11] = [
         Format::Csv,
         Format::WideCsv,
         Format::CsvGz,
@@ -109,6 +125,9 @@ impl Format {
         Format::Parquet,
         Format::SdmxMl,
         Format::SdmxCsv,
+        Format::SdmxCsv1,
+        Format::Zip,
+        Format::DataPackage,
         Format::Json,
     ];
 
@@ -122,6 +141,9 @@ impl Format {
             Format::Parquet => ".parquet",
             Format::SdmxMl => ".sdmx.xml",
             Format::SdmxCsv => ".sdmx.csv",
+            Format::SdmxCsv1 => ".sdmx1.csv",
+            Format::Zip => ".zip",
+            Format::DataPackage => ".datapackage.json",
             Format::Json => ".json",
         }
     }
@@ -135,7 +157,9 @@ impl Format {
             Format::Parquet => "application/vnd.apache.parquet",
             Format::SdmxMl => "application/xml; charset=utf-8",
             Format::SdmxCsv => "application/vnd.sdmx.data+csv; version=2.0.0; charset=utf-8",
-            Format::Json => "application/json",
+            Format::SdmxCsv1 => "application/vnd.sdmx.data+csv; version=1.0.0; charset=utf-8",
+            Format::Zip => "application/zip",
+            Format::DataPackage | Format::Json => "application/json",
         }
     }
 
@@ -143,7 +167,13 @@ impl Format {
     pub fn is_text(self) -> bool {
         matches!(
             self,
-            Format::Csv | Format::WideCsv | Format::SdmxMl | Format::SdmxCsv | Format::Json
+            Format::Csv
+                | Format::WideCsv
+                | Format::SdmxMl
+                | Format::SdmxCsv
+                | Format::SdmxCsv1
+                | Format::DataPackage
+                | Format::Json
         )
     }
 
@@ -157,23 +187,28 @@ impl Format {
             Format::Parquet => "parquet",
             Format::SdmxMl => "sdmx_ml",
             Format::SdmxCsv => "sdmx_csv",
+            Format::SdmxCsv1 => "sdmx_csv_1",
+            Format::Zip => "zip",
+            Format::DataPackage => "datapackage",
             Format::Json => "json",
         }
     }
 }
 
 /// The formats every indicator is exported in, in catalog order.
-pub const INDICATOR_FORMATS: [Format; 6] = [
+pub const INDICATOR_FORMATS: [Format; 8] = [
     Format::Csv,
     Format::WideCsv,
     Format::Xlsx,
     Format::Parquet,
     Format::SdmxMl,
     Format::SdmxCsv,
+    Format::SdmxCsv1,
+    Format::Zip,
 ];
 
 /// The formats every exported dataset has.
-pub const DATASET_FORMATS: [Format; 2] = [Format::CsvGz, Format::Parquet];
+pub const DATASET_FORMATS: [Format; 3] = [Format::CsvGz, Format::Parquet, Format::DataPackage];
 
 /// One downloadable file of `exports/downloads.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -352,7 +352,8 @@ fn write_artifacts(
             Ok(())
         },
     );
-    let exported_metrics = exported_metrics?;
+    let (exported_metrics, indicator_resources): (Vec<String>, Vec<serde_json::Value>) =
+        exported_metrics?.into_iter().unzip();
     tables?;
     sources.sort_by(|left, right| left.id.cmp(&right.id));
     write_json(&dir.join(layout::METRICS), &metrics)?;
@@ -374,6 +375,24 @@ fn write_artifacts(
         ],
     )?;
     write_json(&dir.join(layout::DATASETS), &datasets)?;
+    let exported_datasets: Vec<&corpus::Dataset> = datasets
+        .iter()
+        .filter(|dataset| {
+            EXPORTED_TABLES
+                .into_iter()
+                .chain(corpus::RecordDataset::IDS)
+                .any(|id| id == dataset.dataset_id)
+        })
+        .collect();
+    let package = crate::export::datapackage::write_packages(
+        dir,
+        &metrics,
+        &sources,
+        &exported_datasets,
+        indicator_resources,
+        &downloads::prepared_time(&sources),
+    )?;
+    crate::export::croissant::write_croissant(dir, &package, &metrics, &sources, report.years)?;
     downloads::write_downloads(
         dir,
         &metrics,

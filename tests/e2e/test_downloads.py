@@ -314,7 +314,8 @@ def test_chromium_renders_the_catalog_page_and_its_links_resolve(base_url):
     dom = headless("--dump-dom", f"{base_url}/?lang=es").stdout
     assert "<h1>Corpus de datos gobernados de América Latina y el Caribe</h1>" in dom
     assert "Esperanza de vida al nacer" in dom
-    assert "<script" not in dom
+    # No script runs on the page: its one script element is the schema.org description, a data block.
+    assert dom.count("<script") == 1 and '<script type="application/ld+json">' in dom
     collector = LinkCollector()
     collector.feed(dom)
     downloads = sorted({link for link in collector.links if "/api/v1/" in link})
@@ -330,6 +331,37 @@ def test_chromium_renders_the_catalog_page_and_its_links_resolve(base_url):
     collector.feed(searched)
     assert f"{base_url}/api/v1/indicators/si_pov_gini.csv" in collector.links
     assert f"{base_url}/api/v1/indicators/sp_dyn_le00_in.csv" not in collector.links
+
+
+def test_the_catalog_page_fits_a_phone_and_describes_the_corpus_in_schema_org(base_url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium(), args=browser.FLAGS[1:])
+        try:
+            page = launched.new_page(viewport={"width": 390, "height": 844})
+            page.goto(f"{base_url}/?lang=pt")
+            # Nothing wider than the phone: no sideways scrolling, every table inside the viewport.
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            widest = page.evaluate("Math.max(...[...document.querySelectorAll('table')].map(t => t.getBoundingClientRect().right))")
+            assert widest <= 390
+            # Each cell says what it is once the header row is hidden.
+            label = page.evaluate("getComputedStyle(document.querySelector('td[data-label]'), '::before').content")
+            assert label.startswith('"Código')
+            described = json.loads(page.evaluate("document.querySelector('script[type=\"application/ld+json\"]').textContent"))
+        finally:
+            launched.close()
+    assert described["@type"] == "Dataset" and described["name"] == "Corpus de dados governados da América Latina e do Caribe"
+    assert described["spatialCoverage"]["name"] == "América Latina e Caribe"
+    life = next(variable for variable in described["variableMeasured"] if variable["propertyID"] == "SP.DYN.LE00.IN")
+    assert life == {"@type": "PropertyValue", "name": "Expectativa de vida ao nascer", "propertyID": "SP.DYN.LE00.IN", "unitText": "years"}
+    assert "https://creativecommons.org/licenses/by/4.0/" in described["license"]
+    assert any(creator["name"] == "The World Bank" for creator in described["creator"])
+    formats = {download["name"]: download["encodingFormat"] for download in described["distribution"]}
+    assert formats["observations.parquet"] == "application/vnd.apache.parquet"
+    assert formats["datapackage.json"] == formats["croissant.json"] == "application/json"
+    for download in described["distribution"][:3]:
+        assert fetch(download["contentUrl"], method="HEAD")[0] == 200
 
 
 def test_sdmx1_reads_the_sdmx_ml_and_sdmx_csv_with_the_structure(base_url, tmp_path):
@@ -359,6 +391,172 @@ def test_sdmx1_reads_the_sdmx_ml_and_sdmx_csv_with_the_structure(base_url, tmp_p
     assert ml.sort_index().equals(from_csv.sort_index())
     with_attributes = sdmx.to_pandas(sdmx.read_sdmx(files["ml"], structure=dsd), attributes="o")
     assert with_attributes.loc[("si_pov_gini", "URY", "2024")]["CITATION_ID"] == "wb-si-pov-gini-ury-2024"
+
+
+def test_sdmx_keeps_every_flag_and_the_wgi_standard_errors_in_ml_csv_2_and_csv_1(base_url, tmp_path):
+    files = {}
+    for path in [
+        "sdmx/structure.sdmx.xml",
+        "indicators/sl_emp_totl_sp_zs.sdmx.xml",
+        "indicators/si_pov_nagp.sdmx.xml",
+        "indicators/ge_est.sdmx.xml",
+        "indicators/ge_est.sdmx.csv",
+        "indicators/ge_est.sdmx1.csv",
+    ]:
+        status, _, body = fetch(f"{base_url}/api/v1/{path}")
+        assert status == 200, path
+        files[path] = tmp_path / path.replace("/", "_")
+        files[path].write_bytes(body)
+    structure = sdmx.read_sdmx(files["sdmx/structure.sdmx.xml"])
+    dsd, flow = structure.structure["DSD_LAC"], structure.dataflow["DF_LAC"]
+    # The SDMX cross-domain codes: modelled values are I (imputed), suspect scales U (low reliability).
+    assert sorted(code.id for code in structure.codelist["CL_OBS_STATUS"]) == ["A", "E", "F", "I", "U"]
+    assert "STANDARD_ERROR" in [attribute.id for attribute in dsd.attributes]
+
+    def observations(path, **kwargs):
+        return sdmx.to_pandas(sdmx.read_sdmx(files[path], structure=dsd, **kwargs), attributes="o")
+
+    employment = observations("indicators/sl_emp_totl_sp_zs.sdmx.xml").loc[("sl_emp_totl_sp_zs", "BRA", "2023")]
+    assert employment["value"] == raw_wdi("SL.EMP.TOTL.SP.ZS", "BRA", 2023) == 57.915
+    assert employment["OBS_STATUS"] == "I"
+    poverty_gap = observations("indicators/si_pov_nagp.sdmx.xml").loc[("si_pov_nagp", "MEX", "2010")]
+    assert poverty_gap["OBS_STATUS"] == "U"
+    effectiveness = observations("indicators/ge_est.sdmx.xml")
+    chile = effectiveness.loc[("ge_est", "CHL", "2023")]
+    assert (chile["value"], chile["STANDARD_ERROR"], chile["OBS_STATUS"]) == (0.72, "0.24", "A")
+
+    # SDMX-CSV 2.0 read by sdmx1 holds the same observations and attributes as the SDMX-ML.
+    from_csv = sdmx.to_pandas(sdmx.read_sdmx(files["indicators/ge_est.sdmx.csv"], structure=flow), attributes="o")
+    assert from_csv.loc[("ge_est", "CHL", "2023")]["STANDARD_ERROR"] == "0.24"
+    assert len(from_csv) == len(effectiveness)
+    # SDMX-CSV 1.0 (sdmx1 writes it but does not read it): the file is what sdmx1 writes from the SDMX-ML.
+    from sdmx.format.csv import v1
+
+    message = sdmx.read_sdmx(files["indicators/ge_est.sdmx.xml"], structure=dsd)
+    message.data[0].described_by = flow
+    written = sdmx.to_csv(message.data[0], format_options=v1.FormatOptions(), attributes="o", rtype=pandas.DataFrame)
+    ours = pandas.read_csv(files["indicators/ge_est.sdmx1.csv"], dtype=str, keep_default_na=False)
+    assert list(ours.columns) == list(written.columns)
+    assert ours.iloc[0]["DATAFLOW"] == "LAC_CORPUS:DF_LAC(1.0)"
+    written = written.astype(str).reset_index(drop=True)
+    key = ["REF_AREA", "TIME_PERIOD"]
+    merged = ours.merge(written, on=key, suffixes=("", "_sdmx1"))
+    assert len(merged) == len(ours) == len(written)
+    for column in ["OBS_STATUS", "CITATION_ID", "STANDARD_ERROR"]:
+        assert (merged[column] == merged[f"{column}_sdmx1"]).all(), column
+    assert (merged["OBS_VALUE"].astype(float) == merged["OBS_VALUE_sdmx1"].astype(float)).all()
+
+
+def test_frictionless_validates_the_data_packages(base_url, tmp_path):
+    import frictionless
+
+    status, headers, body = fetch(f"{base_url}/api/v1/datapackage.json")
+    assert status == 200 and headers["Content-Type"] == "application/json"
+    package = json.loads(body)
+    resources = {resource["name"]: resource for resource in package["resources"]}
+    life = resources["sp_dyn_le00_in"]
+    assert life["path"] == "indicators/sp_dyn_le00_in.csv"
+    assert life["sources"][0]["title"] == "The World Bank — World Development Indicators"
+    assert {"name": "CC-BY-4.0", "path": "https://creativecommons.org/licenses/by/4.0/"} in life["licenses"]
+    value = next(field for field in life["schema"]["fields"] if field["name"] == "value")
+    assert value == {"name": "value", "type": "number", "description": "the value, in years", "constraints": {"required": True}}
+    assert resources["observations-parquet"]["path"] == "datasets/observations.parquet"
+    # The descriptor is valid, and resources read from the server validate row by row (types, keys, bytes
+    # and sha256 against the file the server sends).
+    corpus_package = frictionless.Package(f"{base_url}/api/v1/datapackage.json")
+    assert len(corpus_package.resources) == len(package["resources"])
+    for name in ["sp_dyn_le00_in", "ge_est"]:
+        report = corpus_package.get_resource(name).validate()
+        assert report.valid, (name, report.flatten(["type", "message"])[:5])
+
+    # A dataset's package downloaded with its files, as an analyst keeps them: every resource validates.
+    # (frictionless counts no bytes of a Parquet file, nor of a gzip stream over HTTP: it reports
+    # byte-count errors against any size, so that one check is skipped for Parquet.)
+    for name in ["regulation.datapackage.json", "regulation.csv.gz", "regulation.parquet"]:
+        status, _, body = fetch(f"{base_url}/api/v1/datasets/{name}")
+        assert status == 200, name
+        (tmp_path / name).write_bytes(body)
+    regulation = frictionless.Package(tmp_path / "regulation.datapackage.json")
+    report = regulation.get_resource("regulation").validate()
+    assert report.valid and report.task.stats["rows"] > 100, report.flatten(["type", "message"])[:5]
+    assert report.task.stats["sha256"] == regulation.get_resource("regulation").hash.removeprefix("sha256:")
+    parquet = regulation.get_resource("regulation-parquet").validate(
+        checklist=frictionless.Checklist(skip_errors=["byte-count"])
+    )
+    assert parquet.valid and parquet.task.stats["rows"] == report.task.stats["rows"], parquet.flatten(["type", "message"])[:5]
+
+
+def test_the_indicator_zip_holds_its_csv_metadata_package_and_readme(base_url, tmp_path):
+    import zipfile
+
+    import frictionless
+
+    status, headers, body = fetch(f"{base_url}/api/v1/indicators/vc_ihr_psrc_p5.zip")
+    assert status == 200 and headers["Content-Type"] == "application/zip"
+    archive = zipfile.ZipFile(io.BytesIO(body))
+    assert sorted(archive.namelist()) == ["README.md", "datapackage.json", "vc_ihr_psrc_p5.csv", "vc_ihr_psrc_p5.metadata.json"]
+    _, _, csv_bytes = fetch(f"{base_url}/api/v1/indicators/vc_ihr_psrc_p5.csv")
+    assert archive.read("vc_ihr_psrc_p5.csv") == csv_bytes
+    metadata = json.loads(archive.read("vc_ihr_psrc_p5.metadata.json"))
+    assert metadata["primary_source"] == "UN Office on Drugs and Crime's International Homicide Statistics database."
+    assert metadata["unit"] == "per 100,000 people" and metadata["names"]["es"]
+    readme = archive.read("README.md").decode()
+    assert readme.startswith("# Intentional homicides (VC.IHR.PSRC.P5)")
+    assert "per 100,000 people" in readme and "citation_id" in readme
+    archive.extractall(tmp_path)
+    report = frictionless.validate(tmp_path / "datapackage.json")
+    assert report.valid, report.flatten(["type", "message"])[:5]
+    frame = pandas.read_csv(tmp_path / "vc_ihr_psrc_p5.csv")
+    colombia = frame[(frame.country == "COL") & (frame.year == 2022)].value.iloc[0]
+    assert colombia == raw_wdi("VC.IHR.PSRC.P5", "COL", 2022)
+
+
+def test_mlcroissant_loads_the_croissant_description_and_reads_its_records(base_url, tmp_path):
+    import mlcroissant
+
+    status, _, body = fetch(f"{base_url}/api/v1/croissant.json")
+    assert status == 200
+    description = json.loads(body)
+    assert description["conformsTo"] == "http://mlcommons.org/croissant/1.1"
+    observations = next(item for item in description["distribution"] if item["@id"] == "observations.parquet")
+    _, _, parquet = fetch(f"{base_url}/api/v1/datasets/observations.parquet")
+    import hashlib
+
+    assert observations["sha256"] == hashlib.sha256(parquet).hexdigest()
+    # Its file URLs are relative to it, as the downloads API mirrors exports/: a folder holding the
+    # description and the files it names is read as published.
+    (tmp_path / "croissant.json").write_bytes(body)
+    (tmp_path / "datasets").mkdir()
+    (tmp_path / "datasets" / "observations.parquet").write_bytes(parquet)
+    dataset = mlcroissant.Dataset(jsonld=str(tmp_path / "croissant.json"))
+    assert {record_set.name for record_set in dataset.metadata.record_sets} >= {"observations", "institutions"}
+    first = next(iter(dataset.records(record_set="observations")))
+    assert first["observations/citation_id"].decode().startswith("wb-")
+
+
+def test_csv_for_excel_with_a_byte_order_mark(base_url):
+    url = f"{base_url}/api/v1/indicators/sp_dyn_le00_in.csv"
+    status, headers, plain = fetch(url)
+    status_bom, headers_bom, with_bom = fetch(f"{url}?bom=1")
+    assert status == status_bom == 200
+    assert with_bom == b"\xef\xbb\xbf" + plain
+    assert headers_bom["ETag"] != headers["ETag"] and headers_bom["ETag"].endswith('-bom"')
+    assert "Curaçao" in with_bom.decode("utf-8-sig")
+    assert int(headers_bom["Content-Length"]) == len(plain) + 3
+    status, _, body = fetch(f"{base_url}/api/v1/indicators/sp_dyn_le00_in.parquet?bom=1")
+    assert status == 400 and b"CSV files only" in body
+    status, _, body = fetch(f"{url}?bom=yes")
+    assert status == 400 and b"bom=yes" in body
+
+
+def test_the_catalog_json_gives_definitions_vintages_and_primary_sources(base_url):
+    catalog = json.loads(fetch(f"{base_url}/api/v1/catalog")[2])
+    homicides = next(indicator for indicator in catalog["indicators"] if indicator["id"] == "vc_ihr_psrc_p5")
+    assert homicides["primary_source"] == "UN Office on Drugs and Crime's International Homicide Statistics database."
+    assert homicides["definition"].startswith("An intentional homicide is defined as")
+    assert homicides["vintage"] == "2026-07" and homicides["publisher"] == "The World Bank"
+    assert {file["format"] for file in homicides["files"]} >= {"zip", "sdmx_csv_1"}
+    assert [file["url"].rsplit("/", 1)[-1] for file in catalog["metadata"]] == ["datapackage.json", "croissant.json"]
 
 
 async def pilots_session(http_url):

@@ -240,9 +240,13 @@ fn column_names(rows: &[serde_json::Map<String, Value>]) -> Vec<&str> {
     names
 }
 
-/// One column of JSON cells, typed by what they hold.
+/// One column of JSON cells, typed by what they hold; a column with no value at all is text (no type can
+/// be read from nothing, and text is what every reader keeps as it is).
 fn typed_series(name: &str, cells: &[Option<&Value>]) -> Series {
     let present = || cells.iter().flatten();
+    if present().next().is_none() {
+        return Series::new(name.into(), vec![None::<String>; cells.len()]);
+    }
     if present().all(|value| value.is_i64()) {
         let values: Vec<Option<i64>> = cells
             .iter()

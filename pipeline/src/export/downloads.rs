@@ -62,7 +62,8 @@ pub fn prepared_time(sources: &[SourceRecord]) -> String {
 }
 
 /// Writes every per-indicator file and the SDMX structure message into `dir`; returns the ids of the
-/// metrics that have files (those with observations), in id order.
+/// metrics that have files (those with observations), in id order, each with the Data Resource of its
+/// tidy CSV ([`super::datapackage::indicator_resource`], path `indicators/{id}.csv`).
 ///
 /// # Errors
 /// The first [`BakeError`] of any file, naming it.
@@ -72,7 +73,7 @@ pub fn write_indicator_exports(
     metrics: &[Metric],
     sources: &[SourceRecord],
     countries: &[Country],
-) -> Result<Vec<String>, BakeError> {
+) -> Result<Vec<(String, serde_json::Value)>, BakeError> {
     let prepared = prepared_time(sources);
     let exports = group_by_indicator(observations, metrics, sources, countries);
     // Parquet and workbook encoders nest deeply; unoptimised (test) builds need more than the default
@@ -84,25 +85,52 @@ pub fn write_indicator_exports(
             artifact: INDICATOR_DIR.into(),
             message: format!("cannot start the export threads: {error}"),
         })?;
-    pool.install(|| {
+    let resources: Vec<serde_json::Value> = pool.install(|| {
         exports
             .par_iter()
-            .try_for_each(|export| write_one(dir, export, &prepared))
+            .map(|export| write_one(dir, export, &prepared))
+            .collect::<Result<_, _>>()
     })?;
     let exported: Vec<&Metric> = exports.iter().map(|export| export.metric).collect();
     sdmx::write_structure(&structure_path(dir), &exported, countries, &prepared)?;
     Ok(exports
         .iter()
         .map(|export| export.metric.id.clone())
+        .zip(resources)
         .collect())
 }
 
-fn write_one(dir: &Path, export: &IndicatorExport<'_>, prepared: &str) -> Result<(), BakeError> {
+/// Writes every file of one indicator; returns the Data Resource of its tidy CSV.
+fn write_one(
+    dir: &Path,
+    export: &IndicatorExport<'_>,
+    prepared: &str,
+) -> Result<serde_json::Value, BakeError> {
     let id = export.metric.id.as_str();
     write_indicator_files(dir, export)?;
+    let csv_path = indicator_path(dir, id, Format::Csv);
+    let csv = std::fs::read(&csv_path).map_err(|error| BakeError::io(&csv_path, error))?;
+    super::indicator_zip::write_indicator_zip(&indicator_path(dir, id, Format::Zip), export, &csv)?;
     sdmx::write_structure_specific(&indicator_path(dir, id, Format::SdmxMl), export, prepared)?;
-    sdmx::write_sdmx_csv(&indicator_path(dir, id, Format::SdmxCsv), export)
+    sdmx::write_sdmx_csv(
+        &indicator_path(dir, id, Format::SdmxCsv),
+        export,
+        sdmx::SdmxCsvVersion::V2,
+    )?;
+    sdmx::write_sdmx_csv(
+        &indicator_path(dir, id, Format::SdmxCsv1),
+        export,
+        sdmx::SdmxCsvVersion::V1,
+    )?;
+    Ok(super::datapackage::indicator_resource(
+        export,
+        &format!("{INDICATOR_DIR_IN_EXPORTS}{id}.csv"),
+        &csv,
+    ))
 }
+
+/// The indicator directory inside `exports/`, as the corpus package's paths write it.
+const INDICATOR_DIR_IN_EXPORTS: &str = "indicators/";
 
 /// The path of the SDMX structure message in `dir`.
 pub fn structure_path(dir: &Path) -> std::path::PathBuf {
@@ -165,6 +193,20 @@ pub fn write_downloads(
         STRUCTURE_ID,
         Format::SdmxMl,
         "SDMX-ML 2.1 structure: codelists, concepts, data structure and dataflow of the SDMX files",
+        &all_licences,
+    ));
+    downloads.push(Download::new(
+        Subject::Metadata,
+        "datapackage",
+        Format::Json,
+        "Frictionless Data Package: every indicator CSV and dataset file with its schema, licence, source and sha256",
+        &all_licences,
+    ));
+    downloads.push(Download::new(
+        Subject::Metadata,
+        "croissant",
+        Format::Json,
+        "Croissant 1.1 description: the datasets' Parquet files and their record sets",
         &all_licences,
     ));
     downloads.push(Download::new(

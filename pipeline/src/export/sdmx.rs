@@ -1,6 +1,6 @@
 //! SDMX files of the indicators, for SDMX clients (Python `sdmx1`, R `rsdmx`, .Stat): one SDMX-ML 2.1
 //! structure message for the whole corpus and, per indicator, its data as SDMX-ML 2.1 StructureSpecificData
-//! and as SDMX-CSV 2.0. Byte-identical across bakes of the same inputs: codes are sorted, and the only
+//! and as SDMX-CSV 2.0 and 1.0 (.Stat Suite's download format for systems without 2.0). Byte-identical across bakes of the same inputs: codes are sorted, and the only
 //! time in them is the `prepared` string the caller passes (no clock, no random ids).
 //!
 //! Every artefact is maintained by agency [`AGENCY`] (`LAC_CORPUS`), version [`VERSION`] (`1.0`):
@@ -10,16 +10,16 @@
 //! | codelist | `CL_AREA` | every entity passed to [`write_structure`]: code = ISO3 (aggregates: publisher code) |
 //! | codelist | `CL_INDICATOR` | every metric: code = metric id (`si_pov_gini`), name, description |
 //! | codelist | `CL_UNIT` | one code per distinct unit text: code = [`unit_code`], name = the unit text |
-//! | codelist | `CL_OBS_STATUS` | `A` normal value, `E` estimated value (flag `estimate`), `F` forecast value (flag `projection`) |
-//! | concept scheme | `CS_LAC` | `INDICATOR`, `REF_AREA`, `TIME_PERIOD`, `OBS_VALUE`, `UNIT_MEASURE`, `OBS_STATUS`, `CITATION_ID` |
-//! | data structure | [`DSD_ID`] | dimensions `INDICATOR` (1), `REF_AREA` (2), time dimension `TIME_PERIOD`; attributes `UNIT_MEASURE` (series: `INDICATOR` + `REF_AREA`), `OBS_STATUS` and `CITATION_ID` (observation; the citation id is free text); primary measure `OBS_VALUE` (double) |
+//! | codelist | `CL_OBS_STATUS` | the SDMX cross-domain codes ([`OBS_STATUS_CODES`]): `A` normal value, `E` estimated value (flag `estimate`), `F` forecast value (flag `projection`), `I` imputed value (flag `modelled`: a value modelled by the international publisher where national data are missing, as the ILO's modelled estimates), `U` low reliability (flag `suspect_scale`) |
+//! | concept scheme | `CS_LAC` | `INDICATOR`, `REF_AREA`, `TIME_PERIOD`, `OBS_VALUE`, `UNIT_MEASURE`, `OBS_STATUS`, `CITATION_ID`, `STANDARD_ERROR` |
+//! | data structure | [`DSD_ID`] | dimensions `INDICATOR` (1), `REF_AREA` (2), time dimension `TIME_PERIOD`; attributes `UNIT_MEASURE` (series: `INDICATOR` + `REF_AREA`), `OBS_STATUS`, `CITATION_ID` (observation; the citation id is free text) and `STANDARD_ERROR` (observation, conditional, double: the publisher's standard error in the value's unit, given by WGI); primary measure `OBS_VALUE` (double) |
 //! | dataflow | [`DATAFLOW_ID`] | references the data structure |
 //!
 //! The data files carry one observation per governed row: `TIME_PERIOD` is the year, `OBS_VALUE` the value
 //! as the shortest decimal that round-trips (Rust's `Display` for `f64`; `NaN`, `INF`, `-INF` for non-finite
-//! values), `OBS_STATUS` is `F` when the flags contain `projection`, `E` when they contain `estimate`
-//! and `A` otherwise, `CITATION_ID` the
-//! citation id (omitted in SDMX-ML when empty).
+//! values), `OBS_STATUS` is [`obs_status`] of the flags, `CITATION_ID` the citation id (omitted in SDMX-ML
+//! when empty), `STANDARD_ERROR` the publisher's standard error where it gives one (omitted otherwise).
+//! No modelled value, estimate or projection goes out as `A`.
 //!
 //! Reading them with `sdmx1`:
 //!
@@ -30,6 +30,7 @@
 //! flow = structure.dataflow["DF_LAC"]
 //! ml = sdmx.read_sdmx("exports/indicators/si_pov_gini.sdmx.xml", structure=dsd)
 //! csv = sdmx.read_sdmx("exports/indicators/si_pov_gini.sdmx.csv", structure=flow)
+//! csv1 = sdmx.read_sdmx("exports/indicators/si_pov_gini.sdmx1.csv", structure=flow)
 //! sdmx.to_pandas(ml)  # pandas.Series indexed by INDICATOR, REF_AREA, TIME_PERIOD
 //! ```
 
@@ -77,12 +78,57 @@ pub const SDMX_CSV_HEADER: [&str; 10] = [
     "OBS_STATUS",
     "CITATION_ID",
 ];
+/// The SDMX-CSV 1.0 header: `DATAFLOW` ([`DATAFLOW_REF`]), the dimensions, the measure, the attributes.
+pub const SDMX_CSV_1_HEADER: [&str; 8] = [
+    "DATAFLOW",
+    "INDICATOR",
+    "REF_AREA",
+    "TIME_PERIOD",
+    "OBS_VALUE",
+    "UNIT_MEASURE",
+    "OBS_STATUS",
+    "CITATION_ID",
+];
 /// `OBS_STATUS` of an observed value.
 pub const OBS_STATUS_NORMAL: &str = "A";
 /// `OBS_STATUS` of a projection (flag `projection`).
 pub const OBS_STATUS_FORECAST: &str = "F";
 /// `OBS_STATUS` of a publisher's estimate of a past year (flag `estimate`; SDMX's code list `E`).
 pub const OBS_STATUS_ESTIMATED: &str = "E";
+/// `OBS_STATUS` of a modelled value (flag `modelled`): SDMX's `I`, "imputed value (CCSA definition)",
+/// a value an international organisation models to fill a gap in national data.
+pub const OBS_STATUS_IMPUTED: &str = "I";
+/// `OBS_STATUS` of a value whose scale the bake found suspect (flag `suspect_scale`): SDMX's `U`, "low
+/// reliability".
+pub const OBS_STATUS_LOW_RELIABILITY: &str = "U";
+/// `CL_OBS_STATUS`: (code, name, description) in the SDMX cross-domain code list's words.
+pub const OBS_STATUS_CODES: [(&str, &str, &str); 5] = [
+    (
+        OBS_STATUS_NORMAL,
+        "Normal value",
+        "An observed value as the publisher gives it.",
+    ),
+    (
+        OBS_STATUS_ESTIMATED,
+        "Estimated value",
+        "The publisher's estimate of a past year, open to revision (flag estimate).",
+    ),
+    (
+        OBS_STATUS_FORECAST,
+        "Forecast value",
+        "A projection of the publisher (flag projection), e.g. IMF WEO years after its last actual.",
+    ),
+    (
+        OBS_STATUS_IMPUTED,
+        "Imputed value (CCSA definition)",
+        "A value modelled by the international publisher where national data are missing (flag modelled), e.g. ILO modelled estimates.",
+    ),
+    (
+        OBS_STATUS_LOW_RELIABILITY,
+        "Low reliability",
+        "A value whose scale the bake found suspect against the series (flag suspect_scale).",
+    ),
+];
 
 const NS_MESSAGE: &str = "http://www.sdmx.org/resources/sdmxml/schemas/v2_1/message";
 const NS_STRUCTURE: &str = "http://www.sdmx.org/resources/sdmxml/schemas/v2_1/structure";
@@ -93,7 +139,7 @@ const NS_XSI: &str = "http://www.w3.org/2001/XMLSchema-instance";
 const CONCEPT_SCHEME: &str = "CS_LAC";
 
 /// The concepts of `CS_LAC`, in scheme order, with their English names.
-const CONCEPTS: [(&str, &str); 7] = [
+const CONCEPTS: [(&str, &str); 8] = [
     ("INDICATOR", "Indicator"),
     ("REF_AREA", "Reference area"),
     ("TIME_PERIOD", "Time period"),
@@ -101,6 +147,7 @@ const CONCEPTS: [(&str, &str); 7] = [
     ("UNIT_MEASURE", "Unit of measure"),
     ("OBS_STATUS", "Observation status"),
     ("CITATION_ID", "Citation id"),
+    ("STANDARD_ERROR", "Standard error of the value, in its unit"),
 ];
 
 /// The `CL_UNIT` code of a unit text: ASCII letters and digits upper-cased, `_ @ $ -` kept, `%` as `PCT`,
@@ -138,11 +185,18 @@ pub fn unit_code(unit: &str) -> String {
     code
 }
 
-/// The `OBS_STATUS` of an observation with these `|`-separated flags: [`OBS_STATUS_FORECAST`] for a
-/// projection, [`OBS_STATUS_ESTIMATED`] for an estimate, [`OBS_STATUS_NORMAL`] otherwise.
+/// The `OBS_STATUS` of an observation with these `|`-separated flags, the first that applies:
+/// [`OBS_STATUS_FORECAST`] for a projection, [`OBS_STATUS_LOW_RELIABILITY`] for a suspect scale,
+/// [`OBS_STATUS_IMPUTED`] for a modelled value, [`OBS_STATUS_ESTIMATED`] for an estimate,
+/// [`OBS_STATUS_NORMAL`] otherwise.
 pub fn obs_status(flags: &str) -> &'static str {
+    let has = |flag: &str| flags.split('|').any(|part| part == flag);
     if corpus::is_projection(flags) {
         OBS_STATUS_FORECAST
+    } else if corpus::frontier::SUSPECT_FLAGS.iter().any(|flag| has(flag)) {
+        OBS_STATUS_LOW_RELIABILITY
+    } else if has(corpus::health::MODELLED_FLAG) {
+        OBS_STATUS_IMPUTED
     } else if corpus::is_estimate(flags) {
         OBS_STATUS_ESTIMATED
     } else {
@@ -249,38 +303,66 @@ pub fn write_structure_specific(
         .map_err(|error| BakeError::io(path, error))
 }
 
-/// Writes the SDMX-CSV 2.0 file of one indicator at `path` (RFC 4180, UTF-8, CRLF): header
-/// [`SDMX_CSV_HEADER`], then one row per observation in the export's order: `dataflow`,
-/// [`DATAFLOW_REF`], `I` (information), metric id, country, year, value, [`unit_code`] of the unit,
-/// `OBS_STATUS`, citation id.
+/// Which SDMX-CSV: 2.0 (`STRUCTURE`, `STRUCTURE_ID`, `ACTION` columns) or 1.0 (one `DATAFLOW` column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SdmxCsvVersion {
+    /// SDMX-CSV 2.0: header [`SDMX_CSV_HEADER`].
+    V2,
+    /// SDMX-CSV 1.0: header [`SDMX_CSV_1_HEADER`].
+    V1,
+}
+
+/// Writes the SDMX-CSV file of one indicator at `path` (RFC 4180, UTF-8, CRLF) in `version`: the
+/// version's header and, for an indicator with standard errors, `STANDARD_ERROR`; one row per observation in the export's order: (2.0:
+/// `dataflow`, [`DATAFLOW_REF`], `I` for information; 1.0: [`DATAFLOW_REF`]), metric id, country, year,
+/// value, [`unit_code`] of the unit, [`obs_status`], citation id, standard error (empty where none).
 ///
 /// # Errors
 /// [`BakeError::Table`] naming `path` if the metric id or a country code is not a valid SDMX id;
 /// [`BakeError::Io`] if the file cannot be written.
-pub fn write_sdmx_csv(path: &Path, export: &IndicatorExport<'_>) -> Result<(), BakeError> {
+pub fn write_sdmx_csv(
+    path: &Path,
+    export: &IndicatorExport<'_>,
+    version: SdmxCsvVersion,
+) -> Result<(), BakeError> {
     check_ids(path, export)?;
     let mut writer = csv_writer(path)?;
     let error = csv_error(path);
-    writer.write_record(SDMX_CSV_HEADER).map_err(&error)?;
+    let with_errors = export.has_standard_errors();
+    let mut header: Vec<&str> = match version {
+        SdmxCsvVersion::V2 => SDMX_CSV_HEADER.to_vec(),
+        SdmxCsvVersion::V1 => SDMX_CSV_1_HEADER.to_vec(),
+    };
+    if with_errors {
+        header.push("STANDARD_ERROR");
+    }
+    writer.write_record(&header).map_err(&error)?;
     let indicator = export.metric.id.as_str();
     let unit = unit_code(&export.metric.unit);
     let mut year = NumberText::default();
     let mut value = NumberText::default();
+    let mut standard_error = NumberText::default();
     for row in &export.rows {
-        writer
-            .write_record([
-                "dataflow",
-                DATAFLOW_REF,
-                "I",
-                indicator,
-                row.country,
-                year.format(row.year),
-                obs_value(&mut value, row.value),
-                unit.as_str(),
-                obs_status(row.flags),
-                row.citation_id,
-            ])
-            .map_err(&error)?;
+        let mut record: Vec<&str> = match version {
+            SdmxCsvVersion::V2 => vec!["dataflow", DATAFLOW_REF, "I"],
+            SdmxCsvVersion::V1 => vec![DATAFLOW_REF],
+        };
+        record.extend([
+            indicator,
+            row.country,
+            year.format(row.year),
+            obs_value(&mut value, row.value),
+            unit.as_str(),
+            obs_status(row.flags),
+            row.citation_id,
+        ]);
+        if with_errors {
+            record.push(
+                row.standard_error
+                    .map_or("", |se| obs_value(&mut standard_error, se)),
+            );
+        }
+        writer.write_record(&record).map_err(&error)?;
     }
     finish_csv(path, writer)?
         .flush()
@@ -528,13 +610,10 @@ fn write_structure_xml<W: Write>(
         "CL_OBS_STATUS",
         "Observation status",
     )?;
-    for (code, name) in [
-        (OBS_STATUS_NORMAL, "Normal value"),
-        (OBS_STATUS_ESTIMATED, "Estimated value"),
-        (OBS_STATUS_FORECAST, "Forecast value"),
-    ] {
+    for (code, name, description) in OBS_STATUS_CODES {
         start(&mut xml, "str:Code", &[("id", code)])?;
         localised(&mut xml, "com:Name", "en", name)?;
+        localised(&mut xml, "com:Description", "en", description)?;
         end(&mut xml, "str:Code")?;
     }
     end(&mut xml, "str:Codelist")?;
@@ -622,17 +701,21 @@ fn write_structure_xml<W: Write>(
     }
     end(&mut xml, "str:AttributeRelationship")?;
     end(&mut xml, "str:Attribute")?;
-    for (id, status) in [("OBS_STATUS", "Mandatory"), ("CITATION_ID", "Conditional")] {
+    for (id, status) in [
+        ("OBS_STATUS", "Mandatory"),
+        ("CITATION_ID", "Conditional"),
+        ("STANDARD_ERROR", "Conditional"),
+    ] {
         start(
             &mut xml,
             "str:Attribute",
             &[("id", id), ("assignmentStatus", status)],
         )?;
         concept_identity(&mut xml, id)?;
-        if id == "OBS_STATUS" {
-            enumerated(&mut xml, "CL_OBS_STATUS")?;
-        } else {
-            text_format(&mut xml, "String")?;
+        match id {
+            "OBS_STATUS" => enumerated(&mut xml, "CL_OBS_STATUS")?,
+            "STANDARD_ERROR" => text_format(&mut xml, "Double")?,
+            _ => text_format(&mut xml, "String")?,
         }
         start(&mut xml, "str:AttributeRelationship", &[])?;
         reference(&mut xml, "str:PrimaryMeasure", &[("id", "OBS_VALUE")])?;
@@ -706,6 +789,7 @@ fn write_data_xml<W: Write>(out: W, export: &IndicatorExport<'_>, prepared: &str
     let mut obs = BytesStart::new("Obs");
     let mut year = NumberText::default();
     let mut value = NumberText::default();
+    let mut error_text = NumberText::default();
     let mut series: Option<&str> = None;
     for row in &export.rows {
         if series != Some(row.country) {
@@ -729,6 +813,9 @@ fn write_data_xml<W: Write>(out: W, export: &IndicatorExport<'_>, prepared: &str
         obs.push_attribute(("OBS_STATUS", obs_status(row.flags)));
         if !row.citation_id.is_empty() {
             obs.push_attribute(("CITATION_ID", &*xml_text(row.citation_id)));
+        }
+        if let Some(standard_error) = row.standard_error {
+            obs.push_attribute(("STANDARD_ERROR", obs_value(&mut error_text, standard_error)));
         }
         xml.write_event(Event::Empty(obs.borrow()))?;
     }
@@ -879,14 +966,20 @@ mod tests {
         write_structure(&structure, &[&life, &gini], &countries(), PREPARED).unwrap();
         let export = export(&gini);
         write_structure_specific(&data, &export, PREPARED).unwrap();
-        write_sdmx_csv(&csv, &export).unwrap();
+        write_sdmx_csv(&csv, &export, SdmxCsvVersion::V2).unwrap();
         (structure, data, csv)
     }
 
     #[test]
     fn estimates_are_e_projections_f_and_the_rest_a() {
         assert_eq!(obs_status(""), OBS_STATUS_NORMAL);
-        assert_eq!(obs_status("modelled"), OBS_STATUS_NORMAL);
+        assert_eq!(obs_status("modelled"), OBS_STATUS_IMPUTED);
+        assert_eq!(obs_status("suspect_scale"), OBS_STATUS_LOW_RELIABILITY);
+        assert_eq!(
+            obs_status("modelled|suspect_scale"),
+            OBS_STATUS_LOW_RELIABILITY
+        );
+        assert_eq!(obs_status("vintage_projection"), OBS_STATUS_NORMAL);
         assert_eq!(obs_status("estimate"), OBS_STATUS_ESTIMATED);
         assert_eq!(obs_status("projection"), OBS_STATUS_FORECAST);
         assert_eq!(
@@ -1014,7 +1107,7 @@ mod tests {
             source: None,
             rows: vec![row("A B", 2020, 1.0, "", "c")],
         };
-        assert!(write_sdmx_csv(&dir.path().join("x.csv"), &export).is_err());
+        assert!(write_sdmx_csv(&dir.path().join("x.csv"), &export, SdmxCsvVersion::V1).is_err());
         assert!(write_structure_specific(&dir.path().join("x.xml"), &export, PREPARED).is_err());
     }
 

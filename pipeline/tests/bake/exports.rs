@@ -88,9 +88,21 @@ fn every_listed_download_is_in_the_manifest_and_only_redistributable_series_are_
             Format::Xlsx,
             Format::Parquet,
             Format::SdmxMl,
-            Format::SdmxCsv
+            Format::SdmxCsv,
+            Format::SdmxCsv1,
+            Format::Zip
         ]
     );
+    for path in [
+        "datapackage.json",
+        "croissant.json",
+        "datasets/observations.datapackage.json",
+    ] {
+        assert!(
+            downloads.iter().any(|download| download.path == path),
+            "{path} is listed"
+        );
+    }
     assert!(
         downloads
             .iter()

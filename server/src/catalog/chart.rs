@@ -133,7 +133,7 @@ pub fn catalog_page_path(lang: Lang) -> String {
 
 /// The licence URL of a licence id: the source's licence text when the series shares the source's
 /// licence, else the Creative Commons deed of an SPDX Creative Commons id, else the id itself.
-fn license_url(corpus: &Corpus, metric: &Metric) -> String {
+pub(crate) fn license_url(corpus: &Corpus, metric: &Metric) -> String {
     if let Some(source) = corpus.baked.source(&metric.source_id)
         && source.license == metric.license
         && !source.license_url.is_empty()
@@ -159,7 +159,7 @@ fn license_url(corpus: &Corpus, metric: &Metric) -> String {
 }
 
 /// The region the corpus covers, as a place name in `lang`.
-fn region_name(lang: Lang) -> &'static str {
+pub(crate) fn region_name(lang: Lang) -> &'static str {
     match lang {
         Lang::Es => "América Latina y el Caribe",
         Lang::En => "Latin America and the Caribbean",
@@ -169,7 +169,7 @@ fn region_name(lang: Lang) -> &'static str {
 
 /// A URL of this server for `path`: absolute when links point at an HTTP server
 /// ([`crate::links::page_url`]), else the path.
-fn server_url(path: &str) -> String {
+pub(crate) fn server_url(path: &str) -> String {
     crate::links::page_url(path).unwrap_or_else(|| path.to_string())
 }
 

@@ -48,8 +48,10 @@ pub fn rendered<E>(
 }
 
 /// The downloads catalog of `corpus` (what `/api/v1/catalog` answers): corpus and format versions, the
-/// base URL, the formats, every indicator (id, source code, title, pillar, unit, licence, source, coverage)
-/// and dataset (id, title, rows, licence) with its files ([`file_json`]), the registry and the SDMX structure,
+/// base URL, the formats, every indicator (id, source code, title, definition, pillar, unit, licence,
+/// source, publisher, primary source, vintage, retrieval date, coverage) and dataset (id, title,
+/// description, rows, licence) with its files ([`file_json`]), the registry, the SDMX structure, the
+/// Data Package and Croissant descriptions (`metadata`),
 /// and where a citation id resolves (`citations.url_template`, `/api/v1/citations/{citation_id}`, and its
 /// `formats`).
 pub fn catalog_json(corpus: &Corpus) -> Value {
@@ -63,14 +65,20 @@ pub fn catalog_json(corpus: &Corpus) -> Value {
         if files.is_empty() {
             continue;
         }
+        let source = baked.source(&metric.source_id);
         indicators.push(json!({
             "id": metric.id,
             "source_code": metric.source_code,
             "title": metric.names.en,
+            "definition": metric.description,
             "pillar": metric.pillar,
             "unit": metric.unit,
             "license": metric.license,
             "source": metric.source_id,
+            "publisher": source.map(|source| source.publisher.as_str()),
+            "primary_source": metric.primary_source,
+            "vintage": metric.vintage,
+            "retrieved_at": metric.retrieved_at.as_deref().or(source.map(|source| source.retrieved_at.as_str())),
             "countries": metric.coverage.countries,
             "first_year": metric.coverage.first_year,
             "last_year": metric.coverage.last_year,
@@ -86,6 +94,7 @@ pub fn catalog_json(corpus: &Corpus) -> Value {
                 json!({
                     "id": dataset.dataset_id,
                     "title": dataset.title,
+                    "description": dataset.description,
                     "rows": dataset.rows,
                     "license": dataset.license,
                     "files": files,
@@ -114,6 +123,8 @@ pub fn catalog_json(corpus: &Corpus) -> Value {
         "registry": single(Subject::Registry),
         "sdmx_structure": single(Subject::Structure),
         "changes": single(Subject::Changes),
+        // The corpus described in the metadata standards: Frictionless Data Package and Croissant 1.1.
+        "metadata": single(Subject::Metadata),
         // Where any value's or record's citation id resolves, in each paste-ready format.
         "citations": {
             "url_template": links::api_url("citations/{citation_id}"),

@@ -86,6 +86,93 @@ struct PageView<'a> {
     /// `/api/v1/citations/{id}?format=apa` of the first listed indicator's latest stored value: where any
     /// value's citation id resolves over HTTP.
     citation_example: Option<String>,
+    /// The corpus as a schema.org `Dataset` ([`corpus_json_ld`]), JSON text with `<` escaped, for the
+    /// unfiltered page.
+    json_ld: Option<String>,
+}
+
+/// The schema.org `Dataset` description (JSON-LD) of the whole corpus, as the catalog page in `lang`
+/// carries it for dataset search engines: name and description in `lang`, the page's URL, every licence
+/// (URLs), the publishers as creators (`Organization`), temporal coverage (first/last year of any
+/// indicator), spatial coverage (Latin America and the Caribbean), every indicator as a variable measured
+/// (`PropertyValue`: name in `lang`, publisher code, unit), and one `DataDownload` per dataset file,
+/// the registry, the SDMX structure and the Data Package and Croissant descriptions.
+pub fn corpus_json_ld(corpus: &Corpus, lang: Lang) -> serde_json::Value {
+    use serde_json::json;
+    let baked = &corpus.baked;
+    let exported: Vec<&Metric> = baked
+        .metrics()
+        .iter()
+        .filter(|metric| {
+            corpus
+                .downloads
+                .of(Subject::Indicator, &metric.id)
+                .next()
+                .is_some()
+        })
+        .collect();
+    let mut licences: Vec<String> = exported
+        .iter()
+        .map(|metric| super::chart::license_url(corpus, metric))
+        .collect();
+    licences.sort();
+    licences.dedup();
+    let mut creators: Vec<(&str, &str)> = exported
+        .iter()
+        .filter_map(|metric| baked.source(&metric.source_id))
+        .map(|source| (source.publisher.as_str(), source.homepage.as_str()))
+        .collect();
+    creators.sort();
+    creators.dedup_by(|left, right| left.0 == right.0);
+    let first = exported
+        .iter()
+        .filter_map(|metric| metric.coverage.first_year)
+        .min();
+    let last = exported
+        .iter()
+        .filter_map(|metric| metric.coverage.last_year)
+        .max();
+    let distribution: Vec<serde_json::Value> = corpus
+        .downloads
+        .files()
+        .iter()
+        .filter(|file| file.download.subject != Subject::Indicator)
+        .map(|file| {
+            json!({
+                "@type": "DataDownload",
+                "name": file.download.file_name(),
+                "description": file.download.title,
+                "encodingFormat": file.download.format.media_type(),
+                "contentUrl": links::download_url(&file.download),
+                "contentSize": format!("{} B", file.bytes),
+            })
+        })
+        .collect();
+    let text = texts(lang);
+    let mut dataset = json!({
+        "@context": "https://schema.org",
+        "@type": "Dataset",
+        "name": text["title"],
+        "description": text["footer"],
+        "url": super::chart::server_url(&super::chart::catalog_page_path(lang)),
+        "inLanguage": lang.as_str(),
+        "license": licences,
+        "isAccessibleForFree": true,
+        "version": baked.manifest().corpus_version,
+        "creator": creators.iter().map(|(name, url)| json!({"@type": "Organization", "name": name, "url": url})).collect::<Vec<_>>(),
+        "spatialCoverage": {"@type": "Place", "name": super::chart::region_name(lang)},
+        "variableMeasured": exported.iter().map(|metric| json!({
+            "@type": "PropertyValue",
+            "name": metric.names.get(lang),
+            "propertyID": metric.source_code,
+            "unitText": metric.unit,
+        })).collect::<Vec<_>>(),
+        "distribution": distribution,
+    });
+    if let (Some(first), Some(last)) = (first, last) {
+        dataset["temporalCoverage"] = json!(format!("{first}/{last}"));
+    }
+    dataset
 }
 
 #[derive(Serialize)]
@@ -103,7 +190,10 @@ fn label(format: Format) -> &'static str {
         Format::Xlsx => "XLSX",
         Format::Parquet => "Parquet",
         Format::SdmxMl => "SDMX-ML",
-        Format::SdmxCsv => "SDMX-CSV",
+        Format::SdmxCsv => "SDMX-CSV 2.0",
+        Format::SdmxCsv1 => "SDMX-CSV 1.0",
+        Format::Zip => "ZIP (CSV + metadata + README)",
+        Format::DataPackage => "Data Package",
         Format::Json => "JSON",
     }
 }
@@ -211,7 +301,7 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
         .filter(|file| {
             matches!(
                 file.download.subject,
-                Subject::Registry | Subject::Structure | Subject::Changes
+                Subject::Registry | Subject::Structure | Subject::Changes | Subject::Metadata
             )
         })
         .map(file_view)
@@ -245,6 +335,11 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
         singles,
         sources: baked.sources(),
         citation_example,
+        json_ld: query.is_empty().then(|| {
+            corpus_json_ld(corpus, lang)
+                .to_string()
+                .replace('<', "\\u003c")
+        }),
     };
     TEMPLATES
         .get_template("catalog.html")?

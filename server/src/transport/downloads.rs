@@ -9,6 +9,8 @@
 //!   corpus was published), `Cache-Control: no-cache` (revalidate: the corpus may be swapped), `Accept-Ranges`.
 //!   `If-None-Match` (or, without it, `If-Modified-Since`) → 304; one `Range: bytes=…` → 206 (`If-Range`
 //!   honoured; several ranges → the whole file); a range past the end → 416 with `Content-Range: bytes */len`.
+//!   `?bom=1` on a CSV file: the same file after a UTF-8 byte order mark (for Excel), its own `ETag`
+//!   (`"{sha256}-bom"`); on any other file, or another value, 400 naming it.
 //! - Anything else is 404 with a JSON body naming the catalog URL and, for a known id in another format, the
 //!   formats it has. Only listed paths resolve: no request input is ever joined to a file path.
 
@@ -337,14 +339,33 @@ pub async fn get_file(State(state): State<Arc<HttpState>>, request: Request) -> 
     let Some(file) = corpus.downloads.by_path(path) else {
         return not_found(corpus, path);
     };
+    let with_bom = match wants_bom(request.uri().query(), file.download.format) {
+        Ok(with_bom) => with_bom,
+        Err(message) => {
+            return problem(
+                StatusCode::BAD_REQUEST,
+                json!({"error": "bad_request", "message": message}),
+            );
+        }
+    };
     let content = match file.content() {
+        Ok(content) if with_bom => {
+            let mut bytes = Vec::with_capacity(UTF8_BOM.len() + content.len());
+            bytes.extend_from_slice(UTF8_BOM);
+            bytes.extend_from_slice(&content);
+            Bytes::from(bytes)
+        }
         Ok(content) => content,
         Err(message) => {
             tracing::error!(%message, "a listed download cannot be read");
             return unavailable();
         }
     };
-    let etag = format!("\"{}\"", file.sha256);
+    let etag = if with_bom {
+        format!("\"{}-bom\"", file.sha256)
+    } else {
+        format!("\"{}\"", file.sha256)
+    };
     let published = corpus.downloads.published;
     let mut response = if not_modified(&headers, &etag, published) {
         StatusCode::NOT_MODIFIED.into_response()
@@ -406,6 +427,46 @@ pub async fn get_file(State(state): State<Arc<HttpState>>, request: Request) -> 
         );
     }
     response
+}
+
+/// The UTF-8 byte order mark `?bom=1` puts before a CSV, so Excel opening the file by double-click reads
+/// it as UTF-8 ("Curaçao", not "CuraÃ§ao") whatever the system's locale.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Whether the query asks for the file with a byte order mark (`bom=1` or `bom=true`; `bom=0`, `bom=false`
+/// or no `bom` for the file as published). Only CSV files take one.
+///
+/// # Errors
+/// A message naming the value or the format when `bom` is not one of those values or the file is not CSV.
+fn wants_bom(query: Option<&str>, format: Format) -> Result<bool, String> {
+    let Some(value) = query
+        .into_iter()
+        .flat_map(|query| query.split('&'))
+        .find_map(|pair| pair.strip_prefix("bom=").or((pair == "bom").then_some("1")))
+    else {
+        return Ok(false);
+    };
+    let wanted = match value {
+        "1" | "true" => true,
+        "0" | "false" => false,
+        other => {
+            let shown: String = other.chars().take(40).collect();
+            return Err(format!(
+                "bom={shown} is not a valid value: use bom=1 (or true) for a CSV with a UTF-8 byte order mark, for Excel, or bom=0 (or false)"
+            ));
+        }
+    };
+    let csv = matches!(
+        format,
+        Format::Csv | Format::WideCsv | Format::SdmxCsv | Format::SdmxCsv1
+    );
+    if wanted && !csv {
+        return Err(format!(
+            "bom=1 applies to CSV files only (.csv, .wide.csv, .sdmx.csv, .sdmx1.csv); this file is {}",
+            format.as_str()
+        ));
+    }
+    Ok(wanted)
 }
 
 /// A response carrying `content` (or, for `HEAD`, only its length).
@@ -543,7 +604,7 @@ fn not_found(corpus: &Corpus, path: &str) -> Response {
         )
     } else {
         format!(
-            "no file `{shown}`: the files are indicators/{{id}}{{.csv|.wide.csv|.xlsx|.parquet|.sdmx.xml|.sdmx.csv}}, datasets/{{id}}{{.csv.gz|.parquet}}, registry.xlsx and sdmx/structure.sdmx.xml; {} lists every one",
+            "no file `{shown}`: the files are indicators/{{id}}{{.csv|.wide.csv|.xlsx|.parquet|.sdmx.xml|.sdmx.csv|.sdmx1.csv|.zip}}, datasets/{{id}}{{.csv.gz|.parquet|.datapackage.json}}, registry.xlsx, sdmx/structure.sdmx.xml, datapackage.json and croissant.json; {} lists every one",
             links::catalog_url()
         )
     };

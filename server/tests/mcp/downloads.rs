@@ -102,6 +102,55 @@ async fn the_gini_csv_downloads_with_its_headers_even_when_mcp_is_disabled() {
 }
 
 #[tokio::test]
+async fn a_csv_with_a_byte_order_mark_for_excel_and_a_bad_bom_named() {
+    let state = http_state(true, 60);
+    let (plain_response, plain) =
+        send(&state, get("/api/v1/indicators/si_pov_gini.csv", &[])).await;
+    let (response, body) = send(&state, get("/api/v1/indicators/si_pov_gini.csv?bom=1", &[])).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(&body[..3], b"\xEF\xBB\xBF");
+    assert_eq!(&body[3..], &plain[..]);
+    let etag = response.headers()["etag"].to_str().unwrap().to_string();
+    let plain_etag = plain_response.headers()["etag"].to_str().unwrap();
+    assert_eq!(etag, format!("{}-bom\"", plain_etag.trim_end_matches('"')));
+    // Its own validator: a conditional request with it is a 304; a range counts the mark.
+    let (response, _) = send(
+        &state,
+        get(
+            "/api/v1/indicators/si_pov_gini.csv?bom=1",
+            &[("if-none-match", &etag)],
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), 304);
+    let (response, part) = send(
+        &state,
+        get(
+            "/api/v1/indicators/si_pov_gini.csv?bom=true",
+            &[("range", "bytes=0-8")],
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), 206);
+    assert_eq!(&part[..], &body[..9]);
+    for (path, named) in [
+        (
+            "/api/v1/indicators/si_pov_gini.parquet?bom=1",
+            "CSV files only",
+        ),
+        (
+            "/api/v1/indicators/si_pov_gini.csv?bom=2",
+            "bom=2 is not a valid value",
+        ),
+    ] {
+        let (response, body) = send(&state, get(path, &[])).await;
+        assert_eq!(response.status(), 400, "{path}");
+        let body: Value = serde_json::from_slice(&body).unwrap();
+        assert!(body["message"].as_str().unwrap().contains(named), "{body}");
+    }
+}
+
+#[tokio::test]
 async fn only_listed_paths_resolve_and_a_miss_says_what_is_valid() {
     let state = http_state(true, 60);
     for path in [
@@ -128,7 +177,7 @@ async fn only_listed_paths_resolve_and_a_miss_says_what_is_valid() {
     let (_, body) = send(&state, get("/api/v1/indicators/si_pov_gini.json", &[])).await;
     let body: Value = serde_json::from_slice(&body).unwrap();
     let available = body["available"].as_array().unwrap();
-    assert_eq!(available.len(), 6);
+    assert_eq!(available.len(), 8);
     assert!(
         available[0]
             .as_str()
@@ -191,7 +240,16 @@ async fn the_catalog_lists_every_indicator_with_its_files() {
         .collect();
     assert_eq!(
         formats,
-        ["csv", "wide_csv", "xlsx", "parquet", "sdmx_ml", "sdmx_csv"]
+        [
+            "csv",
+            "wide_csv",
+            "xlsx",
+            "parquet",
+            "sdmx_ml",
+            "sdmx_csv",
+            "sdmx_csv_1",
+            "zip"
+        ]
     );
     let csv = &gini["files"][0];
     assert_eq!(csv["uri"], "corpus://indicator/si_pov_gini.csv");

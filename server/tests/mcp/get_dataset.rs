@@ -320,7 +320,7 @@ fn get_dataset_reads_a_countrys_energy_projects_with_their_citation() {
         .iter()
         .map(|file| file["format"].as_str().unwrap())
         .collect();
-    assert_eq!(formats, ["csv_gz", "parquet"]);
+    assert_eq!(formats, ["csv_gz", "parquet", "datapackage"]);
     // Every record shown is cited: its record (title, page, publisher, licence) is in citations.records.
     let cited = cited_ids(&body);
     assert!(cited.contains(&json!("wbproj-p102479")));
