@@ -2,8 +2,13 @@
 
 /// `text` cut to 60 characters (code points) for echoing in a message, with `…` appended when cut.
 pub fn snippet(text: &str) -> String {
+    snippet_chars(text, 60)
+}
+
+/// `text` cut to its first `limit` characters, with `…` when anything was cut.
+pub fn snippet_chars(text: &str, limit: usize) -> String {
     let mut characters = text.chars();
-    let head: String = characters.by_ref().take(60).collect();
+    let head: String = characters.by_ref().take(limit).collect();
     if characters.next().is_some() {
         format!("{head}…")
     } else {

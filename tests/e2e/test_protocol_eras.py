@@ -134,3 +134,42 @@ def test_2026_07_28_over_http_discovers_and_refuses_by_status_and_code(unlimited
     # The legacy revisions answer as before: ping is there, without the modern fields.
     status, legacy = post(http_url, {"jsonrpc": "2.0", "id": 4, "method": "ping"}, {"MCP-Protocol-Version": "2025-11-25"})
     assert (status, legacy["result"]) == (200, {})
+
+
+def test_a_browser_page_of_an_allowed_origin_calls_2026_07_28_with_its_headers(unlimited_http_url, tmp_path):
+    """Headless Chromium on a page of another local origin (pages on this machine are allowed): the CORS
+    preflight admits `Mcp-Method` and `Mcp-Name`, so a 2026-07-28 tools/call from fetch() answers."""
+    import http.server
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    import browser
+
+    (tmp_path / "index.html").write_text("<!doctype html><title>origin</title>")
+    handler = lambda *args: http.server.SimpleHTTPRequestHandler(*args, directory=str(tmp_path))  # noqa: E731
+    page_server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=page_server.serve_forever, daemon=True).start()
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "get_series", "arguments": {"indicator": "sp_dyn_le00_in", "countries": ["MEX"]}, "_meta": META}}
+    script = """async ([url, body]) => {
+        const response = await fetch(url, {method: "POST", body: JSON.stringify(body), headers: {
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "get_series"}});
+        return [response.status, await response.text()];
+    }"""
+    try:
+        with sync_playwright() as playwright:
+            launched = playwright.chromium.launch(executable_path=browser.chromium(), args=browser.FLAGS[1:])
+            try:
+                page = launched.new_page()
+                page.goto(f"http://127.0.0.1:{page_server.server_address[1]}/index.html")
+                status, text = page.evaluate(script, [unlimited_http_url, call])
+            finally:
+                launched.close()
+    finally:
+        page_server.shutdown()
+    assert status == 200, text
+    body = text if text.lstrip().startswith("{") else next(line[5:] for line in text.splitlines() if line.startswith("data:"))
+    answer = json.loads(body)
+    assert answer["result"]["structuredContent"]["result"]["series"][0]["latest"] == [2024, 75.264]

@@ -412,6 +412,10 @@ async fn method_not_allowed() -> Response {
     response
 }
 
+/// The request headers a browser may send to `/api/mcp`: what every revision served reads, the 2026-07-28
+/// mirrors of the body (`Mcp-Method`, `Mcp-Name`) among them, and `Last-Event-ID` for a resumed stream.
+pub const CORS_ALLOWED_HEADERS: &str = "Accept, Content-Type, Last-Event-ID, Mcp-Method, Mcp-Name, Mcp-Protocol-Version, Mcp-Session-Id";
+
 async fn preflight(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
     if let Some(message) = guard::refusal(&headers, &state.config.origins, state.config.check_host)
     {
@@ -428,13 +432,54 @@ async fn preflight(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> R
     );
     headers.insert(
         header::ACCESS_CONTROL_ALLOW_HEADERS,
-        HeaderValue::from_static("Content-Type, Mcp-Session-Id, Mcp-Protocol-Version"),
+        HeaderValue::from_static(CORS_ALLOWED_HEADERS),
     );
     headers.insert(
         header::ACCESS_CONTROL_MAX_AGE,
         HeaderValue::from_static("86400"),
     );
     response
+}
+
+/// Two `Origin` or `Host` headers could each pass a check another component reads differently (a proxy,
+/// a cache): the first header a request repeats, if any.
+fn repeated_header(headers: &HeaderMap) -> Option<header::HeaderName> {
+    [header::HOST, header::ORIGIN]
+        .into_iter()
+        .find(|name| headers.get_all(name).iter().nth(1).is_some())
+}
+
+/// The policy of an HTML page that sets none (the catalog page: no script, its own styles, no frames).
+const PAGE_POLICY: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'";
+
+/// What every answer carries: `X-Content-Type-Options: nosniff` (a JSON error echoing input is never read
+/// as HTML); an HTML page also a `Content-Security-Policy` ([`PAGE_POLICY`] when it sets none, else its
+/// own with `frame-ancestors 'none'` added when it lacks one) and `X-Frame-Options: DENY`.
+fn secure_headers(headers: &mut HeaderMap) {
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    let html = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("text/html"));
+    if !html {
+        return;
+    }
+    let policy = match headers
+        .get(header::CONTENT_SECURITY_POLICY)
+        .and_then(|value| value.to_str().ok())
+    {
+        None => PAGE_POLICY.to_string(),
+        Some(policy) if policy.contains("frame-ancestors") => policy.to_string(),
+        Some(policy) => format!("{policy}; frame-ancestors 'none'"),
+    };
+    if let Ok(value) = HeaderValue::from_str(&policy) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, value);
+    }
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
 }
 
 /// Tags each HTTP request with an id (the client's `x-request-id` when it is a short token, else a new
@@ -447,6 +492,14 @@ async fn request_id_and_cors(
     request: Request,
     next: Next,
 ) -> Response {
+    if let Some(repeated) = repeated_header(request.headers()) {
+        let mut response = json_response(
+            StatusCode::BAD_REQUEST,
+            &json!({"error": "bad_request", "message": format!("the request repeats the `{repeated}` header: send it once")}),
+        );
+        secure_headers(response.headers_mut());
+        return response;
+    }
     let origin = request.headers().get(header::ORIGIN).cloned();
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(1);
@@ -469,7 +522,11 @@ async fn request_id_and_cors(
     // hot path of a quiet server but the id.
     let mut response = if tracing::enabled!(tracing::Level::INFO) {
         let span = tracing::info_span!("http", request_id = %id);
-        let (method, path) = (request.method().clone(), request.uri().path().to_string());
+        // A path is logged up to 256 characters: a long one costs the log no more than a normal one.
+        let (method, path) = (
+            request.method().clone(),
+            crate::text::snippet_chars(request.uri().path(), 256),
+        );
         let started = Instant::now();
         let response = tracing::Instrument::instrument(next.run(request), span.clone()).await;
         let bytes = axum::body::HttpBody::size_hint(response.body()).exact();
@@ -491,6 +548,7 @@ async fn request_id_and_cors(
     if let Ok(value) = HeaderValue::from_str(&id) {
         headers.insert("x-request-id", value);
     }
+    secure_headers(headers);
     match (&state.config.origins, origin) {
         (OriginPolicy::Any, _) => {
             headers.insert(

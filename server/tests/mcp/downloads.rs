@@ -641,3 +641,54 @@ async fn a_citation_id_resolves_over_http_in_each_format() {
         "the catalog names the resolver"
     );
 }
+
+#[tokio::test]
+async fn every_answer_is_nosniff_pages_refuse_framing_and_a_repeated_host_or_origin_is_refused() {
+    let state = http_state(true, 60);
+    for path in [
+        "/api/v1/catalog",
+        "/api/v1/indicators/nope.csv",
+        "/api/v1/indicators/si_pov_gini.csv",
+    ] {
+        let (response, _) = send(&state, get(path, &[])).await;
+        assert_eq!(
+            response.headers()["x-content-type-options"],
+            "nosniff",
+            "{path}"
+        );
+    }
+    let (response, _) = send(&state, get("/?lang=en", &[])).await;
+    let policy = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap();
+    assert!(policy.contains("default-src 'none'") && policy.contains("frame-ancestors 'none'"));
+    assert_eq!(response.headers()["x-frame-options"], "DENY");
+    let (response, _) = send(&state, get("/chart/sp_dyn_le00_in?lang=en", &[])).await;
+    let policy = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap();
+    assert!(policy.contains("script-src") && policy.contains("frame-ancestors 'none'"));
+
+    for name in ["host", "origin"] {
+        let value = if name == "host" {
+            "127.0.0.1"
+        } else {
+            "http://localhost:3000"
+        };
+        let request = Request::get("/api/v1/catalog")
+            .header(name, value)
+            .header(name, value)
+            .body(Body::empty())
+            .unwrap();
+        let (response, body) = send(&state, request).await;
+        assert_eq!(response.status(), 400, "{name}");
+        let body: Value = serde_json::from_slice(&body).unwrap();
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("repeats the `{name}` header")),
+            "{body}"
+        );
+    }
+}

@@ -382,7 +382,7 @@ async fn p25_options_is_a_cors_preflight_for_allowed_origins() {
     assert_eq!(header("access-control-allow-methods"), "POST, OPTIONS");
     assert_eq!(
         header("access-control-allow-headers"),
-        "Content-Type, Mcp-Session-Id, Mcp-Protocol-Version"
+        "Accept, Content-Type, Last-Event-ID, Mcp-Method, Mcp-Name, Mcp-Protocol-Version, Mcp-Session-Id"
     );
 }
 

@@ -51,6 +51,9 @@ use super::{
 };
 use crate::tools::{Plugin, ToolSpec};
 
+/// The most characters of a client-given method name or id a log line carries.
+const LOGGED_CHARS: usize = 64;
+
 /// Protocol versions this server speaks, newest first. An `initialize` offering another version gets the
 /// newest as a counter-offer.
 pub const SUPPORTED_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
@@ -339,7 +342,12 @@ impl McpServer {
         {
             return self.prepared_call(id, params, call_key, run, false);
         }
-        let span = tracing::info_span!("message", method, id = %id);
+        // The method and id are the client's text: each is logged up to 64 characters.
+        let span = tracing::info_span!(
+            "message",
+            method = %crate::text::snippet_chars(method, LOGGED_CHARS),
+            id = %crate::text::snippet_chars(&id.to_string(), LOGGED_CHARS)
+        );
         let _entered = span.enter();
         let started = Instant::now();
         let dispatched = self.dispatch(method, params, call_key);
