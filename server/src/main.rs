@@ -64,6 +64,10 @@ struct Cli {
     /// shares its address, so raise it there
     #[arg(long, env = "MCP_MAX_CONNECTIONS_PER_CLIENT", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..))]
     max_connections_per_client: u64,
+    /// Leading bits that tell IPv6 clients apart for the rate limit and the connection caps: a host
+    /// with a /64 is one client (IPv4 clients are their address)
+    #[arg(long, env = "MCP_IPV6_CLIENT_PREFIX", default_value_t = 64, value_parser = clap::value_parser!(u8).range(1..=128))]
+    ipv6_client_prefix: u8,
     /// Seconds between checks of the corpus directory's `current` pointer; a newly published corpus is
     /// loaded and swapped in without dropping a request (SIGHUP reloads at once; 0: only on SIGHUP)
     #[arg(long, env = "MCP_RELOAD_POLL_SECS", default_value_t = 5)]
@@ -210,6 +214,7 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
             check_host: cli.addr.ip().is_loopback(),
             trusted_proxies: TrustedProxies::parse(&cli.trusted_proxies)
                 .map_err(|error| format!("MCP_TRUSTED_PROXIES: {error}"))?,
+            ipv6_client_prefix: cli.ipv6_client_prefix,
         },
     );
     let (header_timeout_secs, max_connections, max_connections_per_client) = (
@@ -261,6 +266,7 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
             header_read_timeout: Duration::from_secs(header_timeout_secs),
             max_connections,
             max_connections_per_client,
+            ipv6_client_prefix: cli.ipv6_client_prefix,
             ..ServeLimits::default()
         };
         listener::serve(listener, router(state), limits, shutdown_signal())

@@ -130,6 +130,24 @@ pub fn is_json(headers: &HeaderMap) -> bool {
         .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
 }
 
+/// The prefix length IPv6 clients are told apart by, by default: a /64 is what one host or one customer
+/// line is given (RFC 6177), so one host with a /64 counts as one client, not 2^64.
+pub const DEFAULT_IPV6_CLIENT_PREFIX: u8 = 64;
+
+/// The network a client address counts as, for the rate limit and the connection caps: an IPv4 address
+/// itself; an IPv6 address with all but its first `ipv6_prefix` bits cleared (1 to 128; an IPv4-mapped
+/// address counts as its IPv4 address).
+pub fn client_network(address: IpAddr, ipv6_prefix: u8) -> IpAddr {
+    match address.to_canonical() {
+        IpAddr::V4(v4) => IpAddr::V4(v4),
+        IpAddr::V6(v6) => {
+            let bits = u32::from(ipv6_prefix.clamp(1, 128));
+            let mask = u128::MAX.checked_shl(128 - bits).unwrap_or(0);
+            IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & mask))
+        }
+    }
+}
+
 /// A set of proxy addresses: single addresses or CIDR ranges (`10.0.0.0/8`, `fd00::/8`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TrustedProxies(Vec<ipnet::IpNet>);
@@ -203,7 +221,22 @@ pub fn client_address(
 mod tests {
     use axum::http::{HeaderMap, HeaderValue};
 
-    use super::{OriginPolicy, TrustedProxies, client_address, is_local_host};
+    use super::{OriginPolicy, TrustedProxies, client_address, client_network, is_local_host};
+
+    #[test]
+    fn ipv6_clients_are_their_network_and_ipv4_clients_their_address() {
+        let network =
+            |text: &str, prefix| client_network(text.parse().unwrap(), prefix).to_string();
+        assert_eq!(network("2001:db8:1:2:aaaa::1", 64), "2001:db8:1:2::");
+        assert_eq!(
+            network("2001:db8:1:2:ffff:ffff:ffff:ffff", 64),
+            "2001:db8:1:2::"
+        );
+        assert_eq!(network("2001:db8:1:2:3:4:5:6", 48), "2001:db8:1::");
+        assert_eq!(network("2001:db8:1:2:3:4:5:6", 128), "2001:db8:1:2:3:4:5:6");
+        assert_eq!(network("203.0.113.7", 64), "203.0.113.7");
+        assert_eq!(network("::ffff:203.0.113.7", 64), "203.0.113.7");
+    }
 
     #[test]
     fn local_hosts_and_origins() {

@@ -33,6 +33,8 @@ pub struct HttpConfig {
     pub check_host: bool,
     /// Proxies whose `x-real-ip` / `x-forwarded-for` name the client; from anyone else they are ignored.
     pub trusted_proxies: TrustedProxies,
+    /// IPv6 clients are told apart by this many leading bits ([`super::guard::client_network`]).
+    pub ipv6_client_prefix: u8,
 }
 
 impl HttpConfig {
@@ -44,6 +46,7 @@ impl HttpConfig {
             origins: OriginPolicy::Local(Vec::new()),
             check_host: true,
             trusted_proxies: TrustedProxies::default(),
+            ipv6_client_prefix: super::guard::DEFAULT_IPV6_CLIENT_PREFIX,
         }
     }
 }
@@ -57,7 +60,8 @@ pub struct HttpState {
     /// Settings.
     pub config: HttpConfig,
     /// The per-client limiter of this instance (the only one, or the fallback of the shared one), by
-    /// client address (`None`: a client whose address is unknown).
+    /// client network ([`super::guard::client_network`]: an IPv4 address, an IPv6 /64; `None`: a client
+    /// whose address is unknown).
     pub limiter: RateLimiter<Option<IpAddr>>,
     /// The limiter shared by every instance through Redis, when `REDIS_URL` is set.
     pub shared_limiter: Option<SharedLimiter>,

@@ -37,8 +37,11 @@ pub struct ServeLimits {
     pub max_header_bytes: usize,
     /// Open connections at most; more are shed with 503.
     pub max_connections: usize,
-    /// Open connections of one peer address at most; more are shed with 503.
+    /// Open connections of one client at most (a peer's IPv4 address or IPv6 network,
+    /// [`super::guard::client_network`]); more are shed with 503.
     pub max_connections_per_client: usize,
+    /// IPv6 peers are told apart by this many leading bits.
+    pub ipv6_client_prefix: u8,
     /// How long a response write may make no progress before the connection is closed.
     pub write_stall_timeout: Duration,
 }
@@ -51,6 +54,7 @@ impl Default for ServeLimits {
             // Below the usual 1,024 descriptors of `ulimit -n`, leaving room for the corpus' files.
             max_connections: 512,
             max_connections_per_client: 128,
+            ipv6_client_prefix: super::guard::DEFAULT_IPV6_CLIENT_PREFIX,
             write_stall_timeout: Duration::from_secs(30),
         }
     }
@@ -95,7 +99,10 @@ pub async fn serve(
                 continue;
             }
         };
-        let client = per_client.admit(peer.ip(), limits.max_connections_per_client);
+        let client = per_client.admit(
+            super::guard::client_network(peer.ip(), limits.ipv6_client_prefix),
+            limits.max_connections_per_client,
+        );
         let (Ok(permit), Some(client)) = (permits.clone().try_acquire_owned(), client) else {
             tracing::warn!(%peer, "connection shed: at the connection cap");
             super::metrics::record_shed();

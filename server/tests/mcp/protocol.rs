@@ -718,3 +718,29 @@ async fn a_call_repeated_word_for_word_gets_the_same_bytes_and_is_still_charged(
     .await;
     assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn addresses_of_one_ipv6_64_share_one_budget_and_another_64_has_its_own() {
+    let state = http_state(true, 5);
+    let ping = || r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let mut statuses = Vec::new();
+    for host in 1..=8 {
+        let address = format!("2001:db8:7:9::{host:x}");
+        let (response, _) = send(&state, post(ping(), &[("x-real-ip", &address)])).await;
+        statuses.push(response.status().as_u16());
+    }
+    // Eight hosts of 2001:db8:7:9::/64 are one client: five messages pass, then 429.
+    assert_eq!(statuses, [200, 200, 200, 200, 200, 429, 429, 429]);
+    let (response, _) = send(&state, post(ping(), &[("x-real-ip", "2001:db8:7:a::1")])).await;
+    assert_eq!(
+        response.status(),
+        StatusCode::OK,
+        "the next /64 is another client"
+    );
+    let (response, _) = send(&state, post(ping(), &[("x-real-ip", "203.0.113.77")])).await;
+    assert_eq!(
+        response.status(),
+        StatusCode::OK,
+        "IPv4 clients are their address"
+    );
+}
