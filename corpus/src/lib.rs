@@ -65,6 +65,7 @@ pub mod index;
 pub mod institution;
 pub mod json;
 pub mod layout;
+pub mod licences;
 pub mod manifest;
 pub mod metric;
 pub mod names;

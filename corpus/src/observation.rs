@@ -64,6 +64,9 @@ pub const ESTIMATE_FLAG: &str = "estimate";
 /// The value is a projection made at the vintage, not an observation.
 pub const VINTAGE_PROJECTION_FLAG: &str = "vintage_projection";
 
+/// What the `flags` column holds, as the analysts' files describe it.
+pub const FLAGS_DESCRIPTION: &str = "|-separated flags: projection (a publisher's projection), vintage_projection (beside projection: a projection of an older vintage its publisher did not mark), estimate (an estimate of a past year, open to revision), modelled (modelled by the publisher where national data are missing), suspect_scale (a scale the bake found suspect); empty when the value is observed";
+
 /// Whether `flags` (`|`-separated, as stored) hold `flag`.
 pub fn has_flag(flags: &str, flag: &str) -> bool {
     flags.split('|').any(|present| present == flag)

@@ -238,6 +238,14 @@ fn write_artifacts(
         mut report,
     } = governed;
     let progress = progress_bar(show_progress, 3, "writing");
+    let started = Instant::now();
+    let stage = |name: &str| {
+        tracing::debug!(
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            stage = name,
+            "writing"
+        );
+    };
     let mut curated = curated;
     report.curated = std::mem::take(&mut curated.reports);
     write_record_artifacts(dir, &curated)?;
@@ -288,6 +296,7 @@ fn write_artifacts(
         pillar_ids: &catalog.settings.pillar_id_list(),
         countries,
     });
+    stage("derived");
     report.concordance = concordance_counts
         .into_iter()
         .map(
@@ -327,13 +336,15 @@ fn write_artifacts(
     // are independent: written side by side.
     let (exported_metrics, tables) = rayon::join(
         || {
-            downloads::write_indicator_exports(
+            let written = downloads::write_indicator_exports(
                 dir,
                 &observations,
                 &metrics,
                 &sources,
                 countries.entities(),
-            )
+            );
+            stage("indicator files");
+            written
         },
         || -> Result<(), BakeError> {
             write_concordance(
@@ -352,6 +363,7 @@ fn write_artifacts(
             Ok(())
         },
     );
+    stage("indicator files and tables");
     let (exported_metrics, indicator_resources): (Vec<String>, Vec<serde_json::Value>) =
         exported_metrics?.into_iter().unzip();
     tables?;
@@ -384,6 +396,7 @@ fn write_artifacts(
                 .any(|id| id == dataset.dataset_id)
         })
         .collect();
+    stage("registries");
     let package = crate::export::datapackage::write_packages(
         dir,
         &metrics,
@@ -392,7 +405,9 @@ fn write_artifacts(
         indicator_resources,
         &downloads::prepared_time(&sources),
     )?;
+    stage("data packages");
     crate::export::croissant::write_croissant(dir, &package, &metrics, &sources, report.years)?;
+    stage("croissant");
     downloads::write_downloads(
         dir,
         &metrics,
@@ -413,10 +428,12 @@ fn write_artifacts(
         &curated,
     );
     corpus::index::build_index(&index_dir, &documents)?;
+    stage("index");
     progress.inc(1);
     write_json(&dir.join(layout::BAKE_REPORT), &report)?;
     std::fs::write(dir.join(layout::BAKE_REPORT_TEXT), report.summary())
         .map_err(|error| BakeError::io(dir.join(layout::BAKE_REPORT_TEXT), error))?;
+    stage("bake report");
     progress.finish_and_clear();
     Ok(report)
 }

@@ -489,13 +489,16 @@
         parts.push(entry.years[0] + "–" + entry.years[1] + ", " + entry.points + " " + text("points"));
       }
       item.append(parts.join(" · "));
-      if (entry.years && citationBase) {
-        const latest = entry.id + "-" + entry.years[1];
-        const anchor = link(citationBase + encodeURIComponent(latest), "");
-        anchor.append(element("code", entry.id + "-{year}"));
-        item.append(" ", anchor);
-      } else if (entry.years) {
+      if (entry.years) {
+        // The pattern every point's id follows; on the server's page the latest point's id is linked, by
+        // its own name (a link never stands for the ids it does not open).
         item.append(" ", element("code", entry.id + "-{year}"));
+        if (citationBase) {
+          const latest = entry.id + "-" + entry.years[1];
+          const anchor = link(citationBase + encodeURIComponent(latest), "");
+          anchor.append(element("code", latest));
+          item.append(" · ", anchor);
+        }
       }
       if (!entry.series_id) item.append(text("derived"));
       if (record.url) {

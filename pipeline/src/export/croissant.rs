@@ -167,10 +167,17 @@ pub fn croissant(
         })
         .collect();
     licences.dedup();
-    let mut publishers: Vec<(&str, &str)> = sources
+    // One creator per publisher, with the homepage of its current release (an older vintage's page last).
+    let mut publishers: Vec<(&str, bool, &str)> = sources
         .iter()
         .filter(|source| metrics.iter().any(|metric| metric.source_id == source.id))
-        .map(|source| (source.publisher.as_str(), source.homepage.as_str()))
+        .map(|source| {
+            (
+                source.publisher.as_str(),
+                source.superseded_by.is_some(),
+                source.homepage.as_str(),
+            )
+        })
         .collect();
     publishers.sort();
     publishers.dedup_by(|left, right| left.0 == right.0);
@@ -186,7 +193,7 @@ pub fn croissant(
         "conformsTo": CONFORMS_TO,
         "description": package["description"],
         "license": licences,
-        "creator": publishers.iter().map(|(name, url)| json!({"@type": "sc:Organization", "name": name, "url": url})).collect::<Vec<_>>(),
+        "creator": publishers.iter().map(|(name, _, url)| json!({"@type": "sc:Organization", "name": name, "url": url})).collect::<Vec<_>>(),
         "citeAs": "Cite each value by its citation_id: /api/v1/citations/{citation_id} gives its publisher, dataset, deep link, vintage and licence (APA, Chicago, BibTeX, CSL-JSON).",
         "datePublished": published,
         // The data's vintage as a version: the newest retrieval date, `2026-07-01` → `2026.7.1`.

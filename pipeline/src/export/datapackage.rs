@@ -48,13 +48,47 @@ pub fn sha256_hash(bytes: &[u8]) -> String {
     hex
 }
 
-/// The licence entry of `license` (an SPDX id or a publisher's terms) with its URL when known.
+/// The licence entry of `license` (an SPDX id or a publisher's terms, possibly with how it applies:
+/// `CC-BY-4.0 (per record)`) with its URL: `url` when given, else the Creative Commons deed of the id;
+/// the full text as `title` when it says more than the id.
 fn licence(license: &str, url: &str) -> Value {
-    let mut entry = json!({ "name": license });
-    if !url.is_empty() {
-        entry["path"] = url.into();
+    let id = corpus::licences::licence_id(license);
+    let mut entry = json!({ "name": id });
+    match (url.is_empty(), corpus::licences::deed_url(id)) {
+        (false, _) => entry["path"] = url.into(),
+        (true, Some(deed)) => entry["path"] = deed.into(),
+        (true, None) => {}
+    }
+    if id != license {
+        entry["title"] = license.into();
     }
     entry
+}
+
+/// Who a dataset's records come from, for its `sources`: the indicator sources and the curated records'
+/// sources (`record_sources.json`) by id.
+pub struct SourceBook<'a> {
+    /// The indicator sources.
+    pub sources: &'a [SourceRecord],
+    /// The curated records' sources.
+    pub record_sources: Vec<corpus::RecordSource>,
+}
+
+impl SourceBook<'_> {
+    /// The source entries of `ids`, in the order given, for those the book knows.
+    fn entries<'i>(&self, ids: impl IntoIterator<Item = &'i str>) -> Vec<Value> {
+        ids.into_iter()
+            .filter_map(|id| {
+                if let Some(source) = self.sources.iter().find(|source| source.id == id) {
+                    return Some(source_entry(source));
+                }
+                self.record_sources
+                    .iter()
+                    .find(|source| source.id == id)
+                    .map(|source| json!({"title": format!("{} — {}", source.publisher, source.attribution)}))
+            })
+            .collect()
+    }
 }
 
 /// The source entry of a source record: `publisher — dataset` and its homepage.
@@ -77,7 +111,7 @@ pub fn indicator_schema(export: &IndicatorExport<'_>) -> Value {
         json!({"name": "year", "type": "integer", "description": "calendar year", "constraints": {"required": true}}),
         json!({"name": "value", "type": "number", "description": format!("the value, in {unit}"), "constraints": {"required": true}}),
         json!({"name": "unit", "type": "string", "description": "unit of the value"}),
-        json!({"name": "flags", "type": "string", "description": "|-separated flags: projection (a publisher's projection), estimate (an estimate of a past year, open to revision), modelled (modelled by the publisher where national data are missing), suspect_scale; empty when the value is observed"}),
+        json!({"name": "flags", "type": "string", "description": corpus::observation::FLAGS_DESCRIPTION}),
         json!({"name": "citation_id", "type": "string", "description": "the value's citation id, resolvable at /api/v1/citations/{citation_id}", "constraints": {"required": true}}),
         json!({"name": "url", "type": "string", "description": "the publisher's page for the series of the country"}),
     ];
@@ -118,6 +152,17 @@ pub fn indicator_resource(export: &IndicatorExport<'_>, path: &str, csv: &[u8]) 
         resource["sources"] = json!([source_entry(source)]);
     }
     resource
+}
+
+/// The table of a Parquet file.
+fn read_parquet(path: &Path) -> Result<polars::prelude::DataFrame, BakeError> {
+    let file = std::fs::File::open(path).map_err(|error| BakeError::io(path, error))?;
+    ParquetReader::new(file)
+        .finish()
+        .map_err(|error| BakeError::Table {
+            artifact: path.display().to_string(),
+            message: error.to_string(),
+        })
 }
 
 /// The Frictionless type of an Arrow column type.
@@ -178,22 +223,53 @@ pub fn dataset_resources(
     dir: &Path,
     dataset: &Dataset,
     prefix: &str,
-    sources: &[SourceRecord],
+    book: &SourceBook<'_>,
 ) -> Result<Vec<Value>, BakeError> {
     use corpus::exports::Format;
     let id = dataset.dataset_id.as_str();
     let parquet = dataset_path(dir, id, Format::Parquet);
     let schema = dataset_schema(dataset, &parquet)?;
-    let source_entries: Vec<Value> = sources
-        .iter()
-        .filter(|source| dataset.sources.contains(&source.id))
-        .map(source_entry)
-        .collect();
+    let table = read_parquet(&parquet)?;
+    // The sources a table's rows name (its `source` column), else those its catalog entry declares.
+    let held: Vec<String> = match table
+        .column("source")
+        .ok()
+        .and_then(|column| column.str().ok())
+    {
+        Some(strings) => strings
+            .iter()
+            .flatten()
+            .map(str::to_string)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+        None => dataset.sources.clone(),
+    };
+    let source_entries = book.entries(held.iter().map(String::as_str));
     let licences: Vec<Value> = dataset
         .license
         .split(", ")
         .map(|license| licence(license, ""))
         .collect();
+    // frictionless reads a null of a Parquet integer column as NaN and then rejects it as an integer:
+    // such columns are declared `number` in the Parquet resource (their values are whole numbers).
+    let mut parquet_schema = schema.clone();
+    if let Some(fields) = parquet_schema["fields"].as_array_mut() {
+        for field in fields {
+            let name = field["name"].as_str().unwrap_or("").to_string();
+            let nullable = table
+                .column(&name)
+                .is_ok_and(|column| column.null_count() > 0);
+            if field["type"] == "integer" && nullable {
+                field["type"] = "number".into();
+                let note = "whole numbers; empty where none";
+                field["description"] = match field["description"].as_str() {
+                    Some(description) => format!("{description} ({note})").into(),
+                    None => note.into(),
+                };
+            }
+        }
+    }
     [
         (Format::CsvGz, id.to_string(), "csv", "text/csv"),
         (
@@ -219,7 +295,7 @@ pub fn dataset_resources(
             "bytes": bytes.len(),
             "hash": sha256_hash(&bytes),
             "licenses": licences,
-            "schema": schema,
+            "schema": if format == Format::Parquet { &parquet_schema } else { &schema },
         });
         if format == Format::CsvGz {
             resource["encoding"] = "utf-8".into();
@@ -239,28 +315,21 @@ pub fn dataset_resources(
 }
 
 /// A Data Package descriptor: [`PROFILE`], `name`, `title`, `description`, `created` (`prepared`,
-/// RFC 3339), the distinct licences and sources of `metrics`' and `sources`' records, and `resources`.
+/// RFC 3339), `licences` (id, URL or empty; the distinct ones, in id order), `sources` and `resources`.
 pub fn package(
     name: &str,
     title: &str,
     description: &str,
     prepared: &str,
-    metrics: &[Metric],
-    sources: &[SourceRecord],
+    licences: Vec<(String, String)>,
+    sources: Vec<Value>,
     resources: Vec<Value>,
 ) -> Value {
-    let mut licences: Vec<(String, String)> = metrics
-        .iter()
-        .map(|metric| {
-            let url = sources
-                .iter()
-                .find(|source| source.id == metric.source_id)
-                .map_or("", |source| source.license_url.as_str());
-            (metric.license.clone(), url.to_string())
-        })
-        .collect();
+    let mut licences = licences;
     licences.sort();
-    licences.dedup_by(|left, right| left.0 == right.0);
+    licences.dedup_by(|left, right| {
+        corpus::licences::licence_id(&left.0) == corpus::licences::licence_id(&right.0)
+    });
     json!({
         "$schema": PROFILE,
         "name": name,
@@ -269,7 +338,7 @@ pub fn package(
         "created": format!("{prepared}Z"),
         "keywords": ["Latin America", "Caribbean", "development indicators", "governance", "open data", "SDMX"],
         "licenses": licences.iter().map(|(name, url)| licence(name, url)).collect::<Vec<_>>(),
-        "sources": sources.iter().map(source_entry).collect::<Vec<_>>(),
+        "sources": sources,
         "resources": resources,
     })
 }
@@ -289,29 +358,43 @@ pub fn write_packages(
     prepared: &str,
 ) -> Result<Value, BakeError> {
     use corpus::exports::Format;
+    let record_sources_path = dir.join(corpus::layout::RECORD_SOURCES);
+    let record_sources: Vec<corpus::RecordSource> =
+        corpus::read_json(&record_sources_path, "record sources")?;
+    let book = SourceBook {
+        sources,
+        record_sources,
+    };
+    // The resources' own entries: what each file holds and is licensed under.
+    let entries_of = |resources: &[Value], key: &str| -> Vec<Value> {
+        let mut entries: Vec<Value> = Vec::new();
+        for entry in resources
+            .iter()
+            .flat_map(|resource| resource[key].as_array().cloned().unwrap_or_default())
+        {
+            if !entries.contains(&entry) {
+                entries.push(entry);
+            }
+        }
+        entries
+    };
     let mut resources = indicator_resources;
     for dataset in datasets {
-        let own = dataset_resources(dir, dataset, "", sources)?;
-        let dataset_sources: Vec<SourceRecord> = sources
-            .iter()
-            .filter(|source| dataset.sources.contains(&source.id))
-            .cloned()
+        let own = dataset_resources(dir, dataset, "", &book)?;
+        let dataset_licences: Vec<(String, String)> = dataset
+            .license
+            .split(", ")
+            .map(|license| (license.to_string(), String::new()))
             .collect();
-        let mut descriptor = package(
+        let descriptor = package(
             &dataset.dataset_id.replace('_', "-"),
             &dataset.title,
             &dataset.description,
             prepared,
-            &[],
-            &dataset_sources,
+            dataset_licences,
+            entries_of(&own, "sources"),
             own,
         );
-        descriptor["licenses"] = dataset
-            .license
-            .split(", ")
-            .map(|license| licence(license, ""))
-            .collect::<Vec<_>>()
-            .into();
         write_json(
             &dataset_path(dir, &dataset.dataset_id, Format::DataPackage),
             &descriptor,
@@ -329,13 +412,32 @@ pub fn write_packages(
                 }),
         );
     }
+    // Every licence of the files: the indicators' (with their source's licence URL) and the datasets'.
+    let mut licences: Vec<(String, String)> = metrics
+        .iter()
+        .filter(|metric| metric.coverage.observations > 0)
+        .map(|metric| {
+            let url = sources
+                .iter()
+                .find(|source| source.id == metric.source_id && source.license == metric.license)
+                .map_or("", |source| source.license_url.as_str());
+            (metric.license.clone(), url.to_string())
+        })
+        .collect();
+    licences.extend(datasets.iter().flat_map(|dataset| {
+        dataset
+            .license
+            .split(", ")
+            .map(|license| (license.to_string(), String::new()))
+    }));
+    let package_sources = entries_of(&resources, "sources");
     let corpus_package = package(
         PACKAGE_NAME,
         PACKAGE_TITLE,
         "Governed indicators of Latin America and the Caribbean from public sources (World Bank WDI and WGI, UNDP, IMF WEO, OECD, ND-GAIN, CEPAL, Global Carbon Budget, OWID and others): one tidy CSV per indicator, and the corpus' datasets as CSV and Parquet. Every value carries a citation_id resolvable at /api/v1/citations/{citation_id}.",
         prepared,
-        metrics,
-        sources,
+        licences,
+        package_sources,
         resources,
     );
     write_json(

@@ -55,11 +55,7 @@ pub fn dataset_catalog(
                 "string",
                 "citation id, resolvable with resolve_citations",
             ),
-            (
-                "flags",
-                "string",
-                "|-separated flags (e.g. projection); empty when none",
-            ),
+            ("flags", "string", corpus::observation::FLAGS_DESCRIPTION),
             (
                 "standard_error",
                 "float64",

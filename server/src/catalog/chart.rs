@@ -140,21 +140,7 @@ pub(crate) fn license_url(corpus: &Corpus, metric: &Metric) -> String {
     {
         return source.license_url.clone();
     }
-    let deed = match metric.license.as_str() {
-        "CC0-1.0" => Some("https://creativecommons.org/publicdomain/zero/1.0/".to_string()),
-        other => other.strip_prefix("CC-").and_then(|rest| {
-            // CC-BY-4.0 → by/4.0, CC-BY-3.0-IGO → by/3.0/igo, CC-BY-SA-4.0 → by-sa/4.0.
-            let parts: Vec<&str> = rest.split('-').collect();
-            let at = parts
-                .iter()
-                .position(|part| part.chars().next().is_some_and(|c| c.is_ascii_digit()))?;
-            let kind = parts[..at].join("-").to_lowercase();
-            let version = parts[at..].join("/").to_lowercase();
-            Some(format!(
-                "https://creativecommons.org/licenses/{kind}/{version}/"
-            ))
-        }),
-    };
+    let deed = corpus::licences::deed_url(&metric.license);
     deed.unwrap_or_else(|| metric.license.clone())
 }
 

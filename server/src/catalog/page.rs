@@ -117,10 +117,17 @@ pub fn corpus_json_ld(corpus: &Corpus, lang: Lang) -> serde_json::Value {
         .collect();
     licences.sort();
     licences.dedup();
-    let mut creators: Vec<(&str, &str)> = exported
+    // One creator per publisher, with the homepage of its current release (an older vintage's page last).
+    let mut creators: Vec<(&str, bool, &str)> = exported
         .iter()
         .filter_map(|metric| baked.source(&metric.source_id))
-        .map(|source| (source.publisher.as_str(), source.homepage.as_str()))
+        .map(|source| {
+            (
+                source.publisher.as_str(),
+                source.superseded_by.is_some(),
+                source.homepage.as_str(),
+            )
+        })
         .collect();
     creators.sort();
     creators.dedup_by(|left, right| left.0 == right.0);
@@ -159,7 +166,7 @@ pub fn corpus_json_ld(corpus: &Corpus, lang: Lang) -> serde_json::Value {
         "license": licences,
         "isAccessibleForFree": true,
         "version": baked.manifest().corpus_version,
-        "creator": creators.iter().map(|(name, url)| json!({"@type": "Organization", "name": name, "url": url})).collect::<Vec<_>>(),
+        "creator": creators.iter().map(|(name, _, url)| json!({"@type": "Organization", "name": name, "url": url})).collect::<Vec<_>>(),
         "spatialCoverage": {"@type": "Place", "name": super::chart::region_name(lang)},
         "variableMeasured": exported.iter().map(|metric| json!({
             "@type": "PropertyValue",

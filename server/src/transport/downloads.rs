@@ -584,22 +584,37 @@ fn not_found(corpus: &Corpus, path: &str) -> Response {
         .flat_map(|subject| corpus.downloads.of(subject, id))
         .map(|file| links::download_url(&file.download))
         .collect();
-    let closest: Vec<&str> = if available.is_empty() {
+    let closest_of: Vec<(Subject, &str)> = if available.is_empty() {
         subjects
             .into_iter()
-            .flat_map(|subject| corpus.downloads.closest_ids(subject, id, 3))
+            .flat_map(|subject| {
+                corpus
+                    .downloads
+                    .closest_ids(subject, id, 3)
+                    .into_iter()
+                    .map(move |id| (subject, id))
+            })
             .take(3)
             .collect()
     } else {
         Vec::new()
     };
+    let closest: Vec<&str> = closest_of.iter().map(|(_, id)| *id).collect();
+    // The first file of the closest id, under its own subject's path (`datasets/observations.csv.gz`).
+    let example = closest_of.first().and_then(|(subject, id)| {
+        corpus
+            .downloads
+            .of(*subject, id)
+            .next()
+            .map(|file| file.download.path.clone())
+    });
     let message = if !available.is_empty() {
         format!("no file `{shown}`: `{id}` is available as the files listed in `available`")
     } else if !closest.is_empty() {
         format!(
-            "no file `{shown}`: no id `{id}`; closest ids: {} (e.g. indicators/{}.csv); {} lists every file",
+            "no file `{shown}`: no id `{id}`; closest ids: {} (e.g. {}); {} lists every file",
             closest.join(", "),
-            closest[0],
+            example.unwrap_or_default(),
             links::catalog_url()
         )
     } else {

@@ -147,7 +147,8 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(peer)| *peer),
         &state.config.trusted_proxies,
-    );
+    )
+    .map(|address| guard::client_network(address, state.config.ipv6_client_prefix));
     let unsupported_version = unsupported_version(request.headers());
     let mirrored = MirroredHeaders::of(request.headers());
     let session_features = ClientFeatures::of_session_id(
