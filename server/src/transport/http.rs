@@ -450,6 +450,49 @@ fn repeated_header(headers: &HeaderMap) -> Option<header::HeaderName> {
         .find(|name| headers.get_all(name).iter().nth(1).is_some())
 }
 
+/// The most bytes of request head (header names and values) a request may carry, as the README
+/// documents; the connection's read buffer admits a little more, this is the cap answered.
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+
+/// What is wrong with a request's head before any handler reads it, if anything: a repeated `Host` or
+/// `Origin` (400), a transfer coding other than `chunked` alone (501: the body would be read as
+/// chunked and its other coding ignored), headers over [`MAX_HEAD_BYTES`] (431).
+fn head_refusal(headers: &HeaderMap) -> Option<(StatusCode, String)> {
+    if let Some(repeated) = repeated_header(headers) {
+        return Some((
+            StatusCode::BAD_REQUEST,
+            format!("the request repeats the `{repeated}` header: send it once"),
+        ));
+    }
+    let codings: Vec<String> = headers
+        .get_all(header::TRANSFER_ENCODING)
+        .iter()
+        .flat_map(|value| value.to_str().unwrap_or("(not text)").split(','))
+        .map(|coding| coding.trim().to_ascii_lowercase())
+        .filter(|coding| !coding.is_empty())
+        .collect();
+    if !codings.is_empty() && codings != ["chunked"] {
+        return Some((
+            StatusCode::NOT_IMPLEMENTED,
+            format!(
+                "Transfer-Encoding `{}` is not served: send the body plain (Content-Length) or `chunked` alone",
+                crate::text::snippet(&codings.join(", "))
+            ),
+        ));
+    }
+    let head: usize = headers
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + 4)
+        .sum();
+    if head > MAX_HEAD_BYTES {
+        return Some((
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            format!("the request's headers hold {head} bytes: at most {MAX_HEAD_BYTES} are read"),
+        ));
+    }
+    None
+}
+
 /// The policy of an HTML page that sets none (the catalog page: no script, its own styles, no frames).
 const PAGE_POLICY: &str =
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'";
@@ -493,10 +536,10 @@ async fn request_id_and_cors(
     request: Request,
     next: Next,
 ) -> Response {
-    if let Some(repeated) = repeated_header(request.headers()) {
+    if let Some((status, message)) = head_refusal(request.headers()) {
         let mut response = json_response(
-            StatusCode::BAD_REQUEST,
-            &json!({"error": "bad_request", "message": format!("the request repeats the `{repeated}` header: send it once")}),
+            status,
+            &json!({"error": status.canonical_reason().unwrap_or("refused").to_lowercase().replace(' ', "_"), "message": message}),
         );
         secure_headers(response.headers_mut());
         return response;

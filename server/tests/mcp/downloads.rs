@@ -692,3 +692,35 @@ async fn every_answer_is_nosniff_pages_refuse_framing_and_a_repeated_host_or_ori
         );
     }
 }
+
+#[tokio::test]
+async fn a_transfer_coding_other_than_chunked_is_501_and_a_head_over_64_kib_is_431() {
+    let state = http_state(true, 60);
+    for (coding, status) in [
+        ("gzip, chunked", 501),
+        ("chunked, chunked", 501),
+        ("chunked", 200),
+    ] {
+        let request = Request::get("/api/v1/catalog")
+            .header("transfer-encoding", coding)
+            .body(Body::empty())
+            .unwrap();
+        let (response, body) = send(&state, request).await;
+        assert_eq!(response.status(), status, "{coding}");
+        if status == 501 {
+            let body: Value = serde_json::from_slice(&body).unwrap();
+            assert!(body["message"].as_str().unwrap().contains("is not served"));
+        }
+    }
+    let mut request = Request::get("/api/v1/catalog");
+    for index in 0..70 {
+        request = request.header(format!("x-pad-{index}"), "p".repeat(1000));
+    }
+    let (response, body) = send(&state, request.body(Body::empty()).unwrap()).await;
+    assert_eq!(response.status(), 431);
+    let body: Value = serde_json::from_slice(&body).unwrap();
+    assert!(
+        body["message"].as_str().unwrap().contains("at most 65536"),
+        "{body}"
+    );
+}
