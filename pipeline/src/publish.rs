@@ -82,6 +82,7 @@ impl Staging {
             }
         }
         manifest.write(&self.dir)?;
+        read_only(&self.dir)?;
         let target = self.out_dir.join(&manifest.corpus_version);
         let intact = target.exists()
             && Manifest::read(&target)
@@ -209,6 +210,30 @@ fn swap_pointer(out_dir: &Path, name: &str, version: &str) -> Result<(), BakeErr
     std::fs::rename(&next, &pointer).map_err(|error| BakeError::io(&pointer, error))
 }
 
+/// Makes every file under `dir` read-only (mode 0444 on Unix): a published corpus is never changed in
+/// place (the server maps some of its files), and an operator's tool that would write into one
+/// (`rsync --inplace`, an editor) is refused by the file system instead of corrupting what a server
+/// serves. Directories stay writable, so a superseded corpus can still be removed.
+///
+/// # Errors
+/// [`BakeError::Io`] naming the file whose permissions cannot be read or set.
+fn read_only(dir: &Path) -> Result<(), BakeError> {
+    for entry in std::fs::read_dir(dir).map_err(|error| BakeError::io(dir, error))? {
+        let path = entry.map_err(|error| BakeError::io(dir, error))?.path();
+        let metadata =
+            std::fs::symlink_metadata(&path).map_err(|error| BakeError::io(&path, error))?;
+        if metadata.is_dir() {
+            read_only(&path)?;
+        } else if metadata.is_file() {
+            let mut permissions = metadata.permissions();
+            permissions.set_readonly(true);
+            std::fs::set_permissions(&path, permissions)
+                .map_err(|error| BakeError::io(&path, error))?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,6 +298,30 @@ mod tests {
             std::fs::read_link(out.path().join(layout::PREVIOUS)).unwrap(),
             Path::new(&second)
         );
+    }
+
+    #[test]
+    fn published_files_are_read_only_and_their_directories_stay_removable() {
+        let out = tempfile::tempdir().unwrap();
+        let staging = Staging::create(out.path()).unwrap();
+        std::fs::write(staging.dir().join("observations.txt"), "rows").unwrap();
+        std::fs::create_dir(staging.dir().join("exports")).unwrap();
+        std::fs::write(staging.dir().join("exports/data.csv"), "a,b").unwrap();
+        let (_, dir) = staging.publish().unwrap();
+        for name in ["observations.txt", "exports/data.csv", layout::MANIFEST] {
+            let permissions = std::fs::metadata(dir.join(name)).unwrap().permissions();
+            assert!(permissions.readonly(), "{name} is published read-only");
+        }
+        assert!(
+            !std::fs::metadata(dir.join("exports"))
+                .unwrap()
+                .permissions()
+                .readonly()
+        );
+        // Two bakes later it is superseded and removed all the same.
+        publish_text(out.path(), "second");
+        publish_text(out.path(), "third");
+        assert!(!dir.exists());
     }
 
     #[test]

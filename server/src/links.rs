@@ -48,6 +48,16 @@ pub fn public_url() -> &'static str {
         .unwrap_or(DEFAULT_PUBLIC_URL)
 }
 
+/// The path part of the public base URL (`/corpus` for `https://example.org/corpus`; empty at a host's
+/// root or without HTTP): what root-relative links of this server's pages start with.
+pub fn public_path() -> &'static str {
+    let url = public_url();
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    after_scheme
+        .find('/')
+        .map_or("", |slash| &after_scheme[slash..])
+}
+
 /// Where a download is fetched: its HTTP URL (`{base}/api/v1/indicators/si_pov_gini.csv`), or, from a
 /// stdio server without `MCP_PUBLIC_URL`, its MCP resource URI (`corpus://indicators/si_pov_gini.csv`).
 pub fn download_url(download: &Download) -> String {

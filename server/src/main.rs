@@ -68,6 +68,13 @@ struct Cli {
     /// with a /64 is one client (IPv4 clients are their address)
     #[arg(long, env = "MCP_IPV6_CLIENT_PREFIX", default_value_t = 64, value_parser = clap::value_parser!(u8).range(1..=128))]
     ipv6_client_prefix: u8,
+    /// Uncached tool calls running at once at most (more get 503 with Retry-After) [default: 4 per core]
+    #[arg(long, env = "MCP_MAX_CALLS_IN_FLIGHT", value_parser = clap::value_parser!(u64).range(1..))]
+    max_calls_in_flight: Option<u64>,
+    /// Uncached tool calls of one client running at once at most (more get 503); behind a proxy not named
+    /// in MCP_TRUSTED_PROXIES every client shares its address [default: one per core, at least 2]
+    #[arg(long, env = "MCP_MAX_CALLS_PER_CLIENT", value_parser = clap::value_parser!(u64).range(1..))]
+    max_calls_per_client: Option<u64>,
     /// Seconds between checks of the corpus directory's `current` pointer; a newly published corpus is
     /// loaded and swapped in without dropping a request (SIGHUP reloads at once; 0: only on SIGHUP)
     #[arg(long, env = "MCP_RELOAD_POLL_SECS", default_value_t = 5)]
@@ -203,6 +210,7 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
         .iter()
         .filter(|tool| !tool.app_only)
         .count();
+    let local = HttpConfig::local(enabled, cli.rate_limit);
     let state = HttpState::new(
         server,
         HttpConfig {
@@ -215,6 +223,12 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
             trusted_proxies: TrustedProxies::parse(&cli.trusted_proxies)
                 .map_err(|error| format!("MCP_TRUSTED_PROXIES: {error}"))?,
             ipv6_client_prefix: cli.ipv6_client_prefix,
+            max_calls_in_flight: cli
+                .max_calls_in_flight
+                .map_or(local.max_calls_in_flight, |calls| calls as usize),
+            max_calls_per_client: cli
+                .max_calls_per_client
+                .map_or(local.max_calls_per_client, |calls| calls as usize),
         },
     );
     let (header_timeout_secs, max_connections, max_connections_per_client) = (

@@ -93,6 +93,7 @@ pub fn page(
         crate::tools::arguments::metric(corpus, indicator).map_err(|error| match error {
             ToolError::Invalid(message) => ChartPageError::UnknownIndicator(message),
             ToolError::Internal(message) => ChartPageError::Internal(message),
+            ToolError::Cancelled => ChartPageError::Internal(ToolError::Cancelled.to_string()),
         })?;
     let mut named: Vec<String> = countries
         .unwrap_or_default()
@@ -303,6 +304,7 @@ fn draw(
     let invalid = |error: ToolError| match error {
         ToolError::Invalid(message) => ChartPageError::Invalid(message),
         ToolError::Internal(message) => ChartPageError::Internal(message),
+        ToolError::Cancelled => ChartPageError::Internal(ToolError::Cancelled.to_string()),
     };
     let chart_data = plugin
         .tool("get_chart_data")

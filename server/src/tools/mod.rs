@@ -13,6 +13,7 @@
 
 pub mod answer;
 pub mod arguments;
+pub mod cancel;
 pub mod compare_countries;
 pub mod compute;
 pub mod display;
@@ -63,6 +64,10 @@ pub enum ToolError {
     /// A fault of ours: a `-32603` protocol error; the detail goes to the log only.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The transport stopped waiting for the call (its deadline passed) and the tool stopped at a
+    /// [`cancel::checkpoint`]; nobody reads this answer.
+    #[error("cancelled: the call's deadline passed")]
+    Cancelled,
 }
 
 /// A successful call, serialized: `result` and `citations` (the text block) and `display` (only in
@@ -396,6 +401,7 @@ impl ToolSpec {
         // Each step scales the limit to the budget and takes at least a quarter off it (the default may
         // exceed the items there are), so a page fits in a few steps.
         while output.payload.len() > DEFAULT_ANSWER_BYTES && limit > 1 {
+            cancel::checkpoint()?;
             let scaled = limit * DEFAULT_ANSWER_BYTES / output.payload.len();
             limit = scaled.min(limit * 3 / 4).clamp(1, limit - 1);
             used = arguments.clone();
@@ -560,6 +566,7 @@ impl Plugin {
         let tool = self
             .tool(name)
             .ok_or_else(|| ToolError::Internal(format!("no tool `{name}` in the table")))?;
+        cancel::checkpoint()?;
         let mut output = tool.call(&self.corpus, prepared.arguments, prepared.lang)?;
         if !prepared.read.is_empty()
             && output.payload.starts_with("{\"result\"")

@@ -222,6 +222,7 @@ fn handle(
     let mut records = Vec::new();
     let (mut bytes, mut truncated) = (0, false);
     for hit in found {
+        super::cancel::checkpoint()?;
         let entry = if let Some(dataset) = RecordDataset::from_id(&hit.dataset_id) {
             record_hit(
                 corpus,

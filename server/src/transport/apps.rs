@@ -167,10 +167,15 @@ pub fn read(uri: &str) -> Option<Value> {
 }
 
 /// The page's text around its data scripts (`{{data}}`: the `#chart-data` script the view reads, and a
-/// standalone page's JSON-LD): everything before, and everything after.
+/// standalone page's JSON-LD): everything before (the vendored scripts inlined, as the MCP App's view
+/// needs: it fetches nothing), and everything after.
 struct Page {
     before_data: String,
     after_data: String,
+    /// The template's head before `{{vendor}}` and between it and `{{data}}`: a standalone page puts a
+    /// reference to [`vendor_script`] there instead of the inlined scripts.
+    before_vendor: &'static str,
+    between: &'static str,
 }
 
 /// The vendored scripts, in load order: file name, package and version (as `server/ui/vendor.lock`
@@ -202,21 +207,31 @@ const VENDORED: [(&str, &str, &str, &str); 4] = [
     ),
 ];
 
+/// Each vendored script as it runs (licence comment first, no source map line), in load order.
+static VENDORED_TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    VENDORED
+        .iter()
+        .map(|(file, package, text, licence)| {
+            let text = if *file == "vega-interpreter.js" {
+                classic_interpreter(text)
+            } else {
+                text.to_string()
+            };
+            format!(
+                "/*! {package} ({file}), BSD-3-Clause:\n{}*/\n{}\n",
+                licence.replace("*/", "* /"),
+                without_source_map(&text)
+            )
+        })
+        .collect()
+});
+
 static PAGE: LazyLock<Page> = LazyLock::new(|| {
     let template = include_str!("../../ui/chart.html");
     let view = include_str!("../../ui/chart.js");
     let mut vendor = String::with_capacity(900 * 1024);
-    for (file, package, text, licence) in VENDORED {
-        let text = if file == "vega-interpreter.js" {
-            classic_interpreter(text)
-        } else {
-            text.to_string()
-        };
-        vendor.push_str(&format!(
-            "<script>\n/*! {package} ({file}), BSD-3-Clause:\n{}*/\n{}\n</script>\n",
-            licence.replace("*/", "* /"),
-            without_source_map(&text)
-        ));
+    for text in VENDORED_TEXTS.iter() {
+        vendor.push_str(&format!("<script>\n{text}</script>\n"));
     }
     let (before_vendor, rest) = template
         .split_once("{{vendor}}")
@@ -230,8 +245,31 @@ static PAGE: LazyLock<Page> = LazyLock::new(|| {
     Page {
         before_data: format!("{before_vendor}{vendor}{between}"),
         after_data: format!("{after_data}{view}{after_view}"),
+        before_vendor,
+        between,
     }
 });
+
+/// The vendored scripts as one classic script (each file's licence comment kept, one after the other,
+/// in load order): what a standalone chart page loads from [`vendor_script_path`] instead of carrying
+/// ~870 KB of inlined scripts on every page.
+pub fn vendor_script() -> &'static str {
+    static SCRIPT: LazyLock<String> = LazyLock::new(|| VENDORED_TEXTS.join(";\n"));
+    &SCRIPT
+}
+
+/// The path the server serves [`vendor_script`] at: `/assets/chart-vendor-{16 hex digits of its
+/// content hash}.js`, so the URL changes whenever the scripts do and the asset can be cached as
+/// immutable.
+pub fn vendor_script_path() -> &'static str {
+    static PATH: LazyLock<String> = LazyLock::new(|| {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::hash::DefaultHasher::new();
+        vendor_script().hash(&mut hasher);
+        format!("/assets/chart-vendor-{:016x}.js", hasher.finish())
+    });
+    &PATH
+}
 
 /// vega-interpreter's ES module as a classic script: its one import (of vega-util, which the vega
 /// bundle exposes as `vega`) read from the global, its export set on `globalThis.vegaInterpreter`.
@@ -291,14 +329,23 @@ pub fn chart_view() -> &'static str {
     &VIEW
 }
 
-/// The page's text before its chart data, in each language's `<html lang>` (es, en, pt).
+/// A standalone page's text before its chart data, in each language's `<html lang>` (es, en, pt): the
+/// vendored scripts referenced ([`vendor_script_path`], under the public URL's path), not inlined.
 static BEFORE_DATA: LazyLock<[String; 3]> = LazyLock::new(|| {
+    let prefix = crate::links::public_path();
+    let linked = format!(
+        "{}<script src=\"{prefix}{}\"></script>\n{}",
+        PAGE.before_vendor,
+        vendor_script_path(),
+        PAGE.between
+    );
     [corpus::Lang::Es, corpus::Lang::En, corpus::Lang::Pt]
-        .map(|lang| PAGE.before_data.replacen("{{lang}}", lang.as_str(), 1))
+        .map(|lang| linked.replacen("{{lang}}", lang.as_str(), 1))
 });
 
 /// The chart view with `data` (the page's own chart data: `{"lang": …, "chart": <get_chart_data
-/// structuredContent>, …}`) embedded, for a browser to open without a host, and `json_ld` (a
+/// structuredContent>, …}`) embedded, for a browser to open without a host (the vendored scripts
+/// loaded from [`vendor_script_path`] on this server), and `json_ld` (a
 /// structured description of the page for search engines, schema.org JSON-LD; a data block, never
 /// run) beside it when given: the body's chunks (the page's text is shared, never copied).
 pub fn standalone_page(data: &Value, json_ld: Option<&Value>, lang: corpus::Lang) -> [Bytes; 3] {

@@ -121,9 +121,95 @@ pub async fn get_page(
     rendered_response(&method, &headers, bytes, &etag, published, content_type)
 }
 
-/// The `Content-Security-Policy` of a chart page: its inline scripts and styles, nothing fetched, no
-/// `eval` (vega runs its expression interpreter), no framing.
-pub const CHART_PAGE_POLICY: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/// The `Content-Security-Policy` of a chart page: its inline scripts and styles and the vendored
+/// scripts from this server ([`get_asset`]), nothing else fetched, no `eval` (vega runs its expression
+/// interpreter), no framing.
+pub const CHART_PAGE_POLICY: &str = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// `GET`/`HEAD /assets/{name}`: the chart pages' vendored scripts as one file
+/// ([`super::apps::vendor_script`], at [`super::apps::vendor_script_path`]), immutable under its
+/// content-hashed name (`Cache-Control: public, max-age=31536000, immutable`, an `ETag`, 304 on
+/// revalidation), so a browser fetches it once for every chart page; any other name is 404.
+pub async fn get_asset(
+    method: Method,
+    headers: HeaderMap,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Response {
+    let path = super::apps::vendor_script_path();
+    if path.strip_prefix("/assets/") != Some(name.as_str()) {
+        return problem(
+            StatusCode::NOT_FOUND,
+            json!({
+                "error": "not_found",
+                "message": format!("no asset `{}`; this server has {path}", crate::text::snippet(&name)),
+            }),
+        );
+    }
+    let etag = format!("\"{}\"", name.trim_end_matches(".js"));
+    let mut response = if not_modified(&headers, &etag, None) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let gzip = accepts_gzip(&headers);
+        let script = if gzip {
+            vendor_script_gzip()
+        } else {
+            Bytes::from_static(super::apps::vendor_script().as_bytes())
+        };
+        let length = script.len() as u64;
+        let mut response = body_response(&method, script, length);
+        insert(
+            &mut response,
+            header::CONTENT_TYPE,
+            "text/javascript; charset=utf-8",
+        );
+        if gzip {
+            insert(&mut response, header::CONTENT_ENCODING, "gzip");
+        }
+        response
+    };
+    insert(&mut response, header::VARY, "Accept-Encoding");
+    insert(
+        &mut response,
+        header::CACHE_CONTROL,
+        "public, max-age=31536000, immutable",
+    );
+    if let Ok(value) = HeaderValue::from_str(&etag) {
+        response.headers_mut().insert(header::ETAG, value);
+    }
+    response
+}
+
+/// [`super::apps::vendor_script`] gzipped once (best compression), for every client that accepts gzip.
+fn vendor_script_gzip() -> Bytes {
+    static GZIP: std::sync::LazyLock<Bytes> = std::sync::LazyLock::new(|| {
+        use std::io::Write;
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        // Writing into a Vec cannot fail.
+        let _ = encoder.write_all(super::apps::vendor_script().as_bytes());
+        Bytes::from(encoder.finish().unwrap_or_default())
+    });
+    GZIP.clone()
+}
+
+/// Whether `Accept-Encoding` admits gzip (named, or `*`, without `q=0`).
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or("").to_ascii_lowercase();
+            let refused = parts.any(|parameter| {
+                parameter
+                    .strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q == 0.0)
+            });
+            (name == "gzip" || name == "*") && !refused
+        })
+}
 
 /// `GET`/`HEAD /chart/{indicator}`: the indicator's chart page ([`catalog::chart`]) for `?lang=` and
 /// `?countries=` (cut to [`catalog::chart::MAX_COUNTRIES_CHARS`] before any work), built off the async
@@ -133,6 +219,7 @@ pub const CHART_PAGE_POLICY: &str = "default-src 'none'; script-src 'unsafe-inli
 pub async fn get_chart_page(
     State(state): State<Arc<HttpState>>,
     headers: HeaderMap,
+    extensions: axum::http::Extensions,
     axum::extract::Path(indicator): axum::extract::Path<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
@@ -154,7 +241,8 @@ pub async fn get_chart_page(
         let version = &server.plugin().corpus().baked.manifest().corpus_version;
         format!("\"chart-{version}-{:016x}\"", hasher.finish())
     };
-    chart_page_response(&headers, &etag, "no-cache", move || {
+    let client = state.client(&headers, &extensions);
+    chart_page_response(&state, client, &headers, &etag, "no-cache", move || {
         catalog::chart::page(server.plugin(), &indicator, countries.as_deref(), lang)
     })
     .await
@@ -167,6 +255,7 @@ pub async fn get_chart_page(
 pub async fn get_answer_chart_page(
     State(state): State<Arc<HttpState>>,
     headers: HeaderMap,
+    extensions: axum::http::Extensions,
     axum::extract::Path((version, tool)): axum::extract::Path<(String, String)>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
@@ -212,7 +301,10 @@ pub async fn get_answer_chart_page(
         (&tool, lang.as_str(), &arguments).hash(&mut hasher);
         format!("\"answer-chart-{current}-{:016x}\"", hasher.finish())
     };
+    let client = state.client(&headers, &extensions);
     chart_page_response(
+        &state,
+        client,
         &headers,
         &etag,
         "public, max-age=31536000, immutable",
@@ -222,9 +314,12 @@ pub async fn get_answer_chart_page(
 }
 
 /// A chart page's response: 304 when the client holds `etag`, else the page `build` makes off the async
-/// workers, under [`CHART_PAGE_POLICY`], with `nosniff`, `cache_control` and the `ETag`; the page's
-/// errors as 404, 400 or 503 (a fault, logged).
+/// workers (holding a slot of the cap on calls in flight, as a tool call does: a page runs
+/// `get_chart_data`), under [`CHART_PAGE_POLICY`], with `nosniff`, `cache_control` and the `ETag`; the
+/// page's errors as 404, 400 or 503 (a fault, logged; or the cap reached, with `Retry-After`).
 async fn chart_page_response(
+    state: &HttpState,
+    client: Option<std::net::IpAddr>,
     headers: &HeaderMap,
     etag: &str,
     cache_control: &'static str,
@@ -237,7 +332,28 @@ async fn chart_page_response(
         }
         return response;
     }
-    let built = tokio::task::spawn_blocking(build).await;
+    let slot = match state.in_flight.acquire(client) {
+        Ok(slot) => slot,
+        Err(busy) => {
+            let mut response = problem(
+                StatusCode::SERVICE_UNAVAILABLE,
+                json!({
+                    "error": "busy",
+                    "message": format!(
+                        "server busy ({} cap on work in flight reached); retry after 1 s",
+                        busy.label()
+                    ),
+                }),
+            );
+            insert(&mut response, header::RETRY_AFTER, "1");
+            return response;
+        }
+    };
+    let built = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        build()
+    })
+    .await;
     use catalog::chart::ChartPageError;
     match built {
         Ok(Ok(chunks)) => {

@@ -8,7 +8,7 @@
 
 use std::{
     future::Future,
-    net::{IpAddr, SocketAddr},
+    net::IpAddr,
     sync::Arc,
     task::Poll,
     time::{Duration, Instant},
@@ -17,7 +17,7 @@ use std::{
 use axum::{
     Router,
     body::{Body, Bytes},
-    extract::{ConnectInfo, Query, Request, State},
+    extract::{Query, Request, State},
     http::{HeaderMap, HeaderValue, StatusCode, header},
     middleware::{self, Next},
     response::{IntoResponse, Response},
@@ -31,6 +31,7 @@ use super::{
     apps::ClientFeatures,
     chunks::Chunks,
     guard::{self, OriginPolicy},
+    in_flight::Busy,
     jsonrpc::{self, BodyShape, MAX_BATCH, McpServer, PendingCall, Reply, ResultParts, Step},
     modern,
     rate_limit::Charge,
@@ -63,6 +64,11 @@ pub fn router(state: Arc<HttpState>) -> Router {
                 .fallback(super::downloads::method_not_allowed),
         )
         .route(
+            "/assets/{name}",
+            axum::routing::get(super::downloads::get_asset)
+                .fallback(super::downloads::method_not_allowed),
+        )
+        .route(
             "/metrics",
             axum::routing::get(get_metrics).fallback(super::downloads::method_not_allowed),
         )
@@ -89,7 +95,79 @@ pub fn router(state: Arc<HttpState>) -> Router {
             state.clone(),
             request_id_and_cors,
         ))
+        // Outside it: text answers compressed for a client that accepts gzip ([`compressible`]), their
+        // strong ETags then made weak (the compressed bytes are another representation).
+        .layer(
+            tower_http::compression::CompressionLayer::new()
+                .gzip(true)
+                .compress_when(tower_http::compression::Predicate::and(
+                    tower_http::compression::predicate::SizeAbove::new(COMPRESS_ABOVE_BYTES),
+                    compressible,
+                )),
+        )
+        .layer(middleware::map_response(weak_etag_when_encoded))
         .with_state(state)
+}
+
+/// The smallest body compressed, in bytes: below it gzip's header and a thread's work cost more than
+/// the bytes saved.
+pub const COMPRESS_ABOVE_BYTES: u16 = 1024;
+
+/// Whether a response is compressed for a client that accepts gzip: HTML, JSON (MCP answers, the
+/// catalog, JSON-LD, Data Packages), CSV, XML (SDMX) and JavaScript, never a partial (206, or with
+/// `Content-Range`: a range reader wants the file's own bytes) nor one already encoded (the
+/// precompressed chart script, `.gz` files) nor an SSE stream; Parquet, XLSX and zip are compressed
+/// already.
+fn compressible(
+    status: StatusCode,
+    _: axum::http::Version,
+    headers: &HeaderMap,
+    _: &axum::http::Extensions,
+) -> bool {
+    if status == StatusCode::PARTIAL_CONTENT
+        || headers.contains_key(header::CONTENT_RANGE)
+        || headers.contains_key(header::CONTENT_ENCODING)
+    {
+        return false;
+    }
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("");
+    let media_type = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    matches!(
+        media_type.as_str(),
+        "text/html"
+            | "text/csv"
+            | "text/plain"
+            | "text/javascript"
+            | "application/xml"
+            | "text/xml"
+    ) || media_type.ends_with("json")
+        || media_type.ends_with("+xml")
+        || media_type.starts_with("application/openmetrics-text")
+}
+
+/// A response sent encoded (`Content-Encoding`) keeps its validator only as a weak one (`W/"…"`): the
+/// bytes differ from the unencoded representation's (RFC 9110 §8.8.1). A revalidation with either form
+/// still answers 304.
+async fn weak_etag_when_encoded(mut response: Response) -> Response {
+    if response.headers().contains_key(header::CONTENT_ENCODING)
+        && let Some(tag) = response
+            .headers()
+            .get(header::ETAG)
+            .and_then(|value| value.to_str().ok())
+            .filter(|tag| tag.starts_with('"'))
+            .and_then(|tag| HeaderValue::from_str(&format!("W/{tag}")).ok())
+    {
+        response.headers_mut().insert(header::ETAG, tag);
+    }
+    response
 }
 
 /// The methods of the downloads catalog: GET (and HEAD), the CORS preflight, 405 otherwise.
@@ -140,15 +218,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     if declared_length.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
         return too_large();
     }
-    let client = guard::client_address(
-        request.headers(),
-        request
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(peer)| *peer),
-        &state.config.trusted_proxies,
-    )
-    .map(|address| guard::client_network(address, state.config.ipv6_client_prefix));
+    let client = state.client(request.headers(), request.extensions());
     let unsupported_version = unsupported_version(request.headers());
     let mirrored = MirroredHeaders::of(request.headers());
     let session_features = ClientFeatures::of_session_id(
@@ -267,20 +337,41 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         Arc::new(state.server().for_client(features))
     };
     let session_id = initialize_features.and_then(ClientFeatures::session_id);
-    let reply = match server.prepare(&body, &bytes) {
+    let step = server.prepare(&body, &bytes);
+    // A call or batch that will run takes a slot of the cap on calls in flight, held by its thread until
+    // the tool returns (the slot moves into the blocking closure).
+    let slot = match &step {
+        Step::Done(_) => None,
+        Step::Batch | Step::Call(_) => match state.in_flight.acquire(client) {
+            Ok(slot) => Some(slot),
+            Err(busy) => return busy_response(&state, busy),
+        },
+    };
+    let reply = match step {
         Step::Batch => {
             let batch = server.clone();
-            tokio::task::spawn_blocking(move || batch.handle_raw_body(&body, &bytes)).await
+            tokio::task::spawn_blocking(move || {
+                let _slot = slot;
+                batch.handle_raw_body(&body, &bytes)
+            })
+            .await
         }
         Step::Done(reply) => Ok(reply),
         Step::Call(PendingCall { job, ticket }) => {
             let plugin = server.plugin().clone();
-            let running = tokio::task::spawn_blocking(move || McpServer::run_call(&plugin, job));
+            let cancel = job.cancel_flag();
+            let running = tokio::task::spawn_blocking(move || {
+                let _slot = slot;
+                McpServer::run_call(&plugin, job)
+            });
             match tokio::time::timeout(server.call_deadline(), running).await {
                 Ok(Ok(outcome)) => Ok(server.finish_call(ticket, Some(outcome))),
                 Ok(Err(joined)) => Err(joined),
-                // Past the deadline the tool's thread finishes on its own; its outcome is dropped.
-                Err(_) => Ok(server.finish_call(ticket, None)),
+                // Past the deadline the tool stops at its next checkpoint and its slot comes back.
+                Err(_) => {
+                    cancel.cancel();
+                    Ok(server.finish_call(ticket, None))
+                }
             }
         }
     };
@@ -345,6 +436,29 @@ async fn charge(state: &HttpState, client: Option<IpAddr>, units: u32) -> Option
         HeaderValue::from(retry_after.as_secs().max(1)),
     );
     Some(response)
+}
+
+/// The 503 for a call refused at the cap on calls in flight: `Retry-After: 1` (slots come back as
+/// calls end, within a deadline at most).
+fn busy_response(state: &HttpState, busy: Busy) -> Response {
+    let message = match busy {
+        Busy::Global => format!(
+            "server busy: {} tool calls are running (the most at once); retry after 1 s",
+            state.in_flight.max_total()
+        ),
+        Busy::Client => format!(
+            "server busy for this client: {} of its tool calls are running (the most one client may run at once); retry after 1 s",
+            state.in_flight.max_per_client()
+        ),
+    };
+    let mut response = json_response(
+        StatusCode::SERVICE_UNAVAILABLE,
+        &error_response(Value::Null, codes::SERVER_BUSY, &message, None),
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
 }
 
 /// The 200 answer to a result: its head, the result and the tail as three chunks of one body (the

@@ -1,5 +1,5 @@
 //! The HTTP transport's settings ([`HttpConfig`]) and the state its handlers share ([`HttpState`]: the MCP
-//! core served, swapped whole on reload, and the rate limiters). The MCP and download handlers both read
+//! core served, swapped whole on reload, the rate limiters and the cap on calls in flight). The MCP and download handlers both read
 //! it; it imports neither.
 
 use std::{
@@ -15,6 +15,7 @@ use arc_swap::ArcSwap;
 
 use super::{
     guard::{OriginPolicy, TrustedProxies},
+    in_flight::InFlight,
     jsonrpc::McpServer,
     rate_limit::RateLimiter,
     shared_limit::SharedLimiter,
@@ -35,11 +36,17 @@ pub struct HttpConfig {
     pub trusted_proxies: TrustedProxies,
     /// IPv6 clients are told apart by this many leading bits ([`super::guard::client_network`]).
     pub ipv6_client_prefix: u8,
+    /// Uncached tool calls (or batches) running at once at most ([`super::in_flight`]); 503 beyond.
+    pub max_calls_in_flight: usize,
+    /// Of those, one client's at most; 503 beyond.
+    pub max_calls_per_client: usize,
 }
 
 impl HttpConfig {
     /// The defaults of a loopback server: pages on this machine only, `Host` checked, no proxy trusted.
+    /// Calls in flight: 4 per core, a core's worth (at least 2) per client.
     pub fn local(enabled: bool, rate_limit_per_minute: u32) -> HttpConfig {
+        let default_in_flight = InFlight::for_this_machine();
         HttpConfig {
             enabled,
             rate_limit_per_minute,
@@ -47,6 +54,8 @@ impl HttpConfig {
             check_host: true,
             trusted_proxies: TrustedProxies::default(),
             ipv6_client_prefix: super::guard::DEFAULT_IPV6_CLIENT_PREFIX,
+            max_calls_in_flight: default_in_flight.max_total(),
+            max_calls_per_client: default_in_flight.max_per_client(),
         }
     }
 }
@@ -65,6 +74,8 @@ pub struct HttpState {
     pub limiter: RateLimiter<Option<IpAddr>>,
     /// The limiter shared by every instance through Redis, when `REDIS_URL` is set.
     pub shared_limiter: Option<SharedLimiter>,
+    /// The cap on tool calls in flight, in all and per client.
+    pub in_flight: Arc<InFlight>,
     /// When the corpus served was loaded, seconds since the Unix epoch.
     loaded_at_unix: AtomicU64,
 }
@@ -75,6 +86,21 @@ impl HttpState {
     pub fn with_shared_limiter(mut self, shared: SharedLimiter) -> HttpState {
         self.shared_limiter = Some(shared);
         self
+    }
+
+    /// The client a request comes from, as the limits count it: the peer address (or, from a trusted
+    /// proxy, the address it names), an IPv6 one cut to its network
+    /// ([`super::guard::client_network`]); `None` when unknown.
+    pub fn client(
+        &self,
+        headers: &axum::http::HeaderMap,
+        extensions: &axum::http::Extensions,
+    ) -> Option<IpAddr> {
+        let peer = extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map(|axum::extract::ConnectInfo(peer)| *peer);
+        super::guard::client_address(headers, peer, &self.config.trusted_proxies)
+            .map(|address| super::guard::client_network(address, self.config.ipv6_client_prefix))
     }
 
     /// The MCP core serving now.
@@ -109,11 +135,16 @@ impl HttpState {
             Duration::from_secs(60),
             50_000,
         );
+        let in_flight = Arc::new(InFlight::new(
+            config.max_calls_in_flight,
+            config.max_calls_per_client,
+        ));
         HttpState {
             server: ArcSwap::from_pointee(server),
             config,
             limiter,
             shared_limiter: None,
+            in_flight,
             loaded_at_unix: AtomicU64::new(unix_now()),
         }
     }

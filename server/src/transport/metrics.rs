@@ -1,6 +1,6 @@
 //! Process metrics in the Prometheus/OpenMetrics text format (`GET /metrics`, the `prometheus-client`
-//! crate): tool calls by tool and outcome, their latency, rate-limited messages, shed connections and
-//! the corpus version served. One registry per process, as Prometheus expects.
+//! crate): tool calls by tool and outcome, their latency, rate-limited messages, shed connections, calls
+//! refused at the in-flight cap, the Redis limiter's circuit breaker and the corpus version served. One registry per process, as Prometheus expects.
 
 use std::sync::LazyLock;
 
@@ -20,7 +20,8 @@ use prometheus_client::{
 pub struct CallLabels {
     /// Tool name.
     pub tool: &'static str,
-    /// `ok`, `cached`, `tool_error` (an `isError` result), `internal` (-32603) or `deadline`.
+    /// `ok`, `cached`, `tool_error` (an `isError` result), `internal` (-32603), `deadline` (the caller
+    /// stopped waiting) or `cancelled` (the tool then stopped at a checkpoint; counted when it does).
     pub outcome: &'static str,
 }
 
@@ -45,6 +46,13 @@ pub struct ReloadLabel {
     pub outcome: &'static str,
 }
 
+/// Why a call was refused at the in-flight cap.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct BusyLabel {
+    /// `global` (every slot taken) or `client` (this client's share taken).
+    pub cap: &'static str,
+}
+
 type LatencyFamily = Family<ToolLabel, Histogram, fn() -> Histogram>;
 
 /// The process' metrics.
@@ -54,6 +62,10 @@ pub struct Metrics {
     latency: LatencyFamily,
     rate_limited: Counter,
     shed: Counter,
+    busy: Family<BusyLabel, Counter>,
+    in_flight: Gauge,
+    breaker_open: Gauge,
+    breaker_trips: Counter,
     corpus: Family<CorpusLabel, Gauge>,
     reloads: Family<ReloadLabel, Counter>,
 }
@@ -69,6 +81,10 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
     let latency = LatencyFamily::new_with_constructor(latency_histogram);
     let rate_limited = Counter::default();
     let shed = Counter::default();
+    let busy = Family::<BusyLabel, Counter>::default();
+    let in_flight = Gauge::default();
+    let breaker_open = Gauge::default();
+    let breaker_trips = Counter::default();
     let corpus = Family::<CorpusLabel, Gauge>::default();
     let reloads = Family::<ReloadLabel, Counter>::default();
     registry.register(
@@ -92,6 +108,26 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         shed.clone(),
     );
     registry.register(
+        "busy_requests",
+        "Requests refused at the cap on tool calls in flight (503), by cap: global or client",
+        busy.clone(),
+    );
+    registry.register(
+        "tool_calls_in_flight",
+        "Tool calls running now (a call past its deadline counts until its thread stops)",
+        in_flight.clone(),
+    );
+    registry.register(
+        "redis_breaker_open",
+        "1 while the Redis limiter's circuit breaker is open (this instance's own limiter decides)",
+        breaker_open.clone(),
+    );
+    registry.register(
+        "redis_breaker_trips",
+        "Times the Redis limiter's circuit breaker opened (Redis failed or did not answer in time)",
+        breaker_trips.clone(),
+    );
+    registry.register(
         "corpus_info",
         "The corpus version served (value 1)",
         corpus.clone(),
@@ -107,6 +143,10 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         latency,
         rate_limited,
         shed,
+        busy,
+        in_flight,
+        breaker_open,
+        breaker_trips,
         corpus,
         reloads,
     }
@@ -134,6 +174,24 @@ pub fn record_rate_limited(messages: u64) {
 /// Counts a connection shed at the cap.
 pub fn record_shed() {
     METRICS.shed.inc();
+}
+
+/// Counts a request refused at the in-flight cap `cap` (`global` or `client`).
+pub fn record_busy(cap: &'static str) {
+    METRICS.busy.get_or_create(&BusyLabel { cap }).inc();
+}
+
+/// Sets the number of tool calls running now.
+pub fn set_in_flight(calls: usize) {
+    METRICS.in_flight.set(calls as i64);
+}
+
+/// Marks the Redis limiter's breaker open (`true`, counting a trip) or closed.
+pub fn set_breaker_open(open: bool) {
+    if open {
+        METRICS.breaker_trips.inc();
+    }
+    METRICS.breaker_open.set(i64::from(open));
 }
 
 /// Counts a corpus reload, `loaded` or `failed`.

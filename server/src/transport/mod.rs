@@ -2,7 +2,8 @@
 //! nothing of the tools' domain: it reaches the tools and the corpus only through the plugin interface
 //! ([`PLUGIN_INTERFACE`]: [`crate::tools::Plugin`], which writes the instructions, prepares arguments
 //! (`lang`, normalisation) and runs a tool; [`crate::tools::ToolSpec`], a tool's listed contract with
-//! `lang` in its input schema and whether it charts; `PreparedArguments`, `ToolOutput`, `ToolError`).
+//! `lang` in its input schema and whether it charts; `PreparedArguments`, `ToolOutput`, `ToolError`;
+//! [`crate::tools::cancel`], the flag a transport raises when it stops waiting for a call).
 //! The test `the_transport_names_only_the_plugin_interface_of_the_tools` below holds it.
 //!
 //! - [`jsonrpc`]: message classification, the MCP lifecycle (`initialize`, `ping`, `tools/list`,
@@ -22,8 +23,11 @@
 //! - [`stdio`]: newline-delimited JSON-RPC on stdin/stdout.
 //! - [`guard`]: who may call: the `Origin` allow-list, the loopback `Host` check, JSON content type, and
 //!   the client address from forwarding headers of trusted proxies only.
-//! - [`rate_limit`]: the bounded in-memory per-client limiter.
-//! - [`shared_limit`]: the cross-instance limiter on Redis (`REDIS_URL`), falling back to memory.
+//! - [`rate_limit`]: the bounded in-memory per-client limiter (O(1) per charge, least recently charged
+//!   client evicted).
+//! - [`shared_limit`]: the cross-instance limiter on Redis (`REDIS_URL`), falling back to memory, with
+//!   a circuit breaker so a failing or hung Redis costs no request its timeout.
+//! - [`in_flight`]: the cap on tool calls in flight, in all and per client (503 beyond).
 //! - [`workers`]: the threads tool calls run on, so a call can be given up at its deadline.
 //! - [`era`]: whether a message is of the stateless revision (its `_meta` names a version) or a legacy one.
 //! - [`http_state`]: the HTTP settings and the state the MCP and download handlers share.
@@ -39,6 +43,7 @@ pub mod era;
 pub mod guard;
 pub mod http;
 pub mod http_state;
+pub mod in_flight;
 pub mod jsonrpc;
 pub mod listener;
 pub mod metrics;
@@ -53,12 +58,13 @@ pub mod workers;
 
 /// The items of [`crate::tools`] the transport may name: the plugin interface. Everything else of the
 /// tool modules (`answer`, `arguments`, `display`, `limits`, a tool's own file, `all()`) is the domain's.
-pub const PLUGIN_INTERFACE: [&str; 5] = [
+pub const PLUGIN_INTERFACE: [&str; 6] = [
     "Plugin",
     "PreparedArguments",
     "ToolError",
     "ToolOutput",
     "ToolSpec",
+    "cancel",
 ];
 
 #[cfg(test)]

@@ -23,6 +23,8 @@ pub mod codes {
     pub const INTERNAL_ERROR: i64 = -32603;
     /// Rate limit exceeded.
     pub const RATE_LIMITED: i64 = -32000;
+    /// Server busy: the cap on tool calls in flight is reached (HTTP 503 with `Retry-After`).
+    pub const SERVER_BUSY: i64 = -32001;
     /// An unknown resource (MCP; 2026-07-28 answers it as [`INVALID_PARAMS`]).
     pub const RESOURCE_NOT_FOUND: i64 = -32002;
     /// 2026-07-28: the HTTP headers do not match the body, or a required header is missing or malformed.

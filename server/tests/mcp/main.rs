@@ -139,3 +139,7 @@ mod changes;
 /// errors as text only, a result cut at 10 KB, a tool list within 16,000 tokens, descriptions cut at
 /// 2,048 characters.
 mod host_profiles;
+
+/// Bounded work and cheap pages (issue 30): the cap on calls in flight, cancellation past the deadline,
+/// the chart pages' vendored scripts as one immutable asset, gzip for text answers.
+mod fairness;

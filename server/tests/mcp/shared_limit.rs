@@ -128,3 +128,46 @@ async fn two_instances_share_one_budget_and_fall_back_to_their_own_when_redis_st
         "the second instance's own window is separate"
     );
 }
+
+fn signal(redis: &Redis, signal: &str) {
+    let status = std::process::Command::new("kill")
+        .args([signal, &redis.child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "kill {signal}");
+}
+
+#[tokio::test]
+async fn a_hung_redis_trips_the_breaker_so_later_requests_decide_locally_then_a_probe_closes_it() {
+    let redis = Redis::start().await;
+    let state = instance(&redis.url, 100).await;
+    let shared = state.shared_limiter.clone().expect("a shared limiter");
+    assert_eq!(status(&state, "203.0.113.70").await, StatusCode::OK);
+    assert!(!shared.breaker_open());
+    // Redis hangs (stopped, its socket open): the first request waits out the store timeout and
+    // opens the breaker; every later one is decided by this instance's own limiter, none fails.
+    signal(&redis, "-STOP");
+    for _ in 0..20 {
+        assert_eq!(status(&state, "203.0.113.71").await, StatusCode::OK);
+    }
+    assert!(shared.breaker_open(), "the breaker opened");
+    let metrics = server::transport::metrics::render();
+    assert!(
+        metrics.contains("lac_corpus_redis_breaker_open 1"),
+        "{metrics}"
+    );
+    // Redis answers again: after the open period a request sends the probe (and is itself decided
+    // locally); the probe's answer closes the breaker.
+    signal(&redis, "-CONT");
+    tokio::time::sleep(server::transport::shared_limit::BREAKER_MIN_OPEN).await;
+    let mut closed = false;
+    for _ in 0..100 {
+        assert_eq!(status(&state, "203.0.113.72").await, StatusCode::OK);
+        if !shared.breaker_open() {
+            closed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(closed, "a probe closed the breaker once Redis answered");
+}

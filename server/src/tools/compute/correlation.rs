@@ -160,6 +160,7 @@ pub(super) fn correlation<'c>(
                 .map(|row_idx| section[row_idx])
         };
         for country in &candidates {
+            crate::tools::cancel::checkpoint()?;
             if let (Some(left), Some(right)) = (find(&lefts, country), find(&rights, country))
                 && !is_projection(left.flags)
                 && !is_projection(right.flags)

@@ -96,6 +96,7 @@ pub(super) fn rank(
     let mut suspect_cells: Vec<Observation<'_>> = Vec::new();
     let mut missing = Vec::new();
     for country in &candidates {
+        crate::tools::cancel::checkpoint()?;
         match section.binary_search_by(|row| row.country.cmp(country)) {
             Ok(row_idx) if corpus::frontier::is_suspect(section[row_idx].flags) => {
                 suspect_cells.push(section[row_idx])

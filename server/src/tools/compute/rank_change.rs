@@ -152,6 +152,7 @@ pub(super) fn rank_change<'c>(
     let mut pairs: Vec<(Observation<'_>, Observation<'_>)> = Vec::new();
     let mut missing = Vec::new();
     for country in &candidates {
+        crate::tools::cancel::checkpoint()?;
         match (find(&before, country), find(&after, country)) {
             (Some(from), Some(to)) => pairs.push((from, to)),
             _ => missing.push(country.clone()),

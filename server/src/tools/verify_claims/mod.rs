@@ -256,6 +256,7 @@ fn handle(corpus: &Corpus, input: VerifyClaimsInput, lang: Lang) -> Result<ToolO
     let pairs = judge::Pairs::of(corpus)?;
     let mut judged = Vec::with_capacity(end - offset);
     for (claim_idx, claim) in input.claims.iter().enumerate().take(end).skip(offset) {
+        crate::tools::cancel::checkpoint()?;
         judged.push(judge::judge(corpus, &pairs, claim, claim_idx + 1, lang)?);
     }
     let mut count = judged.len();

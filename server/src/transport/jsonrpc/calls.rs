@@ -20,7 +20,10 @@ use super::{
     reply::{Reply, ResultParts},
 };
 use crate::{
-    tools::{Plugin, PreparedArguments, ToolError, ToolOutput},
+    tools::{
+        Plugin, PreparedArguments, ToolError, ToolOutput,
+        cancel::{self, CancelFlag},
+    },
     transport::{
         metrics, modern,
         rpc_error::{RpcError, codes},
@@ -45,6 +48,16 @@ pub struct PendingCall {
 pub struct CallJob {
     tool: &'static str,
     arguments: PreparedArguments,
+    /// Raised by whoever stops waiting for the call at its deadline ([`CallJob::cancel_flag`]).
+    cancel: CancelFlag,
+}
+
+impl CallJob {
+    /// The flag that stops this call at its tool's next checkpoint ([`crate::tools::cancel`]): raise it
+    /// when no longer waiting for the answer.
+    pub fn cancel_flag(&self) -> CancelFlag {
+        self.cancel.clone()
+    }
 }
 
 /// What the answer to a pending call needs: its id, its revision and where its result is filed.
@@ -155,6 +168,7 @@ impl McpServer {
             CallJob {
                 tool: tool.name,
                 arguments,
+                cancel: CancelFlag::default(),
             },
             CallKeys {
                 tool: tool.name,
@@ -179,24 +193,39 @@ impl McpServer {
             Prepared::Answered(result, _) => Ok(result),
             Prepared::Run(job, keys) => {
                 let plugin = self.plugin.clone();
+                let cancel = job.cancel_flag();
                 let outcome = self.workers.run_within(self.call_deadline, move || {
                     McpServer::run_call(&plugin, job)
                 });
+                if outcome.is_none() {
+                    cancel.cancel();
+                }
                 self.settle(keys, outcome)
             }
         }
     }
 
-    /// Runs a prepared call's tool on the calling thread, inside `catch_unwind` (blocking): the one
-    /// place a tool runs.
+    /// Runs a prepared call's tool on the calling thread, inside `catch_unwind` (blocking), its
+    /// checkpoints reading the job's cancel flag: the one place a tool runs.
     pub fn run_call(plugin: &Plugin, job: CallJob) -> CallOutcome {
         let started = Instant::now();
+        let CallJob {
+            tool,
+            arguments,
+            cancel: flag,
+        } = job;
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            plugin.call(job.tool, job.arguments)
+            cancel::run_with(&flag, || plugin.call(tool, arguments))
         }));
+        let elapsed_us = started.elapsed().as_micros() as u64;
+        if matches!(outcome, Ok(Err(ToolError::Cancelled))) {
+            // Counted here: nobody waits for this outcome, so it never reaches an answer.
+            tracing::info!(tool, elapsed_us, outcome = "cancelled", "tools/call");
+            metrics::record_call(tool, "cancelled", Some(elapsed_us));
+        }
         CallOutcome {
             outcome,
-            elapsed_us: started.elapsed().as_micros() as u64,
+            elapsed_us,
         }
     }
 
@@ -304,6 +333,17 @@ impl McpServer {
                 return Err(RpcError::new(
                     codes::INTERNAL_ERROR,
                     format!("internal error in tool `{name}`"),
+                ));
+            }
+            Ok(Err(ToolError::Cancelled)) => {
+                // Only a call nobody waits for any more is cancelled (counted by `run_call`): this
+                // answer is never read.
+                return Err(RpcError::new(
+                    codes::INTERNAL_ERROR,
+                    format!(
+                        "tool `{name}` exceeded its {} s deadline",
+                        self.call_deadline.as_secs_f64()
+                    ),
                 ));
             }
             Err(_) => {

@@ -1,0 +1,331 @@
+//! Bounded work and cheap pages (issue 30): the cap on tool calls in flight (503 with `Retry-After`, in
+//! all and per client), a call past its deadline cancelled at its next checkpoint (its slot comes back),
+//! chart pages loading one immutable vendored script instead of inlining it, and text answers gzipped
+//! for a client that accepts it (never a range, never a file already compressed).
+
+use std::{io::Read, time::Duration};
+
+use axum::{
+    body::Body,
+    http::{Request, StatusCode},
+};
+use serde_json::{Value, json};
+use server::transport::{
+    http::{HttpConfig, HttpState},
+    in_flight::Busy,
+};
+
+use crate::support::{http_state, post, send, server};
+
+fn call(name: &str, arguments: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": name, "arguments": arguments}})
+        .to_string()
+}
+
+fn state_with_caps(total: usize, per_client: usize) -> std::sync::Arc<HttpState> {
+    crate::support::http_state_with(HttpConfig {
+        trusted_proxies: server::transport::guard::TrustedProxies::parse("127.0.0.1").unwrap(),
+        max_calls_in_flight: total,
+        max_calls_per_client: per_client,
+        ..HttpConfig::local(true, 1_000_000)
+    })
+}
+
+#[tokio::test]
+async fn a_client_past_its_share_of_calls_in_flight_gets_503_with_retry_after_and_others_still_run()
+{
+    let state = state_with_caps(3, 1);
+    let busy_client: std::net::IpAddr = "203.0.113.40".parse().unwrap();
+    // The client already has a call running (held here as its thread would hold it).
+    let held = state.in_flight.acquire(Some(busy_client)).unwrap();
+    let body = call(
+        "get_series",
+        json!({"indicator": "sp_dyn_le00_in", "countries": ["MEX"], "from_year": 2001}),
+    );
+    let (response, bytes) =
+        send(&state, post(body.clone(), &[("x-real-ip", "203.0.113.40")])).await;
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(response.headers()["retry-after"], "1");
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(answer["error"]["code"], -32001, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("this client") && message.contains('1'),
+        "{message}"
+    );
+    // Another client runs the same call (and gets Mexico's 2001 life expectancy, WDI: 72.912).
+    let (response, bytes) = send(&state, post(body, &[("x-real-ip", "198.51.100.41")])).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let text = String::from_utf8(bytes).unwrap();
+    assert!(
+        text.contains("wb-sp-dyn-le00-in-mex") && text.contains("[2001,72.912]"),
+        "{text}"
+    );
+    assert_eq!(
+        state.in_flight.len(),
+        1,
+        "the finished call gave its slot back"
+    );
+    drop(held);
+    assert!(state.in_flight.is_empty());
+    // Quick methods never take a slot: with every slot held, ping still answers.
+    let _all: Vec<_> = (0..3)
+        .map(|idx| {
+            state
+                .in_flight
+                .acquire(Some(format!("192.0.2.{idx}").parse().unwrap()))
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        state
+            .in_flight
+            .acquire(Some("192.0.2.99".parse().unwrap()))
+            .unwrap_err(),
+        Busy::Global
+    );
+    let (response, _) = send(
+        &state,
+        post(
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            &[("x-real-ip", "192.0.2.99")],
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let (response, bytes) = send(
+        &state,
+        post(
+            call(
+                "get_series",
+                json!({"indicator": "sp_dyn_le00_in", "countries": ["BRA"], "from_year": 2002}),
+            ),
+            &[("x-real-ip", "192.0.2.99")],
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("3 tool calls are running"),
+        "{answer}"
+    );
+    let metrics = server::transport::metrics::render();
+    assert!(
+        metrics.contains("lac_corpus_busy_requests_total{cap=\"client\"}"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("lac_corpus_busy_requests_total{cap=\"global\"}"),
+        "{metrics}"
+    );
+}
+
+#[tokio::test]
+async fn a_call_past_its_deadline_is_cancelled_and_its_slot_comes_back() {
+    // A deadline of zero: the caller stops waiting at once, so the tool meets a raised flag at its
+    // first checkpoint.
+    let state = std::sync::Arc::new(HttpState::new(
+        server().clone().with_call_deadline(Duration::ZERO),
+        HttpConfig {
+            trusted_proxies: server::transport::guard::TrustedProxies::parse("127.0.0.1").unwrap(),
+            ..HttpConfig::local(true, 1_000_000)
+        },
+    ));
+    let claims: Vec<Value> = (0..20)
+        .map(|idx| json!({"text": format!("Mexico's life expectancy was {}.{idx} years in 2024", 70 + idx % 5)}))
+        .collect();
+    let (response, bytes) = send(
+        &state,
+        post(
+            call("verify_claims", json!({"claims": claims})),
+            &[("x-real-ip", "203.0.113.50")],
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(answer["error"]["code"], -32603, "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("deadline"),
+        "{answer}"
+    );
+    // The thread stops at its checkpoint and gives the slot back.
+    let mut waited = 0;
+    while !state.in_flight.is_empty() && waited < 500 {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        waited += 1;
+    }
+    assert!(
+        state.in_flight.is_empty(),
+        "the cancelled call's slot came back"
+    );
+    let metrics = server::transport::metrics::render();
+    assert!(
+        metrics.contains("tool=\"verify_claims\",outcome=\"cancelled\""),
+        "the tool stopped at a checkpoint rather than running to its end: {metrics}"
+    );
+}
+
+fn get(path: &str, headers: &[(&str, &str)]) -> Request<Body> {
+    let mut builder = Request::get(path);
+    for (name, value) in headers {
+        builder = builder.header(*name, *value);
+    }
+    builder.body(Body::empty()).unwrap()
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut text = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut text)
+        .expect("a gzip stream");
+    text
+}
+
+#[tokio::test]
+async fn a_chart_page_loads_the_vendored_scripts_from_one_immutable_asset() {
+    let state = http_state(true, 1_000_000);
+    let (response, bytes) = send(&state, get("/chart/sp_dyn_le00_in?lang=en", &[])).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let page = String::from_utf8(bytes).unwrap();
+    let path = server::transport::apps::vendor_script_path();
+    assert!(
+        page.contains(&format!("<script src=\"{path}\"></script>")),
+        "the page names the asset"
+    );
+    assert!(
+        !page.contains("vega-lite 6.4.3 (vega-lite.min.js)"),
+        "no vendored script inlined"
+    );
+    assert!(
+        page.len() < 100_000,
+        "a chart page is its data and view: {} bytes",
+        page.len()
+    );
+    let policy = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap();
+    assert!(
+        policy.contains("script-src 'self' 'unsafe-inline'"),
+        "{policy}"
+    );
+
+    let (response, script) = send(&state, get(path, &[])).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/javascript")
+    );
+    let script = String::from_utf8(script).unwrap();
+    for package in [
+        "vega 6.4.0",
+        "vega-lite 6.4.3",
+        "vega-embed 7.3.0",
+        "vega-interpreter 2.3.2",
+    ] {
+        assert!(script.contains(package), "{package} with its licence");
+    }
+    let etag = response.headers()["etag"].to_str().unwrap().to_string();
+    let (response, _) = send(&state, get(path, &[("if-none-match", &etag)])).await;
+    assert_eq!(response.status(), StatusCode::NOT_MODIFIED);
+    // Gzipped once, for every client that accepts it: the same script.
+    let (response, gzipped) = send(&state, get(path, &[("accept-encoding", "gzip, br")])).await;
+    assert_eq!(response.headers()["content-encoding"], "gzip");
+    assert!(
+        gzipped.len() * 2 < script.len(),
+        "{} of {}",
+        gzipped.len(),
+        script.len()
+    );
+    assert_eq!(gunzip(&gzipped), script.as_bytes());
+    let (response, bytes) = send(&state, get("/assets/chart-vendor-0000.js", &[])).await;
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    let refusal = String::from_utf8(bytes).unwrap();
+    assert!(
+        refusal.contains(path),
+        "the refusal names the asset there is: {refusal}"
+    );
+}
+
+#[tokio::test]
+async fn text_answers_are_gzipped_when_accepted_and_ranges_and_compressed_files_never_are() {
+    let state = http_state(true, 1_000_000);
+    // The catalog JSON: identity without Accept-Encoding, gzip with it, same content, weak ETag.
+    let (plain_response, plain) = send(&state, get("/api/v1/catalog", &[])).await;
+    assert_eq!(plain_response.status(), StatusCode::OK);
+    assert!(plain_response.headers().get("content-encoding").is_none());
+    let (response, gzipped) = send(
+        &state,
+        get("/api/v1/catalog", &[("accept-encoding", "gzip")]),
+    )
+    .await;
+    assert_eq!(response.headers()["content-encoding"], "gzip");
+    assert_eq!(gunzip(&gzipped), plain);
+    assert!(
+        gzipped.len() < plain.len() / 3,
+        "{} of {}",
+        gzipped.len(),
+        plain.len()
+    );
+    if let Some(etag) = response.headers().get("etag") {
+        assert!(etag.to_str().unwrap().starts_with("W/"), "{etag:?}");
+    }
+    // An MCP answer (Python's httpx and Node's fetch send Accept-Encoding: gzip).
+    let body = call(
+        "get_series",
+        json!({"indicator": "sp_dyn_le00_in", "countries": ["MEX", "BRA", "ARG"]}),
+    );
+    let (response, gzipped) = send(
+        &state,
+        post(
+            body,
+            &[
+                ("x-real-ip", "203.0.113.60"),
+                ("accept-encoding", "gzip, deflate"),
+            ],
+        ),
+    )
+    .await;
+    assert_eq!(response.headers()["content-encoding"], "gzip");
+    let answer: Value = serde_json::from_slice(&gunzip(&gzipped)).unwrap();
+    assert!(
+        answer["result"]["structuredContent"].is_object(),
+        "{answer}"
+    );
+    // A range of a Parquet file is the file's own bytes, never re-encoded.
+    let (response, bytes) = send(
+        &state,
+        get(
+            "/api/v1/datasets/observations.parquet",
+            &[("accept-encoding", "gzip"), ("range", "bytes=0-3")],
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::PARTIAL_CONTENT);
+    assert!(response.headers().get("content-encoding").is_none());
+    assert_eq!(bytes, b"PAR1");
+    // Nor a Parquet file whole (compressed already).
+    let (response, _) = send(
+        &state,
+        get(
+            "/api/v1/indicators/sp_dyn_le00_in.parquet",
+            &[("accept-encoding", "gzip")],
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(response.headers().get("content-encoding").is_none());
+}
