@@ -82,7 +82,8 @@ bench:
     bash bench/eras.sh
     cargo bench -p server --bench tools
 
-# Proofs under faults: 10 corpus reloads under load, the bake SIGKILLed at 20 random points, a 60 s soak.
+# Proofs under faults: 10 corpus reloads under load, the bake SIGKILLed at 20 random points, a 60 s soak,
+# a flood of costly calls from one client beside another client's get_series.
 faults:
     bash bench/faults.sh
 

@@ -226,7 +226,8 @@ pub fn build_index(dir: &Path, documents: &[IndexDocument]) -> Result<(), Corpus
 }
 
 impl MetricIndex {
-    /// Opens the index in `dir`.
+    /// Opens the index in `dir`, its files read into memory (a few MB): a file changed in place under a
+    /// running server cannot reach a search (a memory map of it would raise SIGBUS on truncation).
     ///
     /// # Errors
     /// [`CorpusError::Index`] if the directory does not hold a readable index of this schema.
@@ -235,7 +236,21 @@ impl MetricIndex {
             path: dir.to_path_buf(),
             message: error.to_string(),
         };
-        let index = Index::open_in_dir(dir).map_err(index_error)?;
+        let io_error = |error: std::io::Error| CorpusError::Index {
+            path: dir.to_path_buf(),
+            message: error.to_string(),
+        };
+        let in_memory = tantivy::directory::RamDirectory::create();
+        for entry in std::fs::read_dir(dir).map_err(io_error)? {
+            let entry = entry.map_err(io_error)?;
+            if !entry.file_type().map_err(io_error)?.is_file() {
+                continue;
+            }
+            let bytes = std::fs::read(entry.path()).map_err(io_error)?;
+            tantivy::Directory::atomic_write(&in_memory, Path::new(&entry.file_name()), &bytes)
+                .map_err(io_error)?;
+        }
+        let index = Index::open(in_memory).map_err(index_error)?;
         register_analyzer(&index);
         let (_, fields) = schema();
         let schema = index.schema();

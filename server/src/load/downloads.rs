@@ -1,6 +1,11 @@
 //! The analysts' files of the corpus served (`exports/downloads.json`, see [`corpus::exports`]): each
 //! download joined with its manifest entry (size, sha256), looked up by path, resource URI or subject, and
-//! its bytes memory-mapped once on first use and shared (`Bytes`) by every response after.
+//! its bytes read from disk for each response (a whole file, or only the bytes of a range).
+//!
+//! The files are read, never memory-mapped: a file truncated or rewritten in place under a running
+//! server (an operator's `rsync --inplace` over a published directory) makes that one response fail
+//! (its length no longer the manifest's: 503, logged), where a mapped file would kill the process with
+//! SIGBUS. The page cache keeps a file read often as cheap as a map would.
 //!
 //! Only listed files can be read: a path or URI that is not in the list is not found, and nothing is
 //! read from disk for it (no path is ever joined from request input).
@@ -9,7 +14,6 @@ use std::{
     collections::HashMap,
     fs::File,
     path::{Path, PathBuf},
-    sync::OnceLock,
     time::SystemTime,
 };
 
@@ -31,31 +35,72 @@ pub struct DownloadFile {
     pub sha256: String,
     /// Absolute path of the file.
     path: PathBuf,
-    /// The mapped content, on first read.
-    content: OnceLock<Result<Bytes, String>>,
 }
 
 impl DownloadFile {
-    /// The file's content, memory-mapped on the first call and shared after (no copy per response).
+    /// The file's content, read whole.
     ///
     /// # Errors
-    /// A message naming the file if it cannot be opened or mapped.
+    /// A message naming the file if it cannot be read, or if its length is no longer the manifest's
+    /// (changed in place under the server).
     pub fn content(&self) -> Result<Bytes, String> {
-        self.content
-            .get_or_init(|| {
-                let file = File::open(&self.path)
-                    .map_err(|error| format!("cannot open {}: {error}", self.path.display()))?;
-                if self.bytes == 0 {
-                    return Ok(Bytes::new());
-                }
-                // SAFETY: a published corpus directory is never modified (the bake writes a new one
-                // and swaps a symlink), so the mapped bytes do not change under the map.
-                let map = unsafe { memmap2::Mmap::map(&file) }
-                    .map_err(|error| format!("cannot map {}: {error}", self.path.display()))?;
-                Ok(Bytes::from_owner(map))
-            })
-            .clone()
+        if self.bytes == 0 {
+            return Ok(Bytes::new());
+        }
+        let content = std::fs::read(&self.path)
+            .map_err(|error| format!("cannot read {}: {error}", self.path.display()))?;
+        if content.len() as u64 != self.bytes {
+            return Err(self.changed(content.len() as u64));
+        }
+        Ok(Bytes::from(content))
     }
+
+    /// Bytes `start..=end` of the file (a range inside [`DownloadFile::bytes`]).
+    ///
+    /// # Errors
+    /// As [`DownloadFile::content`]; also a range past the end.
+    pub fn content_range(&self, start: u64, end: u64) -> Result<Bytes, String> {
+        if end < start || end >= self.bytes {
+            return Err(format!(
+                "bytes {start}-{end} are outside {} ({} bytes)",
+                self.path.display(),
+                self.bytes
+            ));
+        }
+        let file = File::open(&self.path)
+            .map_err(|error| format!("cannot open {}: {error}", self.path.display()))?;
+        let length = file
+            .metadata()
+            .map_err(|error| format!("cannot read {}: {error}", self.path.display()))?
+            .len();
+        if length != self.bytes {
+            return Err(self.changed(length));
+        }
+        let mut part = vec![0; (end - start + 1) as usize];
+        read_exact_at(&file, &mut part, start)
+            .map_err(|error| format!("cannot read {}: {error}", self.path.display()))?;
+        Ok(Bytes::from(part))
+    }
+
+    fn changed(&self, length: u64) -> String {
+        format!(
+            "{} has {length} bytes, its manifest {}: the published corpus was changed in place (publish a new one with `just bake` instead)",
+            self.path.display(),
+            self.bytes
+        )
+    }
+}
+
+#[cfg(unix)]
+fn read_exact_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buffer, offset)
+}
+
+#[cfg(not(unix))]
+fn read_exact_at(mut file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    file.seek(SeekFrom::Start(offset))?;
+    file.read_exact(buffer)
 }
 
 /// Every listed file of the corpus served, with its lookups.
@@ -103,7 +148,6 @@ impl Downloads {
                 sha256: entry.sha256.clone(),
                 path: dir.join(&name),
                 download,
-                content: OnceLock::new(),
             });
         }
         Ok(downloads)
@@ -154,5 +198,52 @@ impl Downloads {
             .into_iter()
             .flatten()
             .map(|&index| &self.files[index])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use corpus::exports::Format;
+
+    use super::*;
+
+    fn listed(path: PathBuf, bytes: u64) -> DownloadFile {
+        DownloadFile {
+            download: Download::new(
+                Subject::Indicator,
+                "sp_dyn_le00_in",
+                Format::Csv,
+                "Life expectancy at birth, total (years)",
+                "CC-BY-4.0",
+            ),
+            bytes,
+            sha256: String::new(),
+            path,
+        }
+    }
+
+    #[test]
+    fn a_file_is_read_whole_or_by_range_and_a_file_changed_in_place_is_refused_not_fatal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sp_dyn_le00_in.csv");
+        let text = "country,year,value\nMEX,2024,75.264\n";
+        std::fs::write(&path, text).unwrap();
+        let file = listed(path.clone(), text.len() as u64);
+        assert_eq!(file.content().unwrap(), text.as_bytes());
+        assert_eq!(file.content_range(19, 21).unwrap(), &b"MEX"[..]);
+        assert!(
+            file.content_range(0, text.len() as u64).is_err(),
+            "past the end"
+        );
+        // Truncated in place (`rsync --inplace`, `: > file`): that read fails, naming the file; the
+        // process lives on (a memory map would have raised SIGBUS here).
+        std::fs::write(&path, "country,year").unwrap();
+        let error = file.content().unwrap_err();
+        assert!(
+            error.contains("changed in place") && error.contains("sp_dyn_le00_in.csv"),
+            "{error}"
+        );
+        let error = file.content_range(19, 21).unwrap_err();
+        assert!(error.contains("changed in place"), "{error}");
     }
 }

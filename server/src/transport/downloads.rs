@@ -440,6 +440,34 @@ fn unavailable() -> Response {
     )
 }
 
+/// Bytes `start..stop` of a file served with `bom_bytes` of UTF-8 BOM before it (0 or 3): the BOM's
+/// part of the range, then the file's, read from disk.
+///
+/// # Errors
+/// As [`crate::load::downloads::DownloadFile::content_range`].
+fn with_bom_range(
+    file: &crate::load::downloads::DownloadFile,
+    bom_bytes: u64,
+    start: u64,
+    stop: u64,
+) -> Result<Bytes, String> {
+    let mut bytes = Vec::with_capacity((stop - start) as usize);
+    if start < bom_bytes {
+        bytes.extend_from_slice(&UTF8_BOM[start as usize..stop.min(bom_bytes) as usize]);
+    }
+    let (file_start, file_stop) = (
+        start.max(bom_bytes) - bom_bytes,
+        stop.saturating_sub(bom_bytes),
+    );
+    if file_stop > file_start {
+        if bytes.is_empty() && file_start == 0 && file_stop == file.bytes {
+            return file.content();
+        }
+        bytes.extend_from_slice(&file.content_range(file_start, file_stop - 1)?);
+    }
+    Ok(Bytes::from(bytes))
+}
+
 /// `GET`/`HEAD /api/v1/{*path}`: a listed file, or 404.
 pub async fn get_file(State(state): State<Arc<HttpState>>, request: Request) -> Response {
     let (method, headers) = (request.method().clone(), request.headers().clone());
@@ -464,38 +492,58 @@ pub async fn get_file(State(state): State<Arc<HttpState>>, request: Request) -> 
             );
         }
     };
-    let content = match file.content() {
-        Ok(content) if with_bom => {
-            let mut bytes = Vec::with_capacity(UTF8_BOM.len() + content.len());
-            bytes.extend_from_slice(UTF8_BOM);
-            bytes.extend_from_slice(&content);
-            Bytes::from(bytes)
-        }
-        Ok(content) => content,
-        Err(message) => {
-            tracing::error!(%message, "a listed download cannot be read");
-            return unavailable();
-        }
-    };
     let etag = if with_bom {
         format!("\"{}-bom\"", file.sha256)
     } else {
         format!("\"{}\"", file.sha256)
     };
     let published = corpus.downloads.published;
-    let mut response = if not_modified(&headers, &etag, published) {
+    let bom_bytes = if with_bom { UTF8_BOM.len() as u64 } else { 0 };
+    let total = file.bytes + bom_bytes;
+    let range = requested_range(&headers, &etag, total);
+    let unchanged = not_modified(&headers, &etag, published);
+    // The bytes the answer sends, read off the async workers: the whole file (after the BOM), or only
+    // the range asked for. HEAD and 304 read nothing.
+    let read = match (&range, unchanged || method == Method::HEAD) {
+        (_, true) | (RangeRequest::Unsatisfiable, _) => None,
+        (RangeRequest::Whole, false) => Some((0, total)),
+        (RangeRequest::Part(start, end), false) => Some((*start, *end + 1)),
+    };
+    let content = match read {
+        None => Ok(Bytes::new()),
+        Some((start, stop)) => {
+            let server = server.clone();
+            let path = path.to_string();
+            tokio::task::spawn_blocking(move || {
+                let corpus = server.plugin().corpus();
+                let file = corpus
+                    .downloads
+                    .by_path(&path)
+                    .ok_or_else(|| format!("{path} is no longer listed"))?;
+                with_bom_range(file, bom_bytes, start, stop)
+            })
+            .await
+            .unwrap_or_else(|_| Err("the read of a download stopped".to_string()))
+        }
+    };
+    let content = match content {
+        Ok(content) => content,
+        Err(message) => {
+            tracing::error!(%message, "a listed download cannot be read");
+            return unavailable();
+        }
+    };
+    let mut response = if unchanged {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        let total = content.len() as u64;
-        match requested_range(&headers, &etag, total) {
+        match range {
             RangeRequest::Whole => {
                 let mut response = body_response(&method, content, total);
                 *response.status_mut() = StatusCode::OK;
                 response
             }
             RangeRequest::Part(start, end) => {
-                let part = content.slice(start as usize..=end as usize);
-                let mut response = body_response(&method, part, end - start + 1);
+                let mut response = body_response(&method, content, end - start + 1);
                 *response.status_mut() = StatusCode::PARTIAL_CONTENT;
                 insert(
                     &mut response,

@@ -224,7 +224,7 @@ async fn the_catalog_chart_page_embeds_the_chart_data_under_a_policy_without_eva
     let policy = response.headers()["content-security-policy"]
         .to_str()
         .unwrap();
-    assert!(policy.contains("script-src 'unsafe-inline'") && !policy.contains("eval"));
+    assert!(policy.contains("script-src 'self' 'unsafe-inline'") && !policy.contains("eval"));
     let html = String::from_utf8(bytes).unwrap();
     assert!(html.starts_with("<!doctype html>\n<html lang=\"en\">"));
     let (_, data) = html
@@ -539,7 +539,7 @@ async fn an_indicator_chart_page_describes_its_dataset_in_schema_org_json_ld() {
     let policy = response.headers()["content-security-policy"]
         .to_str()
         .unwrap();
-    assert!(policy.contains("script-src 'unsafe-inline'") && !policy.contains("eval"));
+    assert!(policy.contains("script-src 'self' 'unsafe-inline'") && !policy.contains("eval"));
     let html = String::from_utf8(bytes).unwrap();
     let blocks = json_ld(&html);
     assert_eq!(blocks.len(), 1, "one Dataset");
