@@ -64,6 +64,10 @@ struct Cli {
     /// shares its address, so raise it there
     #[arg(long, env = "MCP_MAX_CONNECTIONS_PER_CLIENT", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..))]
     max_connections_per_client: u64,
+    /// Open HTTP connections one client keeps without being asked to give one up when every slot is
+    /// taken and another client waits (its oldest then closes, gracefully)
+    #[arg(long, env = "MCP_CONNECTION_FAIR_SHARE", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..))]
+    connection_fair_share: u64,
     /// Leading bits that tell IPv6 clients apart for the rate limit and the connection caps: a host
     /// with a /64 is one client (IPv4 clients are their address)
     #[arg(long, env = "MCP_IPV6_CLIENT_PREFIX", default_value_t = 64, value_parser = clap::value_parser!(u8).range(1..=128))]
@@ -231,10 +235,11 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
                 .map_or(local.max_calls_per_client, |calls| calls as usize),
         },
     );
-    let (header_timeout_secs, max_connections, max_connections_per_client) = (
+    let (header_timeout_secs, max_connections, max_connections_per_client, fair_share) = (
         cli.header_timeout_secs,
         cli.max_connections as usize,
         cli.max_connections_per_client as usize,
+        cli.connection_fair_share as usize,
     );
     let runtime = tokio::runtime::Runtime::new().map_err(|error| error.to_string())?;
     runtime.block_on(async {
@@ -280,6 +285,7 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
             header_read_timeout: Duration::from_secs(header_timeout_secs),
             max_connections,
             max_connections_per_client,
+            fair_share_per_client: fair_share,
             ipv6_client_prefix: cli.ipv6_client_prefix,
             ..ServeLimits::default()
         };

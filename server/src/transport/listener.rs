@@ -9,6 +9,12 @@
 //!   per peer address): past either, a new connection is answered at once with `503 Service Unavailable`
 //!   and `Retry-After`, then closed, before the process runs out of file descriptors and before one
 //!   client can hold every slot; `accept` errors (such as `EMFILE`) pause the loop briefly instead of ending it.
+//! - **Fair shares at the global cap** ([`ServeLimits::fair_share_per_client`]): when every slot is
+//!   taken and another client, holding more than its fair share and more than the newcomer, still has
+//!   connections open, that client's oldest connection is asked to close gracefully (closed at once when
+//!   idle in keep-alive, after its request otherwise) and the newcomer waits up to
+//!   [`FAIR_SHARE_WAIT`] for the freed slot before it is shed. So a few addresses holding hundreds of
+//!   kept-alive connections cannot keep every other client out.
 //! - **Write-stall timeout** ([`ServeLimits::write_stall_timeout`]): a response write that makes no
 //!   progress for that long (a client that stops reading a download) ends the connection.
 //! - **Graceful shutdown**: on the shutdown signal the loop stops accepting and every open connection
@@ -40,6 +46,9 @@ pub struct ServeLimits {
     /// Open connections of one client at most (a peer's IPv4 address or IPv6 network,
     /// [`super::guard::client_network`]); more are shed with 503.
     pub max_connections_per_client: usize,
+    /// Connections a client may keep open without being asked to give one up when the global cap is
+    /// reached (see the module doc).
+    pub fair_share_per_client: usize,
     /// IPv6 peers are told apart by this many leading bits.
     pub ipv6_client_prefix: u8,
     /// How long a response write may make no progress before the connection is closed.
@@ -54,11 +63,16 @@ impl Default for ServeLimits {
             // Below the usual 1,024 descriptors of `ulimit -n`, leaving room for the corpus' files.
             max_connections: 512,
             max_connections_per_client: 128,
+            fair_share_per_client: 16,
             ipv6_client_prefix: super::guard::DEFAULT_IPV6_CLIENT_PREFIX,
             write_stall_timeout: Duration::from_secs(30),
         }
     }
 }
+
+/// How long a connection admitted at the global cap waits for the slot a client over its fair share
+/// gives up (that client's oldest connection closing) before it is shed.
+pub const FAIR_SHARE_WAIT: Duration = Duration::from_millis(500);
 
 /// What a shed connection reads: a 503 with `Retry-After` and a JSON-RPC error body, then the close.
 fn shed_response() -> Vec<u8> {
@@ -99,56 +113,45 @@ pub async fn serve(
                 continue;
             }
         };
-        let client = per_client.admit(
-            super::guard::client_network(peer.ip(), limits.ipv6_client_prefix),
-            limits.max_connections_per_client,
-        );
-        let (Ok(permit), Some(client)) = (permits.clone().try_acquire_owned(), client) else {
-            tracing::warn!(%peer, "connection shed: at the connection cap");
-            super::metrics::record_shed();
-            tokio::spawn(async move {
-                let mut stream = stream;
-                let _ = tokio::time::timeout(
-                    Duration::from_secs(1),
-                    stream.write_all(&shed_response()),
-                )
-                .await;
-                let _ = stream.shutdown().await;
-            });
+        let network = super::guard::client_network(peer.ip(), limits.ipv6_client_prefix);
+        let Some(client) = per_client.admit(network, limits.max_connections_per_client) else {
+            shed(stream, peer);
             continue;
         };
-        let app = app.clone();
-        let mut drain = draining.subscribe();
-        tokio::spawn(async move {
-            let _permit = (permit, client);
-            let service = hyper::service::service_fn(
-                move |mut request: hyper::Request<hyper::body::Incoming>| {
-                    request.extensions_mut().insert(ConnectInfo(peer));
-                    app.clone().oneshot(request.map(axum::body::Body::new))
-                },
-            );
-            let mut builder = hyper::server::conn::http1::Builder::new();
-            builder
-                .timer(TokioTimer::new())
-                .header_read_timeout(limits.header_read_timeout)
-                .max_buf_size(limits.max_header_bytes.max(8192));
-            let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
-            stream.set_write_timeout(Some(limits.write_stall_timeout));
-            let connection = builder.serve_connection(TokioIo::new(Box::pin(stream)), service);
-            tokio::pin!(connection);
-            tokio::select! {
-                result = connection.as_mut() => {
-                    if let Err(error) = result {
-                        tracing::debug!(%peer, %error, "connection ended");
+        let permit = match permits.clone().try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(_) => {
+                // Every slot is taken: a client over its fair share gives one up, and the newcomer
+                // waits for it (off the accept loop); with none over its share, the newcomer is shed.
+                if !per_client.ask_one_to_close(network, limits.fair_share_per_client) {
+                    drop(client);
+                    shed(stream, peer);
+                    continue;
+                }
+                let (permits, app, drain) = (permits.clone(), app.clone(), draining.subscribe());
+                tokio::spawn(async move {
+                    match tokio::time::timeout(FAIR_SHARE_WAIT, permits.acquire_owned()).await {
+                        Ok(Ok(permit)) => {
+                            serve_connection(stream, peer, app, limits, (permit, client), drain)
+                                .await;
+                        }
+                        _ => {
+                            drop(client);
+                            shed(stream, peer);
+                        }
                     }
-                }
-                _ = drain.changed() => {
-                    // Shutting down: finish the request in flight, then close.
-                    connection.as_mut().graceful_shutdown();
-                    let _ = connection.await;
-                }
+                });
+                continue;
             }
-        });
+        };
+        tokio::spawn(serve_connection(
+            stream,
+            peer,
+            app.clone(),
+            limits,
+            (permit, client),
+            draining.subscribe(),
+        ));
     }
     let _ = draining.send(true);
     // Wait for every connection to give its permit back (bounded by the header-read timeout of the
@@ -157,31 +160,136 @@ pub async fn serve(
     Ok(())
 }
 
-/// Open connections per peer address.
+/// Answers a connection refused at a cap with [`shed_response`] and closes it (in the background: the
+/// accept loop never waits on a client).
+fn shed(stream: tokio::net::TcpStream, peer: std::net::SocketAddr) {
+    tracing::warn!(%peer, "connection shed: at the connection cap");
+    super::metrics::record_shed();
+    tokio::spawn(async move {
+        let mut stream = stream;
+        let _ =
+            tokio::time::timeout(Duration::from_secs(1), stream.write_all(&shed_response())).await;
+        let _ = stream.shutdown().await;
+    });
+}
+
+/// Serves one admitted connection until it ends, its client is asked to give it up (graceful close), or
+/// the server drains; `slots` (the global permit and the client's slot) are given back when it ends.
+async fn serve_connection(
+    stream: tokio::net::TcpStream,
+    peer: std::net::SocketAddr,
+    app: Router,
+    limits: ServeLimits,
+    slots: (tokio::sync::OwnedSemaphorePermit, ClientSlot),
+    mut drain: tokio::sync::watch::Receiver<bool>,
+) {
+    let close = slots.1.close.clone();
+    let _slots = slots;
+    let service =
+        hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
+            request.extensions_mut().insert(ConnectInfo(peer));
+            app.clone().oneshot(request.map(axum::body::Body::new))
+        });
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout)
+        .max_buf_size(limits.max_header_bytes.max(8192));
+    let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
+    stream.set_write_timeout(Some(limits.write_stall_timeout));
+    let connection = builder.serve_connection(TokioIo::new(Box::pin(stream)), service);
+    tokio::pin!(connection);
+    tokio::select! {
+        result = connection.as_mut() => {
+            if let Err(error) = result {
+                tracing::debug!(%peer, %error, "connection ended");
+            }
+        }
+        _ = drain.changed() => {
+            // Shutting down: finish the request in flight, then close.
+            connection.as_mut().graceful_shutdown();
+            let _ = connection.await;
+        }
+        () = close.notified() => {
+            // Its client holds more than its share while others wait: finish the request in flight
+            // (none, for an idle kept-alive connection), then close.
+            tracing::debug!(%peer, "connection closed for a fair share");
+            connection.as_mut().graceful_shutdown();
+            let _ = connection.await;
+        }
+    }
+}
+
+/// Open connections per client, each with the signal that asks it to close.
 #[derive(Debug, Default)]
 struct ClientConnections {
-    open: Mutex<HashMap<IpAddr, usize>>,
+    open: Mutex<HashMap<IpAddr, ClientEntry>>,
+}
+
+/// One client's open connections: their close signals, oldest first, by connection number.
+#[derive(Debug, Default)]
+struct ClientEntry {
+    connections: std::collections::VecDeque<(u64, Arc<tokio::sync::Notify>)>,
+    next: u64,
 }
 
 /// One admitted connection of a client; gives its slot back when dropped.
 struct ClientSlot {
     connections: Arc<ClientConnections>,
     address: IpAddr,
+    number: u64,
+    /// Notified when the connection should close for a fair share.
+    close: Arc<tokio::sync::Notify>,
 }
 
 impl ClientConnections {
     /// A slot for a new connection from `address`, unless it already holds `cap`.
     fn admit(self: &Arc<Self>, address: IpAddr, cap: usize) -> Option<ClientSlot> {
         let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
-        let count = open.entry(address).or_default();
-        if *count >= cap {
+        let entry = open.entry(address).or_default();
+        if entry.connections.len() >= cap {
+            if entry.connections.is_empty() {
+                open.remove(&address);
+            }
             return None;
         }
-        *count += 1;
+        let number = entry.next;
+        entry.next += 1;
+        let close = Arc::new(tokio::sync::Notify::new());
+        entry.connections.push_back((number, close.clone()));
         Some(ClientSlot {
             connections: self.clone(),
             address,
+            number,
+            close,
         })
+    }
+
+    /// Asks the oldest connection of the client holding the most connections to close, if that client
+    /// is not `newcomer`, holds more than `share` and more than `newcomer` does (counting the
+    /// newcomer's new connection); whether one was asked. The asked connection leaves the list at once,
+    /// so the next newcomer asks another.
+    fn ask_one_to_close(&self, newcomer: IpAddr, share: usize) -> bool {
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let held = open
+            .get(&newcomer)
+            .map_or(0, |entry| entry.connections.len());
+        let Some((_, entry)) = open
+            .iter_mut()
+            .filter(|(address, entry)| {
+                **address != newcomer
+                    && entry.connections.len() > share.max(1)
+                    && entry.connections.len() > held
+            })
+            .max_by_key(|(_, entry)| entry.connections.len())
+        else {
+            return false;
+        };
+        let Some((_, close)) = entry.connections.pop_front() else {
+            return false;
+        };
+        close.notify_one();
+        true
     }
 }
 
@@ -192,9 +300,11 @@ impl Drop for ClientSlot {
             .open
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some(count) = open.get_mut(&self.address) {
-            *count -= 1;
-            if *count == 0 {
+        if let Some(entry) = open.get_mut(&self.address) {
+            entry
+                .connections
+                .retain(|(number, _)| *number != self.number);
+            if entry.connections.is_empty() {
                 open.remove(&self.address);
             }
         }

@@ -154,3 +154,53 @@ async fn a_client_that_stops_reading_a_download_is_cut_at_the_write_stall_timeou
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     drop(stalled);
 }
+
+/// A connection from `source` (any 127/8 address: Linux routes the whole block to loopback) to `address`.
+async fn connect_from(source: &str, address: std::net::SocketAddr) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket
+        .bind(format!("{source}:0").parse().unwrap())
+        .expect("a loopback source address");
+    socket.connect(address).await.unwrap()
+}
+
+#[tokio::test]
+async fn at_the_global_cap_a_client_over_its_fair_share_gives_up_its_oldest_kept_alive_connection()
+{
+    let address = start(ServeLimits {
+        header_read_timeout: Duration::from_secs(30),
+        max_connections: 4,
+        max_connections_per_client: 4,
+        fair_share_per_client: 1,
+        ..ServeLimits::default()
+    })
+    .await;
+    // One client holds every slot with kept-alive connections.
+    let mut hog = Vec::new();
+    for _ in 0..4 {
+        hog.push(connect_from("127.0.0.2", address).await);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Another client is answered: the hog's oldest connection closes for it.
+    let mut newcomer = connect_from("127.0.0.3", address).await;
+    newcomer
+        .write_all(ping(&address.to_string()).as_bytes())
+        .await
+        .unwrap();
+    let answer = read_all(&mut newcomer).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let mut oldest = hog.remove(0);
+    let mut byte = [0u8; 1];
+    let read = tokio::time::timeout(Duration::from_secs(5), oldest.read(&mut byte)).await;
+    assert!(
+        matches!(read, Ok(Ok(0)) | Ok(Err(_))),
+        "the hog's oldest connection was closed: {read:?}"
+    );
+    // Every slot taken again (three of the hog's, one of a third client within its share): the hog is
+    // not given another's slot, its own new connection is shed.
+    let _third = connect_from("127.0.0.4", address).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut again = connect_from("127.0.0.2", address).await;
+    let answer = read_all(&mut again).await;
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+}
