@@ -15,7 +15,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 use tantivy::{
     Index, IndexReader, IndexWriter, TantivyDocument, Term,
-    collector::TopDocs,
+    collector::{DocSetCollector, TopDocs},
     doc,
     query::{BooleanQuery, Occur, Query, QueryParser, TermQuery},
     schema::{
@@ -417,27 +417,46 @@ impl MetricIndex {
         let top = searcher
             .search(&query, &TopDocs::with_limit(limit).order_by_score())
             .map_err(index_error)?;
+        // Which documents each content word names (in their names, title, synonyms or code): one
+        // search per word, so judging N hits costs the words' postings, not N × words × fields
+        // explanations.
+        let named_by: Vec<std::collections::HashSet<tantivy::DocAddress>> =
+            if words.is_empty() || !judge_matches {
+                Vec::new()
+            } else {
+                words
+                    .iter()
+                    .map(|word| {
+                        let any_field: Vec<(Occur, Box<dyn Query>)> = [
+                            self.fields.names,
+                            self.fields.title,
+                            self.fields.synonyms,
+                            self.fields.code,
+                        ]
+                        .into_iter()
+                        .map(|field| {
+                            let term = TermQuery::new(
+                                Term::from_field_text(field, word),
+                                IndexRecordOption::Basic,
+                            );
+                            (Occur::Should, Box::new(term) as Box<dyn Query>)
+                        })
+                        .collect();
+                        searcher.search(&BooleanQuery::new(any_field), &DocSetCollector)
+                    })
+                    .collect::<Result<_, _>>()
+                    .map_err(index_error)?
+            };
         let mut hits = Vec::with_capacity(top.len());
         for (score, address) in top {
-            let named_by = |word: &String| {
-                let fields = [
-                    self.fields.names,
-                    self.fields.title,
-                    self.fields.synonyms,
-                    self.fields.code,
-                ];
-                // One term query per field: a Should-BooleanQuery's explain trips an assertion in
-                // tantivy 0.27 when its first clause misses.
-                fields.into_iter().any(|field| {
-                    TermQuery::new(Term::from_field_text(field, word), IndexRecordOption::Basic)
-                        .explain(&searcher, address)
-                        .is_ok()
-                })
-            };
-            let match_share = if words.is_empty() || !judge_matches {
+            let match_share = if named_by.is_empty() {
                 0.0
             } else {
-                words.iter().filter(|word| named_by(word)).count() as f32 / words.len() as f32
+                named_by
+                    .iter()
+                    .filter(|named| named.contains(&address))
+                    .count() as f32
+                    / words.len() as f32
             };
             let document: TantivyDocument = searcher.doc(address).map_err(index_error)?;
             let text = |field| {
