@@ -1,9 +1,11 @@
-//! A published corpus, loaded: registries, memory-mapped observation tables and the citation resolver.
+//! A published corpus, loaded: registries, memory-mapped observation tables (decoded on first use) and
+//! the citation resolver.
 
 use std::{
     borrow::Cow,
     collections::HashMap,
     path::{Path, PathBuf},
+    sync::OnceLock,
 };
 
 use crate::{
@@ -24,8 +26,54 @@ pub struct BakedCorpus {
     sources: Vec<SourceRecord>,
     countries: CountryRegistry,
     pillars: PillarRegistry,
-    observations: ObservationTable,
-    aggregates: ObservationTable,
+    observations: LazyTable,
+    aggregates: LazyTable,
+}
+
+/// An observation table decoded on first use: opening a corpus reads its registries (a few MB), and the
+/// ~70 MB table is mapped and validated by the first call that reads observations, or by
+/// [`BakedCorpus::warm`] in the background, so a server answers `initialize` before it is decoded.
+#[derive(Debug)]
+struct LazyTable {
+    path: PathBuf,
+    table: OnceLock<ObservationTable>,
+}
+
+impl LazyTable {
+    /// A table at `path`, checked to exist and be a file now; decoded later.
+    fn new(path: PathBuf) -> Result<LazyTable, CorpusError> {
+        if !path.is_file() {
+            return Err(CorpusError::MissingArtifact { path });
+        }
+        Ok(LazyTable {
+            path,
+            table: OnceLock::new(),
+        })
+    }
+
+    /// The decoded table.
+    ///
+    /// # Panics
+    /// If the published file cannot be decoded (damaged after publication: `server check` and every
+    /// reload verify its checksum first); a tool call's panic is answered `-32603` and the server goes on.
+    fn get(&self) -> &ObservationTable {
+        self.table.get_or_init(|| {
+            ObservationTable::open(&self.path)
+                .unwrap_or_else(|error| panic!("a published observation table: {error}"))
+        })
+    }
+
+    /// Decodes the table now, if it is not decoded yet.
+    ///
+    /// # Errors
+    /// As [`ObservationTable::open`].
+    fn try_get(&self) -> Result<&ObservationTable, CorpusError> {
+        if let Some(table) = self.table.get() {
+            return Ok(table);
+        }
+        let table = ObservationTable::open(&self.path)?;
+        Ok(self.table.get_or_init(|| table))
+    }
 }
 
 impl BakedCorpus {
@@ -54,8 +102,8 @@ impl BakedCorpus {
         } else {
             crate::Places::default()
         };
-        let observations = ObservationTable::open(&dir.join(layout::OBSERVATIONS_ARROW))?;
-        let aggregates = ObservationTable::open(&dir.join(layout::AGGREGATES_ARROW))?;
+        let observations = LazyTable::new(dir.join(layout::OBSERVATIONS_ARROW))?;
+        let aggregates = LazyTable::new(dir.join(layout::AGGREGATES_ARROW))?;
         let metric_by_id = metrics
             .iter()
             .enumerate()
@@ -135,21 +183,39 @@ impl BakedCorpus {
         &self.pillars
     }
 
-    /// Country observations (aggregates are in [`BakedCorpus::aggregates`]).
+    /// Country observations (aggregates are in [`BakedCorpus::aggregates`]), decoded on the first call.
+    ///
+    /// # Panics
+    /// If the published table cannot be decoded (see [`BakedCorpus::warm`], which reports it instead).
     pub fn observations(&self) -> &ObservationTable {
-        &self.observations
+        self.observations.get()
     }
 
-    /// Comparison-aggregate observations (LCN, WLD, …), never counted as countries.
+    /// Comparison-aggregate observations (LCN, WLD, …), never counted as countries; decoded on the
+    /// first call.
+    ///
+    /// # Panics
+    /// As [`BakedCorpus::observations`].
     pub fn aggregates(&self) -> &ObservationTable {
-        &self.aggregates
+        self.aggregates.get()
+    }
+
+    /// Decodes both observation tables now (a server calls it on a background thread at start, and
+    /// before it swaps a reloaded corpus in).
+    ///
+    /// # Errors
+    /// [`CorpusError`] naming the table that cannot be decoded.
+    pub fn warm(&self) -> Result<(), CorpusError> {
+        self.observations.try_get()?;
+        self.aggregates.try_get()?;
+        Ok(())
     }
 
     /// The observation of `indicator` for a country or aggregate `iso3` in `year`.
     pub fn observation(&self, indicator: &str, iso3: &str, year: i32) -> Option<Observation<'_>> {
-        self.observations
+        self.observations()
             .find(indicator, iso3, year)
-            .or_else(|| self.aggregates.find(indicator, iso3, year))
+            .or_else(|| self.aggregates().find(indicator, iso3, year))
     }
 
     /// Resolves a stored citation id to its full record.
@@ -202,13 +268,13 @@ impl BakedCorpus {
         };
         let Some(observation) = self.observation(&metric.id, &entity.iso3, parts.year) else {
             let table = if self
-                .observations
+                .observations()
                 .series(&metric.id, &entity.iso3)
                 .is_empty()
             {
-                &self.aggregates
+                self.aggregates()
             } else {
-                &self.observations
+                self.observations()
             };
             let years: Vec<i32> = table
                 .series(&metric.id, &entity.iso3)

@@ -3,7 +3,7 @@
 //! Data flow: [`load`] opens the published corpus (memory-mapped tables, registries, search index) →
 //! [`tools`] (the domain plugin: one file per tool, typed inputs and outputs, schemas derived from the
 //! types) → [`transport`] (the generic core: JSON-RPC, MCP lifecycle, Streamable HTTP, stdio, limits).
-//! Beside the tools, the analysts' files: [`load::downloads`] maps them, [`catalog`] lists and renders them
+//! Beside the tools, the analysts' files: [`load::downloads`] reads them, [`catalog`] lists and renders them
 //! (JSON catalog, HTML page), [`links`] builds their URLs from the configured public base URL, and
 //! `transport::downloads` / `transport::resources` serve them over HTTP and as MCP resources.
 //!
@@ -38,6 +38,8 @@ pub fn build(out_dir: &Path) -> Result<McpServer, String> {
 /// As [`build`], or a message naming the artifact whose checksum differs.
 pub fn build_verified(out_dir: &Path) -> Result<McpServer, String> {
     let corpus = load::verify_corpus(out_dir).map_err(|error| error.to_string())?;
+    // Swapped in decoded: the first request on the new corpus pays nothing.
+    corpus.warm().map_err(|error| error.to_string())?;
     let plugin = tools::Plugin::new(Arc::new(corpus), tools::all())?;
     Ok(McpServer::new(plugin))
 }
@@ -50,7 +52,20 @@ pub fn build_with_tools(
     out_dir: &Path,
     tool_table: Vec<tools::ToolSpec>,
 ) -> Result<McpServer, String> {
-    let corpus = load::load_corpus(out_dir).map_err(|error| error.to_string())?;
-    let plugin = tools::Plugin::new(Arc::new(corpus), tool_table)?;
+    let corpus = Arc::new(load::load_corpus(out_dir).map_err(|error| error.to_string())?);
+    // The observation tables are decoded on a background thread while the first messages
+    // (`initialize`, `tools/list`) are answered; a tool call that needs them first waits for them.
+    let warming = corpus.clone();
+    let spawned = std::thread::Builder::new()
+        .name("corpus-warm".into())
+        .spawn(move || {
+            if let Err(error) = warming.warm() {
+                tracing::error!(%error, "the observation tables cannot be decoded");
+            }
+        });
+    if spawned.is_err() {
+        corpus.warm().map_err(|error| error.to_string())?;
+    }
+    let plugin = tools::Plugin::new(corpus, tool_table)?;
     Ok(McpServer::new(plugin))
 }

@@ -175,7 +175,7 @@ pub fn dataset_json_ld(corpus: &Corpus, metric: &Metric, lang: Lang) -> Value {
         metric.description.clone()
     };
     let distribution: Vec<Value> = corpus
-        .downloads
+        .downloads()
         .of(Subject::Indicator, &metric.id)
         .map(|file| {
             json!({

@@ -57,7 +57,7 @@ pub fn rendered<E>(
 pub fn catalog_json(corpus: &Corpus) -> Value {
     let baked = &corpus.baked;
     let files_of = |subject: Subject, id: &str| -> Vec<Value> {
-        corpus.downloads.of(subject, id).map(file_json).collect()
+        corpus.downloads().of(subject, id).map(file_json).collect()
     };
     let mut indicators = Vec::new();
     for metric in baked.metrics() {
@@ -104,7 +104,7 @@ pub fn catalog_json(corpus: &Corpus) -> Value {
         .collect();
     let single = |subject: Subject| -> Vec<Value> {
         corpus
-            .downloads
+            .downloads()
             .files()
             .iter()
             .filter(|file| file.download.subject == subject)

@@ -105,7 +105,7 @@ pub fn corpus_json_ld(corpus: &Corpus, lang: Lang) -> serde_json::Value {
         .iter()
         .filter(|metric| {
             corpus
-                .downloads
+                .downloads()
                 .of(Subject::Indicator, &metric.id)
                 .next()
                 .is_some()
@@ -140,7 +140,7 @@ pub fn corpus_json_ld(corpus: &Corpus, lang: Lang) -> serde_json::Value {
         .filter_map(|metric| metric.coverage.last_year)
         .max();
     let distribution: Vec<serde_json::Value> = corpus
-        .downloads
+        .downloads()
         .files()
         .iter()
         .filter(|file| file.download.subject != Subject::Indicator)
@@ -262,7 +262,7 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
                 })
                 .filter_map(|metric| {
                     let files: Vec<FileView> = corpus
-                        .downloads
+                        .downloads()
                         .of(Subject::Indicator, &metric.id)
                         .map(file_view)
                         .collect();
@@ -288,7 +288,7 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
         .iter()
         .filter_map(|dataset| {
             let files: Vec<FileView> = corpus
-                .downloads
+                .downloads()
                 .of(Subject::Dataset, &dataset.dataset_id)
                 .map(file_view)
                 .collect();
@@ -302,7 +302,7 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
         })
         .collect();
     let singles: Vec<FileView> = corpus
-        .downloads
+        .downloads()
         .files()
         .iter()
         .filter(|file| {
@@ -313,7 +313,7 @@ pub fn render(corpus: &Corpus, lang: Lang, query: &str) -> Result<String, miniji
         })
         .map(file_view)
         .collect();
-    let published = corpus.downloads.published.map(|published| {
+    let published = corpus.downloads().published.map(|published| {
         let (year, month, day) = corpus::dates::civil_from_time(published);
         corpus::dates::long_date(year, month, day, lang)
     });

@@ -25,8 +25,9 @@ pub struct Corpus {
     pub datasets: Vec<Dataset>,
     /// The full-text index over indicators.
     pub index: MetricIndex,
-    /// The analysts' files (`exports/downloads.json`).
-    pub downloads: downloads::Downloads,
+    /// The analysts' files (`exports/downloads.json`), joined with the manifest on first use
+    /// ([`Corpus::downloads`]).
+    downloads: OnceLock<downloads::Downloads>,
     /// Precomputed per-series statistics, read on first use (kept out of start-up time and memory).
     series_stats: OnceLock<Result<Vec<SeriesStats>, String>>,
     /// Precomputed anomalies and contradictions, read on first use.
@@ -59,6 +60,37 @@ pub struct Corpus {
 }
 
 impl Corpus {
+    /// The analysts' files (`exports/downloads.json`, each joined with its manifest entry), read on the
+    /// first call (a start-up reads nothing it does not answer with). A list that cannot be read (damaged
+    /// after publication: a reload verifies every checksum first) is logged and serves no file.
+    pub fn downloads(&self) -> &downloads::Downloads {
+        self.downloads.get_or_init(|| {
+            downloads::Downloads::read(self.baked.dir(), self.baked.manifest()).unwrap_or_else(
+                |error| {
+                    tracing::error!(%error, "the downloads list cannot be read; no file is served");
+                    downloads::Downloads::default()
+                },
+            )
+        })
+    }
+
+    /// Reads now what the first answers would otherwise read: the observation tables and the
+    /// downloads list (a server calls it on a background thread at start, and before it swaps a
+    /// reloaded corpus in).
+    ///
+    /// # Errors
+    /// As [`corpus::BakedCorpus::warm`]; a downloads list that cannot be read or names a file the
+    /// manifest does not list.
+    pub fn warm(&self) -> Result<(), CorpusError> {
+        self.baked.warm()?;
+        if self.downloads.get().is_none() {
+            let read = downloads::Downloads::read(self.baked.dir(), self.baked.manifest())?;
+            // Another thread may have read it meanwhile: the same list.
+            let _ = self.downloads.set(read);
+        }
+        Ok(())
+    }
+
     /// The bake's precomputed per-series statistics (`series_stats.json`), sorted by (indicator, country).
     ///
     /// # Errors
@@ -375,12 +407,17 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         "curated records' sources",
     )?;
     let index = MetricIndex::open(&baked.dir().join(layout::INDEX_DIR))?;
-    let downloads = downloads::Downloads::read(baked.dir(), baked.manifest())?;
+    let downloads_list = baked.dir().join(corpus::exports::DOWNLOADS);
+    if !downloads_list.is_file() {
+        return Err(CorpusError::MissingArtifact {
+            path: downloads_list,
+        });
+    }
     Ok(Corpus {
         baked,
         datasets,
         index,
-        downloads,
+        downloads: OnceLock::new(),
         series_stats: OnceLock::new(),
         discoveries: OnceLock::new(),
         correlations: OnceLock::new(),

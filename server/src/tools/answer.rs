@@ -392,7 +392,7 @@ fn resource_links(corpus: &Corpus, citations: &[CitationRecord<'_>]) -> Vec<Stri
         .into_iter()
         .filter_map(|indicator| {
             corpus
-                .downloads
+                .downloads()
                 .of(corpus::exports::Subject::Indicator, indicator)
                 .next()
         })

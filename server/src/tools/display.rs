@@ -39,7 +39,7 @@ pub struct FileLink {
 /// The files of an indicator (`Subject::Indicator`, metric id) or dataset, in format order; empty if none.
 pub fn file_links(corpus: &Corpus, subject: corpus::exports::Subject, id: &str) -> Vec<FileLink> {
     corpus
-        .downloads
+        .downloads()
         .of(subject, id)
         .map(|file| FileLink {
             format: file.download.format.as_str(),

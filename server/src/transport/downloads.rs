@@ -50,7 +50,7 @@ pub async fn get_catalog(
         (
             bytes,
             corpus.baked.manifest().corpus_version.clone(),
-            corpus.downloads.published,
+            corpus.downloads().published,
         )
     })
     .await;
@@ -101,7 +101,7 @@ pub async fn get_page(
         (
             bytes,
             corpus.baked.manifest().corpus_version.clone(),
-            corpus.downloads.published,
+            corpus.downloads().published,
         )
     })
     .await;
@@ -480,7 +480,7 @@ pub async fn get_file(State(state): State<Arc<HttpState>>, request: Request) -> 
         .unwrap_or_default();
     let server = state.server();
     let corpus = server.plugin().corpus();
-    let Some(file) = corpus.downloads.by_path(path) else {
+    let Some(file) = corpus.downloads().by_path(path) else {
         return not_found(corpus, path);
     };
     let with_bom = match wants_bom(request.uri().query(), file.download.format) {
@@ -497,7 +497,7 @@ pub async fn get_file(State(state): State<Arc<HttpState>>, request: Request) -> 
     } else {
         format!("\"{}\"", file.sha256)
     };
-    let published = corpus.downloads.published;
+    let published = corpus.downloads().published;
     let bom_bytes = if with_bom { UTF8_BOM.len() as u64 } else { 0 };
     let total = file.bytes + bom_bytes;
     let range = requested_range(&headers, &etag, total);
@@ -517,7 +517,7 @@ pub async fn get_file(State(state): State<Arc<HttpState>>, request: Request) -> 
             tokio::task::spawn_blocking(move || {
                 let corpus = server.plugin().corpus();
                 let file = corpus
-                    .downloads
+                    .downloads()
                     .by_path(&path)
                     .ok_or_else(|| format!("{path} is no longer listed"))?;
                 with_bom_range(file, bom_bytes, start, stop)
@@ -745,7 +745,7 @@ fn not_found(corpus: &Corpus, path: &str) -> Response {
     let subjects = [Subject::Indicator, Subject::Dataset];
     let available: Vec<String> = subjects
         .into_iter()
-        .flat_map(|subject| corpus.downloads.of(subject, id))
+        .flat_map(|subject| corpus.downloads().of(subject, id))
         .map(|file| links::download_url(&file.download))
         .collect();
     let closest_of: Vec<(Subject, &str)> = if available.is_empty() {
@@ -753,7 +753,7 @@ fn not_found(corpus: &Corpus, path: &str) -> Response {
             .into_iter()
             .flat_map(|subject| {
                 corpus
-                    .downloads
+                    .downloads()
                     .closest_ids(subject, id, 3)
                     .into_iter()
                     .map(move |id| (subject, id))
@@ -767,7 +767,7 @@ fn not_found(corpus: &Corpus, path: &str) -> Response {
     // The first file of the closest id, under its own subject's path (`datasets/observations.csv.gz`).
     let example = closest_of.first().and_then(|(subject, id)| {
         corpus
-            .downloads
+            .downloads()
             .of(*subject, id)
             .next()
             .map(|file| file.download.path.clone())

@@ -66,7 +66,7 @@ pub fn list(
             .ok_or_else(|| invalid_cursor(text))?,
         Some(other) => return Err(invalid_cursor(&other.to_string())),
     };
-    let files = corpus.downloads.files();
+    let files = corpus.downloads().files();
     if offset > files.len() {
         return Err(invalid_cursor(&offset.to_string()));
     }
@@ -160,7 +160,7 @@ pub fn read(corpus: &Corpus, params: Option<&Value>) -> Result<Value, RpcError> 
     }
     let shown = crate::text::snippet(uri);
     let file = (uri.len() <= MAX_URI_CHARS)
-        .then(|| corpus.downloads.by_uri(uri))
+        .then(|| corpus.downloads().by_uri(uri))
         .flatten()
         .ok_or_else(|| RpcError {
             code: codes::RESOURCE_NOT_FOUND,
