@@ -583,7 +583,7 @@ async fn an_indicator_chart_page_describes_its_dataset_in_schema_org_json_ld() {
     // One DataDownload per file of the indicator, each fetchable where it says, in its media type.
     let distribution = dataset["distribution"].as_array().unwrap();
     let files: Vec<_> = corpus
-        .downloads
+        .downloads()
         .of(corpus::exports::Subject::Indicator, "ngdp_rpch")
         .collect();
     assert_eq!(distribution.len(), files.len());

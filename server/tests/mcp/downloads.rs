@@ -299,7 +299,7 @@ fn resources_are_listed_in_pages_and_read_as_text_or_blob() {
         }
     }
     // Every file once, after the Agent Skill, which opens the first page.
-    let files = server().plugin().corpus().downloads.files().len();
+    let files = server().plugin().corpus().downloads().files().len();
     assert_eq!(uris[0], server::transport::resources::SKILL_URI);
     assert_eq!(uris.len(), files + 1);
     assert_eq!(
