@@ -27,9 +27,9 @@ wait_for() { until curl -sf "$1" > /dev/null 2>&1; do sleep 0.1; done; }
 
 (cd "$peer_dir" && exec "$OLDPWD/target/peer-venv/bin/python" server.py --port 18781 > "$work/peer.log" 2>&1) &
 pids+=($!)
-MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 target/release/server --addr 127.0.0.1:18080 --corpus-dir "$work/corpus" > "$work/cached.log" &
+MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 target/release/server --addr 127.0.0.1:18080 --corpus-dir "$work/corpus" > "$work/cached.log" &
 pids+=($!); cached_pid=$!
-MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_CACHE_MB=0 target/release/server --addr 127.0.0.1:18082 --corpus-dir "$work/corpus" > "$work/uncached.log" &
+MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 MCP_CACHE_MB=0 target/release/server --addr 127.0.0.1:18082 --corpus-dir "$work/corpus" > "$work/uncached.log" &
 pids+=($!); uncached_pid=$!
 wait_for 'http://127.0.0.1:18080/api/mcp?health=1'
 wait_for 'http://127.0.0.1:18082/api/mcp?health=1'
@@ -47,8 +47,9 @@ until curl -sf -X POST http://127.0.0.1:18081/api/mcp > /dev/null; do sleep 0.05
 measure() {
   wrk "$@" --latency -s bench/get_series.lua 2>/dev/null | awk '
     function ms(text) { if (text ~ /us$/) return text / 1000; if (text ~ /ms$/) return text + 0; if (text ~ /s$/) return text * 1000; return text }
-    /Requests\/sec/ { rate = $2 } $1 == "50%" { p50 = ms($2) } $1 == "99%" { p99 = ms($2) }
-    END { printf "%.0f %.3f %.3f\n", rate, p50, p99 }'
+    /Requests\/sec/ { rate = $2 } $1 == "50%" { p50 = ms($2) } $1 == "99%" { p99 = ms($2) } /Non-2xx/ { bad = $NF }
+    END { if (bad > 0) printf "wrk saw %d answers that were not 200: the figures are not of get_series\n", bad > "/dev/stderr"
+          printf "%.0f %.3f %.3f\n", rate, p50, p99 }'
 }
 declare -A rate p50 p99 bytes
 bytes[peer]=$(wc -c < "$work/peer.json"); bytes[ours]=$(wc -c < "$work/ours.json")
@@ -64,8 +65,9 @@ paced() {
   connections=$(awk -v rate="$2" -v p50="$3" 'BEGIN { c = int(rate / 2 * (1 + p50) / 1000 + 0.5); print (c < 1 ? 1 : c) }')
   BENCH_DELAY_MS=1 wrk -t2 -c"$connections" -d10s --latency -s bench/paced.lua "http://127.0.0.1:$1/api/mcp" 2>/dev/null | awk '
     function ms(text) { if (text ~ /us$/) return text / 1000; if (text ~ /ms$/) return text + 0; if (text ~ /s$/) return text * 1000; return text }
-    /Requests\/sec/ { rate = $2 } $1 == "50%" { p50 = ms($2) } $1 == "99%" { p99 = ms($2) }
-    END { printf "%.0f %.3f %.3f\n", rate, p50, p99 }'
+    /Requests\/sec/ { rate = $2 } $1 == "50%" { p50 = ms($2) } $1 == "99%" { p99 = ms($2) } /Non-2xx/ { bad = $NF }
+    END { if (bad > 0) printf "wrk saw %d answers that were not 200: the figures are not of get_series\n", bad > "/dev/stderr"
+          printf "%.0f %.3f %.3f\n", rate, p50, p99 }'
 }
 read -r paced_uncached_rate paced_uncached_p50 paced_uncached_p99 < <(paced 18082 "${rate[uncached]}" "${p50[uncached]}")
 read -r paced_cached_rate paced_cached_p50 paced_cached_p99 < <(paced 18080 "${rate[cached]}" "${p50[cached]}")

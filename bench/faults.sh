@@ -25,10 +25,10 @@ target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null
 version=$(readlink "$work/corpus/current")
 # A second published name for the same content, so that the pointer can move back and forth.
 cp -r "$work/corpus/$version" "$work/corpus/copy"
-MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_RELOAD_POLL_SECS=1 RUST_LOG=warn \
+MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 MCP_RELOAD_POLL_SECS=1 RUST_LOG=warn \
   target/release/server --addr 127.0.0.1:18090 --corpus-dir "$work/corpus" > "$work/server.log" 2> "$work/server.err" &
 server_pid=$!; pids+=($server_pid)
-MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_CACHE_MB=0 \
+MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 MCP_CACHE_MB=0 \
   target/release/server --addr 127.0.0.1:18091 --corpus-dir "$work/corpus" > /dev/null 2>&1 &
 uncached_pid=$!; pids+=($uncached_pid)
 until curl -sf 'http://127.0.0.1:18090/api/mcp?health=1' > /dev/null; do sleep 0.1; done

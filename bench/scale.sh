@@ -84,7 +84,7 @@ for factor in "${factors[@]}"; do
   read -r seconds kib < "$dir/time.txt"
   # The bake's files reach the disk before latency is measured (a 20x bake writes gigabytes).
   sync
-  MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_CACHE_MB=0 \
+  MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 MCP_CACHE_MB=0 \
     target/release/server --addr 127.0.0.1:18095 --corpus-dir "$dir/baked" > /dev/null 2>&1 &
   server_pid=$!
   until curl -sf 'http://127.0.0.1:18095/api/mcp?health=1' > /dev/null; do sleep 0.1; done

@@ -13,7 +13,7 @@ server_pid=
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null
-MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_CACHE_MB=0 \
+MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 MCP_CACHE_MB=0 \
   target/release/server --addr 127.0.0.1:18083 --corpus-dir "$work/corpus" > "$work/server.log" &
 server_pid=$!
 until curl -sf 'http://127.0.0.1:18083/api/mcp?health=1' > /dev/null; do sleep 0.05; done

@@ -243,11 +243,17 @@ impl MetricIndex {
         let in_memory = tantivy::directory::RamDirectory::create();
         for entry in std::fs::read_dir(dir).map_err(io_error)? {
             let entry = entry.map_err(io_error)?;
-            if !entry.file_type().map_err(io_error)?.is_file() {
+            let name = entry.file_name();
+            let lock = name
+                .to_str()
+                .is_some_and(|name| name.starts_with(".tantivy-") && name.ends_with(".lock"));
+            // A lock file another process left (an older server's reader, a writer) is not part of
+            // the index: copied, it would hold the in-memory index's own lock.
+            if lock || !entry.file_type().map_err(io_error)?.is_file() {
                 continue;
             }
             let bytes = std::fs::read(entry.path()).map_err(io_error)?;
-            tantivy::Directory::atomic_write(&in_memory, Path::new(&entry.file_name()), &bytes)
+            tantivy::Directory::atomic_write(&in_memory, Path::new(&name), &bytes)
                 .map_err(io_error)?;
         }
         let index = Index::open(in_memory).map_err(index_error)?;
@@ -653,4 +659,52 @@ fn normalize_segment_names(dir: &Path, segment_name: &str) -> Result<(), CorpusE
         serde_json::to_string(&files).expect("strings serialize")
     );
     std::fs::write(&managed_path, managed).map_err(|error| CorpusError::io(&managed_path, error))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn document(dataset_id: &str, id: &str, name: &str) -> IndexDocument {
+        IndexDocument {
+            dataset_id: dataset_id.into(),
+            id: id.into(),
+            pillars: vec!["salud".into()],
+            code: id.into(),
+            names: vec![name.into()],
+            title: name.into(),
+            synonyms: Vec::new(),
+            description: String::new(),
+            context: String::new(),
+        }
+    }
+
+    #[test]
+    fn an_index_opens_in_memory_whatever_lock_files_another_process_left() {
+        let dir = tempfile::tempdir().unwrap();
+        build_index(
+            dir.path(),
+            &[
+                document("metrics", "sp_dyn_le00_in", "Life expectancy at birth"),
+                document("metrics", "sh_sta_mmrt", "Maternal mortality ratio"),
+            ],
+        )
+        .unwrap();
+        // What an older server's memory-mapped reader, or a writer, leaves behind.
+        std::fs::write(dir.path().join(".tantivy-meta.lock"), "").unwrap();
+        std::fs::write(dir.path().join(".tantivy-writer.lock"), "").unwrap();
+        let index = MetricIndex::open(dir.path()).unwrap();
+        let hits = index
+            .search_datasets("life expectancy", &[], None, 5)
+            .unwrap();
+        assert_eq!(hits[0].id, "sp_dyn_le00_in");
+        // Opening it wrote nothing into the published directory.
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.ends_with(".lock"))
+            .collect();
+        names.sort();
+        assert_eq!(names, [".tantivy-meta.lock", ".tantivy-writer.lock"]);
+    }
 }

@@ -89,14 +89,8 @@ pub fn router(state: Arc<HttpState>) -> Router {
         )
         .fallback(super::downloads::unknown_path)
         .method_not_allowed_fallback(method_not_allowed)
-        // Outermost (one layer, for speed): every response, errors included, carries its request id
-        // and says which origin may read it.
-        .layer(middleware::from_fn_with_state(
-            state.clone(),
-            request_id_and_cors,
-        ))
-        // Outside it: text answers compressed for a client that accepts gzip ([`compressible`]), their
-        // strong ETags then made weak (the compressed bytes are another representation).
+        // Text answers compressed for a client that accepts gzip ([`compressible`]); the layer outside
+        // makes their strong ETags weak (the compressed bytes are another representation).
         .layer(
             tower_http::compression::CompressionLayer::new()
                 .gzip(true)
@@ -105,7 +99,12 @@ pub fn router(state: Arc<HttpState>) -> Router {
                     compressible,
                 )),
         )
-        .layer(middleware::map_response(weak_etag_when_encoded))
+        // Outermost (one layer, for speed): every response, errors included, carries its request id
+        // and says which origin may read it.
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            request_id_and_cors,
+        ))
         .with_state(state)
 }
 
@@ -156,18 +155,16 @@ fn compressible(
 /// A response sent encoded (`Content-Encoding`) keeps its validator only as a weak one (`W/"…"`): the
 /// bytes differ from the unencoded representation's (RFC 9110 §8.8.1). A revalidation with either form
 /// still answers 304.
-async fn weak_etag_when_encoded(mut response: Response) -> Response {
-    if response.headers().contains_key(header::CONTENT_ENCODING)
-        && let Some(tag) = response
-            .headers()
+fn weak_etag_when_encoded(headers: &mut HeaderMap) {
+    if headers.contains_key(header::CONTENT_ENCODING)
+        && let Some(tag) = headers
             .get(header::ETAG)
             .and_then(|value| value.to_str().ok())
             .filter(|tag| tag.starts_with('"'))
             .and_then(|tag| HeaderValue::from_str(&format!("W/{tag}")).ok())
     {
-        response.headers_mut().insert(header::ETAG, tag);
+        headers.insert(header::ETAG, tag);
     }
-    response
 }
 
 /// The methods of the downloads catalog: GET (and HEAD), the CORS preflight, 405 otherwise.
@@ -707,6 +704,7 @@ async fn request_id_and_cors(
         headers.insert("x-request-id", value);
     }
     secure_headers(headers);
+    weak_etag_when_encoded(headers);
     match (&state.config.origins, origin) {
         (OriginPolicy::Any, _) => {
             headers.insert(
