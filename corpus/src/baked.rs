@@ -32,11 +32,12 @@ pub struct BakedCorpus {
 
 /// An observation table decoded on first use: opening a corpus reads its registries (a few MB), and the
 /// ~70 MB table is mapped and validated by the first call that reads observations, or by
-/// [`BakedCorpus::warm`] in the background, so a server answers `initialize` before it is decoded.
+/// [`BakedCorpus::warm`] in the background, so a server answers `initialize` before it is decoded. Either
+/// way it is decoded once: a reader arriving during the decode waits for it.
 #[derive(Debug)]
 struct LazyTable {
     path: PathBuf,
-    table: OnceLock<ObservationTable>,
+    table: OnceLock<Result<ObservationTable, String>>,
 }
 
 impl LazyTable {
@@ -51,28 +52,23 @@ impl LazyTable {
         })
     }
 
+    /// The decoded table, or the message of why it cannot be decoded (kept: decoded once).
+    fn try_get(&self) -> Result<&ObservationTable, &str> {
+        self.table
+            .get_or_init(|| ObservationTable::open(&self.path).map_err(|error| error.to_string()))
+            .as_ref()
+            .map_err(String::as_str)
+    }
+
     /// The decoded table.
     ///
     /// # Panics
     /// If the published file cannot be decoded (damaged after publication: `server check` and every
-    /// reload verify its checksum first); a tool call's panic is answered `-32603` and the server goes on.
+    /// reload verify its checksum and decode it first); a tool call's panic is answered `-32603` and the
+    /// server goes on.
     fn get(&self) -> &ObservationTable {
-        self.table.get_or_init(|| {
-            ObservationTable::open(&self.path)
-                .unwrap_or_else(|error| panic!("a published observation table: {error}"))
-        })
-    }
-
-    /// Decodes the table now, if it is not decoded yet.
-    ///
-    /// # Errors
-    /// As [`ObservationTable::open`].
-    fn try_get(&self) -> Result<&ObservationTable, CorpusError> {
-        if let Some(table) = self.table.get() {
-            return Ok(table);
-        }
-        let table = ObservationTable::open(&self.path)?;
-        Ok(self.table.get_or_init(|| table))
+        self.try_get()
+            .unwrap_or_else(|error| panic!("a published observation table: {error}"))
     }
 }
 
@@ -206,8 +202,12 @@ impl BakedCorpus {
     /// # Errors
     /// [`CorpusError`] naming the table that cannot be decoded.
     pub fn warm(&self) -> Result<(), CorpusError> {
-        self.observations.try_get()?;
-        self.aggregates.try_get()?;
+        for table in [&self.observations, &self.aggregates] {
+            table.try_get().map_err(|message| CorpusError::Arrow {
+                path: table.path.clone(),
+                message: message.to_string(),
+            })?;
+        }
         Ok(())
     }
 

@@ -128,6 +128,8 @@ fn main() -> ExitCode {
 
 fn check(corpus_dir: &std::path::Path) -> Result<(), String> {
     let corpus = server::load::verify_corpus(corpus_dir).map_err(|error| error.to_string())?;
+    // What a server reads on first use is read now too: the observation tables, the downloads list.
+    corpus.warm().map_err(|error| error.to_string())?;
     let baked = &corpus.baked;
     println!(
         "corpus {} at {}: {} observations, {} comparison-aggregate observations, {} indicators, {} sources, {} datasets, checksums ok",

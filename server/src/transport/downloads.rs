@@ -129,14 +129,25 @@ pub const CHART_PAGE_POLICY: &str = "default-src 'none'; script-src 'self' 'unsa
 /// `GET`/`HEAD /assets/{name}`: the chart pages' vendored scripts as one file
 /// ([`super::apps::vendor_script`], at [`super::apps::vendor_script_path`]), immutable under its
 /// content-hashed name (`Cache-Control: public, max-age=31536000, immutable`, an `ETag`, 304 on
-/// revalidation), so a browser fetches it once for every chart page; any other name is 404.
+/// revalidation), so a browser fetches it once for every chart page; an earlier hash (a page cached
+/// before an upgrade) gets today's scripts with `no-cache`; any other name is 404.
 pub async fn get_asset(
     method: Method,
     headers: HeaderMap,
     axum::extract::Path(name): axum::extract::Path<String>,
 ) -> Response {
     let path = super::apps::vendor_script_path();
-    if path.strip_prefix("/assets/") != Some(name.as_str()) {
+    let current = path.strip_prefix("/assets/") == Some(name.as_str());
+    // A page cached before an upgrade names the scripts of its day: it is served today's (the same
+    // packages' API), revalidated each time rather than cached as immutable under that name.
+    let earlier = !current
+        && name
+            .strip_prefix("chart-vendor-")
+            .and_then(|rest| rest.strip_suffix(".js"))
+            .is_some_and(|hash| {
+                hash.len() == 16 && hash.bytes().all(|byte| byte.is_ascii_hexdigit())
+            });
+    if !current && !earlier {
         return problem(
             StatusCode::NOT_FOUND,
             json!({
@@ -145,7 +156,11 @@ pub async fn get_asset(
             }),
         );
     }
-    let etag = format!("\"{}\"", name.trim_end_matches(".js"));
+    // The validator names the content served: today's scripts, whatever name asked for them.
+    let etag = format!(
+        "\"{}\"",
+        path.trim_start_matches("/assets/").trim_end_matches(".js")
+    );
     let mut response = if not_modified(&headers, &etag, None) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
@@ -171,7 +186,11 @@ pub async fn get_asset(
     insert(
         &mut response,
         header::CACHE_CONTROL,
-        "public, max-age=31536000, immutable",
+        if current {
+            "public, max-age=31536000, immutable"
+        } else {
+            "no-cache"
+        },
     );
     if let Ok(value) = HeaderValue::from_str(&etag) {
         response.headers_mut().insert(header::ETAG, value);

@@ -357,6 +357,9 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         Step::Call(PendingCall { job, ticket }) => {
             let plugin = server.plugin().clone();
             let cancel = job.cancel_flag();
+            // Raised however this request ends: past the deadline, or dropped because its client went
+            // away (a finished call ignores it).
+            let _cancel_on_drop = CancelOnDrop(cancel.clone());
             let running = tokio::task::spawn_blocking(move || {
                 let _slot = slot;
                 McpServer::run_call(&plugin, job)
@@ -435,6 +438,15 @@ async fn charge(state: &HttpState, client: Option<IpAddr>, units: u32) -> Option
     Some(response)
 }
 
+/// Raises a call's cancel flag when dropped (see `post_mcp`).
+struct CancelOnDrop(crate::tools::cancel::CancelFlag);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
 /// The 503 for a call refused at the cap on calls in flight: `Retry-After: 1` (slots come back as
 /// calls end, within a deadline at most).
 fn busy_response(state: &HttpState, busy: Busy) -> Response {
@@ -492,6 +504,17 @@ async fn get_mcp(
         return method_not_allowed().await;
     }
     let server = state.server();
+    // The count decodes the observation table if the start-up warm-up has not: off the async workers.
+    let counted = server.clone();
+    let observations = tokio::task::spawn_blocking(move || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            counted.plugin().corpus().baked.observations().len()
+        }))
+        .ok()
+    })
+    .await
+    .ok()
+    .flatten();
     let baked = &server.plugin().corpus().baked;
     json_response(
         StatusCode::OK,
@@ -503,7 +526,7 @@ async fn get_mcp(
             "max_batch": MAX_BATCH,
             "corpus_version": baked.manifest().corpus_version,
             "tools": server.plugin().tools().iter().filter(|tool| !tool.app_only).count(),
-            "observations": baked.observations().len(),
+            "observations": observations,
             "indicators": baked.metrics().len(),
             "loaded_at_unix": state.loaded_at_unix(),
         }),

@@ -7,7 +7,8 @@
 //! A slot ([`Slot`]) is held by the thread that runs the call, not by the request waiting on it: it is
 //! released when the tool returns, so a call past its deadline keeps its slot until its next
 //! cancellation checkpoint ([`crate::tools::cancel`]) stops it. Cached answers and the quick methods
-//! (`initialize`, `ping`, lists) take no slot.
+//! (`initialize`, `ping`, lists) take no slot. A batch takes one slot for the whole batch: its calls run
+//! one after another, and one past its deadline may go on beside the next until its next checkpoint.
 
 use std::{
     collections::HashMap,

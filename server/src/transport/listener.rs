@@ -224,13 +224,23 @@ async fn serve_connection(
 #[derive(Debug, Default)]
 struct ClientConnections {
     open: Mutex<HashMap<IpAddr, ClientEntry>>,
+    /// Numbers connections across all clients, so a number is never reused while its connection lives.
+    next: std::sync::atomic::AtomicU64,
 }
 
-/// One client's open connections: their close signals, oldest first, by connection number.
+/// One client's open connections: the close signals of those that may still be asked to close, oldest
+/// first, by connection number, and how many were asked and are still closing (they count toward the
+/// client's cap until they have closed).
 #[derive(Debug, Default)]
 struct ClientEntry {
     connections: std::collections::VecDeque<(u64, Arc<tokio::sync::Notify>)>,
-    next: u64,
+    closing: usize,
+}
+
+impl ClientEntry {
+    fn open(&self) -> usize {
+        self.connections.len() + self.closing
+    }
 }
 
 /// One admitted connection of a client; gives its slot back when dropped.
@@ -247,14 +257,13 @@ impl ClientConnections {
     fn admit(self: &Arc<Self>, address: IpAddr, cap: usize) -> Option<ClientSlot> {
         let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
         let entry = open.entry(address).or_default();
-        if entry.connections.len() >= cap {
-            if entry.connections.is_empty() {
+        if entry.open() >= cap {
+            if entry.open() == 0 {
                 open.remove(&address);
             }
             return None;
         }
-        let number = entry.next;
-        entry.next += 1;
+        let number = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let close = Arc::new(tokio::sync::Notify::new());
         entry.connections.push_back((number, close.clone()));
         Some(ClientSlot {
@@ -267,27 +276,27 @@ impl ClientConnections {
 
     /// Asks the oldest connection of the client holding the most connections to close, if that client
     /// is not `newcomer`, holds more than `share` and more than `newcomer` does (counting the
-    /// newcomer's new connection); whether one was asked. The asked connection leaves the list at once,
-    /// so the next newcomer asks another.
+    /// newcomer's new connection); whether one was asked. The asked connection counts as closing until
+    /// it has closed, and is not asked again.
     fn ask_one_to_close(&self, newcomer: IpAddr, share: usize) -> bool {
         let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
-        let held = open
-            .get(&newcomer)
-            .map_or(0, |entry| entry.connections.len());
+        let held = open.get(&newcomer).map_or(0, ClientEntry::open);
         let Some((_, entry)) = open
             .iter_mut()
             .filter(|(address, entry)| {
                 **address != newcomer
-                    && entry.connections.len() > share.max(1)
-                    && entry.connections.len() > held
+                    && !entry.connections.is_empty()
+                    && entry.open() > share.max(1)
+                    && entry.open() > held
             })
-            .max_by_key(|(_, entry)| entry.connections.len())
+            .max_by_key(|(_, entry)| entry.open())
         else {
             return false;
         };
         let Some((_, close)) = entry.connections.pop_front() else {
             return false;
         };
+        entry.closing += 1;
         close.notify_one();
         true
     }
@@ -301,12 +310,45 @@ impl Drop for ClientSlot {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         if let Some(entry) = open.get_mut(&self.address) {
+            let before = entry.connections.len();
             entry
                 .connections
                 .retain(|(number, _)| *number != self.number);
-            if entry.connections.is_empty() {
+            if entry.connections.len() == before {
+                // It had been asked to close.
+                entry.closing = entry.closing.saturating_sub(1);
+            }
+            if entry.open() == 0 {
                 open.remove(&self.address);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_connection_asked_to_close_counts_toward_its_client_until_it_has_closed() {
+        let connections = Arc::new(ClientConnections::default());
+        let (hog, newcomer): (IpAddr, IpAddr) =
+            ("192.0.2.1".parse().unwrap(), "192.0.2.2".parse().unwrap());
+        let oldest = connections.admit(hog, 3).unwrap();
+        let _second = connections.admit(hog, 3).unwrap();
+        assert!(connections.ask_one_to_close(newcomer, 1));
+        // Still open while it closes: it counts toward the cap, and is not asked again.
+        let _third = connections.admit(hog, 3).unwrap();
+        assert!(
+            connections.admit(hog, 3).is_none(),
+            "three open, one closing"
+        );
+        drop(oldest);
+        let fourth = connections.admit(hog, 3).unwrap();
+        assert!(fourth.number > _third.number, "numbers are never reused");
+        // The newcomer itself is never asked to make room for itself, nor a client within its share.
+        assert!(!connections.ask_one_to_close(hog, 1));
+        let _one = connections.admit(newcomer, 3).unwrap();
+        assert!(!connections.ask_one_to_close(hog, 1));
     }
 }

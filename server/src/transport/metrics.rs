@@ -21,7 +21,8 @@ pub struct CallLabels {
     /// Tool name.
     pub tool: &'static str,
     /// `ok`, `cached`, `tool_error` (an `isError` result), `internal` (-32603), `deadline` (the caller
-    /// stopped waiting) or `cancelled` (the tool then stopped at a checkpoint; counted when it does).
+    /// stopped waiting) or `cancelled` (a call already counted under `deadline`, or whose client went
+    /// away, that then stopped at a checkpoint: counted when it does, so not an extra call).
     pub outcome: &'static str,
 }
 

@@ -251,6 +251,13 @@ async fn a_chart_page_loads_the_vendored_scripts_from_one_immutable_asset() {
         script.len()
     );
     assert_eq!(gunzip(&gzipped), script.as_bytes());
+    // A page cached before an upgrade names an earlier hash: it gets today's scripts, not cached as
+    // immutable under that name.
+    let (response, earlier) =
+        send(&state, get("/assets/chart-vendor-0123456789abcdef.js", &[])).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["cache-control"], "no-cache");
+    assert_eq!(earlier, script.as_bytes());
     let (response, bytes) = send(&state, get("/assets/chart-vendor-0000.js", &[])).await;
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
     let refusal = String::from_utf8(bytes).unwrap();
