@@ -479,9 +479,6 @@ fn with_bom_range(
         stop.saturating_sub(bom_bytes),
     );
     if file_stop > file_start {
-        if bytes.is_empty() && file_start == 0 && file_stop == file.bytes {
-            return file.content();
-        }
         bytes.extend_from_slice(&file.content_range(file_start, file_stop - 1)?);
     }
     Ok(Bytes::from(bytes))

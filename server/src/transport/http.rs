@@ -356,10 +356,9 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         Step::Done(reply) => Ok(reply),
         Step::Call(PendingCall { job, ticket }) => {
             let plugin = server.plugin().clone();
-            let cancel = job.cancel_flag();
             // Raised however this request ends: past the deadline, or dropped because its client went
             // away (a finished call ignores it).
-            let _cancel_on_drop = CancelOnDrop(cancel.clone());
+            let _cancel_on_drop = CancelOnDrop(job.cancel_flag());
             let running = tokio::task::spawn_blocking(move || {
                 let _slot = slot;
                 McpServer::run_call(&plugin, job)
@@ -367,11 +366,9 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
             match tokio::time::timeout(server.call_deadline(), running).await {
                 Ok(Ok(outcome)) => Ok(server.finish_call(ticket, Some(outcome))),
                 Ok(Err(joined)) => Err(joined),
-                // Past the deadline the tool stops at its next checkpoint and its slot comes back.
-                Err(_) => {
-                    cancel.cancel();
-                    Ok(server.finish_call(ticket, None))
-                }
+                // Past the deadline the tool stops at its next checkpoint (the guard raises its flag)
+                // and its slot comes back.
+                Err(_) => Ok(server.finish_call(ticket, None)),
             }
         }
     };
