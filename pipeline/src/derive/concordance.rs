@@ -129,24 +129,26 @@ pub fn concordance(
             shared += 1;
             beyond += u64::from(!agrees);
             table.pair.push(pair.id.clone());
-            table.country.push(observations.country[left_idx].clone());
+            table
+                .country
+                .push(observations.country[left_idx].to_string());
             table.year.push(observations.year[left_idx]);
             table.left_indicator.push(pair.left.clone());
             table.left_value.push(left_value);
             table
                 .left_citation_id
-                .push(observations.citation_id[left_idx].clone());
+                .push(observations.citation_id[left_idx].to_string());
             table.right_indicator.push(pair.right.clone());
             table.right_value.push(right_value);
             table.right_times_indicator.push(pair.right_times.clone());
             table.right_times_value.push(times_value);
             table
                 .right_times_citation_id
-                .push(times_idx.map(|times_idx| observations.citation_id[times_idx].clone()));
+                .push(times_idx.map(|times_idx| observations.citation_id[times_idx].to_string()));
             table.right_value_aligned.push(aligned);
             table
                 .right_citation_id
-                .push(observations.citation_id[right_idx].clone());
+                .push(observations.citation_id[right_idx].to_string());
             table.difference.push(aligned - left_value);
             table.within_tolerance.push(agrees);
         }

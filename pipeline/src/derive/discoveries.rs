@@ -91,8 +91,8 @@ pub fn discoveries(
                 change_per_year: per_year[index],
                 z_score,
                 citation_ids: [
-                    observations.citation_id[before].clone(),
-                    observations.citation_id[after].clone(),
+                    observations.citation_id[before].to_string(),
+                    observations.citation_id[after].to_string(),
                 ],
             });
         }

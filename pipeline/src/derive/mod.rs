@@ -157,7 +157,7 @@ fn count_estimates_and_projections(
             ),
         ] {
             if flagged {
-                *tally.entry(source.clone()).or_default() += 1;
+                *tally.entry(source.to_string()).or_default() += 1;
             }
         }
     }

@@ -62,7 +62,7 @@ pub fn attach(
             by: WORLD_BANK_LCN.into(),
             code: REGION_CODE.into(),
             value: aggregates.value[row_idx],
-            citation_id: aggregates.citation_id[row_idx].clone(),
+            citation_id: aggregates.citation_id[row_idx].to_string(),
             method: rule_for(rules, &stats.indicator)
                 .and_then(|rule| rule.publisher_method.clone()),
         });

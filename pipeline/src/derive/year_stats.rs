@@ -219,18 +219,18 @@ pub fn year_stats(
             weight_share,
             unweighted: unweighted
                 .iter()
-                .map(|&row_idx| observations.country[row_idx].clone())
+                .map(|&row_idx| observations.country[row_idx].to_string())
                 .collect(),
             leaders: ranked
                 .iter()
                 .take(3)
-                .map(|&row_idx| observations.citation_id[row_idx].clone())
+                .map(|&row_idx| observations.citation_id[row_idx].to_string())
                 .collect(),
             laggards: ranked
                 .iter()
                 .rev()
                 .take(3)
-                .map(|&row_idx| observations.citation_id[row_idx].clone())
+                .map(|&row_idx| observations.citation_id[row_idx].to_string())
                 .collect(),
             population_share: region_population.get(&year).map(|total| {
                 let covered: f64 = rows.iter().filter_map(|&row_idx| population(row_idx)).sum();

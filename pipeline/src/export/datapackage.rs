@@ -154,11 +154,28 @@ pub fn indicator_resource(export: &IndicatorExport<'_>, path: &str, csv: &[u8]) 
     resource
 }
 
-/// The table of a Parquet file.
-fn read_parquet(path: &Path) -> Result<polars::prelude::DataFrame, BakeError> {
+/// One column of a Parquet file (`None` if the file has no such column): read alone, so describing the
+/// observations never holds the whole table.
+fn read_parquet_column(
+    path: &Path,
+    name: &str,
+) -> Result<Option<polars::prelude::Column>, BakeError> {
     let file = std::fs::File::open(path).map_err(|error| BakeError::io(path, error))?;
-    ParquetReader::new(file)
+    let mut reader = ParquetReader::new(file);
+    let has = reader
+        .schema()
+        .map_err(|error| BakeError::Table {
+            artifact: path.display().to_string(),
+            message: error.to_string(),
+        })?
+        .contains(name);
+    if !has {
+        return Ok(None);
+    }
+    reader
+        .with_columns(Some(vec![name.to_string()]))
         .finish()
+        .map(|mut frame| frame.drop_in_place(name).ok())
         .map_err(|error| BakeError::Table {
             artifact: path.display().to_string(),
             message: error.to_string(),
@@ -229,13 +246,9 @@ pub fn dataset_resources(
     let id = dataset.dataset_id.as_str();
     let parquet = dataset_path(dir, id, Format::Parquet);
     let schema = dataset_schema(dataset, &parquet)?;
-    let table = read_parquet(&parquet)?;
     // The sources a table's rows name (its `source` column), else those its catalog entry declares.
-    let held: Vec<String> = match table
-        .column("source")
-        .ok()
-        .and_then(|column| column.str().ok())
-    {
+    let source_column = read_parquet_column(&parquet, "source")?;
+    let held: Vec<String> = match source_column.as_ref().and_then(|column| column.str().ok()) {
         Some(strings) => strings
             .iter()
             .flatten()
@@ -257,10 +270,12 @@ pub fn dataset_resources(
     if let Some(fields) = parquet_schema["fields"].as_array_mut() {
         for field in fields {
             let name = field["name"].as_str().unwrap_or("").to_string();
-            let nullable = table
-                .column(&name)
-                .is_ok_and(|column| column.null_count() > 0);
-            if field["type"] == "integer" && nullable {
+            if field["type"] != "integer" {
+                continue;
+            }
+            let nullable =
+                read_parquet_column(&parquet, &name)?.is_some_and(|column| column.null_count() > 0);
+            if nullable {
                 field["type"] = "number".into();
                 let note = "whole numbers; empty where none";
                 field["description"] = match field["description"].as_str() {

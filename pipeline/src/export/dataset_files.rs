@@ -191,22 +191,56 @@ pub fn write_record_dataset_files(
 /// # Errors
 /// [`BakeError::Table`] naming `artifact` if a record is not an object or polars rejects a column.
 pub fn records_frame<T: Serialize>(artifact: &str, records: &[T]) -> Result<DataFrame, BakeError> {
-    let table_error = |message: String| BakeError::Table {
-        artifact: artifact.to_string(),
-        message,
-    };
-    let rows = json_records(artifact, records)?;
-    let columns = column_names(&rows)
+    rows_frame(
+        artifact,
+        records.iter().map(|record| json_object(artifact, record)),
+    )
+}
+
+/// [`records_frame`] of rows already turned into JSON objects, taken one at a time: each row's cells are
+/// moved into their columns as it comes, so the rows are never all held as objects (a field name per
+/// cell), only as columns of values.
+///
+/// # Errors
+/// The first error of `rows`; [`BakeError::Table`] naming `artifact` if polars refuses the columns.
+pub fn rows_frame(
+    artifact: &str,
+    rows: impl IntoIterator<Item = Result<serde_json::Map<String, Value>, BakeError>>,
+) -> Result<DataFrame, BakeError> {
+    let mut columns: BTreeMap<String, Vec<Option<Value>>> = BTreeMap::new();
+    let mut height = 0;
+    for row in rows {
+        for (name, value) in row? {
+            let cells = columns.entry(name).or_default();
+            cells.resize(height, None);
+            cells.push((!value.is_null()).then_some(value));
+        }
+        height += 1;
+    }
+    let mut names: Vec<&String> = columns.keys().collect();
+    names.sort_by_key(|name| key_column_rank(name));
+    let series = names
         .into_iter()
         .map(|name| {
-            let cells: Vec<Option<&Value>> = rows
-                .iter()
-                .map(|row| row.get(name).filter(|value| !value.is_null()))
+            let column = &columns[name];
+            let cells: Vec<Option<&Value>> = (0..height)
+                .map(|row| column.get(row).and_then(Option::as_ref))
                 .collect();
             Column::from(typed_series(name, &cells))
         })
         .collect();
-    DataFrame::new(rows.len(), columns).map_err(|error| table_error(error.to_string()))
+    DataFrame::new(height, series).map_err(|error| BakeError::Table {
+        artifact: artifact.to_string(),
+        message: error.to_string(),
+    })
+}
+
+/// Where a field goes among the columns: its place in [`KEY_COLUMNS`], the others after them.
+fn key_column_rank(name: &str) -> usize {
+    KEY_COLUMNS
+        .iter()
+        .position(|key| *key == name)
+        .unwrap_or(KEY_COLUMNS.len())
 }
 
 /// Columns a reader looks for first, in this order, when a table has them; the other fields follow in
@@ -231,12 +265,7 @@ fn column_names(rows: &[serde_json::Map<String, Value>]) -> Vec<&str> {
         .collect::<std::collections::BTreeSet<&str>>()
         .into_iter()
         .collect();
-    names.sort_by_key(|name| {
-        KEY_COLUMNS
-            .iter()
-            .position(|key| key == name)
-            .unwrap_or(KEY_COLUMNS.len())
-    });
+    names.sort_by_key(|name| key_column_rank(name));
     names
 }
 
@@ -336,12 +365,76 @@ pub fn json_records<T: Serialize>(
 ) -> Result<Vec<serde_json::Map<String, Value>>, BakeError> {
     items
         .iter()
-        .map(|item| match serde_json::to_value(item) {
-            Ok(Value::Object(fields)) => Ok(fields),
-            _ => Err(BakeError::Table {
-                artifact: artifact.to_string(),
-                message: "a record is not a JSON object".into(),
-            }),
-        })
+        .map(|item| json_object(artifact, item))
         .collect()
+}
+
+/// One record as a JSON object.
+///
+/// # Errors
+/// [`BakeError::Table`] naming `artifact` if the record does not serialize to an object.
+pub fn json_object<T: Serialize>(
+    artifact: &str,
+    item: &T,
+) -> Result<serde_json::Map<String, Value>, BakeError> {
+    match serde_json::to_value(item) {
+        Ok(Value::Object(fields)) => Ok(fields),
+        _ => Err(BakeError::Table {
+            artifact: artifact.to_string(),
+            message: "a record is not a JSON object".into(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_become_typed_columns_key_columns_first_and_missing_cells_null() {
+        // Uruguay's Gini index (WDI SI.POV.GINI: 40.0 in 2024, 40.6 in 2023); the second row lacks a value
+        // and the first a note.
+        let rows = [
+            serde_json::json!({"value": 40.0, "year": 2024, "country": "URY", "indicator": "si_pov_gini"}),
+            serde_json::json!({"year": 2023, "note": "no value", "country": "URY", "indicator": "si_pov_gini"}),
+            serde_json::json!({"value": 40.6, "year": 2023, "country": "URY", "indicator": "si_pov_gini", "note": null}),
+        ];
+        let frame = rows_frame(
+            "test",
+            rows.iter()
+                .map(|row| Ok(row.as_object().expect("an object").clone())),
+        )
+        .unwrap();
+        assert_eq!(
+            frame
+                .get_column_names()
+                .iter()
+                .map(|name| name.as_str())
+                .collect::<Vec<_>>(),
+            ["indicator", "country", "year", "note", "value"]
+        );
+        assert_eq!(
+            frame.column("year").unwrap().dtype(),
+            &polars::prelude::DataType::Int64
+        );
+        let values: Vec<Option<f64>> = frame
+            .column("value")
+            .unwrap()
+            .f64()
+            .unwrap()
+            .iter()
+            .collect();
+        assert_eq!(values, [Some(40.0), None, Some(40.6)]);
+        let notes: Vec<Option<&str>> = frame
+            .column("note")
+            .unwrap()
+            .str()
+            .unwrap()
+            .iter()
+            .collect();
+        assert_eq!(notes, [None, Some("no value"), None]);
+        // The same frame as records_frame of the records.
+        let records = records_frame("test", &rows).unwrap();
+        assert!(records.equals_missing(&frame));
+    }
 }

@@ -85,17 +85,20 @@ pub fn write_indicator_exports(
             artifact: INDICATOR_DIR.into(),
             message: format!("cannot start the export threads: {error}"),
         })?;
+    // Each task turns its group into export rows and drops them once the indicator's files are written.
     let resources: Vec<serde_json::Value> = pool.install(|| {
         exports
+            .groups
             .par_iter()
-            .map(|export| write_one(dir, export, &prepared))
+            .map(|group| write_one(dir, &exports.export(group), &prepared))
             .collect::<Result<_, _>>()
     })?;
-    let exported: Vec<&Metric> = exports.iter().map(|export| export.metric).collect();
+    let exported: Vec<&Metric> = exports.groups.iter().map(|group| group.metric).collect();
     sdmx::write_structure(&structure_path(dir), &exported, countries, &prepared)?;
     Ok(exports
+        .groups
         .iter()
-        .map(|export| export.metric.id.clone())
+        .map(|group| group.metric.id.clone())
         .zip(resources)
         .collect())
 }

@@ -112,14 +112,80 @@ impl IndicatorExport<'_> {
     }
 }
 
-/// Groups the governed observations by metric: one [`IndicatorExport`] per metric with observations, in
-/// metric id order, rows in (country, year) order.
+/// The rows of one metric in the governed observations, before they are turned into an
+/// [`IndicatorExport`]: row numbers only (4 bytes a row), so a bake holds the export rows (with their
+/// deep links) of the indicators being written, not of all of them at once.
+#[derive(Debug, Clone)]
+pub struct IndicatorRows<'a> {
+    /// The governed metric.
+    pub metric: &'a Metric,
+    /// Its source record.
+    pub source: Option<&'a SourceRecord>,
+    /// Row numbers in the observation columns, in (country, year) order.
+    rows: Vec<u32>,
+}
+
+/// Groups the governed observations by metric: one [`IndicatorRows`] per metric with observations, in
+/// metric id order, rows in (country, year) order; [`IndicatorGroups::export`] turns one into its
+/// [`IndicatorExport`].
+pub struct IndicatorGroups<'a> {
+    observations: &'a ObservationColumns,
+    country_by_code: HashMap<&'a str, &'a Country>,
+    /// The groups, in metric id order.
+    pub groups: Vec<IndicatorRows<'a>>,
+}
+
+impl<'a> IndicatorGroups<'a> {
+    /// The observations of one group, as the files are written from them.
+    pub fn export(&self, group: &IndicatorRows<'a>) -> IndicatorExport<'a> {
+        let observations = self.observations;
+        let rows = group
+            .rows
+            .iter()
+            .map(|&row_idx| {
+                let row_idx = row_idx as usize;
+                let iso3 = observations.country[row_idx].as_str();
+                let country = self.country_by_code.get(iso3);
+                IndicatorRow {
+                    country: iso3,
+                    country_name: country.map_or("", |country| country.names.en.as_str()),
+                    year: observations.year[row_idx],
+                    value: observations.value[row_idx],
+                    flags: observations.flags[row_idx].as_str(),
+                    citation_id: &observations.citation_id[row_idx],
+                    standard_error: observations.standard_error[row_idx],
+                    url: match (group.source, country) {
+                        (Some(source), Some(country)) => {
+                            source.deep_link_for(&group.metric.source_code, iso3, &country.iso2)
+                        }
+                        _ => String::new(),
+                    },
+                }
+            })
+            .collect();
+        IndicatorExport {
+            metric: group.metric,
+            source: group.source,
+            rows,
+        }
+    }
+}
+
+/// See [`IndicatorGroups`].
+///
+/// # Panics
+/// If the table holds 2^32 rows or more.
 pub fn group_by_indicator<'a>(
     observations: &'a ObservationColumns,
     metrics: &'a [Metric],
     sources: &'a [SourceRecord],
     countries: &'a [Country],
-) -> Vec<IndicatorExport<'a>> {
+) -> IndicatorGroups<'a> {
+    assert!(
+        u32::try_from(observations.len()).is_ok(),
+        "an observation table of {} rows is past the 2^32 rows the exports index",
+        observations.len()
+    );
     let source_by_id: HashMap<&str, &SourceRecord> = sources
         .iter()
         .map(|source| (source.id.as_str(), source))
@@ -128,53 +194,35 @@ pub fn group_by_indicator<'a>(
         .iter()
         .map(|country| (country.iso3.as_str(), country))
         .collect();
-    let mut rows_by_metric: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut rows_by_metric: HashMap<&str, Vec<u32>> = HashMap::new();
     for (row_idx, indicator) in observations.indicator.iter().enumerate() {
         rows_by_metric
             .entry(indicator.as_str())
             .or_default()
-            .push(row_idx);
+            .push(row_idx as u32);
     }
-    let mut exports: Vec<IndicatorExport<'a>> = metrics
+    let mut groups: Vec<IndicatorRows<'a>> = metrics
         .iter()
         .filter_map(|metric| {
-            let mut row_idxs = rows_by_metric.remove(metric.id.as_str())?;
-            row_idxs.sort_by(|&left, &right| {
+            let mut rows = rows_by_metric.remove(metric.id.as_str())?;
+            rows.sort_by(|&left, &right| {
+                let (left, right) = (left as usize, right as usize);
                 (&observations.country[left], observations.year[left])
                     .cmp(&(&observations.country[right], observations.year[right]))
             });
-            let source = source_by_id.get(metric.source_id.as_str()).copied();
-            let rows = row_idxs
-                .into_iter()
-                .map(|row_idx| {
-                    let iso3 = observations.country[row_idx].as_str();
-                    let country = country_by_code.get(iso3);
-                    IndicatorRow {
-                        country: iso3,
-                        country_name: country.map_or("", |country| country.names.en.as_str()),
-                        year: observations.year[row_idx],
-                        value: observations.value[row_idx],
-                        flags: observations.flags[row_idx].as_str(),
-                        citation_id: observations.citation_id[row_idx].as_str(),
-                        standard_error: observations.standard_error[row_idx],
-                        url: match (source, country) {
-                            (Some(source), Some(country)) => {
-                                source.deep_link_for(&metric.source_code, iso3, &country.iso2)
-                            }
-                            _ => String::new(),
-                        },
-                    }
-                })
-                .collect();
-            Some(IndicatorExport {
+            Some(IndicatorRows {
                 metric,
-                source,
+                source: source_by_id.get(metric.source_id.as_str()).copied(),
                 rows,
             })
         })
         .collect();
-    exports.sort_by(|left, right| left.metric.id.cmp(&right.metric.id));
-    exports
+    groups.sort_by(|left, right| left.metric.id.cmp(&right.metric.id));
+    IndicatorGroups {
+        observations,
+        country_by_code,
+        groups,
+    }
 }
 
 /// The path of `{id}{suffix}` in the indicator directory of `dir`.

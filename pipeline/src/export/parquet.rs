@@ -18,9 +18,10 @@
 
 use std::{fs::File, io::BufWriter, path::Path};
 
+use polars::io::parquet::write::BatchedWriter;
 use polars::prelude::{
     CompatLevel, DataFrame, KeyValueMetadata, ParquetCompression, ParquetWriter, PolarsError,
-    SchemaExt, StatisticsOptions,
+    Schema, SchemaExt, StatisticsOptions,
 };
 use polars_parquet::parquet::metadata::KeyValue;
 
@@ -121,19 +122,7 @@ pub fn write_parquet(
         .and_then(|column| column.str().ok())
         .map(|strings| strings.iter().collect());
     let groups = row_groups(frame.height(), keys.as_deref(), MAX_ROW_GROUP_ROWS);
-    let file = File::create(path).map_err(|error| BakeError::io(path, error))?;
-    let writer = ParquetWriter::new(BufWriter::new(file))
-        .with_compression(ParquetCompression::Zstd(None))
-        .with_statistics(StatisticsOptions::full())
-        .with_key_value_metadata(Some(KeyValueMetadata::Static(
-            std::iter::once(arrow_schema_key(frame))
-                .chain(metadata.pairs().iter().map(|(key, value)| KeyValue {
-                    key: key.clone(),
-                    value: Some(value.clone()),
-                }))
-                .collect(),
-        )));
-    let mut batched = writer.batched(frame.schema()).map_err(table_error)?;
+    let mut batched = batched_writer(path, frame.schema(), metadata)?;
     for (offset, length) in groups {
         batched
             .write_batch(&frame.slice(offset as i64, length))
@@ -143,13 +132,40 @@ pub fn write_parquet(
     Ok(())
 }
 
-/// The `ARROW:schema` key of `frame` at the oldest compat level: strings as `large_string`, not the
+/// A Parquet writer of [`write_parquet`]'s settings (zstd, full statistics, `metadata` and the Arrow
+/// schema key) for a table written a row group at a time: each `write_batch` is one row group.
+///
+/// # Errors
+/// [`BakeError::Io`] if the file cannot be created, [`BakeError::Table`] if polars refuses the schema.
+pub fn batched_writer(
+    path: &Path,
+    schema: &Schema,
+    metadata: &ParquetMetadata,
+) -> Result<BatchedWriter<BufWriter<File>>, BakeError> {
+    let file = File::create(path).map_err(|error| BakeError::io(path, error))?;
+    ParquetWriter::new(BufWriter::new(file))
+        .with_compression(ParquetCompression::Zstd(None))
+        .with_statistics(StatisticsOptions::full())
+        .with_key_value_metadata(Some(KeyValueMetadata::Static(
+            std::iter::once(arrow_schema_key(schema))
+                .chain(metadata.pairs().iter().map(|(key, value)| KeyValue {
+                    key: key.clone(),
+                    value: Some(value.clone()),
+                }))
+                .collect(),
+        )))
+        .batched(schema)
+        .map_err(|error| BakeError::Table {
+            artifact: path.display().to_string(),
+            message: error.to_string(),
+        })
+}
+
+/// The `ARROW:schema` key of a frame's `schema` at the oldest compat level: strings as `large_string`, not the
 /// `string_view` polars' own key would declare, which pyarrow cannot compare with a plain string in a
 /// filter (`filters=[("indicator", "=", "sp_dyn_le00_in")]` fails on `string_view`).
-fn arrow_schema_key(frame: &DataFrame) -> KeyValue {
-    polars_parquet::arrow::write::schema_to_metadata_key(
-        &frame.schema().to_arrow(CompatLevel::oldest()),
-    )
+fn arrow_schema_key(schema: &Schema) -> KeyValue {
+    polars_parquet::arrow::write::schema_to_metadata_key(&schema.to_arrow(CompatLevel::oldest()))
 }
 
 #[cfg(test)]

@@ -7,7 +7,10 @@ use std::collections::{BTreeSet, HashMap};
 
 use corpus::{BakeReport, CitationId, CountryRegistry, Coverage, Metric, Names, SourceRecord};
 
-use super::{observation::SourceOutcome, table::ObservationColumns};
+use super::{
+    observation::SourceOutcome,
+    table::{Interner, ObservationColumns, SharedStr},
+};
 use crate::{
     ingest::{raw::Descriptor, wdi_metadata::SeriesMetadata},
     sources::{Connector, MetricMapping, SourceEntry},
@@ -28,9 +31,12 @@ pub struct Governed {
     pub sources: Vec<SourceRecord>,
     /// The bake report: dropped rows, excluded series, per-source counts, stale texts.
     pub report: BakeReport,
+    /// The one copy of each string the observation rows share.
+    pub strings: Interner,
 }
 
-/// Turns one governed source into metrics, table rows and report entries: each kept observation becomes a
+/// Turns one governed source (or one batch of its indicators: called again, it adds to the source's
+/// counts) into metrics, table rows and report entries: each kept observation becomes a
 /// row of `governed.observations` (or `governed.aggregates`) with its citation id, each indicator with
 /// rows a [`Metric`] with its coverage, texts and attributes, and the source's drops, exclusions and
 /// counts go to the report.
@@ -51,6 +57,17 @@ pub fn add_source(
         .expect("observation sources are validated to have citation fields");
     let mut coverage = vec![CoverageCounter::default(); mapping.rows.len()];
     let mut has_attributes = vec![false; mapping.rows.len()];
+    let strings = &mut governed.strings;
+    let source_id = strings.get(&source.id);
+    let metric_ids: Vec<SharedStr> = mapping
+        .rows
+        .iter()
+        .map(|row| strings.get(&Metric::id_for_code(&row.source_code)))
+        .collect();
+    let vintages: Vec<SharedStr> = descriptors
+        .iter()
+        .map(|descriptor| strings.get(descriptor.vintage.as_deref().unwrap_or(&source.vintage)))
+        .collect();
     for observation in &outcome.kept {
         let row = &mapping.rows[observation.mapping_idx];
         let table = if observation.is_aggregate {
@@ -58,24 +75,26 @@ pub fn add_source(
         } else {
             &mut governed.observations
         };
-        table.indicator.push(Metric::id_for_code(&row.source_code));
-        table.country.push(observation.country.clone());
+        table
+            .indicator
+            .push(metric_ids[observation.mapping_idx].clone());
+        table.country.push(strings.get(&observation.country));
         table.year.push(observation.year);
         table.value.push(observation.value);
-        table.source.push(source.id.clone());
-        table.vintage.push(
-            descriptors[observation.mapping_idx]
-                .vintage
-                .clone()
-                .unwrap_or_else(|| source.vintage.clone()),
+        table.source.push(source_id.clone());
+        table
+            .vintage
+            .push(vintages[observation.mapping_idx].clone());
+        table.citation_id.push(
+            CitationId::format(
+                &record.citation_prefix,
+                &row.source_code,
+                &observation.country,
+                observation.year,
+            )
+            .into_boxed_str(),
         );
-        table.citation_id.push(CitationId::format(
-            &record.citation_prefix,
-            &row.source_code,
-            &observation.country,
-            observation.year,
-        ));
-        table.flags.push(observation.flags.clone());
+        table.flags.push(strings.get(&observation.flags));
         table.standard_error.push(observation.standard_error);
         table.source_count.push(observation.source_count);
         has_attributes[observation.mapping_idx] |=
@@ -164,8 +183,27 @@ pub fn add_source(
     }
     report.dropped.append(&mut outcome.dropped);
     report.excluded_series.append(&mut outcome.excluded);
+    // A source governed in batches of indicators is recorded once, with the counts of every batch.
+    let before = report.sources.remove(&source.id);
     report.record_source(&source.id, outcome.counts);
-    governed.sources.push(record);
+    if let Some(before) = before {
+        let counts = report
+            .sources
+            .get_mut(&source.id)
+            .expect("the source was just recorded");
+        counts.rows_read += before.rows_read;
+        counts.observations += before.observations;
+        counts.aggregate_observations += before.aggregate_observations;
+        counts.dropped += before.dropped;
+        counts.excluded += before.excluded;
+        counts.indicators += before.indicators;
+        for (flag, rows) in before.flagged {
+            *counts.flagged.entry(flag).or_default() += rows;
+        }
+    }
+    if !governed.sources.iter().any(|known| known.id == record.id) {
+        governed.sources.push(record);
+    }
 }
 
 /// Counts coverage of one indicator over countries.

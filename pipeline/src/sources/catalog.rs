@@ -468,6 +468,15 @@ impl Connector {
         }
     }
 
+    /// Whether the connector reads one file per mapped indicator (`long_csv_per_indicator`,
+    /// `wb_api_json`), so a batch of indicators can be read without the others.
+    pub fn reads_a_file_per_indicator(&self) -> bool {
+        matches!(
+            self,
+            Connector::LongCsvPerIndicator { .. } | Connector::WbApiJson { .. }
+        )
+    }
+
     /// The connector's kind as written in the catalog.
     pub fn kind(&self) -> &'static str {
         match self {

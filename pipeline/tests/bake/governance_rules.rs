@@ -504,3 +504,50 @@ fn governance_fills_every_pillar_with_five_recent_indicators() {
         "the licence gate still holds: SIPRI series stay out"
     );
 }
+
+#[test]
+fn a_source_read_in_batches_of_indicators_is_reported_once_with_every_batch_counted() {
+    // WDI has a file per indicator, so the bake reads and governs it 32 indicators at a time.
+    let bake = real();
+    let report = &bake.summary.report;
+    let wdi = &report.sources["wdi"];
+    let metrics = bake
+        .corpus
+        .metrics()
+        .iter()
+        .filter(|metric| metric.source_id == "wdi")
+        .count();
+    assert!(metrics > 300, "{metrics} WDI indicators: several batches");
+    assert_eq!(wdi.indicators as usize, metrics);
+    let rows = bake
+        .corpus
+        .observations()
+        .rows()
+        .filter(|row| row.source == "wdi")
+        .count();
+    assert_eq!(wdi.observations as usize, rows);
+    let dropped = report
+        .dropped
+        .iter()
+        .filter(|row| row.source == "wdi")
+        .count();
+    assert_eq!(wdi.dropped as usize, dropped);
+    assert_eq!(
+        wdi.rows_read,
+        wdi.observations + wdi.aggregate_observations + wdi.dropped + wdi.excluded
+    );
+    let records = bake
+        .corpus
+        .sources()
+        .iter()
+        .filter(|source| source.id == "wdi");
+    assert_eq!(records.count(), 1);
+    // A known WDI value survives the batching: Uruguay's Gini index in 2024 (raw extract: 40.0).
+    let gini = bake
+        .corpus
+        .observations()
+        .rows()
+        .find(|row| row.indicator == "si_pov_gini" && row.country == "URY" && row.year == 2024)
+        .expect("Uruguay's 2024 Gini index");
+    assert_eq!(gini.value, 40.0);
+}
