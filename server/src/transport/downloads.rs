@@ -351,7 +351,11 @@ async fn chart_page_response(
         }
         return response;
     }
-    let slot = match state.in_flight.acquire(client) {
+    let slot = match state
+        .in_flight
+        .acquire_waiting(client, super::in_flight::QUEUE_WAIT)
+        .await
+    {
         Ok(slot) => slot,
         Err(busy) => {
             let mut response = problem(

@@ -31,7 +31,7 @@ use super::{
     apps::ClientFeatures,
     chunks::Chunks,
     guard::{self, OriginPolicy},
-    in_flight::Busy,
+    in_flight::{self, Busy},
     jsonrpc::{self, BodyShape, MAX_BATCH, McpServer, PendingCall, Reply, ResultParts, Step},
     modern,
     rate_limit::Charge,
@@ -339,7 +339,11 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     // the tool returns (the slot moves into the blocking closure).
     let slot = match &step {
         Step::Done(_) => None,
-        Step::Batch | Step::Call(_) => match state.in_flight.acquire(client) {
+        Step::Batch | Step::Call(_) => match state
+            .in_flight
+            .acquire_waiting(client, in_flight::QUEUE_WAIT)
+            .await
+        {
             Ok(slot) => Some(slot),
             Err(busy) => return busy_response(&state, busy),
         },

@@ -1,8 +1,14 @@
 //! The cap on tool calls in flight: at most `max_total` uncached tool calls (or batches) run at once in
 //! this process, at most `max_per_client` of them for one client (an IPv4 address, an IPv6 network:
-//! [`super::guard::client_network`]). Beyond either, the request is answered 503 with `Retry-After`
-//! at once and counted in `/metrics` (`lac_corpus_busy_requests_total{cap="global"|"client"}`), so a
-//! crowd of costly calls cannot take every thread and core from the other clients.
+//! [`super::guard::client_network`]), so a crowd of costly calls cannot take every thread and core from
+//! the other clients.
+//!
+//! A call beyond either cap waits for a slot ([`InFlight::acquire_waiting`], at most [`QUEUE_WAIT`]) in a
+//! short queue: at most twice the client's share of its calls, and twice the total of all, wait at once.
+//! So an agent's burst of parallel calls (four `get_series` at once is common) is served a few
+//! milliseconds late rather than refused, while a flood fills its queue and the rest of it is answered
+//! 503 with `Retry-After` at once. A refusal is counted in `/metrics`
+//! (`lac_corpus_busy_requests_total{cap="global"|"client"}`); a waiting call holds no thread.
 //!
 //! A slot ([`Slot`]) is held by the thread that runs the call, not by the request waiting on it: it is
 //! released when the tool returns, so a call past its deadline keeps its slot until its next
@@ -14,7 +20,10 @@ use std::{
     collections::HashMap,
     net::IpAddr,
     sync::{Arc, Mutex, PoisonError},
+    time::Duration,
 };
+
+use tokio::sync::Notify;
 
 use super::metrics;
 
@@ -43,12 +52,19 @@ pub struct InFlight {
     max_total: usize,
     max_per_client: usize,
     state: Mutex<State>,
+    /// Woken whenever a slot is given back.
+    released: Notify,
 }
+
+/// The longest a call waits in the queue for a slot before it is refused.
+pub const QUEUE_WAIT: Duration = Duration::from_secs(1);
 
 #[derive(Debug, Default)]
 struct State {
     total: usize,
     by_client: HashMap<Option<IpAddr>, usize>,
+    waiting: usize,
+    waiting_by_client: HashMap<Option<IpAddr>, usize>,
 }
 
 /// One call's slot; released on drop.
@@ -67,6 +83,7 @@ impl InFlight {
             max_total,
             max_per_client: max_per_client.clamp(1, max_total),
             state: Mutex::new(State::default()),
+            released: Notify::new(),
         }
     }
 
@@ -102,18 +119,71 @@ impl InFlight {
     /// # Errors
     /// [`Busy`] naming the cap that is full (counted in `/metrics`).
     pub fn acquire(self: &Arc<Self>, client: Option<IpAddr>) -> Result<Slot, Busy> {
-        let mut state = self.lock();
-        let busy = if state.total >= self.max_total {
-            Some(Busy::Global)
-        } else if state.by_client.get(&client).copied().unwrap_or(0) >= self.max_per_client {
-            Some(Busy::Client)
-        } else {
-            None
-        };
-        if let Some(busy) = busy {
-            drop(state);
+        let taken = self.try_take(&mut self.lock(), client);
+        if let Err(busy) = taken {
             metrics::record_busy(busy.label());
-            return Err(busy);
+        }
+        taken
+    }
+
+    /// A slot for one call of `client`, waiting for one up to `wait` when the caps are full and the
+    /// queue has room (see the module doc).
+    ///
+    /// # Errors
+    /// [`Busy`] naming the cap that is full when the queue is full too or `wait` passes (counted in
+    /// `/metrics`).
+    pub async fn acquire_waiting(
+        self: &Arc<Self>,
+        client: Option<IpAddr>,
+        wait: Duration,
+    ) -> Result<Slot, Busy> {
+        let deadline = tokio::time::Instant::now() + wait;
+        let mut queued: Option<Queued<'_>> = None;
+        loop {
+            // Registered before the state is read, so a slot given back in between still wakes it.
+            let released = self.released.notified();
+            let mut released = std::pin::pin!(released);
+            released.as_mut().enable();
+            {
+                let mut state = self.lock();
+                let busy = match self.try_take(&mut state, client) {
+                    Ok(slot) => return Ok(slot),
+                    Err(busy) => busy,
+                };
+                if queued.is_none() {
+                    let room = state.waiting < 2 * self.max_total
+                        && state.waiting_by_client.get(&client).copied().unwrap_or(0)
+                            < 2 * self.max_per_client;
+                    if !room {
+                        drop(state);
+                        metrics::record_busy(busy.label());
+                        return Err(busy);
+                    }
+                    state.waiting += 1;
+                    *state.waiting_by_client.entry(client).or_insert(0) += 1;
+                    queued = Some(Queued {
+                        owner: self,
+                        client,
+                    });
+                }
+                if tokio::time::Instant::now() >= deadline {
+                    drop(state);
+                    metrics::record_busy(busy.label());
+                    return Err(busy);
+                }
+            }
+            // Woken by a release or at the deadline; then tries again (another waiter may take it).
+            let _ = tokio::time::timeout_at(deadline, released).await;
+        }
+    }
+
+    /// Takes a slot for `client` if both caps allow it.
+    fn try_take(self: &Arc<Self>, state: &mut State, client: Option<IpAddr>) -> Result<Slot, Busy> {
+        if state.total >= self.max_total {
+            return Err(Busy::Global);
+        }
+        if state.by_client.get(&client).copied().unwrap_or(0) >= self.max_per_client {
+            return Err(Busy::Client);
         }
         state.total += 1;
         *state.by_client.entry(client).or_insert(0) += 1;
@@ -140,6 +210,27 @@ impl Drop for Slot {
             }
         }
         metrics::set_in_flight(state.total);
+        drop(state);
+        self.owner.released.notify_waiters();
+    }
+}
+
+/// A call counted in the queue until it takes its slot or gives up (dropped with its request too).
+struct Queued<'a> {
+    owner: &'a InFlight,
+    client: Option<IpAddr>,
+}
+
+impl Drop for Queued<'_> {
+    fn drop(&mut self) {
+        let mut state = self.owner.lock();
+        state.waiting = state.waiting.saturating_sub(1);
+        if let Some(waiting) = state.waiting_by_client.get_mut(&self.client) {
+            *waiting = waiting.saturating_sub(1);
+            if *waiting == 0 {
+                state.waiting_by_client.remove(&self.client);
+            }
+        }
     }
 }
 
@@ -177,5 +268,84 @@ mod tests {
         let in_flight = InFlight::new(2, 10);
         assert_eq!((in_flight.max_total(), in_flight.max_per_client()), (2, 2));
         assert!(in_flight.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_burst_past_the_share_waits_for_slots_instead_of_being_refused() {
+        let in_flight = Arc::new(InFlight::new(8, 2));
+        let agent = client("203.0.113.1");
+        let first = in_flight.acquire(agent).unwrap();
+        let second = in_flight.acquire(agent).unwrap();
+        // Two more calls of the same agent wait; each gets the slot of a call that ends.
+        let third = tokio::spawn({
+            let in_flight = in_flight.clone();
+            async move {
+                in_flight
+                    .acquire_waiting(agent, QUEUE_WAIT)
+                    .await
+                    .map(|_| ())
+            }
+        });
+        let fourth = tokio::spawn({
+            let in_flight = in_flight.clone();
+            async move {
+                in_flight
+                    .acquire_waiting(agent, QUEUE_WAIT)
+                    .await
+                    .map(|_| ())
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert_eq!(in_flight.lock().waiting, 2);
+        drop(first);
+        drop(second);
+        assert_eq!(third.await.unwrap(), Ok(()));
+        assert_eq!(fourth.await.unwrap(), Ok(()));
+        assert_eq!((in_flight.len(), in_flight.lock().waiting), (0, 0));
+        assert!(in_flight.lock().waiting_by_client.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_flood_fills_its_queue_and_the_rest_is_refused_at_once() {
+        let in_flight = Arc::new(InFlight::new(8, 2));
+        let flood = client("198.51.100.7");
+        let _running = [
+            in_flight.acquire(flood).unwrap(),
+            in_flight.acquire(flood).unwrap(),
+        ];
+        let mut queued = Vec::new();
+        for _ in 0..4 {
+            let in_flight = in_flight.clone();
+            queued.push(tokio::spawn(async move {
+                in_flight
+                    .acquire_waiting(flood, Duration::from_millis(200))
+                    .await
+                    .map(|_| ())
+            }));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert_eq!(in_flight.lock().waiting, 4);
+        // The queue holds twice the share: the next is refused without waiting.
+        let started = std::time::Instant::now();
+        assert_eq!(
+            in_flight
+                .acquire_waiting(flood, QUEUE_WAIT)
+                .await
+                .unwrap_err(),
+            Busy::Client
+        );
+        assert!(started.elapsed() < Duration::from_millis(100));
+        // Another client is served at once meanwhile.
+        assert!(
+            in_flight
+                .acquire_waiting(client("203.0.113.1"), QUEUE_WAIT)
+                .await
+                .is_ok()
+        );
+        // Nobody releases: the queued calls give up at their deadline, refused by the client cap.
+        for call in queued {
+            assert_eq!(call.await.unwrap(), Err(Busy::Client));
+        }
+        assert_eq!(in_flight.lock().waiting, 0);
     }
 }

@@ -1,5 +1,5 @@
-//! Bounded work and cheap pages (issue 30): the cap on tool calls in flight (503 with `Retry-After`, in
-//! all and per client), a call past its deadline cancelled at its next checkpoint (its slot comes back),
+//! Bounded work and cheap pages (issue 30): the cap on tool calls in flight (a short queue, then 503
+//! with `Retry-After`, in all and per client), a call past its deadline cancelled at its next checkpoint (its slot comes back),
 //! chart pages loading one immutable vendored script instead of inlining it, and text answers gzipped
 //! for a client that accepts it (never a range, never a file already compressed).
 
@@ -122,6 +122,54 @@ async fn a_client_past_its_share_of_calls_in_flight_gets_503_with_retry_after_an
         metrics.contains("lac_corpus_busy_requests_total{cap=\"global\"}"),
         "{metrics}"
     );
+}
+
+#[tokio::test]
+async fn an_agents_parallel_calls_past_its_share_wait_for_a_slot_and_all_answer() {
+    // A share of one call: the agent's next calls queue (each at most a second) instead of failing, up
+    // to twice its share; past that the queue is full and a call is refused at once.
+    let state = state_with_caps(8, 1);
+    let agent: std::net::IpAddr = "203.0.113.50".parse().unwrap();
+    let held = state.in_flight.acquire(Some(agent)).unwrap();
+    let series = |country: &str| {
+        call(
+            "get_series",
+            json!({"indicator": "sp_dyn_le00_in", "countries": [country], "from_year": 2001, "to_year": 2001}),
+        )
+    };
+    let calls: Vec<_> = ["MEX", "BRA"]
+        .into_iter()
+        .map(|country| {
+            let (state, body) = (state.clone(), series(country));
+            tokio::spawn(
+                async move { send(&state, post(body, &[("x-real-ip", "203.0.113.50")])).await },
+            )
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let started = std::time::Instant::now();
+    let (response, _) = send(
+        &state,
+        post(series("ARG"), &[("x-real-ip", "203.0.113.50")]),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(
+        started.elapsed() < Duration::from_millis(500),
+        "refused without waiting"
+    );
+    drop(held);
+    let mut texts = Vec::new();
+    for call in calls {
+        let (response, bytes) = call.await.unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{text}");
+        texts.push(text);
+    }
+    // Mexico's 2001 life expectancy at birth (WDI: 72.912) came through the queue, and Brazil's.
+    assert!(texts[0].contains("wb-sp-dyn-le00-in-mex") && texts[0].contains("[2001,72.912]"));
+    assert!(texts[1].contains("wb-sp-dyn-le00-in-bra"));
+    assert!(state.in_flight.is_empty());
 }
 
 #[tokio::test]
