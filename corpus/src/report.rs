@@ -238,7 +238,8 @@ pub struct BakeReport {
 }
 
 impl BakeReport {
-    /// Records one source's counts, adding its flags and links to the corpus totals.
+    /// Records one source's counts, adding its flags and links to the corpus totals. A source recorded
+    /// again (governed in batches of indicators) adds the new counts to those it has.
     pub fn record_source(&mut self, source: &str, counts: SourceCounts) {
         for (flag, rows) in &counts.flagged {
             *self.flagged.entry(flag.clone()).or_default() += rows;
@@ -249,7 +250,22 @@ impl BakeReport {
                 .entry(counts.link_kind.clone())
                 .or_default() += counts.observations;
         }
-        self.sources.insert(source.to_string(), counts);
+        match self.sources.get_mut(source) {
+            Some(recorded) => {
+                recorded.rows_read += counts.rows_read;
+                recorded.observations += counts.observations;
+                recorded.aggregate_observations += counts.aggregate_observations;
+                recorded.dropped += counts.dropped;
+                recorded.excluded += counts.excluded;
+                recorded.indicators += counts.indicators;
+                for (flag, rows) in counts.flagged {
+                    *recorded.flagged.entry(flag).or_default() += rows;
+                }
+            }
+            None => {
+                self.sources.insert(source.to_string(), counts);
+            }
+        }
     }
 
     /// The human summary written next to the JSON report.

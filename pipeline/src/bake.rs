@@ -4,6 +4,7 @@
 //! publish as `exports/changes.json`) → publish.
 
 use std::{
+    borrow::Cow,
     collections::{BTreeSet, HashMap},
     path::{Path, PathBuf},
     time::{Duration, Instant},
@@ -211,17 +212,20 @@ fn ingest_and_govern(
         // A source with a file per indicator is read and governed a batch of indicators at a time (every
         // rule is per indicator), so its raw rows are never all in memory: a bake's memory follows its
         // largest batch and the governed table, not its largest source.
-        let batches: Vec<MetricMapping> = if source.connector.reads_a_file_per_indicator() {
+        let batches: Vec<Cow<'_, MetricMapping>> = if source.connector.reads_a_file_per_indicator()
+        {
             mapping
                 .rows
                 .chunks(INDICATORS_PER_BATCH)
-                .map(|rows| MetricMapping {
-                    file: mapping.file.clone(),
-                    rows: rows.to_vec(),
+                .map(|rows| {
+                    Cow::Owned(MetricMapping {
+                        file: mapping.file.clone(),
+                        rows: rows.to_vec(),
+                    })
                 })
                 .collect()
         } else {
-            vec![mapping.clone()]
+            vec![Cow::Borrowed(mapping)]
         };
         for batch in &batches {
             let (files, descriptors) = ingest::read_source(source, batch, sources_dir, &progress)?;

@@ -183,24 +183,8 @@ pub fn add_source(
     }
     report.dropped.append(&mut outcome.dropped);
     report.excluded_series.append(&mut outcome.excluded);
-    // A source governed in batches of indicators is recorded once, with the counts of every batch.
-    let before = report.sources.remove(&source.id);
     report.record_source(&source.id, outcome.counts);
-    if let Some(before) = before {
-        let counts = report
-            .sources
-            .get_mut(&source.id)
-            .expect("the source was just recorded");
-        counts.rows_read += before.rows_read;
-        counts.observations += before.observations;
-        counts.aggregate_observations += before.aggregate_observations;
-        counts.dropped += before.dropped;
-        counts.excluded += before.excluded;
-        counts.indicators += before.indicators;
-        for (flag, rows) in before.flagged {
-            *counts.flagged.entry(flag).or_default() += rows;
-        }
-    }
+    // A source governed in batches of indicators has one record.
     if !governed.sources.iter().any(|known| known.id == record.id) {
         governed.sources.push(record);
     }

@@ -203,12 +203,7 @@ impl Drop for Slot {
     fn drop(&mut self) {
         let mut state = self.owner.lock();
         state.total = state.total.saturating_sub(1);
-        if let Some(held) = state.by_client.get_mut(&self.client) {
-            *held = held.saturating_sub(1);
-            if *held == 0 {
-                state.by_client.remove(&self.client);
-            }
-        }
+        count_down(&mut state.by_client, self.client);
         metrics::set_in_flight(state.total);
         drop(state);
         self.owner.released.notify_waiters();
@@ -225,11 +220,16 @@ impl Drop for Queued<'_> {
     fn drop(&mut self) {
         let mut state = self.owner.lock();
         state.waiting = state.waiting.saturating_sub(1);
-        if let Some(waiting) = state.waiting_by_client.get_mut(&self.client) {
-            *waiting = waiting.saturating_sub(1);
-            if *waiting == 0 {
-                state.waiting_by_client.remove(&self.client);
-            }
+        count_down(&mut state.waiting_by_client, self.client);
+    }
+}
+
+/// One less for `client` in `counts`, its entry removed at zero (so the map holds only present clients).
+fn count_down(counts: &mut HashMap<Option<IpAddr>, usize>, client: Option<IpAddr>) {
+    if let Some(count) = counts.get_mut(&client) {
+        *count = count.saturating_sub(1);
+        if *count == 0 {
+            counts.remove(&client);
         }
     }
 }
