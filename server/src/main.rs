@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 use server::transport::{
     guard::{OriginPolicy, TrustedProxies},
-    http::{HttpConfig, HttpState, router},
+    http::{HttpConfig, HttpState, service},
     jsonrpc::McpServer,
     listener::{self, ServeLimits},
     reload::{self, Reloader},
@@ -291,7 +291,7 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
             ipv6_client_prefix: cli.ipv6_client_prefix,
             ..ServeLimits::default()
         };
-        listener::serve(listener, router(state), limits, shutdown_signal())
+        listener::serve(listener, service(state), limits, shutdown_signal())
             .await
             .map_err(|error| error.to_string())
     })
@@ -327,3 +327,8 @@ async fn shutdown_signal() {
         _ = terminate => {},
     }
 }
+
+/// The process' allocator: mimalloc, whose per-thread free lists make the many small, short-lived
+/// allocations of a tool call (its answer's strings and vectors) about twice as cheap as glibc's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -359,20 +359,33 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         }
         Step::Done(reply) => Ok(reply),
         Step::Call(PendingCall { job, ticket }) => {
-            let plugin = server.plugin().clone();
-            // Raised however this request ends: past the deadline, or dropped because its client went
-            // away (a finished call ignores it).
-            let _cancel_on_drop = CancelOnDrop(job.cancel_flag());
-            let running = tokio::task::spawn_blocking(move || {
-                let _slot = slot;
-                McpServer::run_call(&plugin, job)
-            });
-            match tokio::time::timeout(server.call_deadline(), running).await {
-                Ok(Ok(outcome)) => Ok(server.finish_call(ticket, Some(outcome))),
-                Ok(Err(joined)) => Err(joined),
-                // Past the deadline the tool stops at its next checkpoint (the guard raises its flag)
-                // and its slot comes back.
-                Err(_) => Ok(server.finish_call(ticket, None)),
+            let tool = job.tool();
+            if state.call_costs.runs_inline(tool) {
+                // A tool whose calls run in tens of microseconds runs here: handing it to the pool would
+                // cost more than the call ([`super::call_costs`]).
+                let outcome = McpServer::run_call(server.plugin(), job);
+                drop(slot);
+                state.call_costs.record(tool, outcome.elapsed_us());
+                Ok(server.finish_call(ticket, Some(outcome)))
+            } else {
+                let plugin = server.plugin().clone();
+                // Raised however this request ends: past the deadline, or dropped because its client
+                // went away (a finished call ignores it).
+                let _cancel_on_drop = CancelOnDrop(job.cancel_flag());
+                let costs = state.clone();
+                let running = tokio::task::spawn_blocking(move || {
+                    let _slot = slot;
+                    let outcome = McpServer::run_call(&plugin, job);
+                    costs.call_costs.record(tool, outcome.elapsed_us());
+                    outcome
+                });
+                match tokio::time::timeout(server.call_deadline(), running).await {
+                    Ok(Ok(outcome)) => Ok(server.finish_call(ticket, Some(outcome))),
+                    Ok(Err(joined)) => Err(joined),
+                    // Past the deadline the tool stops at its next checkpoint (the guard raises its
+                    // flag) and its slot comes back.
+                    Err(_) => Ok(server.finish_call(ticket, None)),
+                }
             }
         }
     };
@@ -671,32 +684,11 @@ async fn request_id_and_cors(
     request: Request,
     next: Next,
 ) -> Response {
-    if let Some((status, message)) = head_refusal(request.headers()) {
-        let mut response = json_response(
-            status,
-            &json!({"error": status.canonical_reason().unwrap_or("refused").to_lowercase().replace(' ', "_"), "message": message}),
-        );
-        secure_headers(response.headers_mut());
-        return response;
+    if let Some(refusal) = head_refusal_response(request.headers()) {
+        return refusal;
     }
     let origin = request.headers().get(header::ORIGIN).cloned();
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    let given = request
-        .headers()
-        .get("x-request-id")
-        .and_then(|value| value.to_str().ok())
-        .filter(|value| {
-            (1..=64).contains(&value.len())
-                && value
-                    .bytes()
-                    .all(|byte| byte.is_ascii_alphanumeric() || b"-_.:".contains(&byte))
-        })
-        .map(str::to_string);
-    // The process id is read once (each `getpid` is a system call).
-    static PROCESS: std::sync::LazyLock<u32> = std::sync::LazyLock::new(std::process::id);
-    let id = given
-        .unwrap_or_else(|| format!("{:x}-{:x}", *PROCESS, NEXT.fetch_add(1, Ordering::Relaxed)));
+    let id = request_id(request.headers());
     // The span and the request line are built only when info logging is on: nothing is added to the
     // hot path of a quiet server but the id.
     let mut response = if tracing::enabled!(tracing::Level::INFO) {
@@ -723,8 +715,55 @@ async fn request_id_and_cors(
     } else {
         next.run(request).await
     };
+    finish_headers(&state, &id, origin, &mut response);
+    response
+}
+
+/// The answer to a request whose head is refused ([`head_refusal`]), with the headers every answer
+/// carries; `None` for an acceptable head.
+fn head_refusal_response(headers: &HeaderMap) -> Option<Response> {
+    let (status, message) = head_refusal(headers)?;
+    let mut response = json_response(
+        status,
+        &json!({"error": status.canonical_reason().unwrap_or("refused").to_lowercase().replace(' ', "_"), "message": message}),
+    );
+    secure_headers(response.headers_mut());
+    Some(response)
+}
+
+/// A request's id: the client's `x-request-id` when it is a token of 1–64 characters of
+/// `[A-Za-z0-9-_.:]`, else `<process id>-<counter>` in hexadecimal.
+fn request_id(headers: &HeaderMap) -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    // The process id is read once (each `getpid` is a system call).
+    static PROCESS: std::sync::LazyLock<u32> = std::sync::LazyLock::new(std::process::id);
+    headers
+        .get("x-request-id")
+        .and_then(|value| value.to_str().ok())
+        .filter(|value| {
+            (1..=64).contains(&value.len())
+                && value
+                    .bytes()
+                    .all(|byte| byte.is_ascii_alphanumeric() || b"-_.:".contains(&byte))
+        })
+        .map_or_else(
+            || format!("{:x}-{:x}", *PROCESS, NEXT.fetch_add(1, Ordering::Relaxed)),
+            str::to_string,
+        )
+}
+
+/// What every answer gets on its way out: its request id, the security headers ([`secure_headers`]), a
+/// weak validator when encoded, and CORS: `*` when any origin may call, else the request's own
+/// `origin` when it may (with `Vary: Origin`), and nothing for a refused one.
+fn finish_headers(
+    state: &HttpState,
+    id: &str,
+    origin: Option<HeaderValue>,
+    response: &mut Response,
+) {
     let headers = response.headers_mut();
-    if let Ok(value) = HeaderValue::from_str(&id) {
+    if let Ok(value) = HeaderValue::from_str(id) {
         headers.insert("x-request-id", value);
     }
     secure_headers(headers);
@@ -744,7 +783,78 @@ async fn request_id_and_cors(
             headers.insert(header::VARY, HeaderValue::from_static("Origin"));
         }
     }
-    response
+}
+
+/// The HTTP service the listener serves: the [`router`] over `state`, with one direct lane. A
+/// `POST /api/mcp` (or `/api/mcp/`) from a client that asks for no compression, on a server not logging
+/// each request, goes straight to its handler with the router's checks and headers
+/// ([`head_refusal_response`], [`request_id`], [`finish_headers`]) and nothing else: no route lookup, no
+/// middleware futures, no compression wrapper (they cost a cached answer more than the answer itself).
+/// Every other request, and that one when the client accepts gzip or info logging is on, goes through
+/// the router; both lanes answer the same bytes and headers.
+#[derive(Clone)]
+pub struct HttpService {
+    state: Arc<HttpState>,
+    router: Router,
+}
+
+/// The [`HttpService`] over `state`.
+pub fn service(state: Arc<HttpState>) -> HttpService {
+    HttpService {
+        router: router(state.clone()),
+        state,
+    }
+}
+
+impl HttpService {
+    /// Whether `request` takes the direct lane (see [`HttpService`]).
+    fn is_direct(request: &Request) -> bool {
+        request.method() == axum::http::Method::POST
+            && matches!(request.uri().path(), "/api/mcp" | "/api/mcp/")
+            && !request
+                .headers()
+                .get_all(header::ACCEPT_ENCODING)
+                .iter()
+                .any(|value| {
+                    value
+                        .as_bytes()
+                        .windows(4)
+                        .any(|window| window.eq_ignore_ascii_case(b"gzip"))
+                })
+            && !tracing::enabled!(tracing::Level::INFO)
+    }
+}
+
+impl tower::Service<Request> for HttpService {
+    type Response = Response;
+    type Error = std::convert::Infallible;
+    type Future = std::pin::Pin<
+        Box<dyn Future<Output = Result<Response, std::convert::Infallible>> + Send + 'static>,
+    >;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> Poll<Result<(), std::convert::Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        if !HttpService::is_direct(&request) {
+            return Box::pin(tower::ServiceExt::oneshot(self.router.clone(), request));
+        }
+        let state = self.state.clone();
+        Box::pin(async move {
+            if let Some(refusal) = head_refusal_response(request.headers()) {
+                return Ok(refusal);
+            }
+            let origin = request.headers().get(header::ORIGIN).cloned();
+            let id = request_id(request.headers());
+            let mut response = post_mcp(State(state.clone()), request).await;
+            finish_headers(&state, &id, origin, &mut response);
+            Ok(response)
+        })
+    }
 }
 
 /// The first `MCP-Protocol-Version` header value this server does not speak (a value that is not text

@@ -14,6 +14,7 @@ use std::{
 use arc_swap::ArcSwap;
 
 use super::{
+    call_costs::CallCosts,
     guard::{OriginPolicy, TrustedProxies},
     in_flight::InFlight,
     jsonrpc::McpServer,
@@ -76,6 +77,8 @@ pub struct HttpState {
     pub shared_limiter: Option<SharedLimiter>,
     /// The cap on tool calls in flight, in all and per client.
     pub in_flight: Arc<InFlight>,
+    /// Per tool, how long its recent calls ran: whether the next runs in place or on the blocking pool.
+    pub call_costs: CallCosts,
     /// When the corpus served was loaded, seconds since the Unix epoch.
     loaded_at_unix: AtomicU64,
 }
@@ -139,7 +142,9 @@ impl HttpState {
             config.max_calls_in_flight,
             config.max_calls_per_client,
         ));
+        let call_costs = CallCosts::new(server.plugin().tools().iter().map(|tool| tool.name));
         HttpState {
+            call_costs,
             server: ArcSwap::from_pointee(server),
             config,
             limiter,

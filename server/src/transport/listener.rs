@@ -28,10 +28,38 @@ use std::{
     time::Duration,
 };
 
-use axum::{Router, extract::ConnectInfo};
+use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::{io::AsyncWriteExt, net::TcpListener, sync::Semaphore};
 use tower::ServiceExt;
+
+/// What the accept loop can serve: a cloneable, infallible service of axum requests whose futures may
+/// move between threads (an [`axum::Router`], the server's [`super::http::HttpService`]).
+pub trait App:
+    tower::Service<
+        axum::extract::Request,
+        Response = axum::response::Response,
+        Error = std::convert::Infallible,
+        Future: Send + 'static,
+    > + Clone
+    + Send
+    + Sync
+    + 'static
+{
+}
+
+impl<S> App for S where
+    S: tower::Service<
+            axum::extract::Request,
+            Response = axum::response::Response,
+            Error = std::convert::Infallible,
+            Future: Send + 'static,
+        > + Clone
+        + Send
+        + Sync
+        + 'static
+{
+}
 
 /// Limits of the accept loop (see the module doc).
 #[derive(Debug, Clone, Copy)]
@@ -84,16 +112,21 @@ fn shed_response() -> Vec<u8> {
     .into_bytes()
 }
 
-/// Serves `app` on `listener` under `limits` until `shutdown` completes, then drains open connections.
+/// Serves `app` (the [`super::http::service`] in the server; any infallible service of axum requests,
+/// such as a [`axum::Router`]) on `listener` under `limits` until `shutdown` completes, then drains open
+/// connections.
 ///
 /// # Errors
 /// None today: accept errors are logged and retried; the `Result` leaves room for fatal ones.
-pub async fn serve(
+pub async fn serve<S>(
     listener: TcpListener,
-    app: Router,
+    app: S,
     limits: ServeLimits,
     shutdown: impl Future<Output = ()>,
-) -> std::io::Result<()> {
+) -> std::io::Result<()>
+where
+    S: App,
+{
     let permits = Arc::new(Semaphore::new(limits.max_connections));
     let per_client = Arc::new(ClientConnections::default());
     let (draining, _) = tokio::sync::watch::channel(false);
@@ -175,10 +208,10 @@ fn shed(stream: tokio::net::TcpStream, peer: std::net::SocketAddr) {
 
 /// Serves one admitted connection until it ends, its client is asked to give it up (graceful close), or
 /// the server drains; `slots` (the global permit and the client's slot) are given back when it ends.
-async fn serve_connection(
+async fn serve_connection<S: App>(
     stream: tokio::net::TcpStream,
     peer: std::net::SocketAddr,
-    app: Router,
+    app: S,
     limits: ServeLimits,
     slots: (tokio::sync::OwnedSemaphorePermit, ClientSlot),
     mut drain: tokio::sync::watch::Receiver<bool>,

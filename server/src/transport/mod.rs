@@ -28,6 +28,8 @@
 //! - [`shared_limit`]: the cross-instance limiter on Redis (`REDIS_URL`), falling back to memory, with
 //!   a circuit breaker so a failing or hung Redis costs no request its timeout.
 //! - [`in_flight`]: the cap on tool calls in flight, in all and per client (503 beyond).
+//! - [`call_costs`]: per tool, the moving average of its calls' running time: cheap calls run in place
+//!   on the async worker, dear ones on the blocking pool under their deadline.
 //! - [`workers`]: the threads tool calls run on, so a call can be given up at its deadline.
 //! - [`era`]: whether a message is of the stateless revision (its `_meta` names a version) or a legacy one.
 //! - [`http_state`]: the HTTP settings and the state the MCP and download handlers share.
@@ -36,6 +38,7 @@
 //!   [`reload`]: hot reload of a newly published corpus.
 
 pub mod apps;
+pub mod call_costs;
 pub mod chunks;
 pub mod citations;
 pub mod downloads;

@@ -15,7 +15,7 @@ use crate::support::http_state;
 async fn start(limits: ServeLimits) -> std::net::SocketAddr {
     let socket = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
     let address = socket.local_addr().unwrap();
-    let app = server::transport::http::router(http_state(true, 1000));
+    let app = server::transport::http::service(http_state(true, 1000));
     tokio::spawn(listener::serve(socket, app, limits, std::future::pending()));
     address
 }

@@ -145,12 +145,13 @@ pub fn http_state_with(config: HttpConfig) -> Arc<HttpState> {
     Arc::new(HttpState::new(server().clone(), config))
 }
 
-/// Sends one request through a fresh router over `state`.
+/// Sends one request through a fresh HTTP service over `state` (what the listener serves: the direct
+/// lane for an MCP POST that accepts no compression, the router for everything else).
 pub async fn send(state: &Arc<HttpState>, request: Request<Body>) -> (Response<Body>, Vec<u8>) {
-    let response = server::transport::http::router(state.clone())
+    let response = server::transport::http::service(state.clone())
         .oneshot(request)
         .await
-        .expect("the router answers");
+        .expect("the service answers");
     let (parts, body) = response.into_parts();
     let bytes = body.collect().await.expect("body").to_bytes().to_vec();
     (Response::from_parts(parts, Body::empty()), bytes)

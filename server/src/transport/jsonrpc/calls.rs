@@ -53,6 +53,11 @@ pub struct CallJob {
 }
 
 impl CallJob {
+    /// The tool this call runs.
+    pub fn tool(&self) -> &'static str {
+        self.tool
+    }
+
     /// The flag that stops this call at its tool's next checkpoint ([`crate::tools::cancel`]): raise it
     /// when no longer waiting for the answer.
     pub fn cancel_flag(&self) -> CancelFlag {
@@ -94,6 +99,13 @@ pub(super) enum Prepared {
 pub struct CallOutcome {
     outcome: Outcome,
     elapsed_us: u64,
+}
+
+impl CallOutcome {
+    /// How long the tool ran, in microseconds.
+    pub fn elapsed_us(&self) -> u64 {
+        self.elapsed_us
+    }
 }
 
 impl McpServer {
