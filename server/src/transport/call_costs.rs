@@ -12,6 +12,11 @@
 //!
 //! An inline call cannot be given up at its deadline (nothing else runs on its thread meanwhile): the
 //! bound keeps such calls three orders of magnitude under the shortest deadline allowed (1 s).
+//!
+//! The blocking pool's threads run below the async workers ([`run_below_the_workers`], nice
+//! [`POOL_NICE`] on Linux): when dear calls fill every core (a client flooding the server with
+//! corpus-wide searches), the workers still get the CPU at once to answer other clients' cheap calls, and
+//! the dear calls share what is left.
 
 use std::{
     collections::HashMap,
@@ -88,6 +93,35 @@ impl CallCosts {
     }
 }
 
+/// The nice value of a blocking-pool thread that has run a tool call (the workers keep the process' own,
+/// 0 by default): a weight of about a tenth of theirs when both want a core.
+pub const POOL_NICE: i32 = 10;
+
+/// Lowers the calling thread's scheduling priority to [`POOL_NICE`], once per thread (a thread of the
+/// blocking pool, before it runs a tool call; see the module doc). Linux sets a nice value per thread;
+/// elsewhere, and if the system refuses, nothing changes.
+pub fn run_below_the_workers() {
+    thread_local! {
+        static LOWERED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if LOWERED.get() {
+        return;
+    }
+    LOWERED.set(true);
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `gettid` takes nothing and returns this thread's id; `setpriority` on that id changes
+        // only this thread's nice value (Linux keeps one per thread) and reads no memory of ours.
+        let result = unsafe {
+            let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
+            libc::setpriority(libc::PRIO_PROCESS, thread, POOL_NICE)
+        };
+        if result != 0 {
+            tracing::debug!(error = %std::io::Error::last_os_error(), "could not lower a pool thread's priority");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +166,30 @@ mod tests {
             costs.record("get_series", 50);
         }
         assert!(costs.runs_inline("get_series"));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_pool_thread_runs_at_a_lower_priority_and_other_threads_keep_theirs() {
+        let nice = || {
+            // SAFETY: as in `run_below_the_workers`.
+            unsafe {
+                libc::getpriority(
+                    libc::PRIO_PROCESS,
+                    libc::syscall(libc::SYS_gettid) as libc::id_t,
+                )
+            }
+        };
+        let before = nice();
+        let lowered = std::thread::spawn(move || {
+            run_below_the_workers();
+            run_below_the_workers();
+            nice()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(lowered, before.max(POOL_NICE));
+        assert_eq!(nice(), before, "the calling thread keeps its priority");
     }
 
     #[test]

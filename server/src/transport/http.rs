@@ -18,7 +18,7 @@ use axum::{
     Router,
     body::{Body, Bytes},
     extract::{Query, Request, State},
-    http::{HeaderMap, HeaderValue, StatusCode, header},
+    http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header},
     middleware::{self, Next},
     response::{IntoResponse, Response},
     routing::post,
@@ -37,6 +37,13 @@ use super::{
     rate_limit::Charge,
     rpc_error::{RpcError, codes, error_response},
 };
+
+/// Header names read on every MCP POST, parsed once.
+const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
+const MCP_PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
+const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
+const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// The largest body accepted, in bytes (256 KB).
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
@@ -221,7 +228,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     let session_features = ClientFeatures::of_session_id(
         request
             .headers()
-            .get("mcp-session-id")
+            .get(&MCP_SESSION_ID)
             .and_then(|value| value.to_str().ok()),
     );
     // A body that has already arrived (nearly every one) is read without arming a timer: a timer per
@@ -352,6 +359,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         Step::Batch => {
             let batch = server.clone();
             tokio::task::spawn_blocking(move || {
+                super::call_costs::run_below_the_workers();
                 let _slot = slot;
                 batch.handle_raw_body(&body, &bytes)
             })
@@ -374,6 +382,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
                 let _cancel_on_drop = CancelOnDrop(job.cancel_flag());
                 let costs = state.clone();
                 let running = tokio::task::spawn_blocking(move || {
+                    super::call_costs::run_below_the_workers();
                     let _slot = slot;
                     let outcome = McpServer::run_call(&plugin, job);
                     costs.call_costs.record(tool, outcome.elapsed_us());
@@ -410,7 +419,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     };
     if let Some(session_id) = session_id.and_then(|id| HeaderValue::from_str(&id).ok()) {
         let headers = response.headers_mut();
-        headers.insert("mcp-session-id", session_id);
+        headers.insert(MCP_SESSION_ID, session_id);
         headers.insert(
             header::ACCESS_CONTROL_EXPOSE_HEADERS,
             HeaderValue::from_static("Mcp-Session-Id"),
@@ -739,7 +748,7 @@ fn request_id(headers: &HeaderMap) -> String {
     // The process id is read once (each `getpid` is a system call).
     static PROCESS: std::sync::LazyLock<u32> = std::sync::LazyLock::new(std::process::id);
     headers
-        .get("x-request-id")
+        .get(&X_REQUEST_ID)
         .and_then(|value| value.to_str().ok())
         .filter(|value| {
             (1..=64).contains(&value.len())
@@ -748,7 +757,17 @@ fn request_id(headers: &HeaderMap) -> String {
                     .all(|byte| byte.is_ascii_alphanumeric() || b"-_.:".contains(&byte))
         })
         .map_or_else(
-            || format!("{:x}-{:x}", *PROCESS, NEXT.fetch_add(1, Ordering::Relaxed)),
+            || {
+                use std::fmt::Write;
+                let mut id = String::with_capacity(24);
+                let _ = write!(
+                    id,
+                    "{:x}-{:x}",
+                    *PROCESS,
+                    NEXT.fetch_add(1, Ordering::Relaxed)
+                );
+                id
+            },
             str::to_string,
         )
 }
@@ -764,7 +783,7 @@ fn finish_headers(
 ) {
     let headers = response.headers_mut();
     if let Ok(value) = HeaderValue::from_str(id) {
-        headers.insert("x-request-id", value);
+        headers.insert(X_REQUEST_ID, value);
     }
     secure_headers(headers);
     weak_etag_when_encoded(headers);
@@ -861,7 +880,7 @@ impl tower::Service<Request> for HttpService {
 /// counts as unsupported), if any.
 fn unsupported_version(headers: &HeaderMap) -> Option<String> {
     headers
-        .get_all("mcp-protocol-version")
+        .get_all(&MCP_PROTOCOL_VERSION)
         .iter()
         .find_map(|value| match value.to_str() {
             Ok(version) if modern::ALL_VERSIONS.contains(&version.trim()) => None,
@@ -882,7 +901,7 @@ impl MirroredHeaders {
     /// The headers' values; a header sent more than once is `(several values)`, which matches nothing
     /// (an intermediary may read another of them than the server would).
     fn of(headers: &HeaderMap) -> MirroredHeaders {
-        let text = |name: &str| {
+        let text = |name: &HeaderName| {
             let mut values = headers.get_all(name).iter();
             let first = values.next()?;
             if values.next().is_some() {
@@ -895,9 +914,9 @@ impl MirroredHeaders {
             )
         };
         MirroredHeaders {
-            version: text("mcp-protocol-version"),
-            method: text("mcp-method"),
-            name: text("mcp-name"),
+            version: text(&MCP_PROTOCOL_VERSION),
+            method: text(&MCP_METHOD),
+            name: text(&MCP_NAME),
         }
     }
 

@@ -7,7 +7,11 @@
 //! short queue: at most twice the client's share of its calls, and twice the total of all, wait at once.
 //! So an agent's burst of parallel calls (four `get_series` at once is common) is served a few
 //! milliseconds late rather than refused, while a flood fills its queue and the rest of it is answered
-//! 503 with `Retry-After` at once. A refusal is counted in `/metrics`
+//! 503 with `Retry-After`, each refusal held [`FLOOD_PACE`] first when it is the client's own queue that
+//! is full: a client pushing dozens of connections of calls then sends a few requests a second on each
+//! instead of thousands, and the workers stay free for everyone else (refusing at full speed would take
+//! the cores the other clients' answers need). A server-wide refusal (every slot of every client taken)
+//! is answered at once. A refusal is counted in `/metrics`
 //! (`lac_corpus_busy_requests_total{cap="global"|"client"}`); a waiting call holds no thread.
 //!
 //! A slot ([`Slot`]) is held by the thread that runs the call, not by the request waiting on it: it is
@@ -58,6 +62,10 @@ pub struct InFlight {
 
 /// The longest a call waits in the queue for a slot before it is refused.
 pub const QUEUE_WAIT: Duration = Duration::from_secs(1);
+
+/// How long the refusal of a call whose client's own queue is full is held before it is answered (see
+/// the module doc); the call holds no slot, no thread and no place in the queue meanwhile.
+pub const FLOOD_PACE: Duration = Duration::from_millis(200);
 
 #[derive(Debug, Default)]
 struct State {
@@ -144,7 +152,8 @@ impl InFlight {
             let released = self.released.notified();
             let mut released = std::pin::pin!(released);
             released.as_mut().enable();
-            {
+            // A refusal for want of room in the queue, and whether the client's own queue is full.
+            let refused: Option<(Busy, bool)> = 'decide: {
                 let mut state = self.lock();
                 let busy = match self.try_take(&mut state, client) {
                     Ok(slot) => return Ok(slot),
@@ -155,9 +164,10 @@ impl InFlight {
                         && state.waiting_by_client.get(&client).copied().unwrap_or(0)
                             < 2 * self.max_per_client;
                     if !room {
-                        drop(state);
-                        metrics::record_busy(busy.label());
-                        return Err(busy);
+                        let own_queue_full =
+                            state.waiting_by_client.get(&client).copied().unwrap_or(0)
+                                >= 2 * self.max_per_client;
+                        break 'decide Some((busy, own_queue_full));
                     }
                     state.waiting += 1;
                     *state.waiting_by_client.entry(client).or_insert(0) += 1;
@@ -171,6 +181,14 @@ impl InFlight {
                     metrics::record_busy(busy.label());
                     return Err(busy);
                 }
+                None
+            };
+            if let Some((busy, own_queue_full)) = refused {
+                metrics::record_busy(busy.label());
+                if own_queue_full {
+                    tokio::time::sleep(FLOOD_PACE).await;
+                }
+                return Err(busy);
             }
             // Woken by a release or at the deadline; then tries again (another waiter may take it).
             let _ = tokio::time::timeout_at(deadline, released).await;
@@ -306,7 +324,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_flood_fills_its_queue_and_the_rest_is_refused_at_once() {
+    async fn a_flood_fills_its_queue_and_the_rest_is_refused_paced_without_a_place_in_it() {
         let in_flight = Arc::new(InFlight::new(8, 2));
         let flood = client("198.51.100.7");
         let _running = [
@@ -318,14 +336,15 @@ mod tests {
             let in_flight = in_flight.clone();
             queued.push(tokio::spawn(async move {
                 in_flight
-                    .acquire_waiting(flood, Duration::from_millis(200))
+                    .acquire_waiting(flood, Duration::from_millis(600))
                     .await
                     .map(|_| ())
             }));
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
         assert_eq!(in_flight.lock().waiting, 4);
-        // The queue holds twice the share: the next is refused without waiting.
+        // The queue holds twice the share: the next is refused without a place in it, its refusal held
+        // FLOOD_PACE, not the queue's wait.
         let started = std::time::Instant::now();
         assert_eq!(
             in_flight
@@ -334,7 +353,8 @@ mod tests {
                 .unwrap_err(),
             Busy::Client
         );
-        assert!(started.elapsed() < Duration::from_millis(100));
+        assert!((FLOOD_PACE..QUEUE_WAIT).contains(&started.elapsed()));
+        assert_eq!(in_flight.lock().waiting, 4);
         // Another client is served at once meanwhile.
         assert!(
             in_flight

@@ -136,7 +136,16 @@ impl McpServer {
             return None;
         }
         let envelope = CallEnvelope::read(raw)?;
-        self.cached_reply(&envelope, &envelope.key())
+        // The key is written into this thread's buffer: a repeat allocates nothing to look itself up.
+        thread_local! {
+            static KEY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+        }
+        KEY.with_borrow_mut(|key| {
+            key.clear();
+            key.push_str(RAW_PREFIX);
+            key.push_str(envelope.params.get());
+            self.cached_reply(&envelope, key)
+        })
     }
 
     /// The cached result filed under `key`, as the reply to `envelope` (its id echoed as written).
