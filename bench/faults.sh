@@ -10,13 +10,16 @@
 #   flood:  (issue 30) one client floods a server without result cache and with a 1 s call deadline with
 #           64 connections of country-filtered search_corpus calls for 15 s, while another client calls
 #           get_series on one connection; prints the other client's p50/p99 idle and under the flood, its
-#           failures, the flood's 503s, and the server's threads and RSS at the end of the flood.
+#           failures, the flood's 503s, and the server's threads and RSS at the end of the flood. Then the
+#           machine's own share: the other client's p50/p99 while the same 64 connections flood another
+#           process (the `ceiling`, answering bytes from memory) on the same cores, the tail any server
+#           would show here.
 # Usage: bash bench/faults.sh [reload|kill|soak|flood]...   (from the repository root; all four by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 parts=("$@"); [ ${#parts[@]} -gt 0 ] || parts=(reload kill soak flood)
-cargo build --release --quiet -p pipeline -p server
+cargo build --release --quiet -p pipeline -p server -p ceiling
 work=$(mktemp -d)
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
@@ -121,6 +124,17 @@ for part in "${parts[@]}"; do
     flood_refused=$(awk '/Non-2xx/ { print $NF }' "$work/flood.txt")
     echo "flood: other client's get_series idle p50 $idle50 p99 $idle99 ($idle_requests calls, $idle_bad failed); under 64 connections of search_corpus from one client p50 $load50 p99 $load99 ($load_requests calls, $load_bad failed)"
     echo "flood: the flooding client sent $flood_requests calls, ${flood_refused:-0} refused 503 at its share; server threads $threads, RSS $flood_rss MiB"
+    # The same flood on another process of this machine: what the cores alone cost the other client.
+    curl -s http://127.0.0.1:18092/api/mcp -H 'content-type: application/json' -d "$victim_body" > "$work/answer.json"
+    target/release/ceiling 127.0.0.1:18093 "$work/answer.json" &
+    pids+=($!)
+    until curl -sf -X POST http://127.0.0.1:18093/api/mcp > /dev/null; do sleep 0.05; done
+    BODY="$flood_body" wrk -t2 -c64 -d15s -s bench/tool.lua http://127.0.0.1:18093/api/mcp > /dev/null 2>&1 &
+    flooder=$!
+    sleep 2
+    read -r other50 other99 other_requests other_bad <<< "$(victim 10s)"
+    wait "$flooder"
+    echo "flood: the machine's share: other client's get_series while the same flood hits another process on these cores p50 $other50 p99 $other99 ($other_requests calls, $other_bad failed)"
     [ "$load_bad" -eq 0 ]
     ;;
   *) echo "unknown part $part: reload, kill, soak or flood" >&2; exit 1 ;;
