@@ -343,11 +343,17 @@ impl<O: Serialize> ToolAnswer<'_, O> {
             .display
             .as_ref()
             .is_some_and(|display| !display.charts.is_empty());
-        let payload = serde_json::to_string(&StructuredContent {
-            result: self.result,
-            citations,
-        })
+        // Most payloads hold a few kilobytes: one buffer of that size spares the early doublings.
+        let mut payload = Vec::with_capacity(4096);
+        serde_json::to_writer(
+            &mut payload,
+            &StructuredContent {
+                result: self.result,
+                citations,
+            },
+        )
         .map_err(internal)?;
+        let payload = String::from_utf8(payload).expect("serde_json writes UTF-8");
         // The display is for people: floating-point noise (2.9450000000000003) is trimmed there, never
         // in the cited result.
         let display = self

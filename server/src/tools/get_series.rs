@@ -157,11 +157,14 @@ fn handle(
         .ok_or_else(|| ToolError::Internal(format!("no source `{}`", metric.source_id)))?;
     for country in countries {
         let all_rows = table.series(&metric.id, &country.iso3);
-        let rows: Vec<Observation<'_>> = all_rows
-            .clone()
-            .map(|row_idx| table.row(row_idx))
-            .filter(|row| (from_year..=to_year).contains(&row.year))
-            .collect();
+        // Sized for the whole series: the filter hides the length from `collect`.
+        let mut rows: Vec<Observation<'_>> = Vec::with_capacity(all_rows.len());
+        rows.extend(
+            all_rows
+                .clone()
+                .map(|row_idx| table.row(row_idx))
+                .filter(|row| (from_year..=to_year).contains(&row.year)),
+        );
         let points: Vec<YearValue> = rows.iter().map(|row| (row.year, row.value)).collect();
         let projection_years = rows
             .iter()
