@@ -4,8 +4,10 @@
 //! costs the server more to hand to a blocking thread and back (a queue, a futex wake-up each way, two
 //! context switches) than to run; one that takes milliseconds (a corpus-wide search) must not stall the
 //! worker whose other connections wait on it. So the HTTP transport keeps, per tool, a moving average of
-//! how long its recent calls ran ([`CallCosts::record`]) and runs a call in place when its tool's average
-//! is at most [`INLINE_AT_MOST_US`] after [`WARM_UP_CALLS`] measured calls ([`CallCosts::runs_inline`]),
+//! how long its recent answered calls ran ([`CallCosts::record`]; a refusal of bad arguments is cheap and
+//! says nothing of the work) and runs a call in place when its tool's average is at most
+//! [`INLINE_AT_MOST_US`] after [`WARM_UP_CALLS`] measured calls ([`CallCosts::runs_inline`]; forgotten
+//! when another corpus is loaded, whose first calls build its lazy indexes),
 //! on the blocking pool under its deadline otherwise. A tool whose calls grow dear (larger arguments, a
 //! larger corpus) moves back to the pool by itself once its average passes the bound; an inline call
 //! still holds its slot of the cap on calls in flight and is measured like the others.
@@ -69,6 +71,14 @@ impl CallCosts {
     pub fn average_us(&self, tool: &str) -> Option<(u64, u64)> {
         let word = self.tools.get(tool)?.load(Ordering::Relaxed);
         Some((word >> AVERAGE_BITS, (word & AVERAGE_MASK) / FIXED_POINT))
+    }
+
+    /// Forgets every measurement (a newly loaded corpus: its lazy indexes are built by its first calls,
+    /// which must run on the pool again).
+    pub fn reset(&self) {
+        for word in self.tools.values() {
+            word.store(0, Ordering::Relaxed);
+        }
     }
 
     /// Adds a call of `tool` that ran `elapsed_us` microseconds to its average (the first call sets it).
@@ -166,6 +176,12 @@ mod tests {
             costs.record("get_series", 50);
         }
         assert!(costs.runs_inline("get_series"));
+        costs.reset();
+        assert!(
+            !costs.runs_inline("get_series"),
+            "a new corpus measures again"
+        );
+        assert_eq!(costs.average_us("get_series"), Some((0, 0)));
     }
 
     #[cfg(target_os = "linux")]

@@ -358,8 +358,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
     let reply = match step {
         Step::Batch => {
             let batch = server.clone();
-            tokio::task::spawn_blocking(move || {
-                super::call_costs::run_below_the_workers();
+            on_call_threads(&server, move || {
                 let _slot = slot;
                 batch.handle_raw_body(&body, &bytes)
             })
@@ -373,7 +372,9 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
                 // cost more than the call ([`super::call_costs`]).
                 let outcome = McpServer::run_call(server.plugin(), job);
                 drop(slot);
-                state.call_costs.record(tool, outcome.elapsed_us());
+                if outcome.answered() {
+                    state.call_costs.record(tool, outcome.elapsed_us());
+                }
                 Ok(server.finish_call(ticket, Some(outcome)))
             } else {
                 let plugin = server.plugin().clone();
@@ -381,16 +382,17 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
                 // went away (a finished call ignores it).
                 let _cancel_on_drop = CancelOnDrop(job.cancel_flag());
                 let costs = state.clone();
-                let running = tokio::task::spawn_blocking(move || {
-                    super::call_costs::run_below_the_workers();
+                let running = on_call_threads(&server, move || {
                     let _slot = slot;
                     let outcome = McpServer::run_call(&plugin, job);
-                    costs.call_costs.record(tool, outcome.elapsed_us());
+                    if outcome.answered() {
+                        costs.call_costs.record(tool, outcome.elapsed_us());
+                    }
                     outcome
                 });
                 match tokio::time::timeout(server.call_deadline(), running).await {
                     Ok(Ok(outcome)) => Ok(server.finish_call(ticket, Some(outcome))),
-                    Ok(Err(joined)) => Err(joined),
+                    Ok(Err(lost)) => Err(lost),
                     // Past the deadline the tool stops at its next checkpoint (the guard raises its
                     // flag) and its slot comes back.
                     Err(_) => Ok(server.finish_call(ticket, None)),
@@ -459,6 +461,22 @@ async fn charge(state: &HttpState, client: Option<IpAddr>, units: u32) -> Option
         HeaderValue::from(retry_after.as_secs().max(1)),
     );
     Some(response)
+}
+
+/// Runs `job` on the server's call threads ([`McpServer::call_threads`]: their own pool, each below the
+/// async workers' priority, [`super::call_costs::run_below_the_workers`], so tokio's blocking pool keeps
+/// its priority for file reads and reloads); its value, or an error if the job was lost (a panic outside
+/// a tool's own guard).
+async fn on_call_threads<T: Send + 'static>(
+    server: &McpServer,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, tokio::sync::oneshot::error::RecvError> {
+    let (sender, receiver) = tokio::sync::oneshot::channel();
+    server.call_threads().execute(move || {
+        super::call_costs::run_below_the_workers();
+        let _ = sender.send(job());
+    });
+    receiver.await
 }
 
 /// Raises a call's cancel flag when dropped (see `post_mcp`).
@@ -787,6 +805,7 @@ fn finish_headers(
     }
     secure_headers(headers);
     weak_etag_when_encoded(headers);
+    // `Vary: Origin` is added beside what is there (the compression layer's `Vary: accept-encoding`).
     match (&state.config.origins, origin) {
         (OriginPolicy::Any, _) => {
             headers.insert(
@@ -796,11 +815,41 @@ fn finish_headers(
         }
         (policy, Some(origin)) if policy.allows(origin.to_str().ok()) => {
             headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
-            headers.insert(header::VARY, HeaderValue::from_static("Origin"));
+            headers.append(header::VARY, HeaderValue::from_static("Origin"));
         }
         _ => {
-            headers.insert(header::VARY, HeaderValue::from_static("Origin"));
+            headers.append(header::VARY, HeaderValue::from_static("Origin"));
         }
+    }
+}
+
+/// Adds `Vary: accept-encoding` to an answer the compression layer would compress for a client that
+/// accepts gzip ([`compressible`], at least [`COMPRESS_ABOVE_BYTES`]), as that layer does whether it
+/// compresses or not: the direct lane's answers carry the same header as the router's.
+fn vary_like_compression(response: &mut Response) {
+    let size = axum::body::HttpBody::size_hint(response.body())
+        .exact()
+        .or_else(|| {
+            response
+                .headers()
+                .get(header::CONTENT_LENGTH)?
+                .to_str()
+                .ok()?
+                .parse()
+                .ok()
+        });
+    let big_enough = size.is_none_or(|size| size >= u64::from(COMPRESS_ABOVE_BYTES));
+    if big_enough
+        && compressible(
+            response.status(),
+            response.version(),
+            response.headers(),
+            response.extensions(),
+        )
+    {
+        response
+            .headers_mut()
+            .append(header::VARY, HeaderValue::from_static("accept-encoding"));
     }
 }
 
@@ -870,6 +919,7 @@ impl tower::Service<Request> for HttpService {
             let origin = request.headers().get(header::ORIGIN).cloned();
             let id = request_id(request.headers());
             let mut response = post_mcp(State(state.clone()), request).await;
+            vary_like_compression(&mut response);
             finish_headers(&state, &id, origin, &mut response);
             Ok(response)
         })
@@ -935,6 +985,11 @@ fn raw_id(raw: &[u8]) -> String {
     struct Envelope<'a> {
         #[serde(borrow, default)]
         id: Option<&'a serde_json::value::RawValue>,
+    }
+    // An object only: serde reads a struct from an array too, which would take a batch's first message
+    // for the id.
+    if raw.iter().find(|byte| !byte.is_ascii_whitespace()) != Some(&b'{') {
+        return "null".to_string();
     }
     serde_json::from_slice::<Envelope<'_>>(raw)
         .ok()

@@ -122,6 +122,7 @@ impl HttpState {
     pub fn replace_server(&self, server: McpServer) {
         super::metrics::set_corpus(&server.plugin().corpus().baked.manifest().corpus_version);
         self.server.store(Arc::new(server));
+        self.call_costs.reset();
         self.loaded_at_unix.store(unix_now(), Ordering::Relaxed);
     }
 

@@ -4,14 +4,16 @@
 //! the other clients.
 //!
 //! A call beyond either cap waits for a slot ([`InFlight::acquire_waiting`], at most [`QUEUE_WAIT`]) in a
-//! short queue: at most twice the client's share of its calls, and twice the total of all, wait at once.
-//! So an agent's burst of parallel calls (four `get_series` at once is common) is served a few
-//! milliseconds late rather than refused, while a flood fills its queue and the rest of it is answered
-//! 503 with `Retry-After`, each refusal held [`FLOOD_PACE`] first when it is the client's own queue that
-//! is full: a client pushing dozens of connections of calls then sends a few requests a second on each
-//! instead of thousands, and the workers stay free for everyone else (refusing at full speed would take
-//! the cores the other clients' answers need). A server-wide refusal (every slot of every client taken)
-//! is answered at once. A refusal is counted in `/metrics`
+//! short queue: at most twice the client's share of its calls, and twice the total of all, wait at once;
+//! a client with no call running or waiting always gets a place (so clients flooding from many addresses
+//! cannot fill the queue against a newcomer). A slot given back goes to the waiting client with the fewest
+//! calls running: a light client is served before those holding their whole share. So an agent's burst
+//! of parallel calls (four `get_series` at once is common) is served a few milliseconds late rather than
+//! refused, while a flood fills its queue and the rest of it is answered 503 with `Retry-After`, each
+//! such refusal held [`FLOOD_PACE`] first: a client pushing dozens of connections of calls then sends a
+//! few requests a second on each instead of thousands, and the workers stay free for everyone else
+//! (refusing at full speed would take the cores the other clients' answers need). A call that waited its
+//! whole [`QUEUE_WAIT`] is refused at once. A refusal is counted in `/metrics`
 //! (`lac_corpus_busy_requests_total{cap="global"|"client"}`); a waiting call holds no thread.
 //!
 //! A slot ([`Slot`]) is held by the thread that runs the call, not by the request waiting on it: it is
@@ -153,21 +155,25 @@ impl InFlight {
             let mut released = std::pin::pin!(released);
             released.as_mut().enable();
             // A refusal for want of room in the queue, and whether the client's own queue is full.
-            let refused: Option<(Busy, bool)> = 'decide: {
+            let refused: Option<Busy> = 'decide: {
                 let mut state = self.lock();
-                let busy = match self.try_take(&mut state, client) {
-                    Ok(slot) => return Ok(slot),
-                    Err(busy) => busy,
+                let busy = match self.lighter_client_waits(&state, client) {
+                    // A slot, if free, is left to a waiting client running fewer calls.
+                    Some(busy) => busy,
+                    None => match self.try_take(&mut state, client) {
+                        Ok(slot) => return Ok(slot),
+                        Err(busy) => busy,
+                    },
                 };
                 if queued.is_none() {
-                    let room = state.waiting < 2 * self.max_total
-                        && state.waiting_by_client.get(&client).copied().unwrap_or(0)
-                            < 2 * self.max_per_client;
+                    let running = state.by_client.get(&client).copied().unwrap_or(0);
+                    let waiting = state.waiting_by_client.get(&client).copied().unwrap_or(0);
+                    let newcomer = running == 0 && waiting == 0;
+                    let room = newcomer
+                        || (state.waiting < 2 * self.max_total
+                            && waiting < 2 * self.max_per_client);
                     if !room {
-                        let own_queue_full =
-                            state.waiting_by_client.get(&client).copied().unwrap_or(0)
-                                >= 2 * self.max_per_client;
-                        break 'decide Some((busy, own_queue_full));
+                        break 'decide Some(busy);
                     }
                     state.waiting += 1;
                     *state.waiting_by_client.entry(client).or_insert(0) += 1;
@@ -183,16 +189,32 @@ impl InFlight {
                 }
                 None
             };
-            if let Some((busy, own_queue_full)) = refused {
+            if let Some(busy) = refused {
                 metrics::record_busy(busy.label());
-                if own_queue_full {
-                    tokio::time::sleep(FLOOD_PACE).await;
-                }
+                tokio::time::sleep(FLOOD_PACE).await;
                 return Err(busy);
             }
             // Woken by a release or at the deadline; then tries again (another waiter may take it).
             let _ = tokio::time::timeout_at(deadline, released).await;
         }
+    }
+
+    /// `Some` (the cap to report) when another waiting client runs fewer calls than `client`: a slot
+    /// free now is theirs first.
+    fn lighter_client_waits(&self, state: &State, client: Option<IpAddr>) -> Option<Busy> {
+        let running = |client: &Option<IpAddr>| state.by_client.get(client).copied().unwrap_or(0);
+        let mine = running(&client);
+        let lighter = state
+            .waiting_by_client
+            .keys()
+            .any(|other| *other != client && running(other) < mine);
+        lighter.then(|| {
+            if mine >= self.max_per_client {
+                Busy::Client
+            } else {
+                Busy::Global
+            }
+        })
     }
 
     /// Takes a slot for `client` if both caps allow it.
@@ -239,6 +261,12 @@ impl Drop for Queued<'_> {
         let mut state = self.owner.lock();
         state.waiting = state.waiting.saturating_sub(1);
         count_down(&mut state.waiting_by_client, self.client);
+        let free = state.total < self.owner.max_total;
+        drop(state);
+        // A slot left to this client (the lightest waiting) is offered to the others again.
+        if free {
+            self.owner.released.notify_waiters();
+        }
     }
 }
 
@@ -321,6 +349,59 @@ mod tests {
         assert_eq!(fourth.await.unwrap(), Ok(()));
         assert_eq!((in_flight.len(), in_flight.lock().waiting), (0, 0));
         assert!(in_flight.lock().waiting_by_client.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_newcomer_gets_a_place_in_a_full_queue_and_the_next_free_slot_before_heavier_clients()
+    {
+        // Two clients (two addresses of one flood) hold every slot and fill the queue.
+        let in_flight = Arc::new(InFlight::new(4, 2));
+        let (first, second) = (client("198.51.100.7"), client("198.51.100.8"));
+        let mut running = vec![
+            in_flight.acquire(first).unwrap(),
+            in_flight.acquire(first).unwrap(),
+            in_flight.acquire(second).unwrap(),
+            in_flight.acquire(second).unwrap(),
+        ];
+        let mut queued = Vec::new();
+        for flooder in [first, second] {
+            for _ in 0..4 {
+                let in_flight = in_flight.clone();
+                queued.push(tokio::spawn(async move {
+                    in_flight
+                        .acquire_waiting(flooder, Duration::from_millis(800))
+                        .await
+                        .map(|_| ())
+                }));
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert_eq!(in_flight.lock().waiting, 8, "the queue is full");
+        // The flooders' next call finds no place.
+        assert!(in_flight.acquire_waiting(first, QUEUE_WAIT).await.is_err());
+        // A newcomer still gets one, and the first slot given back is its, not the flooders'.
+        let newcomer = tokio::spawn({
+            let in_flight = in_flight.clone();
+            async move {
+                in_flight
+                    .acquire_waiting(client("203.0.113.9"), QUEUE_WAIT)
+                    .await
+                    .map(|slot| {
+                        let held = slot.client;
+                        drop(slot);
+                        held
+                    })
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert_eq!(in_flight.lock().waiting, 9);
+        running.remove(0);
+        assert_eq!(newcomer.await.unwrap(), Ok(client("203.0.113.9")));
+        drop(running);
+        for call in queued {
+            let _ = call.await.unwrap();
+        }
+        assert_eq!(in_flight.lock().waiting, 0);
     }
 
     #[tokio::test]

@@ -172,6 +172,8 @@ async fn mirrored_headers_versions_methods_and_batches_are_refused_by_status_and
     let (response, answer) = post_modern(&json!([ping, ping]), &[VERSION]).await;
     assert_eq!(response.status(), 400);
     assert_eq!(answer["error"]["code"], json!(-32600));
+    // A batch has no id of its own: the refusal's is null, never the first message.
+    assert_eq!(answer["id"], Value::Null, "{answer}");
 
     // A modern version header on a body without the revision's `_meta`, and `_meta` without client
     // capabilities: required fields missing.

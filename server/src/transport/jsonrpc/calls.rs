@@ -106,6 +106,11 @@ impl CallOutcome {
     pub fn elapsed_us(&self) -> u64 {
         self.elapsed_us
     }
+
+    /// Whether the tool answered (a result, not a refusal of its arguments, a cancellation or a fault).
+    pub fn answered(&self) -> bool {
+        matches!(self.outcome, Ok(Ok(_)))
+    }
 }
 
 impl McpServer {

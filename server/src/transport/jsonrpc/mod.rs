@@ -162,6 +162,12 @@ impl McpServer {
         self
     }
 
+    /// The threads tool calls run on when the caller stops waiting at a deadline (stdio, batches, and
+    /// HTTP's dearer calls): an elastic pool of their own.
+    pub fn call_threads(&self) -> &Arc<Workers> {
+        &self.workers
+    }
+
     /// The same server with a response cache of `bytes` (0 turns caching off).
     pub fn with_cache_budget(mut self, bytes: usize) -> McpServer {
         self.cache = Arc::new(Mutex::new(ResultCache::with_budget(bytes)));
