@@ -208,12 +208,10 @@ impl InFlight {
             .waiting_by_client
             .keys()
             .any(|other| *other != client && running(other) < mine);
-        lighter.then(|| {
-            if mine >= self.max_per_client {
-                Busy::Client
-            } else {
-                Busy::Global
-            }
+        lighter.then_some(if mine >= self.max_per_client {
+            Busy::Client
+        } else {
+            Busy::Global
         })
     }
 

@@ -85,6 +85,61 @@ impl<'a> CallEnvelope<'a> {
     }
 }
 
+/// The `id` and `params` texts of `raw` when it is a `tools/call` written in the one layout clients
+/// use, `{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":PARAMS}` with no space, an `id` that is
+/// an integer of at most 18 digits or a string of `[A-Za-z0-9_.:/-]` (at most 128), and nothing after
+/// the closing brace but whitespace; `None` for anything else (the parser then reads it).
+///
+/// `PARAMS` is everything between `"params":` and the closing brace, unchecked: it answers only when it
+/// equals, byte for byte, the params text of a call answered before, which the parser had read whole.
+/// So a body answered here is that valid message, and what the full path would answer.
+fn canonical_call(raw: &[u8]) -> Option<(&str, &str)> {
+    const HEAD: &[u8] = br#"{"jsonrpc":"2.0","id":"#;
+    const MIDDLE: &[u8] = br#","method":"tools/call","params":"#;
+    let rest = raw.strip_prefix(HEAD)?;
+    let id_length = match rest.first()? {
+        b'"' => {
+            let length = rest[1..].iter().take(129).position(|&byte| byte == b'"')?;
+            let text = &rest[1..1 + length];
+            if length > 128
+                || !text
+                    .iter()
+                    .all(|&byte| byte.is_ascii_alphanumeric() || b"_.:/-".contains(&byte))
+            {
+                return None;
+            }
+            length + 2
+        }
+        _ => {
+            let sign = usize::from(rest[0] == b'-');
+            let digits = rest[sign..]
+                .iter()
+                .take(19)
+                .take_while(|byte| byte.is_ascii_digit())
+                .count();
+            // No leading zero (JSON), at most 18 digits, at least one.
+            if digits == 0 || digits > 18 || (digits > 1 && rest[sign] == b'0') {
+                return None;
+            }
+            sign + digits
+        }
+    };
+    let (id, rest) = rest.split_at(id_length);
+    let params = rest.strip_prefix(MIDDLE)?;
+    let end = params
+        .iter()
+        .rposition(|byte| !byte.is_ascii_whitespace())?;
+    if params[end] != b'}' || end == 0 {
+        return None;
+    }
+    let params = &params[..end];
+    // ASCII throughout the id; the params are UTF-8 when they equal a key (and checked here anyway).
+    Some((
+        std::str::from_utf8(id).ok()?,
+        std::str::from_utf8(params).ok()?,
+    ))
+}
+
 /// The prefix of a legacy call's params-text key.
 const RAW_PREFIX: &str = "raw\0";
 /// The prefix of a 2026-07-28 call's params-text key, whose cached result is already in the modern shape.
@@ -135,21 +190,28 @@ impl McpServer {
         if !self.caching {
             return None;
         }
-        let envelope = CallEnvelope::read(raw)?;
         // The key is written into this thread's buffer: a repeat allocates nothing to look itself up.
         thread_local! {
             static KEY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
         }
-        KEY.with_borrow_mut(|key| {
-            key.clear();
-            key.push_str(RAW_PREFIX);
-            key.push_str(envelope.params.get());
-            self.cached_reply(&envelope, key)
-        })
+        let lookup = |id: &str, params: &str| {
+            KEY.with_borrow_mut(|key| {
+                key.clear();
+                key.push_str(RAW_PREFIX);
+                key.push_str(params);
+                self.cached_reply(id, key)
+            })
+        };
+        // The layout clients write (the SDKs, curl examples): read by its fixed text, no parser.
+        if let Some((id, params)) = canonical_call(raw) {
+            return lookup(id, params);
+        }
+        let envelope = CallEnvelope::read(raw)?;
+        lookup(envelope.id.get(), envelope.params.get())
     }
 
-    /// The cached result filed under `key`, as the reply to `envelope` (its id echoed as written).
-    fn cached_reply(&self, envelope: &CallEnvelope<'_>, key: &str) -> Option<ResultParts> {
+    /// The cached result filed under `key`, as the reply to the request whose id is written `id`.
+    fn cached_reply(&self, id: &str, key: &str) -> Option<ResultParts> {
         let (tool, result) = self
             .cache
             .lock()
@@ -157,7 +219,7 @@ impl McpServer {
             .get(key)?;
         tracing::info!(tool, outcome = "cached", "tools/call");
         crate::transport::metrics::record_call(tool, "cached", None);
-        Some(ResultParts::new(envelope.id.get(), result))
+        Some(ResultParts::new(id, result))
     }
 
     /// As [`McpServer::repeat`], for a 2026-07-28 `tools/call` whose headers mirror its body exactly
@@ -177,6 +239,90 @@ impl McpServer {
         if !mirrors {
             return None;
         }
-        self.cached_reply(&envelope, &modern_key(&envelope.key()))
+        self.cached_reply(envelope.id.get(), &modern_key(&envelope.key()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the parser reads of `raw` as a call: its id and params texts.
+    fn parsed(raw: &str) -> Option<(String, String)> {
+        CallEnvelope::read(raw.as_bytes()).map(|envelope| {
+            (
+                envelope.id.get().to_string(),
+                envelope.params.get().to_string(),
+            )
+        })
+    }
+
+    #[test]
+    fn the_clients_layout_reads_as_the_parser_reads_it() {
+        let params = r#"{"name":"get_series","arguments":{"indicator":"sp_dyn_le00_in","countries":["MEX","BRA","ARG"]}}"#;
+        for id in [
+            "1",
+            "0",
+            "-7",
+            "123456789012345678",
+            r#""abc-1""#,
+            r#""a.b:c/d_e""#,
+            r#""""#,
+        ] {
+            let raw =
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{params}}}"#);
+            assert_eq!(
+                canonical_call(raw.as_bytes())
+                    .map(|(id, params)| (id.to_string(), params.to_string())),
+                parsed(&raw),
+                "{raw}"
+            );
+            // Trailing whitespace (a newline from a file) reads the same.
+            let spaced = format!("{raw}\n");
+            assert_eq!(
+                canonical_call(spaced.as_bytes())
+                    .map(|(id, params)| (id.to_string(), params.to_string())),
+                parsed(&spaced)
+            );
+        }
+    }
+
+    #[test]
+    fn anything_else_is_left_to_the_parser() {
+        let params = r#"{"name":"get_series","arguments":{}}"#;
+        for raw in [
+            // Another layout, spacing, or field order.
+            format!(r#"{{ "jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}}}"#),
+            format!(r#"{{"id":1,"jsonrpc":"2.0","method":"tools/call","params":{params}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{params}}}"#),
+            // Ids the fast reading does not vouch for: leading zeros, 19 digits, fractions, exponents,
+            // escapes, null, objects.
+            format!(r#"{{"jsonrpc":"2.0","id":01,"method":"tools/call","params":{params}}}"#),
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1234567890123456789,"method":"tools/call","params":{params}}}"#
+            ),
+            format!(r#"{{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{params}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":1e3,"method":"tools/call","params":{params}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":"a\"b","method":"tools/call","params":{params}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{params}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":{{}},"method":"tools/call","params":{params}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":-,"method":"tools/call","params":{params}}}"#),
+            // Something after the closing brace.
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}}}x"#),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":}"#.to_string(),
+            format!(r#"[{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}}}]"#),
+        ] {
+            assert_eq!(canonical_call(raw.as_bytes()), None, "{raw}");
+        }
+        // An extra field after params, or a missing closing brace, lands in (or cuts) the params text,
+        // which then is no JSON: no cached key (valid JSON read by the parser) equals it, so such a body
+        // is never answered from the cache.
+        for raw in [
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params},"x":1}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}"#),
+        ] {
+            let (_, read) = canonical_call(raw.as_bytes()).unwrap();
+            assert!(serde_json::from_str::<&RawValue>(read).is_err(), "{read}");
+        }
     }
 }
