@@ -431,9 +431,20 @@ impl McpServer {
         if let Some(run) = run
             && method == "tools/call"
         {
-            // Its result is filed under its params' text in the modern shape, for
+            // Its result is filed under its params' text, version and tool in the modern shape, for
             // [`McpServer::repeat_modern`].
-            let modern_key = call_key.map(|key| raw_message::modern_key(&key));
+            let mirrored = params.and_then(|params| {
+                Some((
+                    params
+                        .get("_meta")?
+                        .get("io.modelcontextprotocol/protocolVersion")?
+                        .as_str()?,
+                    params.get("name")?.as_str()?,
+                ))
+            });
+            let modern_key = call_key
+                .zip(mirrored)
+                .map(|(key, (version, name))| raw_message::modern_key(&key, version, name));
             return self.prepared_call(id, params, modern_key, run, true);
         }
         let dispatched = match method {

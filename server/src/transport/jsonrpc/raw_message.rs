@@ -145,12 +145,27 @@ const RAW_PREFIX: &str = "raw\0";
 /// The prefix of a 2026-07-28 call's params-text key, whose cached result is already in the modern shape.
 const MODERN_PREFIX: &str = "modern\0";
 
-/// The key a 2026-07-28 call's result is filed under, from its params-text key ([`RawMessage::call_key`]).
-pub(super) fn modern_key(raw_key: &str) -> String {
-    format!(
-        "{MODERN_PREFIX}{}",
-        raw_key.strip_prefix(RAW_PREFIX).unwrap_or(raw_key)
-    )
+/// The key a 2026-07-28 call's result is filed under, from its params-text key ([`RawMessage::call_key`])
+/// and what its params say of themselves: the `_meta` protocol version and the tool's name.
+pub(super) fn modern_key(raw_key: &str, version: &str, name: &str) -> String {
+    let mut key = String::new();
+    push_modern_key(
+        &mut key,
+        version,
+        name,
+        raw_key.strip_prefix(RAW_PREFIX).unwrap_or(raw_key),
+    );
+    key
+}
+
+/// Writes the modern key of `params` (text) naming `version` and `name` into `key`: a request whose
+/// `MCP-Protocol-Version` and `Mcp-Name` headers are those values finds the result filed for those
+/// params, which said the same (the full path files only a call whose headers mirror its body). So a
+/// lookup by the headers' values needs no reading of the params.
+fn push_modern_key(key: &mut String, version: &str, name: &str, params: &str) {
+    for part in [MODERN_PREFIX, version, "\0", name, "\0", params] {
+        key.push_str(part);
+    }
 }
 
 /// What a 2026-07-28 request's headers say (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`), to be
@@ -165,19 +180,9 @@ pub struct ModernHeaders<'a> {
     pub name: Option<&'a str>,
 }
 
-/// The fields of a 2026-07-28 `tools/call`'s params its headers mirror, borrowed from the text (an
-/// escaped string does not borrow: the full path then decides).
-#[derive(Deserialize)]
-struct MirroredParams<'a> {
-    name: &'a str,
-    #[serde(rename = "_meta", borrow)]
-    meta: MirroredMeta<'a>,
-}
-
-#[derive(Deserialize)]
-struct MirroredMeta<'a> {
-    #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
-    version: &'a str,
+thread_local! {
+    /// This thread's buffer for a modern lookup's key ([`McpServer::repeat_modern`]).
+    static MODERN_KEY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
 impl McpServer {
@@ -228,18 +233,23 @@ impl McpServer {
     /// splicing the result again. Anything else (a header that differs, a call never answered in this
     /// shape) is `None`, and the full path checks and answers it.
     pub fn repeat_modern(&self, raw: &[u8], headers: ModernHeaders<'_>) -> Option<ResultParts> {
-        if !self.caching {
+        if !self.caching || headers.method != Some("tools/call") {
             return None;
         }
-        let envelope = CallEnvelope::read(raw)?;
-        let mirrored: MirroredParams = serde_json::from_str(envelope.params.get()).ok()?;
-        let mirrors = headers.method == Some("tools/call")
-            && headers.name == Some(mirrored.name)
-            && headers.version == Some(mirrored.meta.version);
-        if !mirrors {
-            return None;
-        }
-        self.cached_reply(envelope.id.get(), &modern_key(&envelope.key()))
+        let (version, name) = (headers.version?, headers.name?);
+        let envelope;
+        let (id, params) = match canonical_call(raw) {
+            Some(read) => read,
+            None => {
+                envelope = CallEnvelope::read(raw)?;
+                (envelope.id.get(), envelope.params.get())
+            }
+        };
+        MODERN_KEY.with_borrow_mut(|key| {
+            key.clear();
+            push_modern_key(key, version, name, params);
+            self.cached_reply(id, key)
+        })
     }
 }
 
