@@ -26,6 +26,7 @@ use axum::{
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::{Value, json};
 
+pub use super::http_service::{HttpService, service};
 pub use super::http_state::{HttpConfig, HttpState};
 use super::{
     apps::ClientFeatures,
@@ -181,7 +182,7 @@ fn catalog_route() -> axum::routing::MethodRouter<Arc<HttpState>> {
         .fallback(super::downloads::method_not_allowed)
 }
 
-async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Response {
+pub(super) async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Response {
     if !state.config.enabled {
         return (
             StatusCode::FORBIDDEN,
@@ -748,7 +749,7 @@ async fn request_id_and_cors(
 
 /// The answer to a request whose head is refused ([`head_refusal`]), with the headers every answer
 /// carries; `None` for an acceptable head.
-fn head_refusal_response(headers: &HeaderMap) -> Option<Response> {
+pub(super) fn head_refusal_response(headers: &HeaderMap) -> Option<Response> {
     let (status, message) = head_refusal(headers)?;
     let mut response = json_response(
         status,
@@ -760,7 +761,7 @@ fn head_refusal_response(headers: &HeaderMap) -> Option<Response> {
 
 /// A request's id: the client's `x-request-id` when it is a token of 1–64 characters of
 /// `[A-Za-z0-9-_.:]`, else `<process id>-<counter>` in hexadecimal.
-fn request_id(headers: &HeaderMap) -> String {
+pub(super) fn request_id(headers: &HeaderMap) -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(1);
     // The process id is read once (each `getpid` is a system call).
@@ -793,7 +794,7 @@ fn request_id(headers: &HeaderMap) -> String {
 /// What every answer gets on its way out: its request id, the security headers ([`secure_headers`]), a
 /// weak validator when encoded, and CORS: `*` when any origin may call, else the request's own
 /// `origin` when it may (with `Vary: Origin`), and nothing for a refused one.
-fn finish_headers(
+pub(super) fn finish_headers(
     state: &HttpState,
     id: &str,
     origin: Option<HeaderValue>,
@@ -826,7 +827,7 @@ fn finish_headers(
 /// Adds `Vary: accept-encoding` to an answer the compression layer would compress for a client that
 /// accepts gzip ([`compressible`], at least [`COMPRESS_ABOVE_BYTES`]), as that layer does whether it
 /// compresses or not: the direct lane's answers carry the same header as the router's.
-fn vary_like_compression(response: &mut Response) {
+pub(super) fn vary_like_compression(response: &mut Response) {
     let size = axum::body::HttpBody::size_hint(response.body())
         .exact()
         .or_else(|| {
@@ -850,79 +851,6 @@ fn vary_like_compression(response: &mut Response) {
         response
             .headers_mut()
             .append(header::VARY, HeaderValue::from_static("accept-encoding"));
-    }
-}
-
-/// The HTTP service the listener serves: the [`router`] over `state`, with one direct lane. A
-/// `POST /api/mcp` (or `/api/mcp/`) from a client that asks for no compression, on a server not logging
-/// each request, goes straight to its handler with the router's checks and headers
-/// ([`head_refusal_response`], [`request_id`], [`finish_headers`]) and nothing else: no route lookup, no
-/// middleware futures, no compression wrapper (they cost a cached answer more than the answer itself).
-/// Every other request, and that one when the client accepts gzip or info logging is on, goes through
-/// the router; both lanes answer the same bytes and headers.
-#[derive(Clone)]
-pub struct HttpService {
-    state: Arc<HttpState>,
-    router: Router,
-}
-
-/// The [`HttpService`] over `state`.
-pub fn service(state: Arc<HttpState>) -> HttpService {
-    HttpService {
-        router: router(state.clone()),
-        state,
-    }
-}
-
-impl HttpService {
-    /// Whether `request` takes the direct lane (see [`HttpService`]).
-    fn is_direct(request: &Request) -> bool {
-        request.method() == axum::http::Method::POST
-            && matches!(request.uri().path(), "/api/mcp" | "/api/mcp/")
-            && !request
-                .headers()
-                .get_all(header::ACCEPT_ENCODING)
-                .iter()
-                .any(|value| {
-                    value
-                        .as_bytes()
-                        .windows(4)
-                        .any(|window| window.eq_ignore_ascii_case(b"gzip"))
-                })
-            && !tracing::enabled!(tracing::Level::INFO)
-    }
-}
-
-impl tower::Service<Request> for HttpService {
-    type Response = Response;
-    type Error = std::convert::Infallible;
-    type Future = std::pin::Pin<
-        Box<dyn Future<Output = Result<Response, std::convert::Infallible>> + Send + 'static>,
-    >;
-
-    fn poll_ready(
-        &mut self,
-        _: &mut std::task::Context<'_>,
-    ) -> Poll<Result<(), std::convert::Infallible>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, request: Request) -> Self::Future {
-        if !HttpService::is_direct(&request) {
-            return Box::pin(tower::ServiceExt::oneshot(self.router.clone(), request));
-        }
-        let state = self.state.clone();
-        Box::pin(async move {
-            if let Some(refusal) = head_refusal_response(request.headers()) {
-                return Ok(refusal);
-            }
-            let origin = request.headers().get(header::ORIGIN).cloned();
-            let id = request_id(request.headers());
-            let mut response = post_mcp(State(state.clone()), request).await;
-            vary_like_compression(&mut response);
-            finish_headers(&state, &id, origin, &mut response);
-            Ok(response)
-        })
     }
 }
 

@@ -15,6 +15,8 @@
 //!   Apps metadata of `tools/list`.
 //! - [`http`]: Streamable HTTP on `POST /api/mcp` with the gate, body cap, batch cap, rate limit, CORS
 //!   and the health probe.
+//! - [`http_service`]: what the listener serves: the router, and a direct lane for an MCP POST that
+//!   accepts no compression (the same checks and headers, without the router's layers).
 //! - [`listener`]: the accept loop: header-read (idle) timeout, header size cap, connection cap with
 //!   503 shedding, graceful drain.
 //! - [`modern`]: the stateless revision 2026-07-28 (per-request `_meta`, `server/discover`, result
@@ -45,6 +47,7 @@ pub mod downloads;
 pub mod era;
 pub mod guard;
 pub mod http;
+pub mod http_service;
 pub mod http_state;
 pub mod in_flight;
 pub mod jsonrpc;

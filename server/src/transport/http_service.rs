@@ -1,0 +1,89 @@
+//! The HTTP service the listener serves ([`HttpService`]): the router of [`super::http`], with one direct
+//! lane for MCP POSTs that skips what a cached answer would otherwise spend most of its time in.
+
+use std::{future::Future, sync::Arc, task::Poll};
+
+use axum::{
+    Router,
+    extract::{Request, State},
+    http::header,
+    response::Response,
+};
+
+use super::http::{
+    HttpState, finish_headers, head_refusal_response, post_mcp, request_id, router,
+    vary_like_compression,
+};
+
+/// The HTTP service the listener serves: the [`router`] over `state`, with one direct lane. A
+/// `POST /api/mcp` (or `/api/mcp/`) from a client that asks for no compression, on a server not logging
+/// each request, goes straight to its handler with the router's checks and headers (the refusal of a bad
+/// head, the request id, `Vary`, the security and CORS headers) and nothing else: no route lookup, no
+/// middleware futures, no compression wrapper (they cost a cached answer more than the answer itself).
+/// Every other request, and that one when the client accepts gzip or info logging is on, goes through
+/// the router; both lanes answer the same bytes and headers.
+#[derive(Clone)]
+pub struct HttpService {
+    state: Arc<HttpState>,
+    router: Router,
+}
+
+/// The [`HttpService`] over `state`.
+pub fn service(state: Arc<HttpState>) -> HttpService {
+    HttpService {
+        router: router(state.clone()),
+        state,
+    }
+}
+
+impl HttpService {
+    /// Whether `request` takes the direct lane (see [`HttpService`]).
+    fn is_direct(request: &Request) -> bool {
+        request.method() == axum::http::Method::POST
+            && matches!(request.uri().path(), "/api/mcp" | "/api/mcp/")
+            && !request
+                .headers()
+                .get_all(header::ACCEPT_ENCODING)
+                .iter()
+                .any(|value| {
+                    value
+                        .as_bytes()
+                        .windows(4)
+                        .any(|window| window.eq_ignore_ascii_case(b"gzip"))
+                })
+            && !tracing::enabled!(tracing::Level::INFO)
+    }
+}
+
+impl tower::Service<Request> for HttpService {
+    type Response = Response;
+    type Error = std::convert::Infallible;
+    type Future = std::pin::Pin<
+        Box<dyn Future<Output = Result<Response, std::convert::Infallible>> + Send + 'static>,
+    >;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> Poll<Result<(), std::convert::Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        if !HttpService::is_direct(&request) {
+            return Box::pin(tower::ServiceExt::oneshot(self.router.clone(), request));
+        }
+        let state = self.state.clone();
+        Box::pin(async move {
+            if let Some(refusal) = head_refusal_response(request.headers()) {
+                return Ok(refusal);
+            }
+            let origin = request.headers().get(header::ORIGIN).cloned();
+            let id = request_id(request.headers());
+            let mut response = post_mcp(State(state.clone()), request).await;
+            vary_like_compression(&mut response);
+            finish_headers(&state, &id, origin, &mut response);
+            Ok(response)
+        })
+    }
+}
