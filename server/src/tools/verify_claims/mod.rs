@@ -6,7 +6,7 @@
 //! the text says. For each claim the tool reads the place ([`place`]: refused when ambiguous or outside the
 //! corpus), the indicator (an id, or the words left by [`parse`] searched in the index, taken only when the
 //! hit is named by them), the year (default: the latest observed) and the value, then judges it against the
-//! governed value ([`judge`]):
+//! governed value (`judge`):
 //!
 //! - `match`: the claim is the corpus value as rounded to the claim's own digits (75.3 for 75.264);
 //! - `close`: within the indicator's band: one publisher's standard error where it gives one (WGI),
