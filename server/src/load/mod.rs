@@ -74,21 +74,34 @@ impl Corpus {
         })
     }
 
-    /// Reads now what the first answers would otherwise read: the observation tables and the
-    /// downloads list (a server calls it on a background thread at start, and before it swaps a
-    /// reloaded corpus in).
+    /// Reads now what the first answers would otherwise read: the observation tables and, beside them
+    /// on a second thread, the downloads list (a first `get_series` needs both: its resource links name
+    /// the indicator's file). A server calls it on a background thread at start, and before it swaps a
+    /// reloaded corpus in. A request that needs the list meanwhile waits for this read rather than
+    /// reading it again.
     ///
     /// # Errors
     /// As [`corpus::BakedCorpus::warm`]; a downloads list that cannot be read or names a file the
-    /// manifest does not list.
+    /// manifest does not list (the list then serves no file, as [`Corpus::downloads`] would).
     pub fn warm(&self) -> Result<(), CorpusError> {
-        self.baked.warm()?;
-        if self.downloads.get().is_none() {
-            let read = downloads::Downloads::read(self.baked.dir(), self.baked.manifest())?;
-            // Another thread may have read it meanwhile: the same list.
-            let _ = self.downloads.set(read);
-        }
-        Ok(())
+        std::thread::scope(|scope| {
+            let listed = scope.spawn(|| {
+                let mut failure = None;
+                self.downloads.get_or_init(|| {
+                    downloads::Downloads::read(self.baked.dir(), self.baked.manifest())
+                        .unwrap_or_else(|error| {
+                            failure = Some(error);
+                            downloads::Downloads::default()
+                        })
+                });
+                failure.map_or(Ok(()), Err)
+            });
+            let decoded = self.baked.warm();
+            let listed = listed
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            decoded.and(listed)
+        })
     }
 
     /// The bake's precomputed per-series statistics (`series_stats.json`), sorted by (indicator, country).
