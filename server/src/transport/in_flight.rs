@@ -286,6 +286,16 @@ mod tests {
         Some(text.parse().unwrap())
     }
 
+    /// A call of `client` waiting for a slot (at most `wait`) on its own task; whether it got one.
+    fn wait_in_background(
+        in_flight: &Arc<InFlight>,
+        client: Option<IpAddr>,
+        wait: Duration,
+    ) -> tokio::task::JoinHandle<Result<(), Busy>> {
+        let in_flight = in_flight.clone();
+        tokio::spawn(async move { in_flight.acquire_waiting(client, wait).await.map(|_| ()) })
+    }
+
     #[test]
     fn a_client_holds_at_most_its_share_and_all_at_most_the_total() {
         let in_flight = Arc::new(InFlight::new(3, 2));
@@ -321,24 +331,8 @@ mod tests {
         let first = in_flight.acquire(agent).unwrap();
         let second = in_flight.acquire(agent).unwrap();
         // Two more calls of the same agent wait; each gets the slot of a call that ends.
-        let third = tokio::spawn({
-            let in_flight = in_flight.clone();
-            async move {
-                in_flight
-                    .acquire_waiting(agent, QUEUE_WAIT)
-                    .await
-                    .map(|_| ())
-            }
-        });
-        let fourth = tokio::spawn({
-            let in_flight = in_flight.clone();
-            async move {
-                in_flight
-                    .acquire_waiting(agent, QUEUE_WAIT)
-                    .await
-                    .map(|_| ())
-            }
-        });
+        let third = wait_in_background(&in_flight, agent, QUEUE_WAIT);
+        let fourth = wait_in_background(&in_flight, agent, QUEUE_WAIT);
         tokio::time::sleep(Duration::from_millis(20)).await;
         assert_eq!(in_flight.lock().waiting, 2);
         drop(first);
@@ -364,13 +358,11 @@ mod tests {
         let mut queued = Vec::new();
         for flooder in [first, second] {
             for _ in 0..4 {
-                let in_flight = in_flight.clone();
-                queued.push(tokio::spawn(async move {
-                    in_flight
-                        .acquire_waiting(flooder, Duration::from_millis(800))
-                        .await
-                        .map(|_| ())
-                }));
+                queued.push(wait_in_background(
+                    &in_flight,
+                    flooder,
+                    Duration::from_millis(800),
+                ));
             }
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -412,13 +404,11 @@ mod tests {
         ];
         let mut queued = Vec::new();
         for _ in 0..4 {
-            let in_flight = in_flight.clone();
-            queued.push(tokio::spawn(async move {
-                in_flight
-                    .acquire_waiting(flood, Duration::from_millis(600))
-                    .await
-                    .map(|_| ())
-            }));
+            queued.push(wait_in_background(
+                &in_flight,
+                flood,
+                Duration::from_millis(600),
+            ));
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
         assert_eq!(in_flight.lock().waiting, 4);

@@ -457,14 +457,7 @@ async fn an_mcp_post_answers_alike_through_the_direct_lane_and_through_the_route
 
 #[tokio::test]
 async fn a_cheap_tool_runs_in_place_once_measured_and_answers_the_same() {
-    // Without a result cache, so every call runs.
-    let state = std::sync::Arc::new(HttpState::new(
-        server().clone().with_cache_budget(0),
-        HttpConfig {
-            trusted_proxies: server::transport::guard::TrustedProxies::parse("127.0.0.1").unwrap(),
-            ..HttpConfig::local(true, 1_000_000)
-        },
-    ));
+    let state = uncached_state();
     let body = call(
         "get_series",
         json!({"indicator": "sp_dyn_le00_in", "countries": ["MEX"], "from_year": 2010, "to_year": 2012}),
@@ -495,13 +488,7 @@ async fn a_cheap_tool_runs_in_place_once_measured_and_answers_the_same() {
 
 #[tokio::test]
 async fn a_new_corpus_measures_its_tools_again_before_running_any_in_place() {
-    let state = std::sync::Arc::new(HttpState::new(
-        server().clone().with_cache_budget(0),
-        HttpConfig {
-            trusted_proxies: server::transport::guard::TrustedProxies::parse("127.0.0.1").unwrap(),
-            ..HttpConfig::local(true, 1_000_000)
-        },
-    ));
+    let state = uncached_state();
     let valid = call(
         "get_series",
         json!({"indicator": "sp_dyn_le00_in", "countries": ["BRA"], "from_year": 2015, "to_year": 2016}),
@@ -545,4 +532,16 @@ async fn a_new_corpus_measures_its_tools_again_before_running_any_in_place() {
     state.replace_server(server().clone().with_cache_budget(0));
     assert_eq!(state.call_costs.average_us("get_series"), Some((0, 0)));
     assert!(!state.call_costs.runs_inline("get_series"));
+}
+
+/// HTTP state over the shared server without a result cache (every call runs its tool), the loopback
+/// proxy trusted for `x-real-ip`.
+fn uncached_state() -> std::sync::Arc<HttpState> {
+    std::sync::Arc::new(HttpState::new(
+        server().clone().with_cache_budget(0),
+        HttpConfig {
+            trusted_proxies: server::transport::guard::TrustedProxies::parse("127.0.0.1").unwrap(),
+            ..HttpConfig::local(true, 1_000_000)
+        },
+    ))
 }
