@@ -456,8 +456,34 @@ impl serde_json::ser::Formatter for TrimFloats {
         writer: &mut W,
         value: f64,
     ) -> std::io::Result<()> {
+        // Most values print in 12 significant digits or fewer already (`75.264`): then rounding to 12
+        // digits gives the same double back, and its shortest printing is written as it is.
+        let mut printed = [0u8; 32];
+        let mut cursor = std::io::Cursor::new(&mut printed[..]);
+        serde_json::ser::CompactFormatter.write_f64(&mut cursor, value)?;
+        let length = cursor.position() as usize;
+        let printed = &printed[..length];
+        if at_most_twelve_digits(printed) {
+            return writer.write_all(printed);
+        }
         serde_json::ser::CompactFormatter.write_f64(writer, significant(value, 12))
     }
+}
+
+/// Whether the printed number `printed` (`-0.000123`, `324800000.0`, `1.5e-7`) has at most 12 digits
+/// in its mantissa once its leading zeros are dropped (trailing zeros are counted: an overcount only
+/// sends a number to the slower rounding, which prints the same).
+fn at_most_twelve_digits(printed: &[u8]) -> bool {
+    let mantissa = printed
+        .iter()
+        .position(|&byte| byte == b'e' || byte == b'E')
+        .map_or(printed, |at| &printed[..at]);
+    mantissa
+        .iter()
+        .filter(|byte| byte.is_ascii_digit())
+        .skip_while(|&&byte| byte == b'0')
+        .count()
+        <= 12
 }
 
 #[cfg(test)]
@@ -469,7 +495,7 @@ mod tests {
 
     #[test]
     fn display_numbers_lose_binary_noise_not_digits() {
-        let value = json!({"rows": [[2.9450000000000003, 7.8999999999999915, 324800000.0, 75.264, 2024, 0.000123456789012345, 1.5459999999999923, -3.0000000000000004]]});
+        let value = json!({"rows": [[2.9450000000000003, 7.8999999999999915, 324800000.0, 75.264, 2024, 0.000123456789012345, 1.5459999999999923, -3.0000000000000004, 1.5e-7, 98765432109.87654, 123456789012.0]]});
         let mut bytes = Vec::new();
         value
             .serialize(&mut serde_json::Serializer::with_formatter(
@@ -478,7 +504,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             String::from_utf8(bytes).unwrap(),
-            r#"{"rows":[[2.945,7.9,324800000.0,75.264,2024,0.000123456789012,1.546,-3.0]]}"#
+            r#"{"rows":[[2.945,7.9,324800000.0,75.264,2024,0.000123456789012,1.546,-3.0,1.5e-7,98765432109.9,123456789012.0]]}"#
         );
     }
 

@@ -267,17 +267,22 @@ fn display(
     years.dedup();
     let mut columns = vec!["year".to_string()];
     columns.extend(series.iter().map(|country| country.country.clone()));
+    // Each country's points are in year order: one cursor per country walks them beside the years.
+    let mut cursors = vec![0; series.len()];
     let rows = years
         .iter()
-        .map(|year| {
-            let mut row = vec![Value::from(*year)];
-            row.extend(series.iter().map(|country| {
-                country
-                    .points
-                    .iter()
-                    .find(|point| point.0 == *year)
-                    .map_or(Value::Null, |point| Value::from(point.1))
-            }));
+        .map(|&year| {
+            let mut row = Vec::with_capacity(series.len() + 1);
+            row.push(Value::from(year));
+            for (country, cursor) in series.iter().zip(&mut cursors) {
+                row.push(match country.points.get(*cursor) {
+                    Some(&(point_year, value)) if point_year == year => {
+                        *cursor += 1;
+                        Value::from(value)
+                    }
+                    _ => Value::Null,
+                });
+            }
             row
         })
         .collect();
@@ -302,8 +307,11 @@ fn display(
         .iter()
         .flat_map(|country| {
             country.standard_errors.iter().filter_map(|&(year, se)| {
-                let point = country.points.iter().find(|point| point.0 == year)?;
-                Some(display::Band::of(&country.country, year, point.1, se))
+                let at = country
+                    .points
+                    .binary_search_by_key(&year, |point| point.0)
+                    .ok()?;
+                Some(display::Band::of(&country.country, year, country.points[at].1, se))
             })
         })
         .collect();
@@ -345,7 +353,7 @@ fn display(
         bands,
         lang,
     };
-    let chart = display::table_line_chart(name, unit, 0, &columns[1..], &scale);
+    let chart = display::table_line_chart(name, unit, 0, &columns[1..], scale);
     Display {
         tables: vec![DisplayTable {
             title: format!("{name} ({unit})"),
