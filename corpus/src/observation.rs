@@ -201,8 +201,51 @@ impl ObservationTable {
     pub fn series(&self, indicator: &str, country: &str) -> std::ops::Range<usize> {
         let key = (indicator, country);
         let start = self.partition_point(|row_idx| self.key(row_idx) < key);
-        let end = self.partition_point(|row_idx| self.key(row_idx) <= key);
-        start..end
+        // A series is a few hundred rows at most: its end is found by galloping from its start (steps
+        // of 1, 2, 4… rows, then a search within the last step), not by a second search of the table.
+        let (mut low, mut step) = (start, 1);
+        let high = loop {
+            let probe = start + step - 1;
+            if probe >= self.len() || self.key(probe) != key {
+                break probe.min(self.len());
+            }
+            low = probe + 1;
+            step *= 2;
+        };
+        // Rows `start..low` hold `key`; rows from `high` on do not.
+        let (mut low, mut high) = (low, high);
+        while low < high {
+            let middle = low + (high - low) / 2;
+            if self.key(middle) == key {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        start..low
+    }
+
+    /// The rows of `range` (a range of this table, such as [`ObservationTable::series`]), in order:
+    /// the batch of each row is found by stepping along, not searched for again per row.
+    ///
+    /// # Panics
+    /// If `range` ends past the table.
+    pub fn rows_of(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = Observation<'_>> + Clone + '_ {
+        assert!(range.end <= self.len() || range.is_empty(), "rows past the table");
+        let mut batch_idx = if range.is_empty() {
+            0
+        } else {
+            self.batch_starts.partition_point(|&start| start <= range.start) - 1
+        };
+        range.map(move |row_idx| {
+            while self.batch_starts[batch_idx + 1] <= row_idx {
+                batch_idx += 1;
+            }
+            self.batches[batch_idx].row(row_idx - self.batch_starts[batch_idx])
+        })
     }
 
     /// The row range holding `indicator`, ordered by (country, year).

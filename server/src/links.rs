@@ -5,6 +5,7 @@
 use std::sync::OnceLock;
 
 use corpus::exports::Download;
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::load::downloads::DownloadFile;
@@ -88,19 +89,74 @@ pub fn resource(file: &DownloadFile) -> Value {
     })
 }
 
-/// One file as a `resource_link` content item of a tool result: the resource, plus its HTTP URL in the
-/// description (what an agent hands a person) and in `_meta.url`.
-pub fn resource_link(file: &DownloadFile) -> Value {
+/// One file as a `resource_link` content item of a tool result, serialized: the resource, plus its
+/// HTTP URL in the description (what an agent hands a person) and in `_meta.url`.
+pub fn resource_link(file: &DownloadFile) -> String {
     let url = download_url(&file.download);
-    let mut link = resource(file);
-    link["type"] = Value::from("resource_link");
-    link["description"] = Value::from(format!(
-        "every country and year of `{}`, cited per row; download: {url} (other formats: {})",
-        file.download.id,
-        catalog_url()
-    ));
-    link["_meta"] = json!({ "url": url });
-    link
+    ResourceLink {
+        meta: UrlMeta { url: &url },
+        description: &format!(
+            "every country and year of `{}`, cited per row; download: {url} (other formats: {})",
+            file.download.id,
+            catalog_url()
+        ),
+        mime_type: file.download.format.media_type(),
+        name: &file.download.file_name(),
+        size: Some(file.bytes),
+        title: &format!("{} ({})", file.download.title, file.download.format.as_str()),
+        kind: ResourceLinkType,
+        uri: &file.download.resource_uri(),
+    }
+    .to_json()
+}
+
+/// A `resource_link` content item of a tool result (MCP `ResourceLink`), written straight to JSON.
+#[derive(Debug, Serialize)]
+pub struct ResourceLink<'a> {
+    /// `{"url": …}`: the HTTP URL a gateway opens.
+    #[serde(rename = "_meta")]
+    pub meta: UrlMeta<'a>,
+    /// What the resource is, for the model and the person.
+    pub description: &'a str,
+    /// Media type of the resource.
+    #[serde(rename = "mimeType")]
+    pub mime_type: &'a str,
+    /// File name.
+    pub name: &'a str,
+    /// Size in bytes, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    /// Title for a person.
+    pub title: &'a str,
+    /// `"resource_link"`.
+    #[serde(rename = "type")]
+    pub kind: ResourceLinkType,
+    /// The resource's URI (`corpus://…`, or the page's URL).
+    pub uri: &'a str,
+}
+
+/// The `_meta` of a [`ResourceLink`].
+#[derive(Debug, Serialize)]
+pub struct UrlMeta<'a> {
+    /// HTTP URL.
+    pub url: &'a str,
+}
+
+impl ResourceLink<'_> {
+    /// The item as JSON text, keys in alphabetical order.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("strings and numbers serialize")
+    }
+}
+
+/// The `type` of a [`ResourceLink`]: always `"resource_link"`.
+#[derive(Debug, Clone, Copy)]
+pub struct ResourceLinkType;
+
+impl Serialize for ResourceLinkType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str("resource_link")
+    }
 }
 
 /// The URL of the downloads catalog (`{base}/api/v1/catalog`; without HTTP, where `just serve` has it).

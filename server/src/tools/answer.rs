@@ -402,7 +402,7 @@ fn resource_links(corpus: &Corpus, citations: &[CitationRecord<'_>]) -> Vec<Stri
                 .of(corpus::exports::Subject::Indicator, indicator)
                 .next()
         })
-        .map(|file| crate::links::resource_link(file).to_string())
+        .map(crate::links::resource_link)
         .collect()
 }
 

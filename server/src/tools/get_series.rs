@@ -160,9 +160,8 @@ fn handle(
         // Sized for the whole series: the filter hides the length from `collect`.
         let mut rows: Vec<Observation<'_>> = Vec::with_capacity(all_rows.len());
         rows.extend(
-            all_rows
-                .clone()
-                .map(|row_idx| table.row(row_idx))
+            table
+                .rows_of(all_rows.clone())
                 .filter(|row| (from_year..=to_year).contains(&row.year)),
         );
         let points: Vec<YearValue> = rows.iter().map(|row| (row.year, row.value)).collect();

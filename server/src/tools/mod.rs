@@ -128,7 +128,8 @@ impl ToolOutput {
         }
         let version = &corpus.baked.manifest().corpus_version;
         let path = crate::links::answer_chart_path(version, tool, arguments, lang);
-        let sentence = match (crate::links::page_url(&path), lang) {
+        let page_url = crate::links::page_url(&path);
+        let sentence = match (&page_url, lang) {
             (Some(url), Lang::Es) => format!("Ábralos en {url}"),
             (Some(url), Lang::En) => format!("Open them at {url}"),
             (Some(url), Lang::Pt) => format!("Abra-os em {url}"),
@@ -142,22 +143,23 @@ impl ToolOutput {
             message.push_str(&sentence);
             message.push('.');
         }
-        if let Some(url) = crate::links::page_url(&path) {
+        if let Some(url) = page_url {
             let title = match lang {
                 Lang::Es => "Gráfico y tabla de esta respuesta",
                 Lang::En => "This answer's chart and table",
                 Lang::Pt => "Gráfico e tabela desta resposta",
             };
-            let link = serde_json::json!({
-                "type": "resource_link",
-                "uri": url,
-                "name": "chart.html",
-                "title": title,
-                "description": "the chart page of this answer: the same chart and table as the MCP App, each number's citation and source link",
-                "mimeType": "text/html",
-                "_meta": {"url": url},
-            });
-            self.resource_links.insert(0, link.to_string());
+            let link = crate::links::ResourceLink {
+                meta: crate::links::UrlMeta { url: &url },
+                description: "the chart page of this answer: the same chart and table as the MCP App, each number's citation and source link",
+                mime_type: "text/html",
+                name: "chart.html",
+                size: None,
+                title,
+                kind: crate::links::ResourceLinkType,
+                uri: &url,
+            };
+            self.resource_links.insert(0, link.to_json());
         }
     }
 }

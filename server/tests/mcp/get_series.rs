@@ -263,3 +263,37 @@ fn weo_estimates_are_listed_apart_from_projections_and_labelled_estimacion() {
         "{calculate}"
     );
 }
+
+#[test]
+fn each_series_range_and_its_rows_are_those_a_scan_of_the_whole_table_finds() {
+    let corpus = crate::support::server().plugin().corpus();
+    let table = corpus.baked.observations();
+    // Each (indicator, country) key's first and last row, by a scan of every row.
+    let mut spans: Vec<((&str, &str), usize, usize)> = Vec::new();
+    for (row_idx, row) in table.rows().enumerate() {
+        match spans.last_mut() {
+            Some((key, _, last)) if *key == (row.indicator, row.country) => *last = row_idx,
+            _ => spans.push(((row.indicator, row.country), row_idx, row_idx)),
+        }
+    }
+    assert!(spans.len() > 1000, "{} series", spans.len());
+    // Every 97th series, the first and the last, and Mexico's life expectancy (65 rows).
+    let le_mex = spans
+        .iter()
+        .position(|(key, _, _)| *key == ("sp_dyn_le00_in", "MEX"))
+        .expect("Mexico's life expectancy");
+    let checked = (0..spans.len())
+        .step_by(97)
+        .chain([0, spans.len() - 1, le_mex]);
+    for at in checked {
+        let ((indicator, country), first, last) = spans[at];
+        let range = table.series(indicator, country);
+        assert_eq!(range, first..last + 1, "{indicator} {country}");
+        let stepped: Vec<_> = table.rows_of(range.clone()).collect();
+        let searched: Vec<_> = range.map(|row_idx| table.row(row_idx)).collect();
+        assert_eq!(stepped, searched, "{indicator} {country}");
+    }
+    assert_eq!(table.series("sp_dyn_le00_in", "MEX").len(), 65);
+    assert!(table.series("sp_dyn_le00_in", "XYZ").is_empty());
+    assert!(table.series("no_such_indicator", "MEX").is_empty());
+}
