@@ -411,7 +411,7 @@ fn call_result(output: &ToolOutput, is_error: bool) -> Bytes {
             + 192,
     );
     result.extend_from_slice(br#"{"content":[{"type":"text","text":"#);
-    serde_json::to_writer(&mut result, payload).expect("strings serialize");
+    push_json_text_as_string(&mut result, payload);
     if let Some(message) = user_message {
         result.extend_from_slice(br#"},{"type":"text","text":"#);
         serde_json::to_writer(&mut result, message).expect("strings serialize");
@@ -439,4 +439,50 @@ fn call_result(output: &ToolOutput, is_error: bool) -> Bytes {
     });
     // Built from `str`s and ASCII only: UTF-8 throughout.
     Bytes::from(result)
+}
+
+/// Writes `json`, compact JSON text, as a JSON string into `out`: the same bytes as serde_json writes
+/// for it. Compact JSON as serde_json writes it holds no control character (it escapes them inside
+/// strings and writes no whitespace), so only quotes and backslashes are escaped, found a vector at a
+/// time; text with a control character is escaped by serde_json.
+fn push_json_text_as_string(out: &mut Vec<u8>, json: &str) {
+    let bytes = json.as_bytes();
+    if bytes.iter().fold(false, |control, &byte| control | (byte < 0x20)) {
+        serde_json::to_writer(out, json).expect("strings serialize");
+        return;
+    }
+    out.push(b'"');
+    let mut from = 0;
+    for at in memchr::memchr2_iter(b'"', b'\\', bytes) {
+        out.extend_from_slice(&bytes[from..at]);
+        out.push(b'\\');
+        from = at;
+    }
+    out.extend_from_slice(&bytes[from..]);
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_json_text_as_string;
+
+    #[test]
+    fn a_payload_is_written_as_the_json_string_serde_json_writes() {
+        let payloads = [
+            r#"{"result":{"name":"Esperanza de vida al nacer","country_name":"México","note":"a \"quoted\" word, a \\ and a \n"},"citations":{}}"#,
+            "",
+            "plain",
+            r#""\"#,
+            "a line\nbreak and a tab\t, raw",
+        ];
+        for payload in payloads {
+            let mut written = Vec::new();
+            push_json_text_as_string(&mut written, payload);
+            assert_eq!(
+                String::from_utf8(written).unwrap(),
+                serde_json::to_string(payload).unwrap(),
+                "{payload}"
+            );
+        }
+    }
 }
