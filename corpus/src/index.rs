@@ -92,9 +92,9 @@ pub fn defaults_first_among_best_named(
     *hits = first;
 }
 
-/// The opened index, ready to search.
+/// The index opened from its files, ready to search.
 #[derive(Clone)]
-pub struct MetricIndex {
+struct OpenedIndex {
     reader: IndexReader,
     parser: QueryParser,
     /// The same parser requiring every word (`energía renovable`: both).
@@ -103,11 +103,127 @@ pub struct MetricIndex {
     analyzer: TextAnalyzer,
 }
 
+/// The full-text index of a baked corpus, opened on first use: [`MetricIndex::open`] only finds its
+/// directory, the first search (or [`MetricIndex::warm`], which a server calls on a background thread at
+/// start) reads its files into memory. A start-up thus answers its first request without waiting for
+/// the index, and a corpus whose index cannot be read fails the searches with the reason.
+#[derive(Clone)]
+pub struct MetricIndex {
+    dir: std::path::PathBuf,
+    opened: std::sync::Arc<std::sync::OnceLock<Result<OpenedIndex, String>>>,
+}
+
 impl std::fmt::Debug for MetricIndex {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter
             .debug_struct("MetricIndex")
+            .field("dir", &self.dir)
             .finish_non_exhaustive()
+    }
+}
+
+impl MetricIndex {
+    /// The index in `dir` (written by [`build_index`]), to be read on first use.
+    ///
+    /// # Errors
+    /// [`CorpusError::Index`] if `dir` holds no index (no `meta.json`).
+    pub fn open(dir: &Path) -> Result<MetricIndex, CorpusError> {
+        if !dir.join("meta.json").is_file() {
+            return Err(CorpusError::Index {
+                path: dir.to_path_buf(),
+                message: "no index here (meta.json is missing)".into(),
+            });
+        }
+        Ok(MetricIndex {
+            dir: dir.to_path_buf(),
+            opened: Default::default(),
+        })
+    }
+
+    /// Reads the index now, if no search has yet.
+    ///
+    /// # Errors
+    /// [`CorpusError::Index`] if the index cannot be read or does not match this build's schema.
+    pub fn warm(&self) -> Result<(), CorpusError> {
+        self.opened().map(|_| ())
+    }
+
+    fn opened(&self) -> Result<&OpenedIndex, CorpusError> {
+        self.opened
+            .get_or_init(|| OpenedIndex::open(&self.dir).map_err(|error| error.to_string()))
+            .as_ref()
+            .map_err(|message| CorpusError::Index {
+                path: self.dir.clone(),
+                message: message.clone(),
+            })
+    }
+
+    /// The best `limit` metrics for free text `query`, optionally within one pillar, best first.
+    /// Query syntax errors are forgiven (lenient parsing); an empty query or `limit` 0 gives no hits.
+    ///
+    /// # Errors
+    /// [`CorpusError::Index`] if the index cannot be read.
+    pub fn search(
+        &self,
+        query: &str,
+        pillar: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<MetricHit>, CorpusError> {
+        self.opened()?
+            .hits(query, &["metrics"], pillar, limit, (true, false))
+    }
+
+    /// The best `limit` records of the given datasets (all when `datasets` is empty) for free text
+    /// `query`, optionally within one pillar, best first, each with its [`MetricHit::match_share`].
+    /// Only the first [`MAX_QUERY_WORDS`] words of `query` are read; a query of stop words alone
+    /// (`de la`, `of the`) gives no hits.
+    ///
+    /// # Errors
+    /// [`CorpusError::Index`] if the index cannot be read.
+    pub fn search_datasets(
+        &self,
+        query: &str,
+        datasets: &[&str],
+        pillar: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<MetricHit>, CorpusError> {
+        self.opened()?
+            .hits(query, datasets, pillar, limit, (true, false))
+    }
+
+    /// As [`MetricIndex::search_datasets`], without judging each hit's `match_share` (0 in every hit):
+    /// for callers that rank by relevance alone and read many hits. With `every_word`, a record matches
+    /// only if each word of the query (or its glossary word) is in one of its fields.
+    ///
+    /// # Errors
+    /// [`CorpusError::Index`] if the index cannot be read.
+    pub fn search_ranked(
+        &self,
+        query: &str,
+        datasets: &[&str],
+        pillar: Option<&str>,
+        limit: usize,
+        every_word: bool,
+    ) -> Result<Vec<MetricHit>, CorpusError> {
+        self.opened()?
+            .hits(query, datasets, pillar, limit, (false, every_word))
+    }
+
+    /// As [`MetricIndex::search_ranked`], each hit's `match_share` judged (the share of the query's
+    /// content words its names, title, synonyms or code hold: for a project, its title and the title's
+    /// glossary words).
+    ///
+    /// # Errors
+    /// [`CorpusError::Index`] if the index cannot be read.
+    pub fn search_ranked_judged(
+        &self,
+        query: &str,
+        datasets: &[&str],
+        limit: usize,
+        every_word: bool,
+    ) -> Result<Vec<MetricHit>, CorpusError> {
+        self.opened()?
+            .hits(query, datasets, None, limit, (true, every_word))
     }
 }
 
@@ -225,13 +341,13 @@ pub fn build_index(dir: &Path, documents: &[IndexDocument]) -> Result<(), Corpus
     normalize_segment_names(dir, &segment_name)
 }
 
-impl MetricIndex {
+impl OpenedIndex {
     /// Opens the index in `dir`, its files read into memory (a few MB): a file changed in place under a
     /// running server cannot reach a search (a memory map of it would raise SIGBUS on truncation).
     ///
     /// # Errors
     /// [`CorpusError::Index`] if the directory does not hold a readable index of this schema.
-    pub fn open(dir: &Path) -> Result<MetricIndex, CorpusError> {
+    fn open(dir: &Path) -> Result<OpenedIndex, CorpusError> {
         let index_error = |error: tantivy::TantivyError| CorpusError::Index {
             path: dir.to_path_buf(),
             message: error.to_string(),
@@ -296,77 +412,13 @@ impl MetricIndex {
             .expect("the analyzer is registered above");
         let mut parser_every_word = parser.clone();
         parser_every_word.set_conjunction_by_default();
-        Ok(MetricIndex {
+        Ok(OpenedIndex {
             reader,
             parser,
             parser_every_word,
             fields,
             analyzer,
         })
-    }
-
-    /// The best `limit` metrics for free text `query`, optionally within one pillar, best first.
-    /// Query syntax errors are forgiven (lenient parsing); an empty query or `limit` 0 gives no hits.
-    ///
-    /// # Errors
-    /// [`CorpusError::Index`] if the index cannot be read.
-    pub fn search(
-        &self,
-        query: &str,
-        pillar: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<MetricHit>, CorpusError> {
-        self.search_datasets(query, &["metrics"], pillar, limit)
-    }
-
-    /// The best `limit` records of the given datasets (all when `datasets` is empty) for free text
-    /// `query`, optionally within one pillar, best first, each with its [`MetricHit::match_share`].
-    /// Only the first [`MAX_QUERY_WORDS`] words of `query` are read; a query of stop words alone
-    /// (`de la`, `of the`) gives no hits.
-    ///
-    /// # Errors
-    /// [`CorpusError::Index`] if the index cannot be read.
-    pub fn search_datasets(
-        &self,
-        query: &str,
-        datasets: &[&str],
-        pillar: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<MetricHit>, CorpusError> {
-        self.hits(query, datasets, pillar, limit, (true, false))
-    }
-
-    /// As [`MetricIndex::search_datasets`], without judging each hit's `match_share` (0 in every hit):
-    /// for callers that rank by relevance alone and read many hits. With `every_word`, a record matches
-    /// only if each word of the query (or its glossary word) is in one of its fields.
-    ///
-    /// # Errors
-    /// [`CorpusError::Index`] if the index cannot be read.
-    pub fn search_ranked(
-        &self,
-        query: &str,
-        datasets: &[&str],
-        pillar: Option<&str>,
-        limit: usize,
-        every_word: bool,
-    ) -> Result<Vec<MetricHit>, CorpusError> {
-        self.hits(query, datasets, pillar, limit, (false, every_word))
-    }
-
-    /// As [`MetricIndex::search_ranked`], each hit's `match_share` judged (the share of the query's
-    /// content words its names, title, synonyms or code hold: for a project, its title and the title's
-    /// glossary words).
-    ///
-    /// # Errors
-    /// [`CorpusError::Index`] if the index cannot be read.
-    pub fn search_ranked_judged(
-        &self,
-        query: &str,
-        datasets: &[&str],
-        limit: usize,
-        every_word: bool,
-    ) -> Result<Vec<MetricHit>, CorpusError> {
-        self.hits(query, datasets, None, limit, (true, every_word))
     }
 
     fn hits(
@@ -503,7 +555,7 @@ pub const MEASURE_WORDS: &str = "rate rates tasa taxa ratio per capita cápita p
      percentual porcentagem share proporción proporção index índice total number número level nivel nível \
      annual anual value valor";
 
-impl MetricIndex {
+impl OpenedIndex {
     /// The words of `text` a match is judged on: its words less the measure words, or all of them when
     /// nothing else remains.
     fn content_words(&self, text: &str) -> Vec<String> {
@@ -706,5 +758,45 @@ mod tests {
             .collect();
         names.sort();
         assert_eq!(names, [".tantivy-meta.lock", ".tantivy-writer.lock"]);
+    }
+
+    #[test]
+    fn an_index_is_read_on_its_first_search_and_an_unreadable_one_fails_the_searches_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(MetricIndex::open(dir.path()).is_err(), "no index in an empty directory");
+        build_index(
+            dir.path(),
+            &[document("metrics", "sp_dyn_le00_in", "Life expectancy at birth")],
+        )
+        .unwrap();
+        let index = MetricIndex::open(dir.path()).unwrap();
+        assert!(index.opened.get().is_none(), "opening reads no index file");
+        index.warm().unwrap();
+        assert_eq!(
+            index.search("life expectancy", None, 5).unwrap()[0].id,
+            "sp_dyn_le00_in"
+        );
+        // A segment file lost after opening: the first search says what cannot be read, and so does
+        // every later one; nothing panics.
+        let damaged = tempfile::tempdir().unwrap();
+        build_index(
+            damaged.path(),
+            &[document("metrics", "sp_dyn_le00_in", "Life expectancy at birth")],
+        )
+        .unwrap();
+        let index = MetricIndex::open(damaged.path()).unwrap();
+        for entry in std::fs::read_dir(damaged.path()).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|extension| extension == "term") {
+                std::fs::remove_file(path).unwrap();
+            }
+        }
+        for _ in 0..2 {
+            let error = index.search("life expectancy", None, 5).unwrap_err();
+            assert!(
+                error.to_string().contains(&damaged.path().display().to_string()),
+                "{error}"
+            );
+        }
     }
 }

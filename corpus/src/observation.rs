@@ -419,16 +419,42 @@ fn decode_batches(path: &Path, buffer: &Buffer) -> Result<Vec<RecordBatch>, Corp
             .read_dictionary(block, &data)
             .map_err(|error| arrow_error(error.to_string()))?;
     }
-    let mut batches = Vec::new();
-    for block in footer.recordBatches().iter().flatten() {
-        let block_len = block.bodyLength() as usize + block.metaDataLength() as usize;
-        let data = buffer.slice_with_length(block.offset() as usize, block_len);
-        if let Some(batch) = decoder
-            .read_record_batch(block, &data)
-            .map_err(|error| arrow_error(error.to_string()))?
-        {
-            batches.push(batch);
+    let blocks: Vec<_> = footer.recordBatches().iter().flatten().collect();
+    let decode = |blocks: &[&arrow::ipc::Block]| -> Result<Vec<RecordBatch>, CorpusError> {
+        let mut batches = Vec::with_capacity(blocks.len());
+        for block in blocks {
+            let block_len = block.bodyLength() as usize + block.metaDataLength() as usize;
+            let data = buffer.slice_with_length(block.offset() as usize, block_len);
+            if let Some(batch) = decoder
+                .read_record_batch(block, &data)
+                .map_err(|error| arrow_error(error.to_string()))?
+            {
+                batches.push(batch);
+            }
         }
+        Ok(batches)
+    };
+    // Decoding validates every string column (offsets and UTF-8), which reads the whole file: the
+    // batches are shared out among the cores in order, and put back together in that order.
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .clamp(1, MAX_DECODE_THREADS);
+    if threads == 1 || blocks.len() < 2 * threads {
+        return decode(&blocks);
     }
-    Ok(batches)
+    let per_thread = blocks.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = blocks
+            .chunks(per_thread)
+            .map(|part| scope.spawn(move || decode(part)))
+            .collect();
+        let mut batches = Vec::with_capacity(blocks.len());
+        for part in parts {
+            batches.extend(part.join().expect("decoding a batch does not panic")?);
+        }
+        Ok(batches)
+    })
 }
+
+/// The most threads that decode an observation table at once.
+const MAX_DECODE_THREADS: usize = 4;

@@ -23,7 +23,7 @@ pub struct Corpus {
     pub baked: BakedCorpus,
     /// The dataset catalog (`datasets.json`).
     pub datasets: Vec<Dataset>,
-    /// The full-text index over indicators.
+    /// The full-text index over indicators and records, read on first use (or by [`Corpus::warm`]).
     pub index: MetricIndex,
     /// The analysts' files (`exports/downloads.json`), joined with the manifest on first use
     /// ([`Corpus::downloads`]).
@@ -76,7 +76,7 @@ impl Corpus {
 
     /// Reads now what the first answers would otherwise read: the observation tables and, beside them
     /// on a second thread, the downloads list (a first `get_series` needs both: its resource links name
-    /// the indicator's file). A server calls it on a background thread at start, and before it swaps a
+    /// the indicator's file), then the search index. A server calls it on a background thread at start, and before it swaps a
     /// reloaded corpus in. A request that needs the list meanwhile waits for this read rather than
     /// reading it again.
     ///
@@ -94,7 +94,9 @@ impl Corpus {
                             downloads::Downloads::default()
                         })
                 });
-                failure.map_or(Ok(()), Err)
+                // The search index after it: a first `get_series` needs the list, a search the index.
+                let indexed = self.index.warm();
+                failure.map_or(indexed, Err)
             });
             let decoded = self.baked.warm();
             let listed = listed
