@@ -53,14 +53,15 @@ pub fn build_with_tools(
     tool_table: Vec<tools::ToolSpec>,
 ) -> Result<McpServer, String> {
     let corpus = Arc::new(load::load_corpus(out_dir).map_err(|error| error.to_string())?);
-    // The observation tables are decoded on a background thread while the first messages
-    // (`initialize`, `tools/list`) are answered; a tool call that needs them first waits for them.
+    // The observation tables are decoded (and the downloads list and search index read) on a background
+    // thread while the first messages (`initialize`, `tools/list`) are answered; a tool call that needs
+    // them first waits for them.
     let warming = corpus.clone();
     let spawned = std::thread::Builder::new()
         .name("corpus-warm".into())
         .spawn(move || {
             if let Err(error) = warming.warm() {
-                tracing::error!(%error, "the observation tables cannot be decoded");
+                tracing::error!(%error, "the corpus cannot be read ahead of its first requests");
             }
         });
     if spawned.is_err() {
