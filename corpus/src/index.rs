@@ -761,12 +761,20 @@ mod tests {
     }
 
     #[test]
-    fn an_index_is_read_on_its_first_search_and_an_unreadable_one_fails_the_searches_with_the_reason() {
+    fn an_index_is_read_on_its_first_search_and_an_unreadable_one_fails_the_searches_with_the_reason()
+     {
         let dir = tempfile::tempdir().unwrap();
-        assert!(MetricIndex::open(dir.path()).is_err(), "no index in an empty directory");
+        assert!(
+            MetricIndex::open(dir.path()).is_err(),
+            "no index in an empty directory"
+        );
         build_index(
             dir.path(),
-            &[document("metrics", "sp_dyn_le00_in", "Life expectancy at birth")],
+            &[document(
+                "metrics",
+                "sp_dyn_le00_in",
+                "Life expectancy at birth",
+            )],
         )
         .unwrap();
         let index = MetricIndex::open(dir.path()).unwrap();
@@ -781,20 +789,29 @@ mod tests {
         let damaged = tempfile::tempdir().unwrap();
         build_index(
             damaged.path(),
-            &[document("metrics", "sp_dyn_le00_in", "Life expectancy at birth")],
+            &[document(
+                "metrics",
+                "sp_dyn_le00_in",
+                "Life expectancy at birth",
+            )],
         )
         .unwrap();
         let index = MetricIndex::open(damaged.path()).unwrap();
         for entry in std::fs::read_dir(damaged.path()).unwrap() {
             let path = entry.unwrap().path();
-            if path.extension().is_some_and(|extension| extension == "term") {
+            if path
+                .extension()
+                .is_some_and(|extension| extension == "term")
+            {
                 std::fs::remove_file(path).unwrap();
             }
         }
         for _ in 0..2 {
             let error = index.search("life expectancy", None, 5).unwrap_err();
             assert!(
-                error.to_string().contains(&damaged.path().display().to_string()),
+                error
+                    .to_string()
+                    .contains(&damaged.path().display().to_string()),
                 "{error}"
             );
         }

@@ -234,11 +234,16 @@ impl ObservationTable {
         &self,
         range: std::ops::Range<usize>,
     ) -> impl Iterator<Item = Observation<'_>> + Clone + '_ {
-        assert!(range.end <= self.len() || range.is_empty(), "rows past the table");
+        assert!(
+            range.end <= self.len() || range.is_empty(),
+            "rows past the table"
+        );
         let mut batch_idx = if range.is_empty() {
             0
         } else {
-            self.batch_starts.partition_point(|&start| start <= range.start) - 1
+            self.batch_starts
+                .partition_point(|&start| start <= range.start)
+                - 1
         };
         range.map(move |row_idx| {
             while self.batch_starts[batch_idx + 1] <= row_idx {

@@ -103,7 +103,11 @@ pub fn resource_link(file: &DownloadFile) -> String {
         mime_type: file.download.format.media_type(),
         name: &file.download.file_name(),
         size: Some(file.bytes),
-        title: &format!("{} ({})", file.download.title, file.download.format.as_str()),
+        title: &format!(
+            "{} ({})",
+            file.download.title,
+            file.download.format.as_str()
+        ),
         kind: ResourceLinkType,
         uri: &file.download.resource_uri(),
     }

@@ -310,7 +310,12 @@ fn display(
                     .points
                     .binary_search_by_key(&year, |point| point.0)
                     .ok()?;
-                Some(display::Band::of(&country.country, year, country.points[at].1, se))
+                Some(display::Band::of(
+                    &country.country,
+                    year,
+                    country.points[at].1,
+                    se,
+                ))
             })
         })
         .collect();

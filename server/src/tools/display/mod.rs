@@ -12,7 +12,8 @@ use crate::load::Corpus;
 mod line_spec;
 
 pub use line_spec::{
-    BAND_Z, Band, LEGEND_SAMPLE_COLOR, LineScale, LineSpec, YScale, value_range, y_scale, year_title,
+    BAND_Z, Band, LEGEND_SAMPLE_COLOR, LineScale, LineSpec, YScale, value_range, y_scale,
+    year_title,
 };
 
 /// A dataset a result was read from, with a link to its publisher.

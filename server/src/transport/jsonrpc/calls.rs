@@ -447,7 +447,10 @@ fn call_result(output: &ToolOutput, is_error: bool) -> Bytes {
 /// time; text with a control character is escaped by serde_json.
 fn push_json_text_as_string(out: &mut Vec<u8>, json: &str) {
     let bytes = json.as_bytes();
-    if bytes.iter().fold(false, |control, &byte| control | (byte < 0x20)) {
+    if bytes
+        .iter()
+        .fold(false, |control, &byte| control | (byte < 0x20))
+    {
         serde_json::to_writer(out, json).expect("strings serialize");
         return;
     }
