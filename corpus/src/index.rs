@@ -150,7 +150,12 @@ impl MetricIndex {
 
     fn opened(&self) -> Result<&OpenedIndex, CorpusError> {
         self.opened
-            .get_or_init(|| OpenedIndex::open(&self.dir).map_err(|error| error.to_string()))
+            .get_or_init(|| {
+                OpenedIndex::open(&self.dir).map_err(|error| match error {
+                    CorpusError::Index { message, .. } => message,
+                    other => other.to_string(),
+                })
+            })
             .as_ref()
             .map_err(|message| CorpusError::Index {
                 path: self.dir.clone(),

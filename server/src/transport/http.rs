@@ -546,22 +546,31 @@ async fn get_mcp(
         return method_not_allowed().await;
     }
     let server = state.server();
-    // The count decodes the observation table if the start-up warm-up has not: off the async workers.
+    // The count decodes the observation table, and the search index is read, if the start-up warm-up
+    // has not done so: off the async workers.
     let counted = server.clone();
-    let observations = tokio::task::spawn_blocking(move || {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            counted.plugin().corpus().baked.observations().len()
+    let (observations, search_index) = tokio::task::spawn_blocking(move || {
+        let corpus = counted.plugin().corpus();
+        let observations = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            corpus.baked.observations().len()
         }))
-        .ok()
+        .ok();
+        (
+            observations,
+            corpus.index.warm().map_err(|error| error.to_string()),
+        )
     })
     .await
-    .ok()
-    .flatten();
+    .unwrap_or((None, Err("the check of the search index failed".into())));
     let baked = &server.plugin().corpus().baked;
-    json_response(
-        StatusCode::OK,
-        &json!({
-            "ok": state.config.enabled,
+    // A corpus whose search index cannot be read answers every other tool; its probe says what is
+    // wrong (503), so an orchestrator does not route searches to it.
+    let (status, index_problem) = match search_index {
+        Ok(()) => (StatusCode::OK, None),
+        Err(problem) => (StatusCode::SERVICE_UNAVAILABLE, Some(problem)),
+    };
+    let mut health = json!({
+        "ok": state.config.enabled && index_problem.is_none(),
             "service": "mcp",
             "enabled": state.config.enabled,
             "transport": "streamable-http",
@@ -571,8 +580,11 @@ async fn get_mcp(
             "observations": observations,
             "indicators": baked.metrics().len(),
             "loaded_at_unix": state.loaded_at_unix(),
-        }),
-    )
+    });
+    if let Some(problem) = index_problem {
+        health["search_index_error"] = json!(problem);
+    }
+    json_response(status, &health)
 }
 
 /// 405 for any method but POST and OPTIONS (and GET with `?health`): a stateless server opens no
