@@ -455,7 +455,11 @@ fn decode_batches(path: &Path, buffer: &Buffer) -> Result<Vec<RecordBatch>, Corp
             .collect();
         let mut batches = Vec::with_capacity(blocks.len());
         for part in parts {
-            batches.extend(part.join().expect("decoding a batch does not panic")?);
+            // A decoder's panic (a damaged file) goes on in this thread, as it would without threads.
+            batches.extend(
+                part.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
+            );
         }
         Ok(batches)
     })

@@ -83,10 +83,19 @@ pub fn resource(file: &DownloadFile) -> Value {
     json!({
         "uri": file.download.resource_uri(),
         "name": file.download.file_name(),
-        "title": format!("{} ({})", file.download.title, file.download.format.as_str()),
+        "title": resource_title(file),
         "mimeType": file.download.format.media_type(),
         "size": file.bytes,
     })
+}
+
+/// A file's title as a resource: the download's title and its format (`Life expectancy (csv)`).
+fn resource_title(file: &DownloadFile) -> String {
+    format!(
+        "{} ({})",
+        file.download.title,
+        file.download.format.as_str()
+    )
 }
 
 /// One file as a `resource_link` content item of a tool result, serialized: the resource, plus its
@@ -103,11 +112,7 @@ pub fn resource_link(file: &DownloadFile) -> String {
         mime_type: file.download.format.media_type(),
         name: &file.download.file_name(),
         size: Some(file.bytes),
-        title: &format!(
-            "{} ({})",
-            file.download.title,
-            file.download.format.as_str()
-        ),
+        title: &resource_title(file),
         kind: ResourceLinkType,
         uri: &file.download.resource_uri(),
     }

@@ -76,13 +76,14 @@ impl Corpus {
 
     /// Reads now what the first answers would otherwise read: the observation tables and, beside them
     /// on a second thread, the downloads list (a first `get_series` needs both: its resource links name
-    /// the indicator's file), then the search index. A server calls it on a background thread at start, and before it swaps a
-    /// reloaded corpus in. A request that needs the list meanwhile waits for this read rather than
-    /// reading it again.
+    /// the indicator's file), then the search index. A server calls it on a background thread at start,
+    /// and before it swaps a reloaded corpus in. A request that needs the list or the index meanwhile
+    /// waits for this read rather than reading it again.
     ///
     /// # Errors
     /// As [`corpus::BakedCorpus::warm`]; a downloads list that cannot be read or names a file the
-    /// manifest does not list (the list then serves no file, as [`Corpus::downloads`] would).
+    /// manifest does not list (the list then serves no file, as [`Corpus::downloads`] would); a search
+    /// index that cannot be read ([`MetricIndex::warm`]; the searches then fail with its reason).
     pub fn warm(&self) -> Result<(), CorpusError> {
         std::thread::scope(|scope| {
             let listed = scope.spawn(|| {
