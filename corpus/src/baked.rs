@@ -30,10 +30,11 @@ pub struct BakedCorpus {
     aggregates: LazyTable,
 }
 
-/// An observation table decoded on first use: opening a corpus reads its registries (a few MB), and the
-/// ~70 MB table is mapped and validated by the first call that reads observations, or by
-/// [`BakedCorpus::warm`] in the background, so a server answers `initialize` before it is decoded. Either
-/// way it is decoded once: a reader arriving during the decode waits for it.
+/// An observation table mapped on first use: opening a corpus reads its registries (a few MB); the first
+/// call that reads observations maps the ~70 MB table and reads its outline, then decodes (and validates)
+/// only the record batches it reads ([`ObservationTable::map`]); [`BakedCorpus::warm`] decodes the rest
+/// in the background, so a server answers `initialize` at once and a first `get_series` decodes one batch
+/// of five. Each batch is decoded once: a reader arriving during its decode waits for it.
 #[derive(Debug)]
 struct LazyTable {
     path: PathBuf,
@@ -55,7 +56,7 @@ impl LazyTable {
     /// The decoded table, or the message of why it cannot be decoded (kept: decoded once).
     fn try_get(&self) -> Result<&ObservationTable, &str> {
         self.table
-            .get_or_init(|| ObservationTable::open(&self.path).map_err(|error| error.to_string()))
+            .get_or_init(|| ObservationTable::map(&self.path).map_err(|error| error.to_string()))
             .as_ref()
             .map_err(String::as_str)
     }
@@ -87,17 +88,35 @@ impl BakedCorpus {
     /// # Errors
     /// Any [`CorpusError`] naming the artifact that could not be read or did not match the contract.
     pub fn open(dir: &Path) -> Result<BakedCorpus, CorpusError> {
-        let manifest = Manifest::read(dir)?;
-        let metrics: Vec<Metric> = read_json(&dir.join(layout::METRICS), "metric registry")?;
-        let sources: Vec<SourceRecord> = read_json(&dir.join(layout::SOURCES), "source registry")?;
-        let countries: Vec<Country> = read_json(&dir.join(layout::COUNTRIES), "country registry")?;
-        let pillars: Vec<Pillar> = read_json(&dir.join(layout::PILLARS), "pillar registry")?;
-        let places_path = dir.join(layout::PLACES);
-        let places: crate::Places = if places_path.exists() {
-            read_json(&places_path, "place names")?
-        } else {
-            crate::Places::default()
-        };
+        // The metric registry (the largest, ~1.4 MB) is parsed on a second thread beside the rest.
+        let (manifest, metrics, sources, countries, pillars, places) =
+            std::thread::scope(|scope| {
+                let metrics = scope.spawn(|| {
+                    read_json::<Vec<Metric>>(&dir.join(layout::METRICS), "metric registry")
+                });
+                let rest = (|| {
+                    let manifest = Manifest::read(dir)?;
+                    let sources: Vec<SourceRecord> =
+                        read_json(&dir.join(layout::SOURCES), "source registry")?;
+                    let countries: Vec<Country> =
+                        read_json(&dir.join(layout::COUNTRIES), "country registry")?;
+                    let pillars: Vec<Pillar> =
+                        read_json(&dir.join(layout::PILLARS), "pillar registry")?;
+                    let places_path = dir.join(layout::PLACES);
+                    let places: crate::Places = if places_path.exists() {
+                        read_json(&places_path, "place names")?
+                    } else {
+                        crate::Places::default()
+                    };
+                    Ok::<_, CorpusError>((manifest, sources, countries, pillars, places))
+                })();
+                let metrics = metrics
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                // The manifest's error first: it says whether this is a corpus of this format at all.
+                let (manifest, sources, countries, pillars, places) = rest?;
+                Ok::<_, CorpusError>((manifest, metrics?, sources, countries, pillars, places))
+            })?;
         let observations = LazyTable::new(dir.join(layout::OBSERVATIONS_ARROW))?;
         let aggregates = LazyTable::new(dir.join(layout::AGGREGATES_ARROW))?;
         let metric_by_id = metrics
@@ -196,17 +215,20 @@ impl BakedCorpus {
         self.aggregates.get()
     }
 
-    /// Decodes both observation tables now (a server calls it on a background thread at start, and
-    /// before it swaps a reloaded corpus in).
+    /// Decodes every batch of both observation tables now (a server calls it on a background thread at
+    /// start, and before it swaps a reloaded corpus in).
     ///
     /// # Errors
     /// [`CorpusError`] naming the table that cannot be decoded.
     pub fn warm(&self) -> Result<(), CorpusError> {
         for table in [&self.observations, &self.aggregates] {
-            table.try_get().map_err(|message| CorpusError::Arrow {
-                path: table.path.clone(),
-                message: message.to_string(),
-            })?;
+            table
+                .try_get()
+                .map_err(|message| CorpusError::Arrow {
+                    path: table.path.clone(),
+                    message: message.to_string(),
+                })?
+                .decode_all()?;
         }
         Ok(())
     }

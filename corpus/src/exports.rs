@@ -51,6 +51,16 @@ pub enum Subject {
 }
 
 impl Subject {
+    /// Every subject, in declaration order.
+    pub const ALL: [Subject; 6] = [
+        Subject::Indicator,
+        Subject::Dataset,
+        Subject::Registry,
+        Subject::Structure,
+        Subject::Changes,
+        Subject::Metadata,
+    ];
+
     /// The directory of the subject's files inside `exports/` (`""` for single files).
     pub fn dir(self) -> &'static str {
         match self {

@@ -28,7 +28,17 @@ use transport::jsonrpc::McpServer;
 /// # Errors
 /// A message naming the corpus problem (not baked, wrong format) or the tool whose datasets are invalid.
 pub fn build(out_dir: &Path) -> Result<McpServer, String> {
-    build_with_tools(out_dir, tools::all())
+    // The tool table (each tool's schemas, serialized once) is built on a second thread while the
+    // corpus is opened: both stand between a stdio server's start and its first answer.
+    std::thread::scope(|scope| {
+        let tool_table = scope.spawn(tools::all);
+        let corpus = open_warming(out_dir);
+        let tool_table = tool_table
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let plugin = tools::Plugin::new(corpus?, tool_table)?;
+        Ok(McpServer::new(plugin))
+    })
 }
 
 /// As [`build`], after checking the sha256 of every artifact against the manifest (what a reload does
@@ -52,10 +62,17 @@ pub fn build_with_tools(
     out_dir: &Path,
     tool_table: Vec<tools::ToolSpec>,
 ) -> Result<McpServer, String> {
+    let corpus = open_warming(out_dir)?;
+    let plugin = tools::Plugin::new(corpus, tool_table)?;
+    Ok(McpServer::new(plugin))
+}
+
+/// Opens the corpus in `out_dir` and starts reading ahead on a background thread what its first answers
+/// need (the observation tables' batches, the downloads list, the search index: [`load::Corpus::warm`])
+/// while the first messages (`initialize`, `tools/list`) are answered; a tool call that needs them first
+/// waits for them.
+fn open_warming(out_dir: &Path) -> Result<Arc<load::Corpus>, String> {
     let corpus = Arc::new(load::load_corpus(out_dir).map_err(|error| error.to_string())?);
-    // The observation tables are decoded (and the downloads list and search index read) on a background
-    // thread while the first messages (`initialize`, `tools/list`) are answered; a tool call that needs
-    // them first waits for them.
     let warming = corpus.clone();
     let spawned = std::thread::Builder::new()
         .name("corpus-warm".into())
@@ -67,6 +84,5 @@ pub fn build_with_tools(
     if spawned.is_err() {
         corpus.warm().map_err(|error| error.to_string())?;
     }
-    let plugin = tools::Plugin::new(corpus, tool_table)?;
-    Ok(McpServer::new(plugin))
+    Ok(corpus)
 }

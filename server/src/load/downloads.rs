@@ -11,9 +11,9 @@
 //! read from disk for it (no path is ever joined from request input).
 
 use std::{
-    collections::HashMap,
     fs::File,
     path::{Path, PathBuf},
+    sync::Arc,
     time::SystemTime,
 };
 
@@ -33,8 +33,8 @@ pub struct DownloadFile {
     pub bytes: u64,
     /// Lower-case hex sha256 of the content (manifest); the HTTP `ETag`.
     pub sha256: String,
-    /// Absolute path of the file.
-    path: PathBuf,
+    /// The corpus' `exports/` directory, shared by every file: the file is at `download.path` in it.
+    exports: Arc<Path>,
 }
 
 impl DownloadFile {
@@ -47,8 +47,9 @@ impl DownloadFile {
         if self.bytes == 0 {
             return Ok(Bytes::new());
         }
-        let content = std::fs::read(&self.path)
-            .map_err(|error| format!("cannot read {}: {error}", self.path.display()))?;
+        let path = self.path();
+        let content = std::fs::read(&path)
+            .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
         if content.len() as u64 != self.bytes {
             return Err(self.changed(content.len() as u64));
         }
@@ -63,29 +64,35 @@ impl DownloadFile {
         if end < start || end >= self.bytes {
             return Err(format!(
                 "bytes {start}-{end} are outside {} ({} bytes)",
-                self.path.display(),
+                self.path().display(),
                 self.bytes
             ));
         }
-        let file = File::open(&self.path)
-            .map_err(|error| format!("cannot open {}: {error}", self.path.display()))?;
+        let path = self.path();
+        let file = File::open(&path)
+            .map_err(|error| format!("cannot open {}: {error}", path.display()))?;
         let length = file
             .metadata()
-            .map_err(|error| format!("cannot read {}: {error}", self.path.display()))?
+            .map_err(|error| format!("cannot read {}: {error}", path.display()))?
             .len();
         if length != self.bytes {
             return Err(self.changed(length));
         }
         let mut part = vec![0; (end - start + 1) as usize];
         read_exact_at(&file, &mut part, start)
-            .map_err(|error| format!("cannot read {}: {error}", self.path.display()))?;
+            .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
         Ok(Bytes::from(part))
+    }
+
+    /// The file's absolute path.
+    fn path(&self) -> PathBuf {
+        self.exports.join(&self.download.path)
     }
 
     fn changed(&self, length: u64) -> String {
         format!(
             "{} has {length} bytes, its manifest {}: the published corpus was changed in place (publish a new one with `just bake` instead)",
-            self.path.display(),
+            self.path().display(),
             self.bytes
         )
     }
@@ -103,13 +110,16 @@ fn read_exact_at(mut file: &File, buffer: &mut [u8], offset: u64) -> std::io::Re
     file.read_exact(buffer)
 }
 
-/// Every listed file of the corpus served, with its lookups.
+/// Every listed file of the corpus served, with its lookups (sorted lists of file numbers searched by
+/// halves: building them allocates nothing per file, so the first call that needs the list, a cold
+/// start's first `get_series` among them, waits for little more than its parse).
 #[derive(Debug, Default)]
 pub struct Downloads {
     files: Vec<DownloadFile>,
-    by_path: HashMap<String, usize>,
-    by_uri: HashMap<String, usize>,
-    by_subject: HashMap<(Subject, String), Vec<usize>>,
+    /// File numbers by path.
+    by_path: Vec<u32>,
+    /// File numbers by (subject, id), each subject's files in list (format) order.
+    by_subject: Vec<u32>,
     /// When the corpus was published (the manifest's modification time): the HTTP `Last-Modified`.
     pub published: Option<SystemTime>,
 }
@@ -121,36 +131,73 @@ impl Downloads {
     /// [`CorpusError::MissingArtifact`] if the list or a listed file is not in the manifest; read errors
     /// of the list.
     pub fn read(dir: &Path, manifest: &Manifest) -> Result<Downloads, CorpusError> {
-        let listed: Vec<Download> = read_json(&dir.join(DOWNLOADS), "downloads list")?;
-        let mut downloads = Downloads {
-            published: std::fs::metadata(dir.join(layout::MANIFEST))
-                .and_then(|metadata| metadata.modified())
-                .ok(),
-            ..Downloads::default()
-        };
+        Downloads::join(dir, manifest, Downloads::parse(dir)?)
+    }
+
+    /// The entries of `exports/downloads.json` of the corpus in `dir`, in list order (not yet joined
+    /// with the manifest: a server parses them while it reads the manifest).
+    ///
+    /// # Errors
+    /// Read errors of the list.
+    pub fn parse(dir: &Path) -> Result<Vec<Download>, CorpusError> {
+        read_json(&dir.join(DOWNLOADS), "downloads list")
+    }
+
+    /// `listed` (the corpus in `dir`'s list, [`Downloads::parse`]) joined with `manifest`.
+    ///
+    /// # Errors
+    /// [`CorpusError::MissingArtifact`] if a listed file is not in the manifest.
+    pub fn join(
+        dir: &Path,
+        manifest: &Manifest,
+        listed: Vec<Download>,
+    ) -> Result<Downloads, CorpusError> {
+        let exports: Arc<Path> = Arc::from(dir.join(corpus::exports::EXPORTS_DIR));
+        let mut files = Vec::with_capacity(listed.len());
         for download in listed {
-            let name = download.artifact_name();
             let entry = manifest
-                .artifact(&name)
+                .artifact(&download.artifact_name())
                 .ok_or_else(|| CorpusError::MissingArtifact {
-                    path: dir.join(&name),
+                    path: exports.join(&download.path),
                 })?;
-            let index = downloads.files.len();
-            downloads.by_path.insert(download.path.clone(), index);
-            downloads.by_uri.insert(download.resource_uri(), index);
-            downloads
-                .by_subject
-                .entry((download.subject, download.id.clone()))
-                .or_default()
-                .push(index);
-            downloads.files.push(DownloadFile {
+            files.push(DownloadFile {
                 bytes: entry.bytes,
                 sha256: entry.sha256.clone(),
-                path: dir.join(&name),
+                exports: exports.clone(),
                 download,
             });
         }
-        Ok(downloads)
+        let published = std::fs::metadata(dir.join(layout::MANIFEST))
+            .and_then(|metadata| metadata.modified())
+            .ok();
+        Ok(Downloads::indexed(files, published))
+    }
+
+    /// `files` with their lookups.
+    fn indexed(files: Vec<DownloadFile>, published: Option<SystemTime>) -> Downloads {
+        let numbers = || (0..files.len() as u32).collect::<Vec<u32>>();
+        let mut by_path = numbers();
+        by_path.sort_unstable_by(|&left, &right| {
+            files[left as usize]
+                .download
+                .path
+                .cmp(&files[right as usize].download.path)
+        });
+        let mut by_subject = numbers();
+        // Stable: a subject's files keep their list order.
+        by_subject.sort_by(|&left, &right| {
+            let key = |number: u32| {
+                let download = &files[number as usize].download;
+                (download.subject, download.id.as_str())
+            };
+            key(left).cmp(&key(right))
+        });
+        Downloads {
+            files,
+            by_path,
+            by_subject,
+            published,
+        }
     }
 
     /// Every file, in list order (indicators, datasets, registry, structure).
@@ -160,12 +207,26 @@ impl Downloads {
 
     /// The file at `path` inside `exports/` (`indicators/si_pov_gini.csv`), if listed.
     pub fn by_path(&self, path: &str) -> Option<&DownloadFile> {
-        self.by_path.get(path).map(|&index| &self.files[index])
+        let found = self
+            .by_path
+            .binary_search_by(|&number| {
+                self.files[number as usize].download.path.as_str().cmp(path)
+            })
+            .ok()?;
+        Some(&self.files[self.by_path[found] as usize])
     }
 
-    /// The file with MCP resource URI `uri`, if listed.
+    /// The file with MCP resource URI `uri`, if listed: a file's URI is its subject's URI prefix, its id
+    /// and its format's suffix, as its path is its subject's directory, id and suffix.
     pub fn by_uri(&self, uri: &str) -> Option<&DownloadFile> {
-        self.by_uri.get(uri).map(|&index| &self.files[index])
+        Subject::ALL.into_iter().find_map(|subject| {
+            let name = uri.strip_prefix(subject.uri_prefix())?;
+            let file = self.by_path(&format!("{}{name}", subject.dir()))?;
+            let download = &file.download;
+            (download.subject == subject
+                && name.strip_prefix(download.id.as_str()) == Some(download.format.suffix()))
+            .then_some(file)
+        })
     }
 
     /// Up to `count` ids of `subject` closest to `text`, best first: the id `text` names when read
@@ -181,10 +242,8 @@ impl Downloads {
             })
             .collect();
         let mut scored: Vec<(f64, &str)> = self
-            .by_subject
-            .keys()
-            .filter(|(of, _)| *of == subject)
-            .map(|(_, id)| (strsim::jaro_winkler(&wanted, id), id.as_str()))
+            .ids(subject)
+            .map(|id| (strsim::jaro_winkler(&wanted, id), id))
             .filter(|(score, _)| *score >= 0.85)
             .collect();
         scored.sort_by(|left, right| right.0.total_cmp(&left.0).then(left.1.cmp(right.1)));
@@ -193,11 +252,36 @@ impl Downloads {
 
     /// The files of one indicator or dataset, in format order (empty if none).
     pub fn of(&self, subject: Subject, id: &str) -> impl Iterator<Item = &DownloadFile> {
-        self.by_subject
-            .get(&(subject, id.to_string()))
-            .into_iter()
-            .flatten()
-            .map(|&index| &self.files[index])
+        let key = |number: &u32| {
+            let download = &self.files[*number as usize].download;
+            (download.subject, download.id.as_str())
+        };
+        let start = self
+            .by_subject
+            .partition_point(|number| key(number) < (subject, id));
+        let end =
+            start + self.by_subject[start..].partition_point(|number| key(number) <= (subject, id));
+        self.by_subject[start..end]
+            .iter()
+            .map(|&number| &self.files[number as usize])
+    }
+
+    /// The ids of `subject` that have files, each once, in id order.
+    fn ids(&self, subject: Subject) -> impl Iterator<Item = &str> {
+        let of_subject = |number: &u32| self.files[*number as usize].download.subject;
+        let start = self
+            .by_subject
+            .partition_point(|number| of_subject(number) < subject);
+        let end = self
+            .by_subject
+            .partition_point(|number| of_subject(number) <= subject);
+        let mut previous = None;
+        self.by_subject[start..end]
+            .iter()
+            .filter_map(move |&number| {
+                let id = self.files[number as usize].download.id.as_str();
+                (previous.replace(id) != Some(id)).then_some(id)
+            })
     }
 }
 
@@ -207,28 +291,146 @@ mod tests {
 
     use super::*;
 
-    fn listed(path: PathBuf, bytes: u64) -> DownloadFile {
+    fn listed(
+        exports: &Path,
+        subject: Subject,
+        id: &str,
+        format: Format,
+        bytes: u64,
+    ) -> DownloadFile {
         DownloadFile {
-            download: Download::new(
+            download: Download::new(subject, id, format, "a title", "CC-BY-4.0"),
+            bytes,
+            sha256: String::new(),
+            exports: Arc::from(exports),
+        }
+    }
+
+    #[test]
+    fn files_are_found_by_path_by_resource_uri_and_by_subject_in_list_order() {
+        let exports = Path::new("/corpus/exports");
+        let files = vec![
+            listed(exports, Subject::Indicator, "si_pov_gini", Format::Csv, 1),
+            listed(
+                exports,
+                Subject::Indicator,
+                "si_pov_gini",
+                Format::WideCsv,
+                2,
+            ),
+            listed(exports, Subject::Indicator, "si_pov_gini", Format::Xlsx, 3),
+            listed(
+                exports,
                 Subject::Indicator,
                 "sp_dyn_le00_in",
                 Format::Csv,
-                "Life expectancy at birth, total (years)",
-                "CC-BY-4.0",
+                4,
             ),
-            bytes,
-            sha256: String::new(),
-            path,
+            listed(
+                exports,
+                Subject::Indicator,
+                "sp_dyn_le00_in",
+                Format::Parquet,
+                5,
+            ),
+            listed(
+                exports,
+                Subject::Dataset,
+                "observations",
+                Format::Parquet,
+                6,
+            ),
+            listed(exports, Subject::Metadata, "datapackage", Format::Json, 7),
+        ];
+        let downloads = Downloads::indexed(files, None);
+        let sizes =
+            |found: Vec<&DownloadFile>| found.iter().map(|file| file.bytes).collect::<Vec<_>>();
+        assert_eq!(
+            sizes(downloads.of(Subject::Indicator, "si_pov_gini").collect()),
+            [1, 2, 3]
+        );
+        assert_eq!(
+            sizes(downloads.of(Subject::Indicator, "sp_dyn_le00_in").collect()),
+            [4, 5]
+        );
+        assert_eq!(
+            sizes(downloads.of(Subject::Dataset, "observations").collect()),
+            [6]
+        );
+        assert!(
+            downloads
+                .of(Subject::Dataset, "si_pov_gini")
+                .next()
+                .is_none()
+        );
+        assert!(downloads.of(Subject::Indicator, "si_pov").next().is_none());
+        for file in downloads.files() {
+            let by_path = downloads.by_path(&file.download.path).expect("listed path");
+            assert_eq!(by_path.bytes, file.bytes);
+            let uri = file.download.resource_uri();
+            assert_eq!(
+                downloads.by_uri(&uri).expect("listed URI").bytes,
+                file.bytes,
+                "{uri}"
+            );
         }
+        assert_eq!(
+            downloads
+                .by_uri("corpus://indicator/si_pov_gini.wide.csv")
+                .map(|file| file.bytes),
+            Some(2)
+        );
+        assert_eq!(
+            downloads
+                .by_uri("corpus://datapackage.json")
+                .map(|file| file.bytes),
+            Some(7)
+        );
+        // A URI of one subject does not name another subject's file, nor an unlisted format.
+        assert!(
+            downloads
+                .by_uri("corpus://indicator/observations.parquet")
+                .is_none()
+        );
+        assert!(
+            downloads
+                .by_uri("corpus://indicators/si_pov_gini.csv")
+                .is_none()
+        );
+        assert!(
+            downloads
+                .by_uri("corpus://indicator/si_pov_gini.parquet")
+                .is_none()
+        );
+        assert!(
+            downloads
+                .by_path("indicators/si_pov_gini.sdmx.xml")
+                .is_none()
+        );
+        assert_eq!(
+            downloads.closest_ids(Subject::Indicator, "SI.POV.GINI", 3),
+            ["si_pov_gini"]
+        );
+        assert_eq!(
+            downloads.ids(Subject::Indicator).collect::<Vec<_>>(),
+            ["si_pov_gini", "sp_dyn_le00_in"]
+        );
     }
 
     #[test]
     fn a_file_is_read_whole_or_by_range_and_a_file_changed_in_place_is_refused_not_fatal() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("sp_dyn_le00_in.csv");
+        let path = dir.path().join("indicators/sp_dyn_le00_in.csv");
+        std::fs::create_dir(dir.path().join("indicators")).unwrap();
         let text = "country,year,value\nMEX,2024,75.264\n";
         std::fs::write(&path, text).unwrap();
-        let file = listed(path.clone(), text.len() as u64);
+        let file = listed(
+            dir.path(),
+            Subject::Indicator,
+            "sp_dyn_le00_in",
+            Format::Csv,
+            text.len() as u64,
+        );
         assert_eq!(file.content().unwrap(), text.as_bytes());
         assert_eq!(file.content_range(19, 21).unwrap(), &b"MEX"[..]);
         assert!(

@@ -28,6 +28,9 @@ pub struct Corpus {
     /// The analysts' files (`exports/downloads.json`), joined with the manifest on first use
     /// ([`Corpus::downloads`]).
     downloads: OnceLock<downloads::Downloads>,
+    /// The downloads list being parsed on its own thread since the corpus was opened (taken by the first
+    /// read of [`Corpus::downloads`]; `None` once taken, or if no thread could be started).
+    listing: std::sync::Mutex<Option<std::thread::JoinHandle<DownloadList>>>,
     /// Precomputed per-series statistics, read on first use (kept out of start-up time and memory).
     series_stats: OnceLock<Result<Vec<SeriesStats>, String>>,
     /// Precomputed anomalies and contradictions, read on first use.
@@ -59,19 +62,37 @@ pub struct Corpus {
     derived_rules: OnceLock<Result<Vec<corpus::derived::MetricRule>, String>>,
 }
 
+/// What parsing the downloads list gives ([`downloads::Downloads::parse`]).
+type DownloadList = Result<Vec<corpus::exports::Download>, CorpusError>;
+
 impl Corpus {
     /// The analysts' files (`exports/downloads.json`, each joined with its manifest entry), read on the
     /// first call (a start-up reads nothing it does not answer with). A list that cannot be read (damaged
     /// after publication: a reload verifies every checksum first) is logged and serves no file.
     pub fn downloads(&self) -> &downloads::Downloads {
         self.downloads.get_or_init(|| {
-            downloads::Downloads::read(self.baked.dir(), self.baked.manifest()).unwrap_or_else(
-                |error| {
-                    tracing::error!(%error, "the downloads list cannot be read; no file is served");
-                    downloads::Downloads::default()
-                },
-            )
+            self.read_downloads().unwrap_or_else(|error| {
+                tracing::error!(%error, "the downloads list cannot be read; no file is served");
+                downloads::Downloads::default()
+            })
         })
+    }
+
+    /// The downloads list (from the thread parsing it since the corpus was opened, or parsed now),
+    /// joined with the manifest.
+    fn read_downloads(&self) -> Result<downloads::Downloads, CorpusError> {
+        let parsing = self
+            .listing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        let listed = match parsing {
+            Some(parsing) => parsing
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
+            None => downloads::Downloads::parse(self.baked.dir())?,
+        };
+        downloads::Downloads::join(self.baked.dir(), self.baked.manifest(), listed)
     }
 
     /// Reads now what the first answers would otherwise read: the observation tables and, beside them
@@ -89,11 +110,10 @@ impl Corpus {
             let listed = scope.spawn(|| {
                 let mut failure = None;
                 self.downloads.get_or_init(|| {
-                    downloads::Downloads::read(self.baked.dir(), self.baked.manifest())
-                        .unwrap_or_else(|error| {
-                            failure = Some(error);
-                            downloads::Downloads::default()
-                        })
+                    self.read_downloads().unwrap_or_else(|error| {
+                        failure = Some(error);
+                        downloads::Downloads::default()
+                    })
                 });
                 // The search index after it: a first `get_series` needs the list, a search the index.
                 let indexed = self.index.warm();
@@ -408,7 +428,17 @@ const LAZY_ARTIFACTS: [&str; 7] = [
 /// [`CorpusError::NotBaked`] if nothing is published; any other [`CorpusError`] naming the artifact that
 /// could not be read or does not match this build's format.
 pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
-    let baked = BakedCorpus::open_current(out_dir)?;
+    let dir = corpus::manifest::current_dir(out_dir)?;
+    // The downloads list (~0.9 MB, which a first `get_series` needs for its links) is parsed beside the
+    // registries from the start.
+    let listing = {
+        let dir = dir.clone();
+        std::thread::Builder::new()
+            .name("downloads-list".into())
+            .spawn(move || downloads::Downloads::parse(&dir))
+            .ok()
+    };
+    let baked = BakedCorpus::open(&dir)?;
     // The derived views are read on first use; their absence is reported now, not on some later call.
     let records = corpus::RecordDataset::ALL.map(corpus::RecordDataset::artifact);
     for name in records.into_iter().chain(LAZY_ARTIFACTS) {
@@ -434,6 +464,7 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         datasets,
         index,
         downloads: OnceLock::new(),
+        listing: std::sync::Mutex::new(listing),
         series_stats: OnceLock::new(),
         discoveries: OnceLock::new(),
         correlations: OnceLock::new(),
