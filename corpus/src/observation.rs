@@ -74,7 +74,8 @@ pub const FLAGS_DESCRIPTION: &str = "|-separated flags: projection (a publisher'
 
 /// Whether `flags` (`|`-separated, as stored) hold `flag`.
 pub fn has_flag(flags: &str, flag: &str) -> bool {
-    flags.split('|').any(|present| present == flag)
+    // Most values carry no flag: their empty text is answered without splitting it.
+    !flags.is_empty() && flags.split('|').any(|present| present == flag)
 }
 
 /// Whether `flags` (`|`-separated, as stored) mark a projection (vintage projections included).
@@ -762,7 +763,9 @@ mod tests {
                 .collect::<Vec<_>>(),
         ));
         let strings = |text: &dyn Fn(usize) -> String| -> ArrayRef {
-            Arc::new(LargeStringArray::from_iter_values((0..rows.len()).map(text)))
+            Arc::new(LargeStringArray::from_iter_values(
+                (0..rows.len()).map(text),
+            ))
         };
         let columns: Vec<ArrayRef> = vec![
             strings(&|_| "sp_dyn_le00_in".into()),
@@ -773,7 +776,11 @@ mod tests {
             strings(&|_| "2026-07".into()),
             strings(&|row| {
                 let (country, year, _) = rows[row];
-                let tail = if row == rows.len() - 1 { citation_tail } else { "" };
+                let tail = if row == rows.len() - 1 {
+                    citation_tail
+                } else {
+                    ""
+                };
                 format!("wb-sp-dyn-le00-in-{}-{year}{tail}", country.to_lowercase())
             }),
             strings(&|_| String::new()),
@@ -801,7 +808,11 @@ mod tests {
     }
 
     fn decoded(table: &ObservationTable) -> Vec<bool> {
-        table.batches.iter().map(|batch| batch.get().is_some()).collect()
+        table
+            .batches
+            .iter()
+            .map(|batch| batch.get().is_some())
+            .collect()
     }
 
     #[test]
@@ -811,7 +822,11 @@ mod tests {
         write_table(&path, "");
         let table = ObservationTable::map(&path).unwrap();
         assert_eq!(table.len(), 9);
-        assert_eq!(decoded(&table), [false, false, false], "mapping decodes nothing");
+        assert_eq!(
+            decoded(&table),
+            [false, false, false],
+            "mapping decodes nothing"
+        );
 
         let mexico = table.series("sp_dyn_le00_in", "MEX");
         assert_eq!(mexico, 6..9);
@@ -836,7 +851,9 @@ mod tests {
 
         assert_eq!(table.indicator_rows("sp_dyn_le00_in"), 0..9);
         assert_eq!(
-            table.find("sp_dyn_le00_in", "ARG", 2023).map(|row| row.value),
+            table
+                .find("sp_dyn_le00_in", "ARG", 2023)
+                .map(|row| row.value),
             Some(77.395)
         );
         table.decode_all().unwrap();
@@ -866,7 +883,9 @@ mod tests {
 
         let table = ObservationTable::map(&path).unwrap();
         assert_eq!(
-            table.find("sp_dyn_le00_in", "ARG", 2024).map(|row| row.value),
+            table
+                .find("sp_dyn_le00_in", "ARG", 2024)
+                .map(|row| row.value),
             Some(77.543)
         );
         let error = table.decode_all().unwrap_err().to_string();

@@ -258,12 +258,21 @@ fn display(
     urls: &[String],
     lang: Lang,
 ) -> Display {
-    let mut years: Vec<i32> = series
-        .iter()
-        .flat_map(|country| country.points.iter().map(|point| point.0))
-        .collect();
-    years.sort_unstable();
-    years.dedup();
+    // Each country's points are in year order: the years of all are merged, not sorted again.
+    let mut years: Vec<i32> = Vec::new();
+    for country in series {
+        let mut merged = Vec::with_capacity(years.len().max(country.points.len()));
+        let mut theirs = country.points.iter().map(|point| point.0).peekable();
+        for &year in &years {
+            while let Some(earlier) = theirs.next_if(|&other| other < year) {
+                merged.push(earlier);
+            }
+            theirs.next_if_eq(&year);
+            merged.push(year);
+        }
+        merged.extend(theirs);
+        years = merged;
+    }
     let mut columns = vec!["year".to_string()];
     columns.extend(series.iter().map(|country| country.country.clone()));
     // Each country's points are in year order: one cursor per country walks them beside the years.
