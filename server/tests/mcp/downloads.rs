@@ -724,3 +724,59 @@ async fn a_transfer_coding_other_than_chunked_is_501_and_a_head_over_64_kib_is_4
         "{body}"
     );
 }
+
+#[test]
+fn every_listed_file_is_found_by_its_path_its_resource_uri_and_its_subject() {
+    let downloads = server().plugin().corpus().downloads();
+    assert!(
+        downloads.files().len() > 3000,
+        "{} files",
+        downloads.files().len()
+    );
+    for file in downloads.files() {
+        let download = &file.download;
+        let uri = download.resource_uri();
+        let by_uri = downloads.by_uri(&uri).expect(&uri);
+        assert_eq!(by_uri.download.path, download.path, "{uri}");
+        let by_path = downloads.by_path(&download.path).expect(&download.path);
+        assert_eq!(by_path.download.path, download.path);
+        assert!(
+            downloads
+                .of(download.subject, &download.id)
+                .any(|listed| listed.download.path == download.path),
+            "{} among the files of {:?} {}",
+            download.path,
+            download.subject,
+            download.id
+        );
+    }
+    // The Gini index's files, in format order, the CSV first; its size and sha256 are the manifest's.
+    let gini: Vec<&str> = downloads
+        .of(corpus::exports::Subject::Indicator, "si_pov_gini")
+        .map(|file| file.download.path.as_str())
+        .collect();
+    assert_eq!(gini[0], "indicators/si_pov_gini.csv");
+    assert_eq!(gini[1], "indicators/si_pov_gini.wide.csv");
+    let csv = downloads
+        .by_uri("corpus://indicator/si_pov_gini.csv")
+        .unwrap();
+    let manifest = server().plugin().corpus().baked.manifest();
+    let entry = manifest
+        .artifact("exports/indicators/si_pov_gini.csv")
+        .unwrap();
+    assert_eq!(
+        (csv.bytes, csv.sha256.as_str()),
+        (entry.bytes, entry.sha256.as_str())
+    );
+    assert!(
+        downloads
+            .by_uri("corpus://indicator/si_pov_gini.txt")
+            .is_none()
+    );
+    assert!(
+        downloads
+            .by_uri("corpus://indicators/si_pov_gini.csv")
+            .is_none()
+    );
+    assert!(downloads.by_path("../manifest.json").is_none());
+}
