@@ -91,9 +91,12 @@ impl BakedCorpus {
         // The metric registry (the largest, ~1.4 MB) is parsed on a second thread beside the rest.
         let (manifest, metrics, sources, countries, pillars, places) =
             std::thread::scope(|scope| {
-                let metrics = scope.spawn(|| {
-                    read_json::<Vec<Metric>>(&dir.join(layout::METRICS), "metric registry")
-                });
+                let read_metrics =
+                    || read_json::<Vec<Metric>>(&dir.join(layout::METRICS), "metric registry");
+                // Read here instead when no thread can be started.
+                let metrics = std::thread::Builder::new()
+                    .spawn_scoped(scope, read_metrics)
+                    .ok();
                 let rest = (|| {
                     let manifest = Manifest::read(dir)?;
                     let sources: Vec<SourceRecord> =
@@ -110,9 +113,12 @@ impl BakedCorpus {
                     };
                     Ok::<_, CorpusError>((manifest, sources, countries, pillars, places))
                 })();
-                let metrics = metrics
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                let metrics = match metrics {
+                    Some(reading) => reading
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                    None => read_metrics(),
+                };
                 // The manifest's error first: it says whether this is a corpus of this format at all.
                 let (manifest, sources, countries, pillars, places) = rest?;
                 Ok::<_, CorpusError>((manifest, metrics?, sources, countries, pillars, places))

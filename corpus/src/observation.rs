@@ -234,8 +234,9 @@ impl ObservationTable {
             let end = (block.offset() as u64)
                 .checked_add(block.metaDataLength() as u64)
                 .and_then(|end| end.checked_add(block.bodyLength() as u64));
+            // A block's metadata holds at least its length (and, since Arrow 0.15, a marker before it).
             if block.offset() >= 0
-                && block.metaDataLength() >= 0
+                && block.metaDataLength() >= 8
                 && block.bodyLength() >= 0
                 && end.is_some_and(|end| end <= footer_start as u64)
             {
@@ -292,7 +293,11 @@ impl ObservationTable {
                 let _ = cell.set(Ok(columns));
             }
             table.batches.push(cell);
-            table.batch_starts.push(table.len() + rows);
+            let end = table
+                .len()
+                .checked_add(rows)
+                .ok_or_else(|| arrow_error("more rows than an index can count".into()))?;
+            table.batch_starts.push(end);
             table.bounds.push(bounds);
         }
         Ok(table)
@@ -337,26 +342,35 @@ impl ObservationTable {
         let start = self.partition_point(|row_key| row_key < key);
         // A series is a few hundred rows at most: its end is found by galloping from its start (steps
         // of 1, 2, 4… rows, then a search within the last step), not by a second search of the table.
-        let (mut low, mut step) = (start, 1);
-        let high = loop {
-            let probe = start + step - 1;
-            if probe >= self.len() || self.key(probe) != key {
-                break probe.min(self.len());
+        // Each batch is galloped through on its own: a series that ends where its batch ends is told
+        // from the next batch's first key (known without decoding it).
+        let mut end = start;
+        while end < self.len() && self.key(end) == key {
+            let batch_end = self.batch_starts[self.batch_idx(end) + 1];
+            // Rows before `low` hold `key`; rows from `high` on, within the batch, do not.
+            let (mut low, mut high, mut step) = (end + 1, batch_end, 1);
+            while end + step < batch_end {
+                if self.key(end + step) != key {
+                    high = end + step;
+                    break;
+                }
+                low = end + step + 1;
+                step *= 2;
             }
-            low = probe + 1;
-            step *= 2;
-        };
-        // Rows `start..low` hold `key`; rows from `high` on do not.
-        let (mut low, mut high) = (low, high);
-        while low < high {
-            let middle = low + (high - low) / 2;
-            if self.key(middle) == key {
-                low = middle + 1;
-            } else {
-                high = middle;
+            while low < high {
+                let middle = low + (high - low) / 2;
+                if self.key(middle) == key {
+                    low = middle + 1;
+                } else {
+                    high = middle;
+                }
+            }
+            end = low;
+            if end < batch_end {
+                break;
             }
         }
-        start..low
+        start..end
     }
 
     /// The rows of `range` (a range of this table, such as [`ObservationTable::series`]), in order:
@@ -596,6 +610,10 @@ fn outline(
     .ok_or_else(|| damaged("metadata too short"))?;
     let message = arrow::ipc::root_as_message(message)
         .map_err(|error| OutlineError::Damaged(error.to_string()))?;
+    // A message without a header holds no rows (arrow's decoder skips it too).
+    if message.header_type() == arrow::ipc::MessageHeader::NONE {
+        return Ok(None);
+    }
     let batch = message
         .header_as_record_batch()
         .ok_or_else(|| damaged("not a record batch"))?;
@@ -624,7 +642,8 @@ fn outline(
         |[offsets, values]: [usize; 2], row_idx: usize| -> Result<Box<str>, OutlineError> {
             let (offsets, values) = (buffer(offsets)?, buffer(values)?);
             let offset = |idx: usize| {
-                let bytes = offsets.get(idx * 8..idx * 8 + 8)?;
+                let at = idx.checked_mul(8)?;
+                let bytes = offsets.get(at..at.checked_add(8)?)?;
                 usize::try_from(i64::from_le_bytes(bytes.try_into().ok()?)).ok()
             };
             let text = offset(row_idx)
@@ -820,6 +839,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("observations.arrow");
         write_table(&path, "");
+        // Argentina's series ends where the first batch ends: the second is not decoded to see that.
+        let table = ObservationTable::map(&path).unwrap();
+        assert_eq!(table.series("sp_dyn_le00_in", "ARG"), 0..3);
+        assert_eq!(decoded(&table), [true, false, false]);
+
         let table = ObservationTable::map(&path).unwrap();
         assert_eq!(table.len(), 9);
         assert_eq!(
