@@ -89,40 +89,28 @@ impl BakedCorpus {
     /// Any [`CorpusError`] naming the artifact that could not be read or did not match the contract.
     pub fn open(dir: &Path) -> Result<BakedCorpus, CorpusError> {
         // The metric registry (the largest, ~1.4 MB) is parsed on a second thread beside the rest.
-        let (manifest, metrics, sources, countries, pillars, places) =
-            std::thread::scope(|scope| {
-                let read_metrics =
-                    || read_json::<Vec<Metric>>(&dir.join(layout::METRICS), "metric registry");
-                // Read here instead when no thread can be started.
-                let metrics = std::thread::Builder::new()
-                    .spawn_scoped(scope, read_metrics)
-                    .ok();
-                let rest = (|| {
-                    let manifest = Manifest::read(dir)?;
-                    let sources: Vec<SourceRecord> =
-                        read_json(&dir.join(layout::SOURCES), "source registry")?;
-                    let countries: Vec<Country> =
-                        read_json(&dir.join(layout::COUNTRIES), "country registry")?;
-                    let pillars: Vec<Pillar> =
-                        read_json(&dir.join(layout::PILLARS), "pillar registry")?;
-                    let places_path = dir.join(layout::PLACES);
-                    let places: crate::Places = if places_path.exists() {
-                        read_json(&places_path, "place names")?
-                    } else {
-                        crate::Places::default()
-                    };
-                    Ok::<_, CorpusError>((manifest, sources, countries, pillars, places))
-                })();
-                let metrics = match metrics {
-                    Some(reading) => reading
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    None => read_metrics(),
+        let (metrics, rest) = crate::threads::join(
+            || read_json::<Vec<Metric>>(&dir.join(layout::METRICS), "metric registry"),
+            || {
+                let manifest = Manifest::read(dir)?;
+                let sources: Vec<SourceRecord> =
+                    read_json(&dir.join(layout::SOURCES), "source registry")?;
+                let countries: Vec<Country> =
+                    read_json(&dir.join(layout::COUNTRIES), "country registry")?;
+                let pillars: Vec<Pillar> =
+                    read_json(&dir.join(layout::PILLARS), "pillar registry")?;
+                let places_path = dir.join(layout::PLACES);
+                let places: crate::Places = if places_path.exists() {
+                    read_json(&places_path, "place names")?
+                } else {
+                    crate::Places::default()
                 };
-                // The manifest's error first: it says whether this is a corpus of this format at all.
-                let (manifest, sources, countries, pillars, places) = rest?;
-                Ok::<_, CorpusError>((manifest, metrics?, sources, countries, pillars, places))
-            })?;
+                Ok::<_, CorpusError>((manifest, sources, countries, pillars, places))
+            },
+        );
+        // The manifest's error first: it says whether this is a corpus of this format at all.
+        let (manifest, sources, countries, pillars, places) = rest?;
+        let metrics = metrics?;
         let observations = LazyTable::new(dir.join(layout::OBSERVATIONS_ARROW))?;
         let aggregates = LazyTable::new(dir.join(layout::AGGREGATES_ARROW))?;
         let metric_by_id = metrics

@@ -76,6 +76,7 @@ pub mod project;
 pub mod regulation;
 pub mod report;
 pub mod source;
+pub mod threads;
 
 pub use baked::BakedCorpus;
 pub use citation::{Citation, CitationId, CitedRecord, RecordCitation, UnresolvedCitation};

@@ -30,21 +30,9 @@ use transport::jsonrpc::McpServer;
 pub fn build(out_dir: &Path) -> Result<McpServer, String> {
     // The tool table (each tool's schemas, serialized once) is built on a second thread while the
     // corpus is opened: both stand between a stdio server's start and its first answer.
-    std::thread::scope(|scope| {
-        // Built here instead when no thread can be started.
-        let building = std::thread::Builder::new()
-            .spawn_scoped(scope, tools::all)
-            .ok();
-        let corpus = open_warming(out_dir);
-        let tool_table = match building {
-            Some(building) => building
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            None => tools::all(),
-        };
-        let plugin = tools::Plugin::new(corpus?, tool_table)?;
-        Ok(McpServer::new(plugin))
-    })
+    let (tool_table, corpus) = corpus::threads::join(tools::all, || open_warming(out_dir));
+    let plugin = tools::Plugin::new(corpus?, tool_table)?;
+    Ok(McpServer::new(plugin))
 }
 
 /// As [`build`], after checking the sha256 of every artifact against the manifest (what a reload does

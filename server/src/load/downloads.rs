@@ -125,15 +125,6 @@ pub struct Downloads {
 }
 
 impl Downloads {
-    /// Reads `exports/downloads.json` of the corpus in `dir` and joins each entry with `manifest`.
-    ///
-    /// # Errors
-    /// [`CorpusError::MissingArtifact`] if the list or a listed file is not in the manifest; read errors
-    /// of the list.
-    pub fn read(dir: &Path, manifest: &Manifest) -> Result<Downloads, CorpusError> {
-        Downloads::join(dir, manifest, Downloads::parse(dir)?)
-    }
-
     /// The entries of `exports/downloads.json` of the corpus in `dir`, in list order (not yet joined
     /// with the manifest: a server parses them while it reads the manifest).
     ///

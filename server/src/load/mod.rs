@@ -106,8 +106,8 @@ impl Corpus {
     /// manifest does not list (the list then serves no file, as [`Corpus::downloads`] would); a search
     /// index that cannot be read ([`MetricIndex::warm`]; the searches then fail with its reason).
     pub fn warm(&self) -> Result<(), CorpusError> {
-        std::thread::scope(|scope| {
-            let listed = scope.spawn(|| {
+        let (listed, decoded) = corpus::threads::join(
+            || {
                 let mut failure = None;
                 self.downloads.get_or_init(|| {
                     self.read_downloads().unwrap_or_else(|error| {
@@ -118,13 +118,10 @@ impl Corpus {
                 // The search index after it: a first `get_series` needs the list, a search the index.
                 let indexed = self.index.warm();
                 failure.map_or(indexed, Err)
-            });
-            let decoded = self.baked.warm();
-            let listed = listed
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            decoded.and(listed)
-        })
+            },
+            || self.baked.warm(),
+        );
+        decoded.and(listed)
     }
 
     /// The bake's precomputed per-series statistics (`series_stats.json`), sorted by (indicator, country).
