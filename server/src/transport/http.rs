@@ -182,7 +182,22 @@ fn catalog_route() -> axum::routing::MethodRouter<Arc<HttpState>> {
         .fallback(super::downloads::method_not_allowed)
 }
 
-pub(super) async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Response {
+/// `POST /api/mcp` through the router: [`answer_post`] for the socket peer the listener recorded.
+async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Response {
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|axum::extract::ConnectInfo(peer)| *peer);
+    answer_post(&state, request, peer).await
+}
+
+/// The answer to an MCP POST from the socket peer `peer` (`None` when unknown, as in tests): the gate,
+/// body cap, rate limit, the result cache, then the call.
+pub(super) async fn answer_post(
+    state: &Arc<HttpState>,
+    request: Request,
+    peer: Option<std::net::SocketAddr>,
+) -> Response {
     if !state.config.enabled {
         return (
             StatusCode::FORBIDDEN,
@@ -223,7 +238,7 @@ pub(super) async fn post_mcp(State(state): State<Arc<HttpState>>, request: Reque
     if declared_length.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
         return too_large();
     }
-    let client = state.client(request.headers(), request.extensions());
+    let client = state.client_of_peer(request.headers(), peer);
     let unsupported_version = unsupported_version(request.headers());
     let mirrored = MirroredHeaders::of(request.headers());
     let session_features = ClientFeatures::of_session_id(
@@ -286,7 +301,7 @@ pub(super) async fn post_mcp(State(state): State<Arc<HttpState>>, request: Reque
             .flatten()
     };
     if let Some(repeat) = repeat {
-        if let Some(refusal) = charge(&state, client, 1).await {
+        if let Some(refusal) = charge(state, client, 1).await {
             return refusal;
         }
         return parts_response(repeat);
@@ -320,7 +335,7 @@ pub(super) async fn post_mcp(State(state): State<Arc<HttpState>>, request: Reque
     }
     let units = shape.messages() as u32;
     if units > 0
-        && let Some(refusal) = charge(&state, client, units).await
+        && let Some(refusal) = charge(state, client, units).await
     {
         return refusal;
     }
@@ -353,7 +368,7 @@ pub(super) async fn post_mcp(State(state): State<Arc<HttpState>>, request: Reque
             .await
         {
             Ok(slot) => Some(slot),
-            Err(busy) => return busy_response(&state, busy),
+            Err(busy) => return busy_response(state, busy),
         },
     };
     let reply = match step {
@@ -630,14 +645,6 @@ async fn preflight(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> R
     response
 }
 
-/// Two `Origin` or `Host` headers could each pass a check another component reads differently (a proxy,
-/// a cache): the first header a request repeats, if any.
-fn repeated_header(headers: &HeaderMap) -> Option<header::HeaderName> {
-    [header::HOST, header::ORIGIN]
-        .into_iter()
-        .find(|name| headers.get_all(name).iter().nth(1).is_some())
-}
-
 /// The most bytes of request head (header names and values) a request may carry, as the README
 /// documents; the connection's read buffer admits a little more, this is the cap answered.
 pub const MAX_HEAD_BYTES: usize = 64 * 1024;
@@ -645,33 +652,53 @@ pub const MAX_HEAD_BYTES: usize = 64 * 1024;
 /// What is wrong with a request's head before any handler reads it, if anything: a repeated `Host` or
 /// `Origin` (400), a transfer coding other than `chunked` alone (501: the body would be read as
 /// chunked and its other coding ignored), headers over [`MAX_HEAD_BYTES`] (431).
+///
+/// Two `Origin` or `Host` headers could each pass a check another component reads differently (a proxy,
+/// a cache), so a repeated one is refused (`Host` named first when both are). The head is read in one
+/// pass.
 fn head_refusal(headers: &HeaderMap) -> Option<(StatusCode, String)> {
-    if let Some(repeated) = repeated_header(headers) {
+    let (mut hosts, mut origins, mut transfer_encoding, mut head) = (0_usize, 0_usize, false, 0);
+    for (name, value) in headers {
+        if name == header::HOST {
+            hosts += 1;
+        } else if name == header::ORIGIN {
+            origins += 1;
+        } else if name == header::TRANSFER_ENCODING {
+            transfer_encoding = true;
+        }
+        head += name.as_str().len() + value.len() + 4;
+    }
+    let repeated = if hosts > 1 {
+        Some(header::HOST)
+    } else if origins > 1 {
+        Some(header::ORIGIN)
+    } else {
+        None
+    };
+    if let Some(repeated) = repeated {
         return Some((
             StatusCode::BAD_REQUEST,
             format!("the request repeats the `{repeated}` header: send it once"),
         ));
     }
-    let codings: Vec<String> = headers
-        .get_all(header::TRANSFER_ENCODING)
-        .iter()
-        .flat_map(|value| value.to_str().unwrap_or("(not text)").split(','))
-        .map(|coding| coding.trim().to_ascii_lowercase())
-        .filter(|coding| !coding.is_empty())
-        .collect();
-    if !codings.is_empty() && codings != ["chunked"] {
-        return Some((
-            StatusCode::NOT_IMPLEMENTED,
-            format!(
-                "Transfer-Encoding `{}` is not served: send the body plain (Content-Length) or `chunked` alone",
-                crate::text::snippet(&codings.join(", "))
-            ),
-        ));
+    if transfer_encoding {
+        let codings: Vec<String> = headers
+            .get_all(header::TRANSFER_ENCODING)
+            .iter()
+            .flat_map(|value| value.to_str().unwrap_or("(not text)").split(','))
+            .map(|coding| coding.trim().to_ascii_lowercase())
+            .filter(|coding| !coding.is_empty())
+            .collect();
+        if !codings.is_empty() && codings != ["chunked"] {
+            return Some((
+                StatusCode::NOT_IMPLEMENTED,
+                format!(
+                    "Transfer-Encoding `{}` is not served: send the body plain (Content-Length) or `chunked` alone",
+                    crate::text::snippet(&codings.join(", "))
+                ),
+            ));
+        }
     }
-    let head: usize = headers
-        .iter()
-        .map(|(name, value)| name.as_str().len() + value.len() + 4)
-        .sum();
     if head > MAX_HEAD_BYTES {
         return Some((
             StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
@@ -772,10 +799,17 @@ pub(super) fn head_refusal_response(headers: &HeaderMap) -> Option<Response> {
 }
 
 /// A request's id: the client's `x-request-id` when it is a token of 1–64 characters of
-/// `[A-Za-z0-9-_.:]`, else `<process id>-<counter>` in hexadecimal.
+/// `[A-Za-z0-9-_.:]`, else `<process id>-<counter>` in hexadecimal (a counter never given twice in the process).
 pub(super) fn request_id(headers: &HeaderMap) -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(1);
+    /// Counters are taken from the process-wide one in blocks of this many, one block per thread at a
+    /// time: unique in the process, and a request does not contend for a counter every thread writes.
+    const BLOCK: u64 = 4096;
+    static NEXT_BLOCK: AtomicU64 = AtomicU64::new(0);
+    thread_local! {
+        /// This thread's next counter and the end of its block.
+        static NEXT: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+    }
     // The process id is read once (each `getpid` is a system call).
     static PROCESS: std::sync::LazyLock<u32> = std::sync::LazyLock::new(std::process::id);
     headers
@@ -790,13 +824,18 @@ pub(super) fn request_id(headers: &HeaderMap) -> String {
         .map_or_else(
             || {
                 use std::fmt::Write;
+                let counter = NEXT.with(|next| {
+                    let (mut counter, mut end) = next.get();
+                    if counter == end {
+                        // Counters start at 1.
+                        counter = NEXT_BLOCK.fetch_add(1, Ordering::Relaxed) * BLOCK + 1;
+                        end = counter + BLOCK;
+                    }
+                    next.set((counter + 1, end));
+                    counter
+                });
                 let mut id = String::with_capacity(24);
-                let _ = write!(
-                    id,
-                    "{:x}-{:x}",
-                    *PROCESS,
-                    NEXT.fetch_add(1, Ordering::Relaxed)
-                );
+                let _ = write!(id, "{:x}-{counter:x}", *PROCESS);
                 id
             },
             str::to_string,

@@ -1,17 +1,18 @@
 //! The HTTP service the listener serves ([`HttpService`]): the router of [`super::http`], with one direct
 //! lane for MCP POSTs that skips what a cached answer would otherwise spend most of its time in.
 
-use std::{future::Future, sync::Arc, task::Poll};
+use std::{future::Future, net::SocketAddr, sync::Arc, task::Poll};
 
 use axum::{
     Router,
-    extract::{Request, State},
+    extract::{ConnectInfo, Request},
     http::header,
     response::Response,
 };
+use tower::ServiceExt;
 
 use super::http::{
-    HttpState, finish_headers, head_refusal_response, post_mcp, request_id, router,
+    HttpState, answer_post, finish_headers, head_refusal_response, request_id, router,
     vary_like_compression,
 };
 
@@ -53,6 +54,42 @@ impl HttpService {
                 })
             && !tracing::enabled!(tracing::Level::INFO)
     }
+
+    /// The answer to `request` from the socket peer `peer`: what the listener calls, on the connection's
+    /// own `Arc` of the service (a request takes a reference on it, not on the state every connection
+    /// shares).
+    pub fn respond(self: &Arc<Self>, mut request: Request, peer: SocketAddr) -> ResponseFuture {
+        if !HttpService::is_direct(&request) {
+            request.extensions_mut().insert(ConnectInfo(peer));
+            let router = self.router.clone();
+            return Box::pin(async move { unwrap_infallible(router.oneshot(request).await) });
+        }
+        let service = self.clone();
+        Box::pin(async move { direct(&service.state, request, Some(peer)).await })
+    }
+}
+
+/// The answer to a request the listener hands the service.
+pub type ResponseFuture = std::pin::Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
+
+fn unwrap_infallible(result: Result<Response, std::convert::Infallible>) -> Response {
+    match result {
+        Ok(response) => response,
+        Err(never) => match never {},
+    }
+}
+
+/// The direct lane: an MCP POST answered with the router's checks and headers, and nothing else.
+async fn direct(state: &Arc<HttpState>, request: Request, peer: Option<SocketAddr>) -> Response {
+    if let Some(refusal) = head_refusal_response(request.headers()) {
+        return refusal;
+    }
+    let origin = request.headers().get(header::ORIGIN).cloned();
+    let id = request_id(request.headers());
+    let mut response = answer_post(state, request, peer).await;
+    vary_like_compression(&mut response);
+    finish_headers(state, &id, origin, &mut response);
+    response
 }
 
 impl tower::Service<Request> for HttpService {
@@ -69,21 +106,18 @@ impl tower::Service<Request> for HttpService {
         Poll::Ready(Ok(()))
     }
 
+    /// Tests' entry: the request's peer is its `ConnectInfo`, when it has one.
     fn call(&mut self, request: Request) -> Self::Future {
         if !HttpService::is_direct(&request) {
             return Box::pin(tower::ServiceExt::oneshot(self.router.clone(), request));
         }
         let state = self.state.clone();
         Box::pin(async move {
-            if let Some(refusal) = head_refusal_response(request.headers()) {
-                return Ok(refusal);
-            }
-            let origin = request.headers().get(header::ORIGIN).cloned();
-            let id = request_id(request.headers());
-            let mut response = post_mcp(State(state.clone()), request).await;
-            vary_like_compression(&mut response);
-            finish_headers(&state, &id, origin, &mut response);
-            Ok(response)
+            let peer = request
+                .extensions()
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|ConnectInfo(peer)| *peer);
+            Ok(direct(&state, request, peer).await)
         })
     }
 }

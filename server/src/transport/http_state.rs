@@ -102,6 +102,15 @@ impl HttpState {
         let peer = extensions
             .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
             .map(|axum::extract::ConnectInfo(peer)| *peer);
+        self.client_of_peer(headers, peer)
+    }
+
+    /// As [`HttpState::client`], for a request from the socket peer `peer` (`None` when unknown).
+    pub fn client_of_peer(
+        &self,
+        headers: &axum::http::HeaderMap,
+        peer: Option<std::net::SocketAddr>,
+    ) -> Option<IpAddr> {
         super::guard::client_address(headers, peer, &self.config.trusted_proxies)
             .map(|address| super::guard::client_network(address, self.config.ipv6_client_prefix))
     }

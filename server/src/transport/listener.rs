@@ -1,8 +1,8 @@
-//! The HTTP accept loop: one hyper HTTP/1 connection per socket, with the limits a public, read-only API
-//! needs so that idle or slow sockets cannot starve it.
+//! The HTTP accept loop: one hyper HTTP/1 connection per socket ([`super::connection`]), with the limits
+//! a public, read-only API needs so that idle or slow sockets cannot starve it.
 //!
 //! - **Header-read timeout** ([`ServeLimits::header_read_timeout`]): a client has that long to send a
-//!   request's headers; hyper arms it whenever a connection waits for its next request, so it is also the
+//!   request's headers, counted from the connection's opening or its last response; so it is also the
 //!   idle timeout of a keep-alive connection (a client sending one header line every few seconds is cut).
 //! - **Header size**: a connection buffers at most [`ServeLimits::max_header_bytes`] of request head.
 //! - **Connection caps** ([`ServeLimits::max_connections`], and [`ServeLimits::max_connections_per_client`]
@@ -17,8 +17,8 @@
 //!   kept-alive connections cannot keep every other client out.
 //! - **Write-stall timeout** ([`ServeLimits::write_stall_timeout`]): a response write that makes no
 //!   progress for that long (a client that stops reading a download) ends the connection.
-//! - **Graceful shutdown**: on the shutdown signal the loop stops accepting and every open connection
-//!   finishes its request in flight, then closes.
+//! - **Graceful shutdown**: on the shutdown signal the loop stops accepting and asks every open
+//!   connection to finish its request in flight, then close.
 
 use std::{
     collections::HashMap,
@@ -28,38 +28,9 @@ use std::{
     time::Duration,
 };
 
-use axum::extract::ConnectInfo;
-use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::{io::AsyncWriteExt, net::TcpListener, sync::Semaphore};
-use tower::ServiceExt;
 
-/// What the accept loop can serve: a cloneable, infallible service of axum requests whose futures may
-/// move between threads (an [`axum::Router`], the server's [`super::http::HttpService`]).
-pub trait App:
-    tower::Service<
-        axum::extract::Request,
-        Response = axum::response::Response,
-        Error = std::convert::Infallible,
-        Future: Send + 'static,
-    > + Clone
-    + Send
-    + Sync
-    + 'static
-{
-}
-
-impl<S> App for S where
-    S: tower::Service<
-            axum::extract::Request,
-            Response = axum::response::Response,
-            Error = std::convert::Infallible,
-            Future: Send + 'static,
-        > + Clone
-        + Send
-        + Sync
-        + 'static
-{
-}
+use super::{connection::ConnectionState, http_service::HttpService};
 
 /// Limits of the accept loop (see the module doc).
 #[derive(Debug, Clone, Copy)]
@@ -112,25 +83,19 @@ fn shed_response() -> Vec<u8> {
     .into_bytes()
 }
 
-/// Serves `app` (the [`super::http::service`] in the server; any infallible service of axum requests,
-/// such as a [`axum::Router`]) on `listener` under `limits` until `shutdown` completes, then drains open
-/// connections.
+/// Serves `app` (the [`super::http::service`]) on `listener` under `limits` until `shutdown` completes,
+/// then drains open connections.
 ///
 /// # Errors
 /// None today: accept errors are logged and retried; the `Result` leaves room for fatal ones.
-pub async fn serve<S>(
+pub async fn serve(
     listener: TcpListener,
-    app: S,
+    app: HttpService,
     limits: ServeLimits,
     shutdown: impl Future<Output = ()>,
-) -> std::io::Result<()>
-where
-    S: App,
-{
+) -> std::io::Result<()> {
     let permits = Arc::new(Semaphore::new(limits.max_connections));
     let per_client = Arc::new(ClientConnections::default());
-    let (draining, _) = tokio::sync::watch::channel(false);
-    let draining = Arc::new(draining);
     tokio::pin!(shutdown);
     loop {
         let accepted = tokio::select! {
@@ -161,12 +126,11 @@ where
                     shed(stream, peer);
                     continue;
                 }
-                let (permits, app, drain) = (permits.clone(), app.clone(), draining.subscribe());
+                let (permits, app) = (permits.clone(), app.clone());
                 tokio::spawn(async move {
                     match tokio::time::timeout(FAIR_SHARE_WAIT, permits.acquire_owned()).await {
                         Ok(Ok(permit)) => {
-                            serve_connection(stream, peer, app, limits, (permit, client), drain)
-                                .await;
+                            serve_connection(stream, peer, app, limits, (permit, client)).await;
                         }
                         _ => {
                             drop(client);
@@ -183,10 +147,10 @@ where
             app.clone(),
             limits,
             (permit, client),
-            draining.subscribe(),
         ));
     }
-    let _ = draining.send(true);
+    // Every open connection finishes its request in flight, then closes.
+    per_client.close_all();
     // Wait for every connection to give its permit back (bounded by the header-read timeout of the
     // idle ones and the call deadline of busy ones).
     let _ = permits.acquire_many(limits.max_connections as u32).await;
@@ -206,51 +170,18 @@ fn shed(stream: tokio::net::TcpStream, peer: std::net::SocketAddr) {
     });
 }
 
-/// Serves one admitted connection until it ends, its client is asked to give it up (graceful close), or
-/// the server drains; `slots` (the global permit and the client's slot) are given back when it ends.
-async fn serve_connection<S: App>(
+/// Serves one admitted connection ([`super::connection::serve`]); `slots` (the global permit and the
+/// client's slot) are given back when it ends.
+async fn serve_connection(
     stream: tokio::net::TcpStream,
     peer: std::net::SocketAddr,
-    app: S,
+    app: HttpService,
     limits: ServeLimits,
     slots: (tokio::sync::OwnedSemaphorePermit, ClientSlot),
-    mut drain: tokio::sync::watch::Receiver<bool>,
 ) {
-    let close = slots.1.close.clone();
+    let state = slots.1.connection.clone();
     let _slots = slots;
-    let service =
-        hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
-            request.extensions_mut().insert(ConnectInfo(peer));
-            app.clone().oneshot(request.map(axum::body::Body::new))
-        });
-    let mut builder = hyper::server::conn::http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(limits.header_read_timeout)
-        .max_buf_size(limits.max_header_bytes.max(8192));
-    let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
-    stream.set_write_timeout(Some(limits.write_stall_timeout));
-    let connection = builder.serve_connection(TokioIo::new(Box::pin(stream)), service);
-    tokio::pin!(connection);
-    tokio::select! {
-        result = connection.as_mut() => {
-            if let Err(error) = result {
-                tracing::debug!(%peer, %error, "connection ended");
-            }
-        }
-        _ = drain.changed() => {
-            // Shutting down: finish the request in flight, then close.
-            connection.as_mut().graceful_shutdown();
-            let _ = connection.await;
-        }
-        () = close.notified() => {
-            // Its client holds more than its share while others wait: finish the request in flight
-            // (none, for an idle kept-alive connection), then close.
-            tracing::debug!(%peer, "connection closed for a fair share");
-            connection.as_mut().graceful_shutdown();
-            let _ = connection.await;
-        }
-    }
+    super::connection::serve(stream, peer, app, limits, state).await;
 }
 
 /// Open connections per client, each with the signal that asks it to close.
@@ -266,7 +197,7 @@ struct ClientConnections {
 /// client's cap until they have closed).
 #[derive(Debug, Default)]
 struct ClientEntry {
-    connections: std::collections::VecDeque<(u64, Arc<tokio::sync::Notify>)>,
+    connections: std::collections::VecDeque<(u64, Arc<ConnectionState>)>,
     closing: usize,
 }
 
@@ -281,8 +212,8 @@ struct ClientSlot {
     connections: Arc<ClientConnections>,
     address: IpAddr,
     number: u64,
-    /// Notified when the connection should close for a fair share.
-    close: Arc<tokio::sync::Notify>,
+    /// What the connection's task shares with the loop: how it is asked to close.
+    connection: Arc<ConnectionState>,
 }
 
 impl ClientConnections {
@@ -297,13 +228,13 @@ impl ClientConnections {
             return None;
         }
         let number = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let close = Arc::new(tokio::sync::Notify::new());
-        entry.connections.push_back((number, close.clone()));
+        let connection = Arc::new(ConnectionState::new());
+        entry.connections.push_back((number, connection.clone()));
         Some(ClientSlot {
             connections: self.clone(),
             address,
             number,
-            close,
+            connection,
         })
     }
 
@@ -326,12 +257,21 @@ impl ClientConnections {
         else {
             return false;
         };
-        let Some((_, close)) = entry.connections.pop_front() else {
+        let Some((_, connection)) = entry.connections.pop_front() else {
             return false;
         };
         entry.closing += 1;
-        close.notify_one();
+        connection.close();
         true
+    }
+
+    /// Asks every open connection to close gracefully (the server drains); those already asked are
+    /// closing.
+    fn close_all(&self) {
+        let open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        for (_, connection) in open.values().flat_map(|entry| &entry.connections) {
+            connection.close();
+        }
     }
 }
 

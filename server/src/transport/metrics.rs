@@ -167,6 +167,18 @@ pub fn record_call(tool: &'static str, outcome: &'static str, elapsed_us: Option
     }
 }
 
+/// The count of `tool`'s calls answered from the result cache: a handle the cache keeps with each entry,
+/// so that a hit costs one increment and no lookup of its labels.
+pub fn cached_calls(tool: &'static str) -> Counter {
+    METRICS
+        .calls
+        .get_or_create(&CallLabels {
+            tool,
+            outcome: "cached",
+        })
+        .clone()
+}
+
 /// Counts `messages` refused by the rate limit.
 pub fn record_rate_limited(messages: u64) {
     METRICS.rate_limited.inc_by(messages);

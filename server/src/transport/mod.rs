@@ -17,8 +17,12 @@
 //!   and the health probe.
 //! - [`http_service`]: what the listener serves: the router, and a direct lane for an MCP POST that
 //!   accepts no compression (the same checks and headers, without the router's layers).
-//! - [`listener`]: the accept loop: header-read (idle) timeout, header size cap, connection cap with
-//!   503 shedding, graceful drain.
+//! - [`listener`]: the accept loop: header size cap, connection cap with 503 shedding, fair shares at
+//!   the cap, graceful drain.
+//! - [`connection`]: one connection: hyper's HTTP/1 over the socket, its header-read (idle) deadline on
+//!   one timer, its write-stall timeout, the signal that asks it to close.
+//! - [`repoll`]: a future polled again on the same thread when it wakes itself (hyper does, reading a
+//!   request body), instead of through the runtime.
 //! - [`modern`]: the stateless revision 2026-07-28 (per-request `_meta`, `server/discover`, result
 //!   types and caching hints, its HTTP headers), beside the `initialize`-based ones.
 //! - [`metrics`]: Prometheus/OpenMetrics counters and histograms (`GET /metrics`).
@@ -43,6 +47,7 @@ pub mod apps;
 pub mod call_costs;
 pub mod chunks;
 pub mod citations;
+pub mod connection;
 pub mod downloads;
 pub mod era;
 pub mod guard;
@@ -56,6 +61,7 @@ pub mod metrics;
 pub mod modern;
 pub mod rate_limit;
 pub mod reload;
+pub mod repoll;
 pub mod resources;
 pub mod rpc_error;
 pub mod shared_limit;

@@ -177,7 +177,6 @@ impl McpServer {
             }
             drop(cache);
             tracing::info!(tool = name, outcome = "cached", "tools/call");
-            metrics::record_call(tool.name, "cached", None);
             return Ok(Prepared::Answered(result, Some(tool.name)));
         }
         drop(cache);

@@ -223,7 +223,6 @@ impl McpServer {
             .unwrap_or_else(PoisonError::into_inner)
             .get(key)?;
         tracing::info!(tool, outcome = "cached", "tools/call");
-        crate::transport::metrics::record_call(tool, "cached", None);
         Some(ResultParts::new(id, result))
     }
 

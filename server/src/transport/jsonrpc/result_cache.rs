@@ -2,6 +2,9 @@
 //! first out.
 
 use bytes::Bytes;
+use prometheus_client::metrics::counter::Counter;
+
+use crate::transport::metrics;
 
 /// Serialized tool results by call key, bounded by bytes.
 ///
@@ -10,7 +13,9 @@ use bytes::Bytes;
 /// entry counts its key and its result against the budget, even when two share one result.
 #[derive(Debug)]
 pub(super) struct ResultCache {
-    entries: lru::LruCache<String, (&'static str, Bytes)>,
+    /// By key: the tool, its result, and the tool's count of calls answered from the cache (a handle
+    /// taken once, when filed, so a hit costs the count one increment).
+    entries: lru::LruCache<String, (&'static str, Bytes, Counter)>,
     bytes: usize,
     budget: usize,
 }
@@ -25,9 +30,12 @@ impl ResultCache {
         }
     }
 
-    /// The tool and result filed under `key` (now the most recently used).
+    /// The tool and result filed under `key` (now the most recently used), counted as a call of the tool
+    /// answered from the cache (`lac_corpus_tool_calls_total{outcome="cached"}`).
     pub(super) fn get(&mut self, key: &str) -> Option<(&'static str, Bytes)> {
-        self.entries.get(key).cloned()
+        let (tool, result, cached_calls) = self.entries.get(key)?;
+        cached_calls.inc();
+        Some((tool, result.clone()))
     }
 
     /// Files `result` of `tool` under `key`, dropping the least recently used entries past the budget;
@@ -37,12 +45,14 @@ impl ResultCache {
         if size > self.budget / 4 {
             return;
         }
-        if let Some((_, previous)) = self.entries.put(key.clone(), (tool, result)) {
+        let cached_calls = metrics::cached_calls(tool);
+        if let Some((_, previous, _)) = self.entries.put(key.clone(), (tool, result, cached_calls))
+        {
             self.bytes -= key.len() + previous.len();
         }
         self.bytes += size;
         while self.bytes > self.budget {
-            let Some((old_key, (_, old_result))) = self.entries.pop_lru() else {
+            let Some((old_key, (_, old_result, _))) = self.entries.pop_lru() else {
                 break;
             };
             self.bytes -= old_key.len() + old_result.len();
