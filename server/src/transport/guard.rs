@@ -73,6 +73,14 @@ fn is_local_origin(origin: &str) -> bool {
 
 /// Whether a `Host`/authority (`localhost:8080`, `127.0.0.1`, `[::1]:8080`) names this machine.
 pub fn is_local_host(authority: &str) -> bool {
+    // The common spellings, without parsing an address.
+    let bare = authority
+        .rsplit_once(':')
+        .filter(|(_, port)| port.bytes().all(|byte| byte.is_ascii_digit()))
+        .map_or(authority, |(host, _)| host);
+    if matches!(bare, "127.0.0.1" | "localhost" | "[::1]") {
+        return true;
+    }
     let host = if let Some(rest) = authority.strip_prefix('[') {
         // [v6]:port
         rest.split(']').next().unwrap_or_default()
@@ -123,11 +131,16 @@ pub fn refusal(headers: &HeaderMap, policy: &OriginPolicy, check_host: bool) -> 
 
 /// Whether a POST's `Content-Type` is JSON (`application/json`, parameters allowed).
 pub fn is_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split(';').next())
-        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
+    let Some(value) = headers.get(header::CONTENT_TYPE) else {
+        return false;
+    };
+    // What nearly every client sends, compared as it comes.
+    value.as_bytes().eq_ignore_ascii_case(b"application/json")
+        || value
+            .to_str()
+            .ok()
+            .and_then(|value| value.split(';').next())
+            .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// The prefix length IPv6 clients are told apart by, by default: a /64 is what one host or one customer
@@ -245,6 +258,8 @@ mod tests {
             "localhost:8080",
             "127.0.0.1:80",
             "[::1]:8080",
+            "[::1]",
+            "127.0.0.1",
             "LOCALHOST",
         ] {
             assert!(is_local_host(host), "{host}");
@@ -254,6 +269,8 @@ mod tests {
             "evil.example.com:8080",
             "127.0.0.1.evil.com",
             "10.0.0.1",
+            "localhost:8080x",
+            "127.0.0.1:80:80",
         ] {
             assert!(!is_local_host(host), "{host}");
         }

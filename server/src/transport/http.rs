@@ -23,7 +23,6 @@ use axum::{
     response::{IntoResponse, Response},
     routing::post,
 };
-use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::{Value, json};
 
 pub use super::http_service::{HttpService, service};
@@ -137,6 +136,7 @@ fn compressible(
     {
         return false;
     }
+    // A header value that is text is visible ASCII: its bytes are compared without case.
     let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
@@ -146,18 +146,26 @@ fn compressible(
         .next()
         .unwrap_or("")
         .trim()
-        .to_ascii_lowercase();
-    matches!(
-        media_type.as_str(),
-        "text/html"
-            | "text/csv"
-            | "text/plain"
-            | "text/javascript"
-            | "application/xml"
-            | "text/xml"
-    ) || media_type.ends_with("json")
-        || media_type.ends_with("+xml")
-        || media_type.starts_with("application/openmetrics-text")
+        .as_bytes();
+    let ends_with = |suffix: &str| {
+        media_type.len() >= suffix.len()
+            && media_type[media_type.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+    };
+    let openmetrics = b"application/openmetrics-text";
+    [
+        "text/html",
+        "text/csv",
+        "text/plain",
+        "text/javascript",
+        "application/xml",
+        "text/xml",
+    ]
+    .iter()
+    .any(|name| media_type.eq_ignore_ascii_case(name.as_bytes()))
+        || ends_with("json")
+        || ends_with("+xml")
+        || (media_type.len() >= openmetrics.len()
+            && media_type[..openmetrics.len()].eq_ignore_ascii_case(openmetrics))
 }
 
 /// A response sent encoded (`Content-Encoding`) keeps its validator only as a weak one (`W/"…"`): the
@@ -249,18 +257,17 @@ pub(super) async fn answer_post(
     );
     // A body that has already arrived (nearly every one) is read without arming a timer: a timer per
     // request costs the runtime a thread wake-up. One still on its way gets BODY_TIMEOUT.
-    let mut collecting =
-        std::pin::pin!(Limited::new(request.into_body(), MAX_BODY_BYTES).collect());
+    let mut reading = std::pin::pin!(read_body(request.into_body(), MAX_BODY_BYTES));
     let first_poll =
-        std::future::poll_fn(|context| Poll::Ready(collecting.as_mut().poll(context))).await;
-    let collected = match first_poll {
-        Poll::Ready(collected) => Ok(collected),
-        Poll::Pending => tokio::time::timeout(BODY_TIMEOUT, collecting).await,
+        std::future::poll_fn(|context| Poll::Ready(reading.as_mut().poll(context))).await;
+    let read = match first_poll {
+        Poll::Ready(read) => Ok(read),
+        Poll::Pending => tokio::time::timeout(BODY_TIMEOUT, reading).await,
     };
-    let bytes = match collected {
-        Ok(Ok(collected)) => collected.to_bytes(),
-        Ok(Err(error)) if error.downcast_ref::<LengthLimitError>().is_some() => return too_large(),
-        Ok(Err(_)) => {
+    let bytes = match read {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(BodyError::TooLarge)) => return too_large(),
+        Ok(Err(BodyError::Unreadable)) => {
             return json_response(
                 StatusCode::BAD_REQUEST,
                 &error_response(
@@ -444,6 +451,56 @@ pub(super) async fn answer_post(
         );
     }
     response
+}
+
+/// Why a request body could not be read.
+#[derive(Debug, PartialEq, Eq)]
+enum BodyError {
+    /// It streamed more than the cap.
+    TooLarge,
+    /// The connection failed while it was read.
+    Unreadable,
+}
+
+/// The bytes of `body`, refused past `limit` bytes streamed (whatever its `Content-Length` said). A body
+/// that came in one piece (nearly every one) is that piece, not copied.
+async fn read_body(mut body: Body, limit: usize) -> Result<Bytes, BodyError> {
+    let (mut first, mut rest, mut total) = (Bytes::new(), None::<bytes::BytesMut>, 0_usize);
+    std::future::poll_fn(|context| {
+        loop {
+            if http_body::Body::is_end_stream(&body) {
+                break;
+            }
+            let Some(frame) = std::task::ready!(http_body::Body::poll_frame(
+                std::pin::Pin::new(&mut body),
+                context
+            )) else {
+                break;
+            };
+            let Ok(data) = frame.map_err(|_| BodyError::Unreadable)?.into_data() else {
+                // Trailers carry nothing of the message.
+                continue;
+            };
+            total += data.len();
+            if total > limit {
+                return Poll::Ready(Err(BodyError::TooLarge));
+            }
+            match &mut rest {
+                Some(rest) => rest.extend_from_slice(&data),
+                None if first.is_empty() => first = data,
+                None => {
+                    let mut joined = bytes::BytesMut::from(std::mem::take(&mut first));
+                    joined.extend_from_slice(&data);
+                    rest = Some(joined);
+                }
+            }
+        }
+        Poll::Ready(Ok(match rest.take() {
+            Some(rest) => rest.freeze(),
+            None => std::mem::take(&mut first),
+        }))
+    })
+    .await
 }
 
 /// Charges `units` messages to `client` (the budget shared through Redis first, when there is one;
@@ -759,7 +816,7 @@ async fn request_id_and_cors(
     // The span and the request line are built only when info logging is on: nothing is added to the
     // hot path of a quiet server but the id.
     let mut response = if tracing::enabled!(tracing::Level::INFO) {
-        let span = tracing::info_span!("http", request_id = %id);
+        let span = tracing::info_span!("http", request_id = id.to_str().unwrap_or_default());
         // A path is logged up to 256 characters: a long one costs the log no more than a normal one.
         let (method, path) = (
             request.method().clone(),
@@ -782,7 +839,7 @@ async fn request_id_and_cors(
     } else {
         next.run(request).await
     };
-    finish_headers(&state, &id, origin, &mut response);
+    finish_headers(&state, id, origin, &mut response);
     response
 }
 
@@ -800,7 +857,7 @@ pub(super) fn head_refusal_response(headers: &HeaderMap) -> Option<Response> {
 
 /// A request's id: the client's `x-request-id` when it is a token of 1–64 characters of
 /// `[A-Za-z0-9-_.:]`, else `<process id>-<counter>` in hexadecimal (a counter never given twice in the process).
-pub(super) fn request_id(headers: &HeaderMap) -> String {
+pub(super) fn request_id(headers: &HeaderMap) -> HeaderValue {
     use std::sync::atomic::{AtomicU64, Ordering};
     /// Counters are taken from the process-wide one in blocks of this many, one block per thread at a
     /// time: unique in the process, and a request does not contend for a counter every thread writes.
@@ -812,34 +869,43 @@ pub(super) fn request_id(headers: &HeaderMap) -> String {
     }
     // The process id is read once (each `getpid` is a system call).
     static PROCESS: std::sync::LazyLock<u32> = std::sync::LazyLock::new(std::process::id);
-    headers
-        .get(&X_REQUEST_ID)
-        .and_then(|value| value.to_str().ok())
-        .filter(|value| {
-            (1..=64).contains(&value.len())
-                && value
-                    .bytes()
-                    .all(|byte| byte.is_ascii_alphanumeric() || b"-_.:".contains(&byte))
-        })
-        .map_or_else(
-            || {
-                use std::fmt::Write;
-                let counter = NEXT.with(|next| {
-                    let (mut counter, mut end) = next.get();
-                    if counter == end {
-                        // Counters start at 1.
-                        counter = NEXT_BLOCK.fetch_add(1, Ordering::Relaxed) * BLOCK + 1;
-                        end = counter + BLOCK;
-                    }
-                    next.set((counter + 1, end));
-                    counter
-                });
-                let mut id = String::with_capacity(24);
-                let _ = write!(id, "{:x}-{counter:x}", *PROCESS);
-                id
-            },
-            str::to_string,
-        )
+    if let Some(value) = headers.get(&X_REQUEST_ID).filter(|value| {
+        (1..=64).contains(&value.len())
+            && value
+                .as_bytes()
+                .iter()
+                .all(|byte| byte.is_ascii_alphanumeric() || b"-_.:".contains(byte))
+    }) {
+        return value.clone();
+    }
+    let counter = NEXT.with(|next| {
+        let (mut counter, mut end) = next.get();
+        if counter == end {
+            // Counters start at 1.
+            counter = NEXT_BLOCK.fetch_add(1, Ordering::Relaxed) * BLOCK + 1;
+            end = counter + BLOCK;
+        }
+        next.set((counter + 1, end));
+        counter
+    });
+    // `<process>-<counter>`: at most 8 + 1 + 16 hexadecimal digits.
+    let mut id = [0_u8; 25];
+    let mut length = write_hex(&mut id, u64::from(*PROCESS));
+    id[length] = b'-';
+    length += 1;
+    length += write_hex(&mut id[length..], counter);
+    HeaderValue::from_bytes(&id[..length]).unwrap_or_else(|_| HeaderValue::from_static("0"))
+}
+
+/// Writes `value` in lowercase hexadecimal, without leading zeros, at the start of `out` (room for 16
+/// digits); how many digits.
+fn write_hex(out: &mut [u8], value: u64) -> usize {
+    let digits = (16 - value.leading_zeros() as usize / 4).max(1);
+    for (index, byte) in out[..digits].iter_mut().enumerate() {
+        let nibble = (value >> (4 * (digits - 1 - index))) & 0xf;
+        *byte = b"0123456789abcdef"[nibble as usize];
+    }
+    digits
 }
 
 /// What every answer gets on its way out: its request id, the security headers ([`secure_headers`]), a
@@ -847,14 +913,12 @@ pub(super) fn request_id(headers: &HeaderMap) -> String {
 /// `origin` when it may (with `Vary: Origin`), and nothing for a refused one.
 pub(super) fn finish_headers(
     state: &HttpState,
-    id: &str,
+    id: HeaderValue,
     origin: Option<HeaderValue>,
     response: &mut Response,
 ) {
     let headers = response.headers_mut();
-    if let Ok(value) = HeaderValue::from_str(id) {
-        headers.insert(X_REQUEST_ID, value);
-    }
+    headers.insert(X_REQUEST_ID, id);
     secure_headers(headers);
     weak_etag_when_encoded(headers);
     // `Vary: Origin` is added beside what is there (the compression layer's `Vary: accept-encoding`).
@@ -1119,4 +1183,56 @@ fn text_json_response(status: StatusCode, body: String) -> Response {
         HeaderValue::from_static("application/json"),
     );
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hexadecimal_is_written_without_leading_zeros() {
+        let mut out = [0_u8; 16];
+        for (value, text) in [
+            (0_u64, "0"),
+            (0xa, "a"),
+            (0x10, "10"),
+            (0x1f2e, "1f2e"),
+            (u64::MAX, "ffffffffffffffff"),
+        ] {
+            let digits = write_hex(&mut out, value);
+            assert_eq!(&out[..digits], text.as_bytes());
+            assert_eq!(format!("{value:x}"), text);
+        }
+    }
+
+    #[test]
+    fn minted_request_ids_name_the_process_and_are_never_given_twice() {
+        let process = format!("{:x}-", std::process::id());
+        let ids: Vec<String> = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..4)
+                .map(|_| {
+                    scope.spawn(|| {
+                        (0..5_000)
+                            .map(|_| request_id(&HeaderMap::new()).to_str().unwrap().to_string())
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            threads
+                .into_iter()
+                .flat_map(|thread| thread.join().unwrap())
+                .collect()
+        });
+        assert!(
+            ids.iter().all(|id| id.starts_with(&process)),
+            "{:?}",
+            &ids[..3]
+        );
+        let unique: std::collections::HashSet<&String> = ids.iter().collect();
+        assert_eq!(unique.len(), ids.len());
+        // A client's own token is kept.
+        let mut headers = HeaderMap::new();
+        headers.insert(X_REQUEST_ID, HeaderValue::from_static("trace-42.a"));
+        assert_eq!(request_id(&headers), "trace-42.a");
+    }
 }

@@ -88,7 +88,7 @@ async fn direct(state: &Arc<HttpState>, request: Request, peer: Option<SocketAdd
     let id = request_id(request.headers());
     let mut response = answer_post(state, request, peer).await;
     vary_like_compression(&mut response);
-    finish_headers(state, &id, origin, &mut response);
+    finish_headers(state, id, origin, &mut response);
     response
 }
 
