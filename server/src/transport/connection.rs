@@ -147,7 +147,7 @@ pub async fn serve(
         hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
             tracked.request_started();
             let connection = tracked.clone();
-            let answer = service.respond(request.map(axum::body::Body::new), peer);
+            let answer = service.respond(request, peer);
             async move {
                 let response = answer.await;
                 Ok::<_, std::convert::Infallible>(
@@ -166,6 +166,10 @@ pub async fn serve(
         std::pin::pin!(builder.serve_connection(TokioIo::new(Box::pin(stream)), service));
     let timeout = limits.header_read_timeout;
     let mut deadline = Box::pin(tokio::time::sleep(timeout));
+    // Whether the deadline's timer holds this task's waker (it was polled since it was last set). The
+    // waker `Repoll` gives the connection never changes, so a registered timer is only looked at again
+    // once it has fired: a request costs it no poll.
+    let mut deadline_registered = false;
     let mut closing = false;
     let served = std::future::poll_fn(|context| {
         if !closing {
@@ -186,6 +190,10 @@ pub async fn serve(
         if closing {
             return Poll::Pending;
         }
+        if deadline_registered && !deadline.is_elapsed() {
+            return Poll::Pending;
+        }
+        deadline_registered = true;
         while deadline.as_mut().poll(context).is_ready() {
             let now = Instant::now();
             match state.head_deadline(timeout) {

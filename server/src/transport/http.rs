@@ -201,11 +201,14 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
 
 /// The answer to an MCP POST from the socket peer `peer` (`None` when unknown, as in tests): the gate,
 /// body cap, rate limit, the result cache, then the call.
-pub(super) async fn answer_post(
+pub(super) async fn answer_post<B>(
     state: &Arc<HttpState>,
-    request: Request,
+    request: axum::http::Request<B>,
     peer: Option<std::net::SocketAddr>,
-) -> Response {
+) -> Response
+where
+    B: http_body::Body<Data = Bytes> + Unpin,
+{
     if !state.config.enabled {
         return (
             StatusCode::FORBIDDEN,
@@ -464,7 +467,10 @@ enum BodyError {
 
 /// The bytes of `body`, refused past `limit` bytes streamed (whatever its `Content-Length` said). A body
 /// that came in one piece (nearly every one) is that piece, not copied.
-async fn read_body(mut body: Body, limit: usize) -> Result<Bytes, BodyError> {
+async fn read_body<B>(mut body: B, limit: usize) -> Result<Bytes, BodyError>
+where
+    B: http_body::Body<Data = Bytes> + Unpin,
+{
     let (mut first, mut rest, mut total) = (Bytes::new(), None::<bytes::BytesMut>, 0_usize);
     std::future::poll_fn(|context| {
         loop {
@@ -587,12 +593,7 @@ fn busy_response(state: &HttpState, busy: Busy) -> Response {
 /// The 200 answer to a result: its head, the result and the tail as three chunks of one body (the
 /// result is shared with the cache, never copied).
 fn parts_response(parts: ResultParts) -> Response {
-    let chunks = [
-        Bytes::from(parts.head),
-        parts.result,
-        Bytes::from_static(ResultParts::TAIL.as_bytes()),
-    ];
-    let mut response = Response::new(Body::new(Chunks::new(chunks)));
+    let mut response = Response::new(Body::new(Chunks::new(parts.into_chunks())));
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),

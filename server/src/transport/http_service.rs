@@ -39,7 +39,7 @@ pub fn service(state: Arc<HttpState>) -> HttpService {
 
 impl HttpService {
     /// Whether `request` takes the direct lane (see [`HttpService`]).
-    fn is_direct(request: &Request) -> bool {
+    fn is_direct<B>(request: &axum::http::Request<B>) -> bool {
         request.method() == axum::http::Method::POST
             && matches!(request.uri().path(), "/api/mcp" | "/api/mcp/")
             && !request
@@ -58,10 +58,15 @@ impl HttpService {
     /// The answer to `request` from the socket peer `peer`: what the listener calls, on the connection's
     /// own `Arc` of the service (a request takes a reference on it, not on the state every connection
     /// shares).
-    pub fn respond(self: &Arc<Self>, mut request: Request, peer: SocketAddr) -> ResponseFuture {
+    pub fn respond(
+        self: &Arc<Self>,
+        mut request: axum::http::Request<hyper::body::Incoming>,
+        peer: SocketAddr,
+    ) -> ResponseFuture {
         if !HttpService::is_direct(&request) {
             request.extensions_mut().insert(ConnectInfo(peer));
             let router = self.router.clone();
+            let request = request.map(axum::body::Body::new);
             return Box::pin(async move { unwrap_infallible(router.oneshot(request).await) });
         }
         let service = self.clone();
@@ -80,7 +85,14 @@ fn unwrap_infallible(result: Result<Response, std::convert::Infallible>) -> Resp
 }
 
 /// The direct lane: an MCP POST answered with the router's checks and headers, and nothing else.
-async fn direct(state: &Arc<HttpState>, request: Request, peer: Option<SocketAddr>) -> Response {
+async fn direct<B>(
+    state: &Arc<HttpState>,
+    request: axum::http::Request<B>,
+    peer: Option<SocketAddr>,
+) -> Response
+where
+    B: http_body::Body<Data = bytes::Bytes> + Unpin,
+{
     if let Some(refusal) = head_refusal_response(request.headers()) {
         return refusal;
     }

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::{
     McpServer,
-    reply::{Reply, ResultParts},
+    reply::{Reply, ResultParts, TailedResult},
 };
 use crate::{
     tools::{
@@ -171,9 +171,10 @@ impl McpServer {
         let arguments = self.plugin.prepare_arguments(arguments);
         let key = arguments.cache_key(name);
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((_, result)) = cache.get(&key) {
+        if let Some((_, tailed)) = cache.get(&key) {
+            let result = tailed.result();
             if let Some(call_key) = call_key {
-                cache.put(call_key, tool.name, result.clone());
+                cache.put(call_key, tool.name, tailed);
             }
             drop(cache);
             tracing::info!(tool = name, outcome = "cached", "tools/call");
@@ -310,7 +311,7 @@ impl McpServer {
         self.cache
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .put(key, tool, result);
+            .put(key, tool, TailedResult::new(&result));
     }
 
     /// How long a tool call may run.
@@ -372,10 +373,11 @@ impl McpServer {
             }
         };
         if let Some((key, raw_key)) = keys.filter(|_| self.caching) {
+            let tailed = TailedResult::new(&result);
             let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-            cache.put(key, name, result.clone());
+            cache.put(key, name, tailed.clone());
             if let Some(raw_key) = raw_key {
-                cache.put(raw_key, name, result.clone());
+                cache.put(raw_key, name, tailed);
             }
         }
         Ok(result)

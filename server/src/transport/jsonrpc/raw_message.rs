@@ -223,7 +223,7 @@ impl McpServer {
             .unwrap_or_else(PoisonError::into_inner)
             .get(key)?;
         tracing::info!(tool, outcome = "cached", "tools/call");
-        Some(ResultParts::new(id, result))
+        Some(ResultParts::from_tailed(id, result))
     }
 
     /// As [`McpServer::repeat`], for a 2026-07-28 `tools/call` whose headers mirror its body exactly

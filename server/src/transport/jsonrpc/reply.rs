@@ -84,13 +84,48 @@ impl Response {
 }
 
 /// A result response in parts, so that the result (shared with the cache) is never copied on its
-/// way out: `head`, `result`, then [`ResultParts::TAIL`].
-#[derive(Debug, Clone, PartialEq)]
+/// way out: `head`, `result`, then [`ResultParts::TAIL`] (already at the end of `result` when
+/// `tailed`: a result from the cache is kept so, and goes out in two pieces instead of three).
+#[derive(Debug, Clone)]
 pub struct ResultParts {
     /// `{"jsonrpc":"2.0","id":<the request's id text>,"result":`.
     pub head: String,
-    /// The serialized result.
+    /// The serialized result, followed by [`ResultParts::TAIL`] when `tailed`.
     pub result: Bytes,
+    /// Whether `result` ends with the tail.
+    pub tailed: bool,
+}
+
+/// Two answers are equal when their bytes are, however their parts are cut.
+impl PartialEq for ResultParts {
+    fn eq(&self, other: &ResultParts) -> bool {
+        self.head == other.head && self.bare_result() == other.bare_result()
+    }
+}
+
+/// A serialized result followed by [`ResultParts::TAIL`], as the result cache keeps it (one copy, made
+/// when filed).
+#[derive(Debug, Clone)]
+pub(super) struct TailedResult(Bytes);
+
+impl TailedResult {
+    /// `result` with the tail after it.
+    pub(super) fn new(result: &[u8]) -> TailedResult {
+        let mut tailed = Vec::with_capacity(result.len() + ResultParts::TAIL.len());
+        tailed.extend_from_slice(result);
+        tailed.extend_from_slice(ResultParts::TAIL.as_bytes());
+        TailedResult(Bytes::from(tailed))
+    }
+
+    /// The result without the tail (shared, not copied).
+    pub(super) fn result(&self) -> Bytes {
+        self.0.slice(..self.0.len() - ResultParts::TAIL.len())
+    }
+
+    /// Bytes held.
+    pub(super) fn len(&self) -> usize {
+        self.0.len()
+    }
 }
 
 impl ResultParts {
@@ -103,7 +138,38 @@ impl ResultParts {
         head.push_str(r#"{"jsonrpc":"2.0","id":"#);
         head.push_str(id);
         head.push_str(r#","result":"#);
-        ResultParts { head, result }
+        ResultParts {
+            head,
+            result,
+            tailed: false,
+        }
+    }
+
+    /// As [`ResultParts::new`], for a result from the cache (its tail already in place).
+    pub(super) fn from_tailed(id: &str, result: TailedResult) -> ResultParts {
+        ResultParts {
+            tailed: true,
+            result: result.0,
+            ..ResultParts::new(id, Bytes::new())
+        }
+    }
+
+    /// The serialized result, without the tail.
+    fn bare_result(&self) -> &[u8] {
+        if self.tailed {
+            &self.result[..self.result.len() - ResultParts::TAIL.len()]
+        } else {
+            &self.result
+        }
+    }
+
+    /// The response's bytes in order, without a copy: the head, the result, and the tail when the
+    /// result does not end with it.
+    pub fn into_chunks(self) -> impl Iterator<Item = Bytes> {
+        let tail = (!self.tailed).then(|| Bytes::from_static(ResultParts::TAIL.as_bytes()));
+        [Bytes::from(self.head), self.result]
+            .into_iter()
+            .chain(tail)
     }
 
     /// The whole response as one string (copies the result).
@@ -111,7 +177,9 @@ impl ResultParts {
         let mut response = self.head;
         response.reserve(self.result.len() + 1);
         response.push_str(utf8(&self.result));
-        response.push_str(ResultParts::TAIL);
+        if !self.tailed {
+            response.push_str(ResultParts::TAIL);
+        }
         response
     }
 }
@@ -119,4 +187,36 @@ impl ResultParts {
 /// A serialized result as text (every one is built from text).
 pub(super) fn utf8(serialized: &Bytes) -> &str {
     std::str::from_utf8(serialized).expect("a serialized result is UTF-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cached_result_answers_the_same_bytes_in_two_pieces_instead_of_three() {
+        let result = Bytes::from_static(br#"{"content":[],"isError":false}"#);
+        let fresh = ResultParts::new("7", result.clone());
+        let cached = ResultParts::from_tailed("7", TailedResult::new(&result));
+        assert_eq!(fresh, cached);
+        assert_eq!(
+            cached.clone().into_string(),
+            r#"{"jsonrpc":"2.0","id":7,"result":{"content":[],"isError":false}}"#
+        );
+        assert_eq!(fresh.clone().into_string(), cached.clone().into_string());
+        let (fresh, cached): (Vec<Bytes>, Vec<Bytes>) = (
+            fresh.into_chunks().collect(),
+            cached.into_chunks().collect(),
+        );
+        assert_eq!((fresh.len(), cached.len()), (3, 2));
+        assert_eq!(fresh.concat(), cached.concat());
+        // The cache's copy gives the bare result back without copying it again.
+        let tailed = TailedResult::new(&result);
+        assert_eq!(tailed.result(), result);
+        assert_eq!(tailed.len(), result.len() + 1);
+        assert_ne!(
+            ResultParts::new("7", result.clone()),
+            ResultParts::new("8", result)
+        );
+    }
 }

@@ -1,9 +1,9 @@
 //! The result cache: serialized `tools/call` results by call key, bounded by bytes, least recently used
 //! first out.
 
-use bytes::Bytes;
 use prometheus_client::metrics::counter::Counter;
 
+use super::reply::TailedResult;
 use crate::transport::metrics;
 
 /// Serialized tool results by call key, bounded by bytes.
@@ -15,7 +15,7 @@ use crate::transport::metrics;
 pub(super) struct ResultCache {
     /// By key: the tool, its result, and the tool's count of calls answered from the cache (a handle
     /// taken once, when filed, so a hit costs the count one increment).
-    entries: lru::LruCache<String, (&'static str, Bytes, Counter)>,
+    entries: lru::LruCache<String, (&'static str, TailedResult, Counter)>,
     bytes: usize,
     budget: usize,
 }
@@ -32,7 +32,7 @@ impl ResultCache {
 
     /// The tool and result filed under `key` (now the most recently used), counted as a call of the tool
     /// answered from the cache (`lac_corpus_tool_calls_total{outcome="cached"}`).
-    pub(super) fn get(&mut self, key: &str) -> Option<(&'static str, Bytes)> {
+    pub(super) fn get(&mut self, key: &str) -> Option<(&'static str, TailedResult)> {
         let (tool, result, cached_calls) = self.entries.get(key)?;
         cached_calls.inc();
         Some((tool, result.clone()))
@@ -40,7 +40,7 @@ impl ResultCache {
 
     /// Files `result` of `tool` under `key`, dropping the least recently used entries past the budget;
     /// an entry above a quarter of the budget is not kept.
-    pub(super) fn put(&mut self, key: String, tool: &'static str, result: Bytes) {
+    pub(super) fn put(&mut self, key: String, tool: &'static str, result: TailedResult) {
         let size = key.len() + result.len();
         if size > self.budget / 4 {
             return;
