@@ -458,11 +458,10 @@ impl serde_json::ser::Formatter for TrimFloats {
     ) -> std::io::Result<()> {
         // Most values print in 12 significant digits or fewer already (`75.264`): then rounding to 12
         // digits gives the same double back, and its shortest printing is written as it is.
-        let mut printed = [0u8; 32];
-        let mut cursor = std::io::Cursor::new(&mut printed[..]);
-        serde_json::ser::CompactFormatter.write_f64(&mut cursor, value)?;
-        let length = cursor.position() as usize;
-        let printed = &printed[..length];
+        // serde_json hands a formatter finite values only (it writes `null` for the others), and prints
+        // them with zmij as this does.
+        let mut buffer = zmij::Buffer::new();
+        let printed = buffer.format_finite(value).as_bytes();
         if at_most_twelve_digits(printed) {
             return writer.write_all(printed);
         }
