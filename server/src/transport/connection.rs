@@ -131,6 +131,12 @@ impl Drop for TrackedBody {
     }
 }
 
+/// Polls `timer` outside tokio's cooperative budget: a poll refused for want of budget would leave the
+/// timer without the task's waker, and this one is polled only when it is set or has fired.
+fn poll_timer(timer: Pin<&mut tokio::time::Sleep>, context: &mut Context<'_>) -> Poll<()> {
+    std::pin::pin!(tokio::task::coop::unconstrained(timer)).poll(context)
+}
+
 /// Serves `stream` from `peer` with `service` under `limits` until the connection ends, its head
 /// deadline passes, or it is asked to close through `state` (then after the request in flight).
 pub async fn serve(
@@ -187,14 +193,13 @@ pub async fn serve(
             }
             return Poll::Ready(());
         }
-        if closing {
-            return Poll::Pending;
-        }
+        // The deadline holds while the connection closes too: hyper closes one asked to at once only when
+        // it is idle or has read nothing; one holding half a request head is cut here.
         if deadline_registered && !deadline.is_elapsed() {
             return Poll::Pending;
         }
         deadline_registered = true;
-        while deadline.as_mut().poll(context).is_ready() {
+        while poll_timer(deadline.as_mut(), context).is_ready() {
             let now = Instant::now();
             match state.head_deadline(timeout) {
                 Some(due) if due <= now => {

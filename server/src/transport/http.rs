@@ -590,8 +590,8 @@ fn busy_response(state: &HttpState, busy: Busy) -> Response {
     response
 }
 
-/// The 200 answer to a result: its head, the result and the tail as three chunks of one body (the
-/// result is shared with the cache, never copied).
+/// The 200 answer to a result: its head, the result and the tail as chunks of one body (two when the
+/// result comes from the cache with its tail; the result is never copied on its way out).
 fn parts_response(parts: ResultParts) -> Response {
     let mut response = Response::new(Body::new(Chunks::new(parts.into_chunks())));
     response.headers_mut().insert(

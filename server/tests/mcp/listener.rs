@@ -204,3 +204,32 @@ async fn at_the_global_cap_a_client_over_its_fair_share_gives_up_its_oldest_kept
     let answer = read_all(&mut again).await;
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
 }
+
+#[tokio::test]
+async fn a_drain_ends_within_the_header_timeout_even_with_half_a_request_head_open() {
+    let socket = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let address = socket.local_addr().unwrap();
+    let app = server::transport::http::service(http_state(true, 1000));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let limits = ServeLimits {
+        header_read_timeout: Duration::from_secs(1),
+        ..ServeLimits::default()
+    };
+    let serving = tokio::spawn(listener::serve(socket, app, limits, async {
+        let _ = stopped.await;
+    }));
+    // One byte of a request head, then nothing: hyper will not close it gracefully by itself.
+    let mut slow = TcpStream::connect(address).await.unwrap();
+    slow.write_all(b"P").await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let _ = stop.send(());
+    let started = std::time::Instant::now();
+    let drained = tokio::time::timeout(Duration::from_secs(5), serving).await;
+    assert!(
+        drained.is_ok(),
+        "the drain still waits for the half-open request after {:?}",
+        started.elapsed()
+    );
+    // The slow connection was cut, not answered.
+    assert_eq!(read_all(&mut slow).await, "");
+}

@@ -14,8 +14,8 @@ use crate::transport::metrics;
 #[derive(Debug)]
 pub(super) struct ResultCache {
     /// By key: the tool, its result, and the tool's count of calls answered from the cache (a handle
-    /// taken once, when filed, so a hit costs the count one increment).
-    entries: lru::LruCache<String, (&'static str, TailedResult, Counter)>,
+    /// taken at the entry's first hit, so a hit costs the count one increment).
+    entries: lru::LruCache<String, (&'static str, TailedResult, Option<Counter>)>,
     bytes: usize,
     budget: usize,
 }
@@ -33,8 +33,10 @@ impl ResultCache {
     /// The tool and result filed under `key` (now the most recently used), counted as a call of the tool
     /// answered from the cache (`lac_corpus_tool_calls_total{outcome="cached"}`).
     pub(super) fn get(&mut self, key: &str) -> Option<(&'static str, TailedResult)> {
-        let (tool, result, cached_calls) = self.entries.get(key)?;
-        cached_calls.inc();
+        let (tool, result, cached_calls) = self.entries.get_mut(key)?;
+        cached_calls
+            .get_or_insert_with(|| metrics::cached_calls(tool))
+            .inc();
         Some((tool, result.clone()))
     }
 
@@ -45,9 +47,7 @@ impl ResultCache {
         if size > self.budget / 4 {
             return;
         }
-        let cached_calls = metrics::cached_calls(tool);
-        if let Some((_, previous, _)) = self.entries.put(key.clone(), (tool, result, cached_calls))
-        {
+        if let Some((_, previous, _)) = self.entries.put(key.clone(), (tool, result, None)) {
             self.bytes -= key.len() + previous.len();
         }
         self.bytes += size;
