@@ -13,12 +13,7 @@ cd "$(dirname "$0")/.."
 old=$(realpath "$1"); new=$(realpath "$2"); rounds=${3:-4}
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 for binary in "$old" "$new"; do [ -x "$binary" ] || { echo "not an executable: $binary" >&2; exit 1; }; done
-cargo build --release --quiet -p pipeline -p server -p ceiling
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null
+source bench/setup.sh
 start() {
   MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 \
     "$1" --addr "127.0.0.1:$2" --corpus-dir "$work/corpus" > /dev/null 2>&1 &

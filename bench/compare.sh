@@ -11,17 +11,12 @@ cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 peer_dir=../shared/peers/python-sdk
 [ -f "$peer_dir/server.py" ] || { echo "the peer is not at $peer_dir" >&2; exit 1; }
-cargo build --release --quiet -p pipeline -p server -p ceiling
 if [ ! -x target/peer-venv/bin/python ] || ! cmp -s "$peer_dir/requirements.txt" target/peer-venv/requirements.txt; then
   python3 -m venv target/peer-venv
   target/peer-venv/bin/pip install --quiet --disable-pip-version-check -r "$peer_dir/requirements.txt"
   cp "$peer_dir/requirements.txt" target/peer-venv/requirements.txt
 fi
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null
+source bench/setup.sh
 request=$(sed -n "s/^wrk.body = '\(.*\)'$/\1/p" bench/get_series.lua)
 wait_for() { until curl -sf "$1" > /dev/null 2>&1; do sleep 0.1; done; }
 

@@ -8,12 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
-cargo build --release --quiet -p pipeline -p server -p ceiling
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null
+source bench/setup.sh
 path=/api/v1/indicators/sp_dyn_le00_in.csv
 target/release/server --addr 127.0.0.1:18090 --corpus-dir "$work/corpus" > "$work/server.log" &
 pids+=($!)

@@ -19,12 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 parts=("$@"); [ ${#parts[@]} -gt 0 ] || parts=(reload kill soak flood)
-cargo build --release --quiet -p pipeline -p server -p ceiling
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null
+source bench/setup.sh
 version=$(readlink "$work/corpus/current")
 # A second published name for the same content, so that the pointer can move back and forth.
 cp -r "$work/corpus/$version" "$work/corpus/copy"

@@ -7,12 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 command -v hyperfine >/dev/null || { echo "hyperfine is needed: apt-get install -y hyperfine" >&2; exit 1; }
-cargo build --release --quiet -p pipeline -p server -p ceiling
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null
+source bench/setup.sh
 request=$(sed -n "s/^wrk.body = '\(.*\)'$/\1/p" bench/get_series.lua)
 printf '%s\n' "$request" > "$work/request.jsonl"
 
