@@ -4,8 +4,9 @@
 # one 5 s of wrk -t2 -c16 and prints its calls a second, its CPU per call (user and system, from
 # /proc/<pid>/stat) and its context switches per call (from /proc/<pid>/task/*/status), then the ratio of
 # each server to the ceiling. For a change that moves the cached path by a few per cent, which one
-# compare.sh run cannot tell from noise.
-# Usage: bash bench/ab.sh OLD_SERVER NEW_SERVER [ROUNDS]   (from the repository root; ROUNDS defaults to 4;
+# compare.sh run cannot tell from noise. With UNCACHED=1 both servers run without their result cache
+# (MCP_CACHE_MB=0: every call runs the tool and serializes its answer), for a change to that path.
+# Usage: [UNCACHED=1] bash bench/ab.sh OLD_SERVER NEW_SERVER [ROUNDS]   (from the repository root; ROUNDS defaults to 4;
 # build the old one from its commit into a file first, e.g. `git worktree` + `cargo build --release -p server`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,8 +15,9 @@ old=$(realpath "$1"); new=$(realpath "$2"); rounds=${3:-4}
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 for binary in "$old" "$new"; do [ -x "$binary" ] || { echo "not an executable: $binary" >&2; exit 1; }; done
 source bench/setup.sh
+cache_mb=(); [ "${UNCACHED:-}" = 1 ] && cache_mb=(MCP_CACHE_MB=0)
 start() {
-  MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 \
+  env "${cache_mb[@]}" MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 \
     "$1" --addr "127.0.0.1:$2" --corpus-dir "$work/corpus" > /dev/null 2>&1 &
   pids+=($!)
   until curl -sf "http://127.0.0.1:$2/api/mcp?health=1" > /dev/null; do sleep 0.1; done

@@ -41,6 +41,12 @@ pub fn serves_http() -> bool {
     !matches!(PUBLIC_URL.get(), Some(None))
 }
 
+/// Whether the public URL is settled ([`set_public_url`] or [`set_no_public_url`] was called): from then on
+/// every URL this module builds stays the same for the life of the process.
+pub fn public_url_settled() -> bool {
+    PUBLIC_URL.get().is_some()
+}
+
 /// The public base URL in force (no trailing slash); the default listen address when none is set.
 pub fn public_url() -> &'static str {
     PUBLIC_URL

@@ -13,7 +13,7 @@
 use std::{
     fs::File,
     path::{Path, PathBuf},
-    sync::Arc,
+    sync::{Arc, OnceLock},
     time::SystemTime,
 };
 
@@ -35,9 +35,23 @@ pub struct DownloadFile {
     pub sha256: String,
     /// The corpus' `exports/` directory, shared by every file: the file is at `download.path` in it.
     exports: Arc<Path>,
+    /// The file's `resource_link` item, kept once the public URL is settled ([`DownloadFile::resource_link`]).
+    link: OnceLock<String>,
 }
 
 impl DownloadFile {
+    /// This file's `resource_link` content item of a tool result, serialized
+    /// ([`crate::links::resource_link`]); built once and kept when the process' public URL is settled
+    /// (it never changes after), built each time before that.
+    pub fn resource_link(&self) -> String {
+        if !crate::links::public_url_settled() {
+            return crate::links::resource_link(self);
+        }
+        self.link
+            .get_or_init(|| crate::links::resource_link(self))
+            .clone()
+    }
+
     /// The file's content, read whole.
     ///
     /// # Errors
@@ -156,6 +170,7 @@ impl Downloads {
                 sha256: entry.sha256.clone(),
                 exports: exports.clone(),
                 download,
+                link: OnceLock::new(),
             });
         }
         let published = std::fs::metadata(dir.join(layout::MANIFEST))
@@ -294,7 +309,27 @@ mod tests {
             bytes,
             sha256: String::new(),
             exports: Arc::from(exports),
+            link: OnceLock::new(),
         }
+    }
+
+    #[test]
+    fn a_file_s_resource_link_is_the_one_built_for_it_each_time() {
+        let file = listed(
+            Path::new("/corpus/exports"),
+            Subject::Indicator,
+            "si_pov_gini",
+            Format::Csv,
+            2048,
+        );
+        let built = crate::links::resource_link(&file);
+        assert!(
+            built.contains(r#""uri":"corpus://indicator/si_pov_gini.csv""#),
+            "{built}"
+        );
+        assert!(built.contains(r#""size":2048"#), "{built}");
+        assert_eq!(file.resource_link(), built);
+        assert_eq!(file.resource_link(), built, "the kept link is the same");
     }
 
     #[test]

@@ -402,7 +402,7 @@ fn resource_links(corpus: &Corpus, citations: &[CitationRecord<'_>]) -> Vec<Stri
                 .of(corpus::exports::Subject::Indicator, indicator)
                 .next()
         })
-        .map(crate::links::resource_link)
+        .map(crate::load::downloads::DownloadFile::resource_link)
         .collect()
 }
 
@@ -473,6 +473,10 @@ impl serde_json::ser::Formatter for TrimFloats {
 /// in its mantissa once its leading zeros are dropped (trailing zeros are counted: an overcount only
 /// sends a number to the slower rounding, which prints the same).
 fn at_most_twelve_digits(printed: &[u8]) -> bool {
+    // Twelve bytes or fewer hold twelve digits or fewer: most values (`75.264`) stop here.
+    if printed.len() <= 12 {
+        return true;
+    }
     let mantissa = printed
         .iter()
         .position(|&byte| byte == b'e' || byte == b'E')
