@@ -79,6 +79,11 @@ struct Cli {
     /// in MCP_TRUSTED_PROXIES every client shares its address [default: one per core, at least 2]
     #[arg(long, env = "MCP_MAX_CALLS_PER_CLIENT", value_parser = clap::value_parser!(u64).range(1..))]
     max_calls_per_client: Option<u64>,
+    /// Keep tool calls that run on the blocking pool off one CPU of the process' set, so the async
+    /// workers always find a core free of them and answer cheap and cached calls on time while dear ones
+    /// fill the others (`false`: dear calls may use every core)
+    #[arg(long, env = "MCP_SPARE_CORE", default_value_t = true, action = clap::ArgAction::Set)]
+    spare_core: bool,
     /// Seconds between checks of the corpus directory's `current` pointer; a newly published corpus is
     /// loaded and swapped in without dropping a request (SIGHUP reloads at once; 0: only on SIGHUP)
     #[arg(long, env = "MCP_RELOAD_POLL_SECS", default_value_t = 5)]
@@ -201,6 +206,7 @@ fn serve_stdio(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
 }
 
 fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
+    server::transport::call_costs::set_spare_core(cli.spare_core);
     let server = build_server(cli, corpus_dir)?;
     let enabled = cli.mcp_enabled == "true";
     let version = server

@@ -18,11 +18,17 @@
 //! The blocking pool's threads run below the async workers ([`run_below_the_workers`], nice
 //! [`POOL_NICE`] on Linux): when dear calls fill every core (a client flooding the server with
 //! corpus-wide searches), the workers still get the CPU at once to answer other clients' cheap calls, and
-//! the dear calls share what is left.
+//! the dear calls share what is left. An HTTP server also keeps one CPU of its set free of them
+//! ([`set_spare_core`], `MCP_SPARE_CORE`, on by default): a niced thread busy on a core still delays a
+//! worker the kernel wakes on that core by up to a scheduler slice (a millisecond or more), so a worker
+//! woken while every core runs a dear call would answer a cheap one that much late; with a core the
+//! dear calls never take, the kernel wakes workers there. Measured as in `bench/faults.sh flood` on 2
+//! cores: the other client's p90 under the flood fell from 0.44–0.81 ms to 0.16–0.28 ms (three runs
+//! each way, `MCP_SPARE_CORE=false` against the default).
 
 use std::{
     collections::HashMap,
-    sync::atomic::{AtomicU64, Ordering},
+    sync::atomic::{AtomicBool, AtomicU64, Ordering},
 };
 
 /// The largest moving average, in microseconds, of a tool whose calls run in place.
@@ -107,8 +113,20 @@ impl CallCosts {
 /// 0 by default): a weight of about a tenth of theirs when both want a core.
 pub const POOL_NICE: i32 = 10;
 
-/// Lowers the calling thread's scheduling priority to [`POOL_NICE`], once per thread (a thread of the
-/// blocking pool, before it runs a tool call; see the module doc). Linux sets a nice value per thread;
+/// Whether the blocking pool's threads leave a CPU to the async workers ([`set_spare_core`]).
+static SPARE_CORE: AtomicBool = AtomicBool::new(false);
+
+/// Whether the blocking pool's threads, from their next tool call on, leave the first CPU of the
+/// process' set to the async workers when the set has two or more (see the module doc): what the HTTP
+/// server sets from `MCP_SPARE_CORE` at start; off until then (stdio: one client, every core for its
+/// calls).
+pub fn set_spare_core(spare: bool) {
+    SPARE_CORE.store(spare, Ordering::Relaxed);
+}
+
+/// Lowers the calling thread's scheduling priority to [`POOL_NICE`] and, when [`set_spare_core`] is on,
+/// takes the first CPU of the process' set out of its own set; once per thread (a thread of the
+/// blocking pool, before it runs a tool call; see the module doc). Linux sets both per thread;
 /// elsewhere, and if the system refuses, nothing changes.
 pub fn run_below_the_workers() {
     thread_local! {
@@ -129,7 +147,38 @@ pub fn run_below_the_workers() {
         if result != 0 {
             tracing::debug!(error = %std::io::Error::last_os_error(), "could not lower a pool thread's priority");
         }
+        if SPARE_CORE.load(Ordering::Relaxed)
+            && let Err(error) = leave_a_core()
+        {
+            tracing::debug!(%error, "could not keep a pool thread off the workers' core");
+        }
     }
+}
+
+/// Takes the first CPU of the calling thread's set out of it, when the set has two or more.
+#[cfg(target_os = "linux")]
+fn leave_a_core() -> std::io::Result<()> {
+    let size = std::mem::size_of::<libc::cpu_set_t>();
+    // SAFETY: a zeroed `cpu_set_t` is an empty set; `sched_getaffinity`/`sched_setaffinity` on thread 0
+    // (the calling one) read and write only the set passed with its size; the `CPU_*` helpers index
+    // within it (`CPU_SETSIZE` bits).
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, size, &mut set) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        if libc::CPU_COUNT(&set) < 2 {
+            return Ok(());
+        }
+        if let Some(first) = (0..libc::CPU_SETSIZE as usize).find(|&cpu| libc::CPU_ISSET(cpu, &set))
+        {
+            libc::CPU_CLR(first, &mut set);
+        }
+        if libc::sched_setaffinity(0, size, &set) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -206,6 +255,39 @@ mod tests {
         .unwrap();
         assert_eq!(lowered, before.max(POOL_NICE));
         assert_eq!(nice(), before, "the calling thread keeps its priority");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_pool_thread_leaves_the_first_cpu_of_its_set_when_asked_and_other_threads_keep_theirs() {
+        let cpus = || {
+            // SAFETY: as in `leave_a_core`.
+            unsafe {
+                let mut set: libc::cpu_set_t = std::mem::zeroed();
+                assert_eq!(
+                    libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set),
+                    0
+                );
+                (0..libc::CPU_SETSIZE as usize)
+                    .filter(|&cpu| libc::CPU_ISSET(cpu, &set))
+                    .collect::<Vec<usize>>()
+            }
+        };
+        let before = cpus();
+        let (kept, spared) = std::thread::spawn(move || {
+            let kept = cpus();
+            leave_a_core().unwrap();
+            (kept, cpus())
+        })
+        .join()
+        .unwrap();
+        assert_eq!(kept, before, "a new thread starts with the process' set");
+        if before.len() >= 2 {
+            assert_eq!(spared, before[1..], "the first CPU is left to the workers");
+        } else {
+            assert_eq!(spared, before, "a single CPU is kept");
+        }
+        assert_eq!(cpus(), before, "the calling thread keeps its set");
     }
 
     #[test]

@@ -922,7 +922,7 @@ pub(super) fn finish_headers(
     headers.insert(X_REQUEST_ID, id);
     secure_headers(headers);
     weak_etag_when_encoded(headers);
-    // `Vary: Origin` is added beside what is there (the compression layer's `Vary: accept-encoding`).
+    // `Vary: Origin` joins what is there (the compression layer's `Vary: accept-encoding`).
     match (&state.config.origins, origin) {
         (OriginPolicy::Any, _) => {
             headers.insert(
@@ -932,12 +932,24 @@ pub(super) fn finish_headers(
         }
         (policy, Some(origin)) if policy.allows(origin.to_str().ok()) => {
             headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
-            headers.append(header::VARY, HeaderValue::from_static("Origin"));
+            vary_origin(headers);
         }
-        _ => {
-            headers.append(header::VARY, HeaderValue::from_static("Origin"));
-        }
+        _ => vary_origin(headers),
     }
+}
+
+/// Adds `Origin` to the answer's `Vary`: one line `accept-encoding, Origin` when the compression
+/// layer's `accept-encoding` is its only value (the same field to a cache, RFC 9110 §5.3, in one header
+/// line instead of two), else a line of its own.
+fn vary_origin(headers: &mut HeaderMap) {
+    if let axum::http::header::Entry::Occupied(mut vary) = headers.entry(header::VARY)
+        && vary.iter().count() == 1
+        && vary.get() == "accept-encoding"
+    {
+        vary.insert(HeaderValue::from_static("accept-encoding, Origin"));
+        return;
+    }
+    headers.append(header::VARY, HeaderValue::from_static("Origin"));
 }
 
 /// Adds `Vary: accept-encoding` to an answer the compression layer would compress for a client that
