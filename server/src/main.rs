@@ -79,9 +79,9 @@ struct Cli {
     /// in MCP_TRUSTED_PROXIES every client shares its address [default: one per core, at least 2]
     #[arg(long, env = "MCP_MAX_CALLS_PER_CLIENT", value_parser = clap::value_parser!(u64).range(1..))]
     max_calls_per_client: Option<u64>,
-    /// Keep tool calls that run on the blocking pool off one CPU of the process' set, so the async
-    /// workers always find a core free of them and answer cheap and cached calls on time while dear ones
-    /// fill the others (`false`: dear calls may use every core)
+    /// Keep the tool calls that run on the server's call threads (the dear ones) off the first CPU of the
+    /// process' set, so the async workers can always find a core free of them and answer cheap and
+    /// cached calls on time while dear ones fill the others (`false`: dear calls may use every core)
     #[arg(long, env = "MCP_SPARE_CORE", default_value_t = true, action = clap::ArgAction::Set)]
     spare_core: bool,
     /// Seconds between checks of the corpus directory's `current` pointer; a newly published corpus is

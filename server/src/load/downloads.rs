@@ -44,7 +44,12 @@ impl DownloadFile {
     /// ([`crate::links::resource_link`]); built once and kept when the process' public URL is settled
     /// (it never changes after), built each time before that.
     pub fn resource_link(&self) -> String {
-        if !crate::links::public_url_settled() {
+        self.resource_link_kept_when(crate::links::public_url_settled())
+    }
+
+    /// [`DownloadFile::resource_link`], kept only when `settled`.
+    fn resource_link_kept_when(&self, settled: bool) -> String {
+        if !settled {
             return crate::links::resource_link(self);
         }
         self.link
@@ -328,8 +333,19 @@ mod tests {
             "{built}"
         );
         assert!(built.contains(r#""size":2048"#), "{built}");
+        assert_eq!(file.resource_link_kept_when(false), built);
+        assert!(
+            file.link.get().is_none(),
+            "nothing is kept before the URL is settled"
+        );
+        assert_eq!(file.resource_link_kept_when(true), built);
+        assert_eq!(file.link.get(), Some(&built), "kept once settled");
+        assert_eq!(
+            file.resource_link_kept_when(true),
+            built,
+            "the kept link is the same"
+        );
         assert_eq!(file.resource_link(), built);
-        assert_eq!(file.resource_link(), built, "the kept link is the same");
     }
 
     #[test]

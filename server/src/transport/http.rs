@@ -552,7 +552,10 @@ async fn on_call_threads<T: Send + 'static>(
 ) -> Result<T, tokio::sync::oneshot::error::RecvError> {
     let (sender, receiver) = tokio::sync::oneshot::channel();
     server.call_threads().execute(move || {
-        super::call_costs::run_below_the_workers();
+        // Not the async worker `execute` falls back to when no thread can be started.
+        if super::workers::on_a_call_thread() {
+            super::call_costs::run_below_the_workers();
+        }
         let _ = sender.send(job());
     });
     receiver.await

@@ -16,6 +16,17 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
+thread_local! {
+    /// Whether this thread is one of a pool's (see [`on_a_call_thread`]).
+    static CALL_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the calling thread is one a [`Workers`] pool started (a job [`Workers::execute`] had to run
+/// on its caller, for want of a thread, is not on one).
+pub fn on_a_call_thread() -> bool {
+    CALL_THREAD.get()
+}
+
 /// The pool (see the module doc).
 #[derive(Debug, Default)]
 pub struct Workers {
@@ -60,6 +71,7 @@ impl Workers {
         let spawned = thread::Builder::new()
             .name("tools-call".into())
             .spawn(move || {
+                CALL_THREAD.set(true);
                 let job = taken.lock().unwrap_or_else(PoisonError::into_inner).take();
                 if let Some(job) = job {
                     job();
@@ -143,6 +155,15 @@ mod tests {
             1,
             "one worker served every job in turn"
         );
+    }
+
+    #[test]
+    fn a_job_knows_it_runs_on_a_call_thread_and_its_caller_does_not() {
+        let workers = Arc::new(Workers::default());
+        let (sender, receiver) = mpsc::channel();
+        workers.execute(move || sender.send(on_a_call_thread()).unwrap());
+        assert!(receiver.recv_timeout(Duration::from_secs(5)).unwrap());
+        assert!(!on_a_call_thread());
     }
 
     #[test]
