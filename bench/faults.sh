@@ -9,9 +9,9 @@
 #           without (every call runs its tool); 0 errors, and RSS sampled every 5 s stays flat.
 #   flood:  (issue 30) one client floods a server without result cache and with a 1 s call deadline with
 #           64 connections of country-filtered search_corpus calls for 15 s, while another client calls
-#           get_series on one connection; prints the other client's p50/p99 idle and under the flood, its
+#           get_series on one connection; prints the other client's p50/p90/p99 idle and under the flood, its
 #           failures, the flood's 503s, and the server's threads and RSS at the end of the flood. Then the
-#           machine's own share: the other client's p50/p99 while the same 64 connections flood another
+#           machine's own share: the other client's p50/p90/p99 while the same 64 connections flood another
 #           process (the `ceiling`, answering bytes from memory) on the same cores, the tail any server
 #           would show here.
 # Usage: bash bench/faults.sh [reload|kill|soak|flood]...   (from the repository root; all four by default)
@@ -99,25 +99,25 @@ for part in "${parts[@]}"; do
     until curl -sf 'http://127.0.0.1:18092/api/mcp?health=1' > /dev/null; do sleep 0.1; done
     victim_body='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_series","arguments":{"indicator":"sp_dyn_le00_in","countries":["MEX","BRA","ARG"]}}}'
     flood_body='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_corpus","arguments":{"query":"agua saneamiento energia salud educacion","country":"BRA","limit":50}}}'
-    # The other client's latency, one connection: "p50 p99 requests non2xx".
+    # The other client's latency, one connection: "p50 p90 p99 requests non2xx".
     victim() {
       BODY="$victim_body" wrk -t1 -c1 -d"$1" --latency -s bench/tool.lua -H 'X-Real-IP: 198.51.100.9' \
         http://127.0.0.1:18092/api/mcp 2>&1 | awk '
-        /^ +50%/ { p50 = $2 } /^ +99%/ { p99 = $2 } /requests in/ { requests = $1 } /Non-2xx/ { bad = $NF }
-        END { printf "%s %s %d %d\n", p50, p99, requests, bad + 0 }'
+        /^ +50%/ { p50 = $2 } /^ +90%/ { p90 = $2 } /^ +99%/ { p99 = $2 } /requests in/ { requests = $1 }
+        /Non-2xx/ { bad = $NF } END { printf "%s %s %s %d %d\n", p50, p90, p99, requests, bad + 0 }'
     }
-    read -r idle50 idle99 idle_requests idle_bad <<< "$(victim 10s)"
+    read -r idle50 idle90 idle99 idle_requests idle_bad <<< "$(victim 10s)"
     BODY="$flood_body" wrk -t2 -c64 -d15s -s bench/tool.lua -H 'X-Real-IP: 203.0.113.9' \
       http://127.0.0.1:18092/api/mcp > "$work/flood.txt" 2>&1 &
     flooder=$!
     sleep 2
-    read -r load50 load99 load_requests load_bad <<< "$(victim 10s)"
+    read -r load50 load90 load99 load_requests load_bad <<< "$(victim 10s)"
     threads=$(awk '/Threads/ {print $2}' "/proc/$flood_pid/status")
     flood_rss=$(rss "$flood_pid")
     wait "$flooder"
     flood_requests=$(awk '/requests in/ { print $1 }' "$work/flood.txt")
     flood_refused=$(awk '/Non-2xx/ { print $NF }' "$work/flood.txt")
-    echo "flood: other client's get_series idle p50 $idle50 p99 $idle99 ($idle_requests calls, $idle_bad failed); under 64 connections of search_corpus from one client p50 $load50 p99 $load99 ($load_requests calls, $load_bad failed)"
+    echo "flood: other client's get_series idle p50 $idle50 p90 $idle90 p99 $idle99 ($idle_requests calls, $idle_bad failed); under 64 connections of search_corpus from one client p50 $load50 p90 $load90 p99 $load99 ($load_requests calls, $load_bad failed)"
     echo "flood: the flooding client sent $flood_requests calls, ${flood_refused:-0} refused 503 at its share; server threads $threads, RSS $flood_rss MiB"
     # The same flood on another process of this machine: what the cores alone cost the other client.
     curl -s http://127.0.0.1:18092/api/mcp -H 'content-type: application/json' -d "$victim_body" > "$work/answer.json"
@@ -127,9 +127,9 @@ for part in "${parts[@]}"; do
     BODY="$flood_body" wrk -t2 -c64 -d15s -s bench/tool.lua http://127.0.0.1:18093/api/mcp > /dev/null 2>&1 &
     flooder=$!
     sleep 2
-    read -r other50 other99 other_requests other_bad <<< "$(victim 10s)"
+    read -r other50 other90 other99 other_requests other_bad <<< "$(victim 10s)"
     wait "$flooder"
-    echo "flood: the machine's share: other client's get_series while the same flood hits another process on these cores p50 $other50 p99 $other99 ($other_requests calls, $other_bad failed)"
+    echo "flood: the machine's share: other client's get_series while the same flood hits another process on these cores p50 $other50 p90 $other90 p99 $other99 ($other_requests calls, $other_bad failed)"
     [ "$load_bad" -eq 0 ]
     ;;
   *) echo "unknown part $part: reload, kill, soak or flood" >&2; exit 1 ;;
