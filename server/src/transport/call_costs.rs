@@ -175,13 +175,9 @@ pub fn run_below_the_workers() {
 /// The calling thread's CPUs without the first, when it has two or more; `None` when it has fewer.
 #[cfg(target_os = "linux")]
 fn spared_set() -> std::io::Result<Option<libc::cpu_set_t>> {
-    // SAFETY: a zeroed `cpu_set_t` is an empty set; `sched_getaffinity` on thread 0 (the calling one)
-    // writes only the set passed with its size; the `CPU_*` helpers index within it (`CPU_SETSIZE` bits).
+    let mut set = this_thread_cpus()?;
+    // SAFETY: the `CPU_*` helpers index within the set (`CPU_SETSIZE` bits).
     unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
         if libc::CPU_COUNT(&set) < 2 {
             return Ok(None);
         }
@@ -189,7 +185,21 @@ fn spared_set() -> std::io::Result<Option<libc::cpu_set_t>> {
         {
             libc::CPU_CLR(first, &mut set);
         }
-        Ok(Some(set))
+    }
+    Ok(Some(set))
+}
+
+/// The calling thread's CPUs.
+#[cfg(target_os = "linux")]
+fn this_thread_cpus() -> std::io::Result<libc::cpu_set_t> {
+    // SAFETY: a zeroed `cpu_set_t` is an empty set; `sched_getaffinity` on thread 0 (the calling one)
+    // writes only the set passed with its size.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(set)
     }
 }
 
@@ -283,17 +293,11 @@ mod tests {
     #[test]
     fn a_call_thread_keeps_the_process_cpus_but_the_first_even_when_started_by_another() {
         let cpus = || {
-            // SAFETY: as in `spared_set`.
-            unsafe {
-                let mut set: libc::cpu_set_t = std::mem::zeroed();
-                assert_eq!(
-                    libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set),
-                    0
-                );
-                (0..libc::CPU_SETSIZE as usize)
-                    .filter(|&cpu| libc::CPU_ISSET(cpu, &set))
-                    .collect::<Vec<usize>>()
-            }
+            let set = this_thread_cpus().unwrap();
+            (0..libc::CPU_SETSIZE as usize)
+                // SAFETY: the index is within the set (`CPU_SETSIZE` bits).
+                .filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) })
+                .collect::<Vec<usize>>()
         };
         let before = cpus();
         let Some(spared) = spared_set().unwrap() else {
