@@ -79,9 +79,10 @@ struct Cli {
     /// in MCP_TRUSTED_PROXIES every client shares its address [default: one per core, at least 2]
     #[arg(long, env = "MCP_MAX_CALLS_PER_CLIENT", value_parser = clap::value_parser!(u64).range(1..))]
     max_calls_per_client: Option<u64>,
-    /// Keep the tool calls that run on the server's call threads (the dear ones) off the first CPU of the
-    /// process' set, so the async workers can always find a core free of them and answer cheap and
-    /// cached calls on time while dear ones fill the others (`false`: dear calls may use every core)
+    /// Spare the first quarter of the process' CPUs (at least one) for the async workers: the tool calls
+    /// that run on the server's call threads (the dear ones) keep off them, and while dear calls fill
+    /// every other core the workers keep to them, so cheap and cached calls are answered on time
+    /// (`false`: dear calls and workers may use every core)
     #[arg(long, env = "MCP_SPARE_CORE", default_value_t = true, action = clap::ArgAction::Set)]
     spare_core: bool,
     /// Seconds between checks of the corpus directory's `current` pointer; a newly published corpus is
@@ -206,7 +207,7 @@ fn serve_stdio(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
 }
 
 fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
-    server::transport::call_costs::set_spare_core(cli.spare_core);
+    server::transport::placement::spare_cores(cli.spare_core);
     let server = build_server(cli, corpus_dir)?;
     let enabled = cli.mcp_enabled == "true";
     let version = server
@@ -249,8 +250,14 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
         cli.max_connections_per_client as usize,
         cli.connection_fair_share as usize,
     );
-    let runtime = tokio::runtime::Runtime::new().map_err(|error| error.to_string())?;
+    // A worker counts itself among those kept to the spared cores the first time it unparks.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .on_thread_unpark(server::transport::placement::worker_unparked)
+        .build()
+        .map_err(|error| error.to_string())?;
     runtime.block_on(async {
+        tokio::spawn(server::transport::placement::release_workers_when_calm());
         let state = match cli.redis_url.as_deref().filter(|url| !url.is_empty()) {
             None => state,
             Some(url) => {

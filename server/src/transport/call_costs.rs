@@ -15,16 +15,7 @@
 //! An inline call cannot be given up at its deadline (nothing else runs on its thread meanwhile): the
 //! bound keeps such calls three orders of magnitude under the shortest deadline allowed (1 s).
 //!
-//! The server's call threads ([`super::workers`], its own blocking pool) run below the async workers
-//! ([`run_below_the_workers`], nice [`POOL_NICE`] on Linux): when dear calls fill every core (a client
-//! flooding the server with corpus-wide searches), the workers still get the CPU at once to answer other
-//! clients' cheap calls, and the dear calls share what is left. An HTTP server also keeps one CPU of its set free of them
-//! ([`set_spare_core`], `MCP_SPARE_CORE`, on by default): a niced thread busy on a core still delays a
-//! worker the kernel wakes on that core by up to a scheduler slice (a millisecond or more), so a worker
-//! woken while every core runs a dear call would answer a cheap one that much late; with a core the
-//! dear calls never take, the kernel can wake workers there. Measured as in `bench/faults.sh flood` on 2
-//! cores: the other client's p90 under the flood fell from 0.44–0.81 ms to 0.16–0.28 ms (three runs
-//! each way, `MCP_SPARE_CORE=false` against the default).
+//! Where the calls that do not run in place go, and at what priority: [`super::placement`].
 
 use std::{
     collections::HashMap,
@@ -109,110 +100,6 @@ impl CallCosts {
     }
 }
 
-/// The nice value of a blocking-pool thread that has run a tool call (the workers keep the process' own,
-/// 0 by default): a weight of about a tenth of theirs when both want a core.
-pub const POOL_NICE: i32 = 10;
-
-/// The CPUs a call thread keeps when one is spared for the async workers ([`set_spare_core`]): the
-/// process' set at start without its first CPU. Unset when none is spared.
-#[cfg(target_os = "linux")]
-static CALL_THREAD_CPUS: std::sync::OnceLock<libc::cpu_set_t> = std::sync::OnceLock::new();
-
-/// Whether the server's call threads, from their first tool call on, keep off the first CPU of the
-/// process' set, leaving it to the async workers (see the module doc); what the HTTP server sets from
-/// `MCP_SPARE_CORE` at start, on its main thread, whose set is the process' (stdio never calls it: one
-/// client, every core for its calls). The set is read once, here: a call thread started by another
-/// inherits its set, and each applies this one, not one taken from its own. Nothing is spared when the
-/// set has fewer than two CPUs, or the system will not say which it has.
-pub fn set_spare_core(spare: bool) {
-    #[cfg(target_os = "linux")]
-    if spare {
-        match spared_set() {
-            Ok(Some(set)) => {
-                let _ = CALL_THREAD_CPUS.set(set);
-            }
-            Ok(None) => {}
-            Err(error) => {
-                tracing::warn!(%error, "cannot read this process' CPUs: no core is spared")
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = spare;
-}
-
-/// Lowers the calling thread's scheduling priority to [`POOL_NICE`] and, when a core is spared
-/// ([`set_spare_core`]), gives it the process' CPUs without that one; once per thread (a call thread,
-/// before it runs a tool call; see the module doc). Linux sets both per thread; elsewhere, and if the
-/// system refuses, nothing changes.
-pub fn run_below_the_workers() {
-    thread_local! {
-        static LOWERED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    }
-    if LOWERED.get() {
-        return;
-    }
-    LOWERED.set(true);
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: `gettid` takes nothing and returns this thread's id; `setpriority` on that id changes
-        // only this thread's nice value (Linux keeps one per thread) and reads no memory of ours.
-        let result = unsafe {
-            let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
-            libc::setpriority(libc::PRIO_PROCESS, thread, POOL_NICE)
-        };
-        if result != 0 {
-            tracing::debug!(error = %std::io::Error::last_os_error(), "could not lower a pool thread's priority");
-        }
-        if let Some(set) = CALL_THREAD_CPUS.get()
-            && let Err(error) = keep_to(set)
-        {
-            tracing::debug!(%error, "could not keep a call thread off the workers' core");
-        }
-    }
-}
-
-/// The calling thread's CPUs without the first, when it has two or more; `None` when it has fewer.
-#[cfg(target_os = "linux")]
-fn spared_set() -> std::io::Result<Option<libc::cpu_set_t>> {
-    let mut set = this_thread_cpus()?;
-    // SAFETY: the `CPU_*` helpers index within the set (`CPU_SETSIZE` bits).
-    unsafe {
-        if libc::CPU_COUNT(&set) < 2 {
-            return Ok(None);
-        }
-        if let Some(first) = (0..libc::CPU_SETSIZE as usize).find(|&cpu| libc::CPU_ISSET(cpu, &set))
-        {
-            libc::CPU_CLR(first, &mut set);
-        }
-    }
-    Ok(Some(set))
-}
-
-/// The calling thread's CPUs.
-#[cfg(target_os = "linux")]
-fn this_thread_cpus() -> std::io::Result<libc::cpu_set_t> {
-    // SAFETY: a zeroed `cpu_set_t` is an empty set; `sched_getaffinity` on thread 0 (the calling one)
-    // writes only the set passed with its size.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        Ok(set)
-    }
-}
-
-/// Restricts the calling thread to the CPUs of `set`.
-#[cfg(target_os = "linux")]
-fn keep_to(set: &libc::cpu_set_t) -> std::io::Result<()> {
-    // SAFETY: `sched_setaffinity` on thread 0 (the calling one) reads only `set`, passed with its size.
-    if unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,66 +150,6 @@ mod tests {
             "a new corpus measures again"
         );
         assert_eq!(costs.average_us("get_series"), Some((0, 0)));
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_pool_thread_runs_at_a_lower_priority_and_other_threads_keep_theirs() {
-        let nice = || {
-            // SAFETY: as in `run_below_the_workers`.
-            unsafe {
-                libc::getpriority(
-                    libc::PRIO_PROCESS,
-                    libc::syscall(libc::SYS_gettid) as libc::id_t,
-                )
-            }
-        };
-        let before = nice();
-        let lowered = std::thread::spawn(move || {
-            run_below_the_workers();
-            run_below_the_workers();
-            nice()
-        })
-        .join()
-        .unwrap();
-        assert_eq!(lowered, before.max(POOL_NICE));
-        assert_eq!(nice(), before, "the calling thread keeps its priority");
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_call_thread_keeps_the_process_cpus_but_the_first_even_when_started_by_another() {
-        let cpus = || {
-            let set = this_thread_cpus().unwrap();
-            (0..libc::CPU_SETSIZE as usize)
-                // SAFETY: the index is within the set (`CPU_SETSIZE` bits).
-                .filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) })
-                .collect::<Vec<usize>>()
-        };
-        let before = cpus();
-        let Some(spared) = spared_set().unwrap() else {
-            assert!(before.len() < 2, "two CPUs or more spare one: {before:?}");
-            return;
-        };
-        let (kept, first, second) = std::thread::spawn(move || {
-            let kept = cpus();
-            keep_to(&spared).unwrap();
-            let first = cpus();
-            // A call thread started by a call thread inherits its set and applies the same one again.
-            let second = std::thread::spawn(move || {
-                keep_to(&spared).unwrap();
-                cpus()
-            })
-            .join()
-            .unwrap();
-            (kept, first, second)
-        })
-        .join()
-        .unwrap();
-        assert_eq!(kept, before, "a new thread starts with the process' set");
-        assert_eq!(first, before[1..], "the first CPU is left to the workers");
-        assert_eq!(second, first, "the set does not shrink again");
-        assert_eq!(cpus(), before, "the calling thread keeps its set");
     }
 
     #[test]

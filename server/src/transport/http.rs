@@ -408,20 +408,24 @@ where
                 // went away (a finished call ignores it).
                 let _cancel_on_drop = CancelOnDrop(job.cancel_flag());
                 let costs = state.clone();
+                let overdue = ticket.overdue();
+                let answering = server.clone();
+                // The answer is serialized there too: a dear call's result is large (tens of KB of
+                // escaped JSON for a search), and serializing it here would hold up the other
+                // connections of this worker.
                 let running = on_call_threads(&server, move || {
                     let _slot = slot;
                     let outcome = McpServer::run_call(&plugin, job);
                     if outcome.answered() {
                         costs.call_costs.record(tool, outcome.elapsed_us());
                     }
-                    outcome
+                    answering.finish_call(ticket, Some(outcome))
                 });
                 match tokio::time::timeout(server.call_deadline(), running).await {
-                    Ok(Ok(outcome)) => Ok(server.finish_call(ticket, Some(outcome))),
-                    Ok(Err(lost)) => Err(lost),
+                    Ok(reply) => reply,
                     // Past the deadline the tool stops at its next checkpoint (the guard raises its
                     // flag) and its slot comes back.
-                    Err(_) => Ok(server.finish_call(ticket, None)),
+                    Err(_) => Ok(server.finish_overdue(overdue)),
                 }
             }
         }
@@ -543,20 +547,25 @@ async fn charge(state: &HttpState, client: Option<IpAddr>, units: u32) -> Option
 }
 
 /// Runs `job` on the server's call threads ([`McpServer::call_threads`]: their own pool, each below the
-/// async workers' priority, [`super::call_costs::run_below_the_workers`], so tokio's blocking pool keeps
-/// its priority for file reads and reloads); its value, or an error if the job was lost (a panic outside
-/// a tool's own guard).
+/// async workers' priority and off the cores spared for them, [`super::placement`], so tokio's blocking
+/// pool keeps its priority for file reads and reloads), counted as a dear call while it runs
+/// ([`super::placement::DearCall`]); its value, or an error if the job was lost (a panic outside a
+/// tool's own guard).
 async fn on_call_threads<T: Send + 'static>(
     server: &McpServer,
     job: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, tokio::sync::oneshot::error::RecvError> {
     let (sender, receiver) = tokio::sync::oneshot::channel();
     server.call_threads().execute(move || {
-        // Not the async worker `execute` falls back to when no thread can be started.
-        if super::workers::on_a_call_thread() {
-            super::call_costs::run_below_the_workers();
-        }
-        let _ = sender.send(job());
+        let value = if super::workers::on_a_call_thread() {
+            super::placement::run_below_the_workers();
+            let _running = super::placement::DearCall::begin();
+            job()
+        } else {
+            // Not the async worker `execute` falls back to when no thread can be started.
+            job()
+        };
+        let _ = sender.send(value);
     });
     receiver.await
 }

@@ -59,6 +59,7 @@ pub mod jsonrpc;
 pub mod listener;
 pub mod metrics;
 pub mod modern;
+pub mod placement;
 pub mod rate_limit;
 pub mod reload;
 pub mod repoll;

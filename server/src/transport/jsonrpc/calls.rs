@@ -2,8 +2,9 @@
 //! the tool (the argument caps, once and first; `lang` and normalisation through the plugin; the result
 //! cache) and hands back the [`PendingCall`]; [`McpServer::run_call`] runs it (the one place a tool runs,
 //! inside `catch_unwind`); [`McpServer::settle`] turns its outcome, or its absence at the call deadline,
-//! into the answer and files a result in the cache. Only the waiting differs: HTTP runs the job on
-//! tokio's blocking pool under `tokio::time::timeout` ([`McpServer::finish_call`]), stdio and batches on a
+//! into the answer and files a result in the cache. Only the waiting differs: HTTP runs the job and
+//! its answer's serialization ([`McpServer::finish_call`]) on the server's call threads under
+//! `tokio::time::timeout` ([`McpServer::finish_overdue`] past it), stdio and batches on a
 //! [`Workers`](crate::transport::workers::Workers) thread waited for until the deadline
 //! ([`McpServer::call_tool`]).
 
@@ -74,6 +75,26 @@ pub struct CallTicket {
     pub(super) modern: bool,
     /// The tool and the cache keys of its result.
     pub(super) keys: CallKeys,
+}
+
+impl CallTicket {
+    /// What answering this call past its deadline needs, for the waiter to keep while the ticket goes
+    /// with the job to the thread that runs it (where the answer is then serialized,
+    /// [`McpServer::finish_call`]).
+    pub fn overdue(&self) -> OverdueTicket {
+        OverdueTicket {
+            id: self.id.clone(),
+            tool: self.keys.tool,
+        }
+    }
+}
+
+/// The id and tool of a call whose ticket went with its job ([`CallTicket::overdue`]): enough to answer
+/// it when its deadline passes ([`McpServer::finish_overdue`]).
+#[derive(Debug)]
+pub struct OverdueTicket {
+    id: String,
+    tool: &'static str,
 }
 
 /// The tool of a call and the cache keys its result is filed under.
@@ -292,17 +313,29 @@ impl McpServer {
                 outcome,
                 elapsed_us,
             }) => self.answer(tool, outcome, elapsed_us, Some((key, raw_key))),
-            None => {
-                tracing::error!(tool, "tools/call exceeded its deadline");
-                metrics::record_call(tool, "deadline", None);
-                Err(RpcError::new(
-                    codes::INTERNAL_ERROR,
-                    format!(
-                        "tool `{tool}` exceeded its {} s deadline",
-                        self.call_deadline.as_secs_f64()
-                    ),
-                ))
-            }
+            None => Err(self.deadline_error(tool)),
+        }
+    }
+
+    /// The `-32603` of a call of `tool` given up at its deadline, logged and counted.
+    fn deadline_error(&self, tool: &'static str) -> RpcError {
+        tracing::error!(tool, "tools/call exceeded its deadline");
+        metrics::record_call(tool, "deadline", None);
+        RpcError::new(
+            codes::INTERNAL_ERROR,
+            format!(
+                "tool `{tool}` exceeded its {} s deadline",
+                self.call_deadline.as_secs_f64()
+            ),
+        )
+    }
+
+    /// The reply to a call given up at its deadline whose ticket went with its job: as
+    /// [`McpServer::finish_call`] without an outcome.
+    pub fn finish_overdue(&self, ticket: OverdueTicket) -> Reply {
+        Reply::One {
+            response: self.deadline_error(ticket.tool).response_text(&ticket.id),
+            unreadable: false,
         }
     }
 

@@ -38,7 +38,7 @@ use serde_json::{Value, json};
 
 pub use self::{
     batch::BodyShape,
-    calls::{CallJob, CallOutcome, CallTicket, PendingCall},
+    calls::{CallJob, CallOutcome, CallTicket, OverdueTicket, PendingCall},
     raw_message::ModernHeaders,
     reply::{Reply, ResultParts},
 };
