@@ -4,8 +4,11 @@
 //! costs the server more to hand to a blocking thread and back (a queue, a futex wake-up each way, two
 //! context switches) than to run; one that takes milliseconds (a corpus-wide search) must not stall the
 //! worker whose other connections wait on it. So the HTTP transport keeps, per tool, a moving average of
-//! how long its recent answered calls ran ([`CallCosts::record`]; a refusal of bad arguments is cheap and
-//! says nothing of the work) and runs a call in place when its tool's average is at most
+//! the CPU time its recent answered calls took ([`CallCosts::record`] of
+//! [`CallOutcome::cpu_us`](super::jsonrpc::CallOutcome::cpu_us): the thread's own clock, so a cheap call
+//! preempted on a busy core, or on the one core the workers keep to while dear calls fill the others,
+//! [`super::placement`], is not taken for a dear one and sent to the pool; a refusal of bad arguments is
+//! cheap and says nothing of the work) and runs a call in place when its tool's average is at most
 //! [`INLINE_AT_MOST_US`] after [`WARM_UP_CALLS`] measured calls ([`CallCosts::runs_inline`]; forgotten
 //! when another corpus is loaded, whose first calls build its lazy indexes),
 //! on the blocking pool under its deadline otherwise. A tool whose calls grow dear (larger arguments, a

@@ -399,7 +399,7 @@ where
                 let outcome = McpServer::run_call(server.plugin(), job);
                 drop(slot);
                 if outcome.answered() {
-                    state.call_costs.record(tool, outcome.elapsed_us());
+                    state.call_costs.record(tool, outcome.cpu_us());
                 }
                 Ok(server.finish_call(ticket, Some(outcome)))
             } else {
@@ -417,7 +417,7 @@ where
                     let _slot = slot;
                     let outcome = McpServer::run_call(&plugin, job);
                     if outcome.answered() {
-                        costs.call_costs.record(tool, outcome.elapsed_us());
+                        costs.call_costs.record(tool, outcome.cpu_us());
                     }
                     answering.finish_call(ticket, Some(outcome))
                 });

@@ -120,12 +120,19 @@ pub(super) enum Prepared {
 pub struct CallOutcome {
     outcome: Outcome,
     elapsed_us: u64,
+    cpu_us: u64,
 }
 
 impl CallOutcome {
     /// How long the tool ran, in microseconds.
     pub fn elapsed_us(&self) -> u64 {
         self.elapsed_us
+    }
+
+    /// The CPU time the tool took on its thread, in microseconds ([`thread_cpu_time`]): what it costs,
+    /// however long the thread waited for a core meanwhile.
+    pub fn cpu_us(&self) -> u64 {
+        self.cpu_us
     }
 
     /// Whether the tool answered (a result, not a refusal of its arguments, a cancellation or a fault).
@@ -247,6 +254,7 @@ impl McpServer {
     /// checkpoints reading the job's cancel flag: the one place a tool runs.
     pub fn run_call(plugin: &Plugin, job: CallJob) -> CallOutcome {
         let started = Instant::now();
+        let cpu_started = thread_cpu_time();
         let CallJob {
             tool,
             arguments,
@@ -256,6 +264,7 @@ impl McpServer {
             cancel::run_with(&flag, || plugin.call(tool, arguments))
         }));
         let elapsed_us = started.elapsed().as_micros() as u64;
+        let cpu_us = thread_cpu_time().saturating_sub(cpu_started).as_micros() as u64;
         if matches!(outcome, Ok(Err(ToolError::Cancelled))) {
             // Counted here: nobody waits for this outcome, so it never reaches an answer.
             tracing::info!(tool, elapsed_us, outcome = "cancelled", "tools/call");
@@ -264,6 +273,7 @@ impl McpServer {
         CallOutcome {
             outcome,
             elapsed_us,
+            cpu_us,
         }
     }
 
@@ -312,6 +322,7 @@ impl McpServer {
             Some(CallOutcome {
                 outcome,
                 elapsed_us,
+                cpu_us: _,
             }) => self.answer(tool, outcome, elapsed_us, Some((key, raw_key))),
             None => Err(self.deadline_error(tool)),
         }
@@ -415,6 +426,20 @@ impl McpServer {
         }
         Ok(result)
     }
+}
+
+/// The CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`); zero where the system will not
+/// say.
+pub fn thread_cpu_time() -> Duration {
+    let mut time = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes only the timespec it is given.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) } != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(time.tv_sec as u64, time.tv_nsec as u32)
 }
 
 /// The serialized `tools/call` result: the payload `{"result", "citations"}` as the text block and as
