@@ -79,7 +79,7 @@ struct Cli {
     /// in MCP_TRUSTED_PROXIES every client shares its address [default: one per core, at least 2]
     #[arg(long, env = "MCP_MAX_CALLS_PER_CLIENT", value_parser = clap::value_parser!(u64).range(1..))]
     max_calls_per_client: Option<u64>,
-    /// Spare the first quarter of the process' CPUs (at least one) for the async workers: the tool calls
+    /// Spare a quarter of the process' CPUs, rounded up (one of 2 to 4), for the async workers: the tool calls
     /// that run on the server's call threads (the dear ones) keep off them, and while dear calls fill
     /// every other core the workers keep to them, so cheap and cached calls are answered on time
     /// (`false`: dear calls and workers may use every core)
@@ -250,9 +250,11 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
         cli.max_connections_per_client as usize,
         cli.connection_fair_share as usize,
     );
-    // A worker counts itself among those kept to the spared cores the first time it unparks.
+    // A worker counts itself among those kept to the spared cores the first time it unparks; any other
+    // thread of the runtime (its blocking pool) starts on every core, whatever its parent's set.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .on_thread_start(server::transport::placement::runtime_thread_started)
         .on_thread_unpark(server::transport::placement::worker_unparked)
         .build()
         .map_err(|error| error.to_string())?;
@@ -304,9 +306,16 @@ fn serve_http(cli: &Cli, corpus_dir: &std::path::Path) -> Result<(), String> {
             ipv6_client_prefix: cli.ipv6_client_prefix,
             ..ServeLimits::default()
         };
-        listener::serve(listener, service(state), limits, shutdown_signal())
-            .await
-            .map_err(|error| error.to_string())
+        // On a worker, not this thread (which `block_on` parks): the accept loop moves with the workers.
+        tokio::spawn(listener::serve(
+            listener,
+            service(state),
+            limits,
+            shutdown_signal(),
+        ))
+        .await
+        .map_err(|error| error.to_string())?
+        .map_err(|error| error.to_string())
     })
 }
 

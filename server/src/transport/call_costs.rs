@@ -4,11 +4,12 @@
 //! costs the server more to hand to a blocking thread and back (a queue, a futex wake-up each way, two
 //! context switches) than to run; one that takes milliseconds (a corpus-wide search) must not stall the
 //! worker whose other connections wait on it. So the HTTP transport keeps, per tool, a moving average of
-//! the CPU time its recent answered calls took ([`CallCosts::record`] of
-//! [`CallOutcome::cpu_us`](super::jsonrpc::CallOutcome::cpu_us): the thread's own clock, so a cheap call
-//! preempted on a busy core, or on the one core the workers keep to while dear calls fill the others,
-//! [`super::placement`], is not taken for a dear one and sent to the pool; a refusal of bad arguments is
-//! cheap and says nothing of the work) and runs a call in place when its tool's average is at most
+//! what its recent answered calls cost their thread ([`CallCosts::record`] of
+//! [`CallOutcome::cpu_us`](super::jsonrpc::CallOutcome::cpu_us): the CPU time, so a cheap call preempted
+//! on a busy core, or on the one core the workers keep to while dear calls fill the others,
+//! [`super::placement`], is not taken for a dear one and sent to the pool (and a tool on the pool does
+//! not keep the workers there by itself); a refusal of bad arguments is cheap and says nothing of the
+//! work) and runs a call in place when its tool's average is at most
 //! [`INLINE_AT_MOST_US`] after [`WARM_UP_CALLS`] measured calls ([`CallCosts::runs_inline`]; forgotten
 //! when another corpus is loaded, whose first calls build its lazy indexes),
 //! on the blocking pool under its deadline otherwise. A tool whose calls grow dear (larger arguments, a
@@ -16,7 +17,7 @@
 //! still holds its slot of the cap on calls in flight and is measured like the others.
 //!
 //! An inline call cannot be given up at its deadline (nothing else runs on its thread meanwhile): the
-//! bound keeps such calls three orders of magnitude under the shortest deadline allowed (1 s).
+//! bound keeps such calls' work three orders of magnitude under the shortest deadline allowed (1 s).
 //!
 //! Where the calls that do not run in place go, and at what priority: [`super::placement`].
 

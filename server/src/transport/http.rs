@@ -413,19 +413,24 @@ where
                 // The answer is serialized there too: a dear call's result is large (tens of KB of
                 // escaped JSON for a search), and serializing it here would hold up the other
                 // connections of this worker.
+                let given_up = job.cancel_flag();
                 let running = on_call_threads(&server, move || {
                     let _slot = slot;
                     let outcome = McpServer::run_call(&plugin, job);
                     if outcome.answered() {
                         costs.call_costs.record(tool, outcome.cpu_us());
                     }
-                    answering.finish_call(ticket, Some(outcome))
+                    // Nobody waits for a call given up at its deadline or left by its client: its
+                    // outcome is dropped, neither answered, counted nor cached.
+                    (!given_up.is_cancelled()).then(|| answering.finish_call(ticket, Some(outcome)))
                 });
                 match tokio::time::timeout(server.call_deadline(), running).await {
-                    Ok(reply) => reply,
+                    Ok(Ok(Some(reply))) => Ok(reply),
+                    Ok(Err(lost)) => Err(lost),
                     // Past the deadline the tool stops at its next checkpoint (the guard raises its
-                    // flag) and its slot comes back.
-                    Err(_) => Ok(server.finish_overdue(overdue)),
+                    // flag) and its slot comes back. (`None` only comes once the flag is raised, by
+                    // this waiter when it stops waiting.)
+                    Ok(Ok(None)) | Err(_) => Ok(server.finish_overdue(overdue)),
                 }
             }
         }

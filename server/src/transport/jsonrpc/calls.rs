@@ -129,8 +129,9 @@ impl CallOutcome {
         self.elapsed_us
     }
 
-    /// The CPU time the tool took on its thread, in microseconds ([`thread_cpu_time`]): what it costs,
-    /// however long the thread waited for a core meanwhile.
+    /// What the tool cost its thread, in microseconds: the CPU time it took ([`thread_cpu_time`]),
+    /// however long the thread waited for a core meanwhile; its whole time ([`CallOutcome::elapsed_us`])
+    /// where the system will not say.
     pub fn cpu_us(&self) -> u64 {
         self.cpu_us
     }
@@ -264,7 +265,11 @@ impl McpServer {
             cancel::run_with(&flag, || plugin.call(tool, arguments))
         }));
         let elapsed_us = started.elapsed().as_micros() as u64;
-        let cpu_us = thread_cpu_time().saturating_sub(cpu_started).as_micros() as u64;
+        let cpu_us = thread_cpu_time()
+            .zip(cpu_started)
+            .map_or(elapsed_us, |(now, started)| {
+                now.saturating_sub(started).as_micros() as u64
+            });
         if matches!(outcome, Ok(Err(ToolError::Cancelled))) {
             // Counted here: nobody waits for this outcome, so it never reaches an answer.
             tracing::info!(tool, elapsed_us, outcome = "cancelled", "tools/call");
@@ -428,18 +433,23 @@ impl McpServer {
     }
 }
 
-/// The CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`); zero where the system will not
-/// say.
-pub fn thread_cpu_time() -> Duration {
-    let mut time = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` writes only the timespec it is given.
-    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) } != 0 {
-        return Duration::ZERO;
+/// The CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`); `None` where the system will
+/// not say.
+pub fn thread_cpu_time() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        let mut time = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `clock_gettime` writes only the timespec it is given.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) } != 0 {
+            return None;
+        }
+        Some(Duration::new(time.tv_sec as u64, time.tv_nsec as u32))
     }
-    Duration::new(time.tv_sec as u64, time.tv_nsec as u32)
+    #[cfg(not(unix))]
+    None
 }
 
 /// The serialized `tools/call` result: the payload `{"result", "citations"}` as the text block and as
