@@ -410,10 +410,10 @@ where
                 let costs = state.clone();
                 let overdue = ticket.overdue();
                 let answering = server.clone();
+                let given_up = job.cancel_flag();
                 // The answer is serialized there too: a dear call's result is large (tens of KB of
                 // escaped JSON for a search), and serializing it here would hold up the other
                 // connections of this worker.
-                let given_up = job.cancel_flag();
                 let running = on_call_threads(&server, move || {
                     let _slot = slot;
                     let outcome = McpServer::run_call(&plugin, job);

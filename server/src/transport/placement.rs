@@ -129,10 +129,9 @@ pub fn worker_unparked() {
     thread_local! {
         static COUNTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
-    if COUNTED.get() {
+    if COUNTED.replace(true) {
         return;
     }
-    COUNTED.set(true);
     #[cfg(target_os = "linux")]
     if let Some(spare) = SPARE.get() {
         spare.add_worker(this_thread_id());
@@ -334,10 +333,9 @@ pub fn run_below_the_workers() {
     thread_local! {
         static LOWERED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
-    if LOWERED.get() {
+    if LOWERED.replace(true) {
         return;
     }
-    LOWERED.set(true);
     #[cfg(target_os = "linux")]
     {
         if let Err(error) = lower_this_thread() {
