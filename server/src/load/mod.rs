@@ -44,6 +44,8 @@ pub struct Corpus {
     /// What the corpus changed against the one it replaced (`exports/changes.json`), read on first use;
     /// `None` for a corpus published without it.
     changes: OnceLock<Result<Option<Changes>, String>>,
+    /// Whether [`Corpus::warm`] has run to its end (whatever it found).
+    warmed: std::sync::atomic::AtomicBool,
     /// The source concordance table, read on first use.
     concordance: OnceLock<Result<Vec<ConcordanceRow>, String>>,
     /// The curated projects, read on first use.
@@ -121,7 +123,15 @@ impl Corpus {
             },
             || self.baked.warm(),
         );
+        self.warmed
+            .store(true, std::sync::atomic::Ordering::Release);
         decoded.and(listed)
+    }
+
+    /// Whether [`Corpus::warm`] has run to its end: from then on no call waits for another thread to read
+    /// what it needs (what a call's own cost may be measured by, `transport::call_costs`).
+    pub fn is_warm(&self) -> bool {
+        self.warmed.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// The bake's precomputed per-series statistics (`series_stats.json`), sorted by (indicator, country).
@@ -468,6 +478,7 @@ pub fn load_corpus(out_dir: &Path) -> Result<Corpus, CorpusError> {
         year_stats: OnceLock::new(),
         data_health: OnceLock::new(),
         changes: OnceLock::new(),
+        warmed: std::sync::atomic::AtomicBool::new(false),
         concordance: OnceLock::new(),
         projects: OnceLock::new(),
         record_sources,

@@ -523,6 +523,12 @@ impl Plugin {
         &self.corpus
     }
 
+    /// Whether the corpus has been read ahead of the calls ([`Corpus::is_warm`]): before, a call may
+    /// wait for the thread reading it, and its own cost says little.
+    pub fn is_warm(&self) -> bool {
+        self.corpus.is_warm()
+    }
+
     /// The exposed tools, in order.
     pub fn tools(&self) -> &[ToolSpec] {
         &self.tools

@@ -8,8 +8,9 @@
 //! [`CallOutcome::cpu_us`](super::jsonrpc::CallOutcome::cpu_us): the CPU time, so a cheap call preempted
 //! on a busy core, or on the one core the workers keep to while dear calls fill the others,
 //! [`super::placement`], is not taken for a dear one and sent to the pool (and a tool on the pool does
-//! not keep the workers there by itself); a refusal of bad arguments is cheap and says nothing of the
-//! work) and runs a call in place when its tool's average is at most
+//! not keep the workers there by itself); measured once the corpus is warm (`Plugin::is_warm`), since
+//! a call that waits for the thread reading it uses little CPU time; a refusal of bad arguments is
+//! cheap and says nothing of the work) and runs a call in place when its tool's average is at most
 //! [`INLINE_AT_MOST_US`] after [`WARM_UP_CALLS`] measured calls ([`CallCosts::runs_inline`]; forgotten
 //! when another corpus is loaded, whose first calls build its lazy indexes),
 //! on the blocking pool under its deadline otherwise. A tool whose calls grow dear (larger arguments, a

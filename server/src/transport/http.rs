@@ -398,7 +398,7 @@ where
                 // cost more than the call ([`super::call_costs`]).
                 let outcome = McpServer::run_call(server.plugin(), job);
                 drop(slot);
-                if outcome.answered() {
+                if outcome.answered() && server.plugin().is_warm() {
                     state.call_costs.record(tool, outcome.cpu_us());
                 }
                 Ok(server.finish_call(ticket, Some(outcome)))
@@ -417,7 +417,9 @@ where
                 let running = on_call_threads(&server, move || {
                     let _slot = slot;
                     let outcome = McpServer::run_call(&plugin, job);
-                    if outcome.answered() {
+                    // Measured once the corpus is warm: a call waiting meanwhile for the thread that
+                    // reads it uses little CPU time, and would pass its tool for a cheap one.
+                    if outcome.answered() && plugin.is_warm() {
                         costs.call_costs.record(tool, outcome.cpu_us());
                     }
                     // Nobody waits for a call given up at its deadline or left by its client: its

@@ -120,3 +120,15 @@ async fn a_published_corpus_is_swapped_in_and_a_broken_one_changes_nothing() {
         "{metrics}"
     );
 }
+
+/// A corpus is warm once read ahead of its calls (a reload warms the new one before the swap), and not
+/// before: what the transport waits for before it measures a tool's calls (`transport::call_costs`).
+#[test]
+fn a_corpus_is_warm_once_read_ahead_and_not_before() {
+    let corpus = server::load::load_corpus(corpus_dir()).unwrap();
+    assert!(!corpus.is_warm(), "nothing read ahead yet");
+    corpus.warm().unwrap();
+    assert!(corpus.is_warm());
+    let plugin = server::tools::Plugin::new(Arc::new(corpus), server::tools::all()).unwrap();
+    assert!(plugin.is_warm(), "the plugin says what its corpus says");
+}
