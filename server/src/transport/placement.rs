@@ -60,11 +60,10 @@ pub struct Spare {
 
 /// The process' CPUs at start, split (see the module doc).
 #[cfg(target_os = "linux")]
-#[derive(Clone, Copy)]
 struct Cores {
     /// Every CPU of the process' set: the workers' while dear calls leave a core free.
     all: libc::cpu_set_t,
-    /// The first quarter of them (at least one): the workers' while dear calls fill the rest.
+    /// A quarter of them, rounded up: the workers' while dear calls fill the rest.
     spared: libc::cpu_set_t,
     /// The rest: the call threads'.
     calls: libc::cpu_set_t,
@@ -290,10 +289,8 @@ impl Spare {
     fn add_worker(&self, thread: libc::pid_t) {
         let mut workers = self.lock_workers();
         workers.threads.push(thread);
-        if workers.kept_to_spared
-            && let Err(error) = keep_thread_to(thread, &self.cores.spared)
-        {
-            tracing::debug!(%error, thread, "could not move an async worker");
+        if workers.kept_to_spared {
+            move_worker(thread, &self.cores.spared);
         }
     }
 }
@@ -303,10 +300,16 @@ impl Workers {
     /// Keeps every worker to the CPUs of `set`.
     fn move_to(&self, set: &libc::cpu_set_t) {
         for &thread in &self.threads {
-            if let Err(error) = keep_thread_to(thread, set) {
-                tracing::debug!(%error, thread, "could not move an async worker");
-            }
+            move_worker(thread, set);
         }
+    }
+}
+
+/// Keeps the async worker `thread` to the CPUs of `set` (a failure is logged: it keeps the set it had).
+#[cfg(target_os = "linux")]
+fn move_worker(thread: libc::pid_t, set: &libc::cpu_set_t) {
+    if let Err(error) = keep_thread_to(thread, set) {
+        tracing::debug!(%error, thread, "could not move an async worker");
     }
 }
 
