@@ -176,10 +176,15 @@ pub async fn serve(
     // waker `Repoll` gives the connection never changes, so a registered timer is only looked at again
     // once it has fired: a request costs it no poll.
     let mut deadline_registered = false;
+    // Likewise the close signal holds that waker from the first poll on.
+    let mut close_registered = false;
     let mut closing = false;
     let served = std::future::poll_fn(|context| {
         if !closing {
-            state.task.register(context.waker());
+            if !close_registered {
+                state.task.register(context.waker());
+                close_registered = true;
+            }
             if state.closing.load(Ordering::SeqCst) {
                 // Its client holds more than its share while others wait, or the server drains.
                 tracing::debug!(%peer, "connection asked to close");

@@ -43,7 +43,7 @@ const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 const MCP_PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
 const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
 const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
-const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+pub(super) const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// The largest body accepted, in bytes (256 KB).
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
@@ -196,7 +196,25 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
         .extensions()
         .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
         .map(|axum::extract::ConnectInfo(peer)| *peer);
-    answer_post(&state, request, peer).await
+    answer_post(&state, request, peer).await.into_response()
+}
+
+/// What [`answer_post`] answers: a response, or a repeated call's cached result (charged already) whose
+/// 200 response the lane builds ([`parts_response`] through the router; the direct lane's own headers,
+/// [`super::http_service`]).
+pub(super) enum PostAnswer {
+    Response(Response),
+    Repeat(ResultParts),
+}
+
+impl PostAnswer {
+    /// The response, a repeat's built by [`parts_response`].
+    pub(super) fn into_response(self) -> Response {
+        match self {
+            PostAnswer::Response(response) => response,
+            PostAnswer::Repeat(parts) => parts_response(parts),
+        }
+    }
 }
 
 /// The answer to an MCP POST from the socket peer `peer` (`None` when unknown, as in tests): the gate,
@@ -205,33 +223,85 @@ pub(super) async fn answer_post<B>(
     state: &Arc<HttpState>,
     request: axum::http::Request<B>,
     peer: Option<std::net::SocketAddr>,
-) -> Response
+) -> PostAnswer
+where
+    B: http_body::Body<Data = Bytes> + Unpin,
+{
+    let admitted = match admit(state, request, peer).await {
+        Ok(admitted) => admitted,
+        Err(refusal) => return PostAnswer::Response(refusal),
+    };
+    // A repeated `tools/call` (its params' exact text answered before) is answered from the cache
+    // without parsing the body into a value or copying the result.
+    // A 2026-07-28 one is answered so only when its headers mirror its body exactly.
+    let repeat = if admitted.mirrored.is_modern() {
+        state.server_now().repeat_modern(
+            &admitted.bytes,
+            jsonrpc::ModernHeaders {
+                version: admitted.mirrored.version.as_deref(),
+                method: admitted.mirrored.method.as_deref(),
+                name: admitted.mirrored.name.as_deref(),
+            },
+        )
+    } else {
+        admitted
+            .unsupported_version
+            .is_none()
+            .then(|| state.server_now().repeat(&admitted.bytes))
+            .flatten()
+    };
+    if let Some(repeat) = repeat {
+        return match charge(state, admitted.client, 1).await {
+            Some(refusal) => PostAnswer::Response(refusal),
+            None => PostAnswer::Repeat(repeat),
+        };
+    }
+    // Boxed: its future is large (a tool call's state), and a repeat should not carry its room.
+    PostAnswer::Response(Box::pin(answer_message(state, admitted)).await)
+}
+
+/// A POST past the gate and the body cap, its body read: what the rest of its answer needs.
+struct Admitted {
+    client: Option<IpAddr>,
+    unsupported_version: Option<String>,
+    mirrored: MirroredHeaders,
+    session_features: ClientFeatures,
+    bytes: Bytes,
+}
+
+/// The gate (`MCP_ENABLED`, origin and host, JSON content type), the body cap and the reading of the
+/// body; the refusal when one of them refuses.
+async fn admit<B>(
+    state: &Arc<HttpState>,
+    request: axum::http::Request<B>,
+    peer: Option<std::net::SocketAddr>,
+) -> Result<Admitted, Response>
 where
     B: http_body::Body<Data = Bytes> + Unpin,
 {
     if !state.config.enabled {
-        return (
+        return Err((
             StatusCode::FORBIDDEN,
             axum::Json(json!({"error": "mcp_disabled"})),
         )
-            .into_response();
+            .into_response());
     }
     if let Some(message) = guard::refusal(
         request.headers(),
         &state.config.origins,
         state.config.check_host,
     ) {
-        return json_response(
+        return Err(json_response(
             StatusCode::FORBIDDEN,
             &error_response(Value::Null, codes::INVALID_REQUEST, &message, None),
-        );
+        ));
     }
     if !guard::is_json(request.headers()) {
         let message = "a POST to /api/mcp must be Content-Type: application/json";
-        return json_response(
+        return Err(json_response(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             &error_response(Value::Null, codes::INVALID_REQUEST, message, None),
-        );
+        ));
     }
     let too_large = || {
         let message = format!("request body above {MAX_BODY_BYTES} bytes");
@@ -247,7 +317,7 @@ where
         .get(header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
     if declared_length.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
-        return too_large();
+        return Err(too_large());
     }
     let client = state.client_of_peer(request.headers(), peer);
     let unsupported_version = unsupported_version(request.headers());
@@ -265,13 +335,14 @@ where
         std::future::poll_fn(|context| Poll::Ready(reading.as_mut().poll(context))).await;
     let read = match first_poll {
         Poll::Ready(read) => Ok(read),
-        Poll::Pending => tokio::time::timeout(BODY_TIMEOUT, reading).await,
+        // Boxed, as every rare path here: a timer is large, and a body read at once should not carry it.
+        Poll::Pending => Box::pin(tokio::time::timeout(BODY_TIMEOUT, reading)).await,
     };
     let bytes = match read {
         Ok(Ok(bytes)) => bytes,
-        Ok(Err(BodyError::TooLarge)) => return too_large(),
+        Ok(Err(BodyError::TooLarge)) => return Err(too_large()),
         Ok(Err(BodyError::Unreadable)) => {
-            return json_response(
+            return Err(json_response(
                 StatusCode::BAD_REQUEST,
                 &error_response(
                     Value::Null,
@@ -279,43 +350,38 @@ where
                     "could not read the request body",
                     None,
                 ),
-            );
+            ));
         }
         Err(_) => {
             let message = format!(
                 "request body not received within {} s",
                 BODY_TIMEOUT.as_secs()
             );
-            return json_response(
+            return Err(json_response(
                 StatusCode::REQUEST_TIMEOUT,
                 &error_response(Value::Null, codes::PARSE_ERROR, &message, None),
-            );
+            ));
         }
     };
-    // A repeated `tools/call` (its params' exact text answered before) is answered from the cache
-    // without parsing the body into a value or copying the result.
-    // A 2026-07-28 one is answered so only when its headers mirror its body exactly.
-    let repeat = if mirrored.is_modern() {
-        state.server_now().repeat_modern(
-            &bytes,
-            jsonrpc::ModernHeaders {
-                version: mirrored.version.as_deref(),
-                method: mirrored.method.as_deref(),
-                name: mirrored.name.as_deref(),
-            },
-        )
-    } else {
-        unsupported_version
-            .is_none()
-            .then(|| state.server_now().repeat(&bytes))
-            .flatten()
-    };
-    if let Some(repeat) = repeat {
-        if let Some(refusal) = charge(state, client, 1).await {
-            return refusal;
-        }
-        return parts_response(repeat);
-    }
+    Ok(Admitted {
+        client,
+        unsupported_version,
+        mirrored,
+        session_features,
+        bytes,
+    })
+}
+
+/// The answer to an admitted POST that is no repeat: parsed, checked against its headers, charged,
+/// then its message (or batch) handled, a tool call on the call threads or in place.
+async fn answer_message(state: &Arc<HttpState>, admitted: Admitted) -> Response {
+    let Admitted {
+        client,
+        unsupported_version,
+        mirrored,
+        session_features,
+        bytes,
+    } = admitted;
     let body = match parse(&bytes) {
         Ok(body) => body,
         Err(response) => return *response,
@@ -526,7 +592,7 @@ async fn charge(state: &HttpState, client: Option<IpAddr>, units: u32) -> Option
     let shared = match &state.shared_limiter {
         Some(shared) => {
             let key = client.map_or_else(|| "unknown".to_string(), |address| address.to_string());
-            shared.charge(&key, units).await
+            Box::pin(shared.charge(&key, units)).await
         }
         None => None,
     };
@@ -612,7 +678,12 @@ fn busy_response(state: &HttpState, busy: Busy) -> Response {
 /// The 200 answer to a result: its head, the result and the tail as chunks of one body (two when the
 /// result comes from the cache with its tail; the result is never copied on its way out).
 fn parts_response(parts: ResultParts) -> Response {
-    let mut response = Response::new(Body::new(Chunks::new(parts.into_chunks())));
+    json_chunks_response(Chunks::new(parts.into_chunks()))
+}
+
+/// A 200 JSON answer whose body is `chunks`.
+pub(super) fn json_chunks_response(chunks: Chunks) -> Response {
+    let mut response = Response::new(Body::new(chunks));
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),

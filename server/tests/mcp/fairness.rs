@@ -456,6 +456,72 @@ async fn an_mcp_post_answers_alike_through_the_direct_lane_and_through_the_route
 }
 
 #[tokio::test]
+async fn a_repeat_without_origin_answers_alike_through_the_direct_lane_and_through_the_router() {
+    // The direct lane answers a repeat from a request without `Origin` with headers made once; they are
+    // the router's, for an answer above the compression threshold (`Vary: accept-encoding`) and below it.
+    let state = http_state(true, 1_000_000);
+    let large = call(
+        "get_series",
+        json!({"indicator": "sp_dyn_le00_in", "countries": ["MEX"], "from_year": 2020, "to_year": 2020}),
+    );
+    let small = call("get_series", json!({"indicator": "no_such_indicator"}));
+    for (body, large_answer) in [(large, true), (small, false)] {
+        let common = [
+            ("x-real-ip", "203.0.113.63"),
+            ("x-request-id", "lane-check-2"),
+        ];
+        for round in 0..3 {
+            let (direct, direct_bytes) = send(&state, post(body.clone(), &common)).await;
+            let mut gzip_headers = common.to_vec();
+            gzip_headers.push(("accept-encoding", "gzip"));
+            let (routed, routed_bytes) = send(&state, post(body.clone(), &gzip_headers)).await;
+            assert_eq!(direct.status(), StatusCode::OK);
+            let routed_plain = if routed.headers().contains_key("content-encoding") {
+                gunzip(&routed_bytes)
+            } else {
+                routed_bytes
+            };
+            assert_eq!(routed_plain, direct_bytes, "round {round}");
+            assert_eq!(
+                comparable_headers(&direct),
+                comparable_headers(&routed),
+                "round {round}"
+            );
+            assert_eq!(direct_bytes.len() >= 1024, large_answer, "round {round}");
+            let vary: Vec<&str> = direct
+                .headers()
+                .get_all("vary")
+                .iter()
+                .map(|value| value.to_str().unwrap())
+                .collect();
+            // Loopback's default policy: CORS only for local pages, so the answer varies by origin.
+            let expected: &[&str] = if large_answer {
+                &["accept-encoding, Origin"]
+            } else {
+                &["Origin"]
+            };
+            assert_eq!(vary, expected, "round {round}");
+            assert_eq!(direct.headers()["x-request-id"], "lane-check-2");
+            assert_eq!(direct.headers()["x-content-type-options"], "nosniff");
+            assert_eq!(direct.headers()["content-type"], "application/json");
+            assert!(
+                direct
+                    .headers()
+                    .get("access-control-allow-origin")
+                    .is_none()
+            );
+        }
+        // A minted request id takes the made-once headers' place for the id.
+        let (minted, _) = send(&state, post(body.clone(), &[("x-real-ip", "203.0.113.63")])).await;
+        let id = minted.headers()["x-request-id"].to_str().unwrap();
+        assert!(
+            id.starts_with(&format!("{:x}-", std::process::id())),
+            "{id}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn a_cheap_tool_runs_in_place_once_measured_and_answers_the_same() {
     let state = uncached_state();
     let body = call(
