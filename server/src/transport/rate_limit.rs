@@ -84,7 +84,15 @@ impl<K: Hash + Eq + Clone> RateLimiter<K> {
         {
             windows.pop_lru();
         }
-        let window = match windows.get_mut(&key) {
+        // The key charged last (one client's run of calls) is found without hashing it, and stays at the
+        // front; any other is looked up and moved there.
+        let is_latest = windows.peek_mru().is_some_and(|(latest, _)| *latest == key);
+        let found = if is_latest {
+            windows.iter_mut().next().map(|(_, window)| window)
+        } else {
+            windows.get_mut(&key)
+        };
+        let window = match found {
             Some(window) => window,
             None => {
                 if windows.len() >= self.max_keys {

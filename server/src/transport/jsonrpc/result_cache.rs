@@ -33,7 +33,17 @@ impl ResultCache {
     /// The tool and result filed under `key` (now the most recently used), counted as a call of the tool
     /// answered from the cache (`lac_corpus_tool_calls_total{outcome="cached"}`).
     pub(super) fn get(&mut self, key: &str) -> Option<(&'static str, TailedResult)> {
-        let (tool, result, cached_calls) = self.entries.get_mut(key)?;
+        // The entry used last (a client repeating its call, a page polling one) is found without hashing
+        // its key, and stays where it is; any other is looked up and moved to the front.
+        let is_latest = self
+            .entries
+            .peek_mru()
+            .is_some_and(|(latest, _)| latest == key);
+        let (tool, result, cached_calls) = if is_latest {
+            self.entries.iter_mut().next().map(|(_, entry)| entry)
+        } else {
+            self.entries.get_mut(key)
+        }?;
         cached_calls
             .get_or_insert_with(|| metrics::cached_calls(tool))
             .inc();
@@ -57,5 +67,37 @@ impl ResultCache {
             };
             self.bytes -= old_key.len() + old_result.len();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The result a test files: `text`, tailed.
+    fn result(text: &str) -> TailedResult {
+        TailedResult::new(text.as_bytes())
+    }
+
+    #[test]
+    fn a_hit_makes_its_entry_the_last_to_go_whether_it_was_the_latest_or_not() {
+        let entry = "k1".len() + result("r").len();
+        // Room for four entries of this size, not five (an entry may take a quarter of the budget).
+        let mut cache = ResultCache::with_budget(4 * entry);
+        for key in ["k1", "k2", "k3", "k4"] {
+            cache.put(key.to_string(), "get_series", result("r"));
+        }
+        // k4 is the latest (found without a lookup), k1 the oldest (looked up and moved to the front).
+        assert_eq!(cache.get("k4").map(|(tool, _)| tool), Some("get_series"));
+        assert_eq!(cache.get("k4").map(|(tool, _)| tool), Some("get_series"));
+        assert!(cache.get("k1").is_some());
+        assert!(cache.get("missing").is_none());
+        cache.put("k5".to_string(), "get_series", result("r"));
+        // k2, used longest ago, went; the others stayed.
+        assert!(cache.get("k2").is_none());
+        for key in ["k1", "k3", "k4", "k5"] {
+            assert!(cache.get(key).is_some(), "{key}");
+        }
+        assert_eq!(cache.get("k5").unwrap().1.result().as_ref(), b"r");
     }
 }
