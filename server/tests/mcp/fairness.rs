@@ -397,6 +397,28 @@ fn comparable_headers(response: &axum::http::Response<Body>) -> Vec<(String, Str
     headers
 }
 
+/// `body` POSTed with `headers` through the direct lane, then through the router (the same headers with
+/// `Accept-Encoding: gzip`): each response and its bytes, the router's decompressed when it compressed.
+async fn through_both_lanes(
+    state: &std::sync::Arc<HttpState>,
+    body: &str,
+    headers: &[(&str, &str)],
+) -> (
+    (axum::http::Response<Body>, Vec<u8>),
+    (axum::http::Response<Body>, Vec<u8>),
+) {
+    let direct = send(state, post(body.to_string(), headers)).await;
+    let mut gzip_headers = headers.to_vec();
+    gzip_headers.push(("accept-encoding", "gzip"));
+    let (routed, routed_bytes) = send(state, post(body.to_string(), &gzip_headers)).await;
+    let routed_bytes = if routed.headers().contains_key("content-encoding") {
+        gunzip(&routed_bytes)
+    } else {
+        routed_bytes
+    };
+    (direct, (routed, routed_bytes))
+}
+
 #[tokio::test]
 async fn an_mcp_post_answers_alike_through_the_direct_lane_and_through_the_router() {
     let state = http_state(true, 1_000_000);
@@ -411,15 +433,13 @@ async fn an_mcp_post_answers_alike_through_the_direct_lane_and_through_the_route
     ];
     // Twice each way: the first runs the tool, the second is a repeat answered from the cache.
     for _ in 0..2 {
-        let (direct, direct_bytes) = send(&state, post(body.clone(), &common)).await;
-        let mut gzip_headers = common.to_vec();
-        gzip_headers.push(("accept-encoding", "gzip"));
-        let (routed, routed_bytes) = send(&state, post(body.clone(), &gzip_headers)).await;
+        let ((direct, direct_bytes), (routed, routed_bytes)) =
+            through_both_lanes(&state, &body, &common).await;
         assert_eq!(direct.status(), StatusCode::OK);
         assert_eq!(routed.status(), StatusCode::OK);
         assert!(direct.headers().get("content-encoding").is_none());
         assert_eq!(routed.headers()["content-encoding"], "gzip");
-        assert_eq!(gunzip(&routed_bytes), direct_bytes);
+        assert_eq!(routed_bytes, direct_bytes);
         assert_eq!(comparable_headers(&direct), comparable_headers(&routed));
         for response in [&direct, &routed] {
             // A shared cache keeps the two representations apart, and apart by origin.
@@ -471,17 +491,10 @@ async fn a_repeat_without_origin_answers_alike_through_the_direct_lane_and_throu
             ("x-request-id", "lane-check-2"),
         ];
         for round in 0..3 {
-            let (direct, direct_bytes) = send(&state, post(body.clone(), &common)).await;
-            let mut gzip_headers = common.to_vec();
-            gzip_headers.push(("accept-encoding", "gzip"));
-            let (routed, routed_bytes) = send(&state, post(body.clone(), &gzip_headers)).await;
+            let ((direct, direct_bytes), (routed, routed_bytes)) =
+                through_both_lanes(&state, &body, &common).await;
             assert_eq!(direct.status(), StatusCode::OK);
-            let routed_plain = if routed.headers().contains_key("content-encoding") {
-                gunzip(&routed_bytes)
-            } else {
-                routed_bytes
-            };
-            assert_eq!(routed_plain, direct_bytes, "round {round}");
+            assert_eq!(routed_bytes, direct_bytes, "round {round}");
             assert_eq!(
                 comparable_headers(&direct),
                 comparable_headers(&routed),
