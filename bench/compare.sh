@@ -3,13 +3,16 @@
 # same load tool (wrk, 2 threads, 16 connections): the peer (the same tool on the official Python MCP SDK,
 # ../shared/peers/python-sdk, run from there), this server without its result cache (every call runs the
 # tool and serializes the answer), this server cached, and the ceiling (an axum handler returning our
-# answer's bytes from memory), the last two in turns of 5 s (COMPARE_ROUNDS rounds, 5 by default) so
+# answer's bytes from memory), the last two in turns of 5 s (COMPARE_ROUNDS rounds, odd, 5 by default) so
 # that their ratio is not the machine's drift between two runs. Then the latency of ours at half of its
 # saturation rate (wrk paced by bench/paced.lua: each connection waits 1 ms between calls), and the
 # server's RSS after the load. Prints one table. Usage: bash bench/compare.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
+rounds=${COMPARE_ROUNDS:-5}
+[[ $rounds =~ ^[0-9]+$ ]] && (( rounds % 2 == 1 )) \
+  || { echo "COMPARE_ROUNDS must be an odd number of rounds (1, 3, 5, ...), not \`$rounds\`" >&2; exit 1; }
 peer_dir=../shared/peers/python-sdk
 [ -f "$peer_dir/server.py" ] || { echo "the peer is not at $peer_dir" >&2; exit 1; }
 if [ ! -x target/peer-venv/bin/python ] || ! cmp -s "$peer_dir/requirements.txt" target/peer-venv/requirements.txt; then
@@ -57,18 +60,28 @@ for target in "peer 18781" "uncached 18082"; do
   set -- $target
   read -r rate[$1] p50[$1] p99[$1] < <(measure -t2 -c16 -d10s "http://127.0.0.1:$2/api/mcp")
 done
-# Cached and ceiling take turns, 5 s each for $rounds rounds, so that the machine's drift (a neighbour, a
-# slower minute) falls on both alike: their ratio is the median of the rounds' ratios, and each one's row
-# is its median round.
-rounds=${COMPARE_ROUNDS:-5}
+# Cached and ceiling take turns, 5 s each for $rounds rounds (an odd number), the one that goes first
+# alternating, so that the machine's drift (a neighbour, a slower minute) falls on both alike: their ratio
+# is the median of the rounds' ratios, and each one's row is its median round.
 round_ratios=()
 declare -a cached_rounds ceiling_rounds
+# One 5 s run of a server as "req/s p50 p99", or a message and the end of the script when it answered nothing.
+turn() {
+  local figures
+  figures=$(measure -t2 -c16 -d5s "http://127.0.0.1:$2/api/mcp" || true)
+  awk -v f="$figures" 'BEGIN { split(f, x, " "); exit !(x[1] > 0) }' \
+    || { echo "the $1 server answered nothing in round $round (is it still running?)" >&2; exit 1; }
+  echo "$figures"
+}
 for round in $(seq "$rounds"); do
-  cached_rounds+=("$(measure -t2 -c16 -d5s http://127.0.0.1:18080/api/mcp)")
-  ceiling_rounds+=("$(measure -t2 -c16 -d5s http://127.0.0.1:18081/api/mcp)")
+  if (( round % 2 == 1 )); then
+    cached_rounds+=("$(turn cached 18080)"); ceiling_rounds+=("$(turn ceiling 18081)")
+  else
+    ceiling_rounds+=("$(turn ceiling 18081)"); cached_rounds+=("$(turn cached 18080)")
+  fi
   round_ratios+=("$(awk -v a="${cached_rounds[-1]%% *}" -v b="${ceiling_rounds[-1]%% *}" 'BEGIN { print a / b }')")
 done
-median_round() { printf '%s\n' "$@" | sort -g -k1,1 | awk '{ line[NR] = $0 } END { print line[int((NR + 1) / 2)] }'; }
+median_round() { printf '%s\n' "$@" | sort -g -k1,1 | awk '{ line[NR] = $0 } END { print line[(NR + 1) / 2] }'; }
 read -r rate[cached] p50[cached] p99[cached] < <(median_round "${cached_rounds[@]}")
 read -r rate[ceiling] p50[ceiling] p99[ceiling] < <(median_round "${ceiling_rounds[@]}")
 cached_ratio=$(median_round "${round_ratios[@]}")
@@ -87,7 +100,8 @@ read -r paced_uncached_rate paced_uncached_p50 paced_uncached_p99 < <(paced 1808
 read -r paced_cached_rate paced_cached_p50 paced_cached_p99 < <(paced 18080 "${rate[cached]}" "${p50[cached]}")
 rss() { awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 
-printf '\nget_series sp_dyn_le00_in MEX BRA ARG, all years; wrk -t2 -c16 -d10s on loopback (2 cores shared with wrk)\n'
+printf '\nget_series sp_dyn_le00_in MEX BRA ARG, all years; wrk -t2 -c16 on loopback (2 cores shared with wrk): peer and\n'
+printf 'uncached one run of 10 s each; cached and ceiling the median of %d runs of 5 s taken in turn\n' "$rounds"
 printf '%-26s %10s %9s %9s %9s %12s\n' "server" "req/s" "p50 ms" "p99 ms" "bytes" "vs peer"
 for name in peer uncached cached ceiling; do
   size=${bytes[ours]}; [ "$name" = peer ] && size=${bytes[peer]}

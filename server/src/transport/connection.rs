@@ -176,7 +176,7 @@ pub async fn serve(
     // waker `Repoll` gives the connection never changes, so a registered timer is only looked at again
     // once it has fired: a request costs it no poll.
     let mut deadline_registered = false;
-    // Likewise the close signal holds that waker from the first poll on.
+    // Likewise the close signal holds that waker from the first poll until it is asked to close.
     let mut close_registered = false;
     let mut closing = false;
     let served = std::future::poll_fn(|context| {

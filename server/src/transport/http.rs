@@ -200,8 +200,8 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, request: Request) -> Resp
 }
 
 /// What [`answer_post`] answers: a response, or a repeated call's cached result (charged already) whose
-/// 200 response the lane builds ([`parts_response`] through the router; the direct lane's own headers,
-/// [`super::http_service`]).
+/// 200 response the lane builds ([`parts_response`], then the router's headers; in the direct lane, for a
+/// request without `Origin`, the same headers made once, [`super::http_service`]).
 pub(super) enum PostAnswer {
     Response(Response),
     Repeat(ResultParts),
@@ -218,7 +218,7 @@ impl PostAnswer {
 }
 
 /// The answer to an MCP POST from the socket peer `peer` (`None` when unknown, as in tests): the gate,
-/// body cap, rate limit, the result cache, then the call.
+/// body cap, the result cache (a repeat charged one unit), then the rate limit and the call.
 pub(super) async fn answer_post<B>(
     state: &Arc<HttpState>,
     request: axum::http::Request<B>,

@@ -47,7 +47,7 @@ pub fn service(state: Arc<HttpState>) -> HttpService {
 /// The headers of the direct lane's answer to a repeated call (a cached result, 200 JSON) from a
 /// request without `Origin`: what [`vary_like_compression`] and [`finish_headers`] write on it, in their
 /// order, made once by those two on a stand-in answer. An answer then costs a copy of them and its
-/// request id, not six insertions and a reading of its media type. One set for answers of at least
+/// request id, not four insertions and two readings of its media type. One set for answers of at least
 /// [`COMPRESS_ABOVE_BYTES`] (with `Vary: accept-encoding`), one for smaller ones.
 struct RepeatHeaders {
     small: HeaderMap,
@@ -132,8 +132,8 @@ fn unwrap_infallible(result: Result<Response, std::convert::Infallible>) -> Resp
 }
 
 /// The direct lane: an MCP POST answered with the router's checks and headers, and nothing else.
-/// It takes the service's own reference (a connection's: no other connection counts on it), so that its
-/// future is the one the listener awaits, with no other around it.
+/// It takes the service's own reference (a connection's: no other connection counts on it), so that
+/// [`HttpService::respond`] boxes its future as it is, with no other around it.
 async fn direct<B>(
     service: Arc<HttpService>,
     request: axum::http::Request<B>,

@@ -524,6 +524,33 @@ async fn a_repeat_without_origin_answers_alike_through_the_direct_lane_and_throu
                     .is_none()
             );
         }
+        // Under a policy that lets any origin call, the answer says so and does not vary by origin.
+        let open = crate::support::http_state_with(HttpConfig {
+            origins: server::transport::guard::OriginPolicy::Any,
+            trusted_proxies: server::transport::guard::TrustedProxies::parse("127.0.0.1").unwrap(),
+            ..HttpConfig::local(true, 1_000_000)
+        });
+        for round in 0..2 {
+            let ((direct, _), (routed, _)) = through_both_lanes(&open, &body, &common).await;
+            assert_eq!(
+                comparable_headers(&direct),
+                comparable_headers(&routed),
+                "round {round}"
+            );
+            assert_eq!(direct.headers()["access-control-allow-origin"], "*");
+            let vary: Vec<&str> = direct
+                .headers()
+                .get_all("vary")
+                .iter()
+                .map(|value| value.to_str().unwrap())
+                .collect();
+            let expected: &[&str] = if large_answer {
+                &["accept-encoding"]
+            } else {
+                &[]
+            };
+            assert_eq!(vary, expected, "round {round}");
+        }
         // A minted request id takes the made-once headers' place for the id.
         let (minted, _) = send(&state, post(body.clone(), &[("x-real-ip", "203.0.113.63")])).await;
         let id = minted.headers()["x-request-id"].to_str().unwrap();
