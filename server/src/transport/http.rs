@@ -592,6 +592,7 @@ async fn charge(state: &HttpState, client: Option<IpAddr>, units: u32) -> Option
     let shared = match &state.shared_limiter {
         Some(shared) => {
             let key = client.map_or_else(|| "unknown".to_string(), |address| address.to_string());
+            // Boxed: a Redis round trip's future is large, and a charge without Redis should not carry it.
             Box::pin(shared.charge(&key, units)).await
         }
         None => None,
