@@ -397,6 +397,16 @@ fn comparable_headers(response: &axum::http::Response<Body>) -> Vec<(String, Str
     headers
 }
 
+/// The response's `Vary` lines, in order.
+fn vary_lines(response: &axum::http::Response<Body>) -> Vec<&str> {
+    response
+        .headers()
+        .get_all("vary")
+        .iter()
+        .map(|value| value.to_str().unwrap())
+        .collect()
+}
+
 /// `body` POSTed with `headers` through the direct lane, then through the router (the same headers with
 /// `Accept-Encoding: gzip`): each response and its bytes, the router's decompressed when it compressed.
 async fn through_both_lanes(
@@ -443,12 +453,7 @@ async fn an_mcp_post_answers_alike_through_the_direct_lane_and_through_the_route
         assert_eq!(comparable_headers(&direct), comparable_headers(&routed));
         for response in [&direct, &routed] {
             // A shared cache keeps the two representations apart, and apart by origin.
-            let vary: Vec<&str> = response
-                .headers()
-                .get_all("vary")
-                .iter()
-                .map(|value| value.to_str().unwrap())
-                .collect();
+            let vary = vary_lines(response);
             assert_eq!(vary, ["accept-encoding, Origin"]);
             assert_eq!(response.headers()["x-request-id"], "lane-check-1");
             assert_eq!(response.headers()["x-content-type-options"], "nosniff");
@@ -485,6 +490,11 @@ async fn a_repeat_without_origin_answers_alike_through_the_direct_lane_and_throu
         json!({"indicator": "sp_dyn_le00_in", "countries": ["MEX"], "from_year": 2020, "to_year": 2020}),
     );
     let small = call("get_series", json!({"indicator": "no_such_indicator"}));
+    let open = crate::support::http_state_with(HttpConfig {
+        origins: server::transport::guard::OriginPolicy::Any,
+        trusted_proxies: server::transport::guard::TrustedProxies::parse("127.0.0.1").unwrap(),
+        ..HttpConfig::local(true, 1_000_000)
+    });
     for (body, large_answer) in [(large, true), (small, false)] {
         let common = [
             ("x-real-ip", "203.0.113.63"),
@@ -501,12 +511,7 @@ async fn a_repeat_without_origin_answers_alike_through_the_direct_lane_and_throu
                 "round {round}"
             );
             assert_eq!(direct_bytes.len() >= 1024, large_answer, "round {round}");
-            let vary: Vec<&str> = direct
-                .headers()
-                .get_all("vary")
-                .iter()
-                .map(|value| value.to_str().unwrap())
-                .collect();
+            let vary = vary_lines(&direct);
             // Loopback's default policy: CORS only for local pages, so the answer varies by origin.
             let expected: &[&str] = if large_answer {
                 &["accept-encoding, Origin"]
@@ -525,11 +530,6 @@ async fn a_repeat_without_origin_answers_alike_through_the_direct_lane_and_throu
             );
         }
         // Under a policy that lets any origin call, the answer says so and does not vary by origin.
-        let open = crate::support::http_state_with(HttpConfig {
-            origins: server::transport::guard::OriginPolicy::Any,
-            trusted_proxies: server::transport::guard::TrustedProxies::parse("127.0.0.1").unwrap(),
-            ..HttpConfig::local(true, 1_000_000)
-        });
         for round in 0..2 {
             let ((direct, _), (routed, _)) = through_both_lanes(&open, &body, &common).await;
             assert_eq!(
@@ -538,12 +538,7 @@ async fn a_repeat_without_origin_answers_alike_through_the_direct_lane_and_throu
                 "round {round}"
             );
             assert_eq!(direct.headers()["access-control-allow-origin"], "*");
-            let vary: Vec<&str> = direct
-                .headers()
-                .get_all("vary")
-                .iter()
-                .map(|value| value.to_str().unwrap())
-                .collect();
+            let vary = vary_lines(&direct);
             let expected: &[&str] = if large_answer {
                 &["accept-encoding"]
             } else {
