@@ -180,6 +180,10 @@ for part in "${parts[@]}"; do
     echo "flood:   under the flood, its load generator yielding (nice 19)    $(summary yielding)"
     echo "flood:   under the flood, its load generator an equal (nice 0)     $(summary equal)"
     echo "flood:   the machine's share: the yielding flood on another server $(summary elsewhere)"
+    awk -v idle="$(median <<< "${p99s[idle]}")" -v flood="$(median <<< "${p99s[yielding]}")" \
+      -v elsewhere="$(median <<< "${p99s[elsewhere]}")" 'BEGIN {
+        printf "flood: under the yielding flood the other client'"'"'s p99 was %.0f %% of its idle p99 and %.0f %% of the machine'"'"'s share\n",
+          100 * flood / idle, 100 * flood / elsewhere }'
     echo "flood: the flooding client (nice 19) sent $flood_requests calls, $flood_refused refused 503 at its share; server threads $threads, RSS $flood_rss MiB at the end of its last round"
     [ "${failed[idle]}" -eq 0 ] && [ "${failed[yielding]}" -eq 0 ] && [ "${failed[equal]}" -eq 0 ] && [ "${failed[elsewhere]}" -eq 0 ]
     ;;
