@@ -49,6 +49,10 @@ pub(super) const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-i
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
 /// How long a client may take to send its body before the request is dropped with 408.
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// The most characters of a request's method the request log line carries (then `…`).
+const LOGGED_METHOD_CHARS: usize = 32;
+/// The most characters of a request's path the request log line carries (then `…`).
+const LOGGED_PATH_CHARS: usize = 256;
 
 /// The router: `/api/mcp` (and `/api/mcp/`) with CORS headers on every response.
 pub fn router(state: Arc<HttpState>) -> Router {
@@ -909,10 +913,11 @@ async fn request_id_and_cors(
     // hot path of a quiet server but the id.
     let mut response = if tracing::enabled!(tracing::Level::INFO) {
         let span = tracing::info_span!("http", request_id = id.to_str().unwrap_or_default());
-        // A path is logged up to 256 characters: a long one costs the log no more than a normal one.
+        // A path is logged up to 256 characters and a method (an extension token may be as long as the
+        // head) up to 32: a long one costs the log no more than a normal one.
         let (method, path) = (
-            request.method().clone(),
-            crate::text::snippet_chars(request.uri().path(), 256),
+            crate::text::snippet_chars(request.method().as_str(), LOGGED_METHOD_CHARS),
+            crate::text::snippet_chars(request.uri().path(), LOGGED_PATH_CHARS),
         );
         let started = Instant::now();
         let response = tracing::Instrument::instrument(next.run(request), span.clone()).await;

@@ -73,11 +73,12 @@ impl Default for ServeLimits {
 /// gives up (that client's oldest connection closing) before it is shed.
 pub const FAIR_SHARE_WAIT: Duration = Duration::from_millis(500);
 
-/// What a shed connection reads: a 503 with `Retry-After` and a JSON-RPC error body, then the close.
+/// What a shed connection reads: a 503 with `Retry-After` and a JSON-RPC error body (`nosniff`, as every
+/// answer), then the close.
 fn shed_response() -> Vec<u8> {
     let body = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"server busy: too many open connections (in all, or from this client); retry after 1 s"}}"#;
     format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nx-content-type-options: nosniff\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
         body.len()
     )
     .into_bytes()

@@ -238,6 +238,39 @@ fn gunzip(bytes: &[u8]) -> Vec<u8> {
 }
 
 #[tokio::test]
+async fn a_chart_page_counts_against_its_clients_share_of_work_in_flight() {
+    let state = state_with_caps(3, 1);
+    let busy_client: std::net::IpAddr = "203.0.113.42".parse().unwrap();
+    // The client already has a call running: its share is used, so its chart page waits for a slot
+    // (at most a second) and is then refused, while the page is built at once for another client.
+    let held = state.in_flight.acquire(Some(busy_client)).unwrap();
+    let page = "/chart/sp_dyn_le00_in?lang=en";
+    let (response, bytes) = send(&state, get(page, &[("x-real-ip", "203.0.113.42")])).await;
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(response.headers()["retry-after"], "1");
+    assert_eq!(response.headers()["x-content-type-options"], "nosniff");
+    let answer: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(answer["error"], "busy", "{answer}");
+    assert!(
+        answer["message"].as_str().unwrap().contains("client"),
+        "{answer}"
+    );
+    assert!(
+        server::transport::metrics::render()
+            .contains("lac_corpus_busy_requests_total{cap=\"client\"}"),
+        "the refusal is counted"
+    );
+    let (response, bytes) = send(&state, get(page, &[("x-real-ip", "198.51.100.43")])).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(String::from_utf8(bytes).unwrap().contains("SP.DYN.LE00.IN"));
+    assert_eq!(state.in_flight.len(), 1, "the page gave its slot back");
+    // Its slot back, the first client gets its page too.
+    drop(held);
+    let (response, _) = send(&state, get(page, &[("x-real-ip", "203.0.113.42")])).await;
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[tokio::test]
 async fn a_chart_page_loads_the_vendored_scripts_from_one_immutable_asset() {
     let state = http_state(true, 1_000_000);
     let (response, bytes) = send(&state, get("/chart/sp_dyn_le00_in?lang=en", &[])).await;
@@ -337,6 +370,35 @@ async fn text_answers_are_gzipped_when_accepted_and_ranges_and_compressed_files_
     );
     if let Some(etag) = response.headers().get("etag") {
         assert!(etag.to_str().unwrap().starts_with("W/"), "{etag:?}");
+    }
+    // The catalog page (HTML) and an indicator's CSV, alike.
+    for (path, media) in [
+        ("/", "text/html"),
+        ("/api/v1/indicators/sp_dyn_le00_in.csv", "text/csv"),
+    ] {
+        let (plain_response, plain) = send(&state, get(path, &[])).await;
+        assert_eq!(plain_response.status(), StatusCode::OK, "{path}");
+        assert!(
+            plain_response.headers().get("content-encoding").is_none(),
+            "{path}"
+        );
+        let (response, gzipped) = send(&state, get(path, &[("accept-encoding", "gzip")])).await;
+        assert_eq!(response.headers()["content-encoding"], "gzip", "{path}");
+        assert!(
+            response.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with(media),
+            "{path}: {:?}",
+            response.headers()["content-type"]
+        );
+        assert_eq!(gunzip(&gzipped), plain, "{path}");
+        assert!(
+            gzipped.len() < plain.len() / 2,
+            "{path}: {} of {}",
+            gzipped.len(),
+            plain.len()
+        );
     }
     // An MCP answer (Python's httpx and Node's fetch send Accept-Encoding: gzip).
     let body = call(

@@ -1,5 +1,5 @@
 //! Argument caps (length, characters, items) before any work, in the server and in the listed
-//! schemas, and the per-call deadline over JSON-RPC and HTTP.
+//! schemas, the per-call deadline over JSON-RPC and HTTP, and the caps on what a log line quotes.
 
 use std::time::Duration;
 
@@ -373,4 +373,94 @@ async fn over_http_a_single_call_past_its_deadline_gets_32603_and_the_server_ans
     .await;
     let answer: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(answer["result"]["isError"], json!(false), "{answer}");
+}
+
+/// A writer into a shared buffer, for reading what the log says.
+#[derive(Clone, Default)]
+struct LogBuffer(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogBuffer {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_long_http_method_path_jsonrpc_method_or_id_is_cut_in_the_log() {
+    use axum::{
+        body::Body,
+        http::{Method, Request},
+    };
+
+    let log = LogBuffer::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::INFO)
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    let _default = tracing::subscriber::set_default(subscriber);
+    let state = crate::support::http_state(true, 1000);
+    let method = Method::from_bytes("X".repeat(5_000).as_bytes()).expect("a token");
+    let request = Request::builder()
+        .method(method)
+        .uri(format!("/{}", "p".repeat(5_000)))
+        .header("x-real-ip", "198.51.100.7")
+        .body(Body::empty())
+        .unwrap();
+    let (response, _) = crate::support::send(&state, request).await;
+    assert!(
+        response.status().is_client_error(),
+        "{:?}",
+        response.status()
+    );
+    let message = json!({"jsonrpc": "2.0", "id": "i".repeat(5_000), "method": "m".repeat(5_000)});
+    let (response, body) = crate::support::send(
+        &state,
+        crate::support::post(message.to_string(), &[("x-real-ip", "198.51.100.7")]),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert!(
+        String::from_utf8_lossy(&body).contains("-32601"),
+        "an unknown method: {}",
+        String::from_utf8_lossy(&body)
+    );
+
+    let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+    let http_line = text
+        .lines()
+        .find(|line| line.contains("http request") && line.contains("XXX"))
+        .unwrap_or_else(|| panic!("the request line: {text}"));
+    assert!(
+        http_line.contains(&format!("method={}…", "X".repeat(32))),
+        "{http_line}"
+    );
+    assert!(
+        http_line.contains(&format!("/{}…", "p".repeat(255))),
+        "{http_line}"
+    );
+    let message_line = text
+        .lines()
+        .find(|line| line.contains("mmm"))
+        .unwrap_or_else(|| panic!("the message line: {text}"));
+    assert!(
+        message_line.contains(&format!("method={}…", "m".repeat(64))),
+        "{message_line}"
+    );
+    assert!(
+        message_line.contains(&format!("{}…", "i".repeat(63))),
+        "{message_line}"
+    );
+    for line in text.lines() {
+        assert!(
+            line.len() < 1_500,
+            "a log line of {} bytes: {line}",
+            line.len()
+        );
+    }
 }
