@@ -125,6 +125,41 @@ async fn a_client_past_its_share_of_calls_in_flight_gets_503_with_retry_after_an
 }
 
 #[tokio::test]
+async fn ipv6_addresses_of_one_64_share_one_share_of_work_in_flight() {
+    let state = state_with_caps(3, 1);
+    // A call runs for 2001:db8:1:2::1; the server keys it by its /64, as it keys every IPv6 client.
+    let network = server::transport::guard::client_network(
+        "2001:db8:1:2::1".parse().unwrap(),
+        server::transport::guard::DEFAULT_IPV6_CLIENT_PREFIX,
+    );
+    assert_eq!(
+        network,
+        "2001:db8:1:2::".parse::<std::net::IpAddr>().unwrap()
+    );
+    let _held = state.in_flight.acquire(Some(network)).unwrap();
+    let body = call(
+        "get_series",
+        json!({"indicator": "sp_dyn_le00_in", "countries": ["MEX"], "from_year": 2003}),
+    );
+    // Another address of the same /64 is the same client: its share is used.
+    let (response, _) = send(
+        &state,
+        post(
+            body.clone(),
+            &[("x-real-ip", "2001:db8:1:2:ffff:ffff:ffff:fffe")],
+        ),
+    )
+    .await;
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(response.headers()["retry-after"], "1");
+    // The next /64 is another client, and runs the call (Mexico's 2003 life expectancy, WDI: 73.308).
+    let (response, bytes) = send(&state, post(body, &[("x-real-ip", "2001:db8:1:3::1")])).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let text = String::from_utf8(bytes).unwrap();
+    assert!(text.contains("[2003,73.308]"), "{text}");
+}
+
+#[tokio::test]
 async fn an_agents_parallel_calls_past_its_share_wait_for_a_slot_and_all_answer() {
     // A share of one call: the agent's next calls queue (each at most a second) instead of failing, up
     // to twice its share; past that the queue is full and a call is refused at once.
