@@ -20,7 +20,7 @@ start() {
   env "${cache_mb[@]}" MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 \
     "$1" --addr "127.0.0.1:$2" --corpus-dir "$work/corpus" > /dev/null 2>&1 &
   pids+=($!)
-  until curl -sf "http://127.0.0.1:$2/api/mcp?health=1" > /dev/null; do sleep 0.1; done
+  wait_for "http://127.0.0.1:$2/api/mcp?health=1"
 }
 start "$old" 18184; old_pid=${pids[-1]}
 start "$new" 18185; new_pid=${pids[-1]}
@@ -28,7 +28,7 @@ request=$(sed -n "s/^wrk.body = '\(.*\)'$/\1/p" bench/get_series.lua)
 curl -s http://127.0.0.1:18185/api/mcp -H 'content-type: application/json' -d "$request" > "$work/answer.json"
 target/release/ceiling 127.0.0.1:18186 "$work/answer.json" &
 pids+=($!); ceiling_pid=$!
-until curl -sf -X POST http://127.0.0.1:18186/api/mcp > /dev/null; do sleep 0.05; done
+wait_for http://127.0.0.1:18186/api/mcp -X POST
 ticks=$(getconf CLK_TCK)
 # "req/s user_us sys_us switches" per call, for one server over 5 s.
 measure() {

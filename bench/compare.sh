@@ -22,7 +22,6 @@ if [ ! -x target/peer-venv/bin/python ] || ! cmp -s "$peer_dir/requirements.txt"
 fi
 source bench/setup.sh
 request=$(sed -n "s/^wrk.body = '\(.*\)'$/\1/p" bench/get_series.lua)
-wait_for() { until curl -sf "$1" > /dev/null 2>&1; do sleep 0.1; done; }
 
 (cd "$peer_dir" && exec "$OLDPWD/target/peer-venv/bin/python" server.py --port 18781 > "$work/peer.log" 2>&1) &
 pids+=($!)
@@ -40,7 +39,7 @@ grep -q '"isError":false' "$work/ours.json" || { echo "our get_series failed: $(
 grep -q '75.264' "$work/peer.json" || { echo "the peer's get_series failed: $(head -c 300 "$work/peer.json")" >&2; exit 1; }
 target/release/ceiling 127.0.0.1:18081 "$work/ours.json" &
 pids+=($!)
-until curl -sf -X POST http://127.0.0.1:18081/api/mcp > /dev/null; do sleep 0.05; done
+wait_for http://127.0.0.1:18081/api/mcp -X POST
 
 # wrk's figures as "req/s p50 p99" (latencies in ms).
 measure() {

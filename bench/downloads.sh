@@ -12,12 +12,13 @@ source bench/setup.sh
 path=/api/v1/indicators/sp_dyn_le00_in.csv
 target/release/server --addr 127.0.0.1:18090 --corpus-dir "$work/corpus" > "$work/server.log" &
 pids+=($!)
-until curl -sf "http://127.0.0.1:18090$path" -o "$work/file.csv"; do sleep 0.05; done
+wait_for "http://127.0.0.1:18090$path"
+curl -sf "http://127.0.0.1:18090$path" -o "$work/file.csv"
 etag=$(curl -sI "http://127.0.0.1:18090$path" | tr -d '\r' | sed -n 's/^etag: //p')
 echo "file: $path, $(wc -c < "$work/file.csv") bytes, ETag $etag"
 target/release/ceiling 127.0.0.1:18091 "$work/file.csv" &
 pids+=($!)
-until curl -sf "http://127.0.0.1:18091$path" > /dev/null; do sleep 0.05; done
+wait_for "http://127.0.0.1:18091$path"
 for target in "server 18090" "ceiling 18091"; do
   set -- $target
   echo "== $1: wrk -t2 -c16 -d10s GET $path"

@@ -6,6 +6,7 @@
 # Usage: bash bench/eras.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/wait.sh
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 cargo build --release --quiet -p pipeline -p server
 work=$(mktemp -d)
@@ -15,7 +16,7 @@ trap cleanup EXIT
 target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null
 MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 target/release/server --addr 127.0.0.1:18084 --corpus-dir "$work/corpus" > "$work/server.log" &
 server_pid=$!
-until curl -sf 'http://127.0.0.1:18084/api/mcp?health=1' > /dev/null; do sleep 0.05; done
+wait_for 'http://127.0.0.1:18084/api/mcp?health=1'
 meta='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
 arguments='"arguments":{"indicator":"sp_dyn_le00_in","countries":["MEX","BRA","ARG"]}'
 legacy="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"get_series\",$arguments}}"

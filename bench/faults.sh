@@ -31,8 +31,8 @@ server_pid=$!; pids+=($server_pid)
 MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 MCP_CACHE_MB=0 \
   target/release/server --addr 127.0.0.1:18091 --corpus-dir "$work/corpus" > /dev/null 2>&1 &
 uncached_pid=$!; pids+=($uncached_pid)
-until curl -sf 'http://127.0.0.1:18090/api/mcp?health=1' > /dev/null; do sleep 0.1; done
-until curl -sf 'http://127.0.0.1:18091/api/mcp?health=1' > /dev/null; do sleep 0.1; done
+wait_for 'http://127.0.0.1:18090/api/mcp?health=1'
+wait_for 'http://127.0.0.1:18091/api/mcp?health=1'
 publish() { ln -sfn "$1" "$work/corpus/.current-next" && mv -T "$work/corpus/.current-next" "$work/corpus/current"; }
 rss() { awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 # wrk's totals as "requests non2xx socket_errors", for a duration (and a port, 18090 by default).
@@ -102,8 +102,8 @@ for part in "${parts[@]}"; do
       pids+=($!)
     done
     flood_pid=${pids[-2]}
-    until curl -sf 'http://127.0.0.1:18092/api/mcp?health=1' > /dev/null; do sleep 0.1; done
-    until curl -sf 'http://127.0.0.1:18094/api/mcp?health=1' > /dev/null; do sleep 0.1; done
+    wait_for 'http://127.0.0.1:18092/api/mcp?health=1'
+    wait_for 'http://127.0.0.1:18094/api/mcp?health=1'
     victim_body='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_series","arguments":{"indicator":"sp_dyn_le00_in","countries":["MEX","BRA","ARG"]}}}'
     flood_body='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_corpus","arguments":{"query":"agua saneamiento energia salud educacion","country":"BRA","limit":50}}}'
     rounds=${FLOOD_ROUNDS:-5}

@@ -11,6 +11,7 @@
 # Usage: bash bench/scale.sh [factors...]   (default: 1 5 20; from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/wait.sh
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 factors=("$@"); [ ${#factors[@]} -gt 0 ] || factors=(1 5 20)
 sources=$(cd ../shared/data/sources && pwd)
@@ -87,7 +88,7 @@ for factor in "${factors[@]}"; do
   MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 MCP_CACHE_MB=0 \
     target/release/server --addr 127.0.0.1:18095 --corpus-dir "$dir/baked" > /dev/null 2>&1 &
   server_pid=$!
-  until curl -sf 'http://127.0.0.1:18095/api/mcp?health=1' > /dev/null; do sleep 0.1; done
+  wait_for 'http://127.0.0.1:18095/api/mcp?health=1'
   observations=$(curl -s 'http://127.0.0.1:18095/api/mcp?health=1' | python3 -c 'import json, sys; print(json.load(sys.stdin)["observations"])')
   while IFS= read -r params; do
     body="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":$params}"

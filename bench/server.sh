@@ -17,23 +17,23 @@ hyperfine --warmup 3 --runs 30 --style basic \
 
 echo "== RSS after start (HTTP server, idle) and after the load below"
 MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 target/release/server --addr 127.0.0.1:18080 --corpus-dir "$work/corpus" > "$work/server.log" &
-pids+=($!)
+server_pid=$!; pids+=($server_pid)
 # The same server without its result cache: every call runs the tool and serializes the answer.
 MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 MCP_CACHE_MB=0 target/release/server --addr 127.0.0.1:18082 --corpus-dir "$work/corpus" > "$work/uncached.log" &
-pids+=($!)
-server_pid=$!
-until curl -sf 'http://127.0.0.1:18080/api/mcp?health=1' > /dev/null; do sleep 0.05; done
+uncached_pid=$!; pids+=($uncached_pid)
+wait_for 'http://127.0.0.1:18080/api/mcp?health=1'
 echo "server RSS after start: $(awk '/VmRSS/ {print $2 / 1024 " MiB"}' /proc/$server_pid/status)"
 curl -s http://127.0.0.1:18080/api/mcp -H 'content-type: application/json' -d "$request" > "$work/response.json"
 echo "get_series response: $(wc -c < "$work/response.json") bytes"
 target/release/ceiling 127.0.0.1:18081 "$work/response.json" &
 pids+=($!)
-until curl -sf -X POST http://127.0.0.1:18081/api/mcp > /dev/null; do sleep 0.05; done
+wait_for http://127.0.0.1:18081/api/mcp -X POST
 
-until curl -sf 'http://127.0.0.1:18082/api/mcp?health=1' > /dev/null; do sleep 0.05; done
+wait_for 'http://127.0.0.1:18082/api/mcp?health=1'
 for target in "server 18080" "server-uncached 18082" "ceiling 18081"; do
   set -- $target
   echo "== $1: wrk -t2 -c16 -d15s (get_series MEX, BRA, ARG, all years)"
   wrk -t2 -c16 -d15s --latency -s bench/get_series.lua "http://127.0.0.1:$2/api/mcp" | grep -E "Requests/sec|Transfer/sec|Non-2xx|^ +(50|75|90|99)%"
 done
 echo "server RSS after load: $(awk '/VmRSS/ {print $2 / 1024 " MiB"}' /proc/$server_pid/status)"
+echo "server-uncached RSS after load: $(awk '/VmRSS/ {print $2 / 1024 " MiB"}' /proc/$uncached_pid/status)"

@@ -6,6 +6,7 @@
 # Usage: bash bench/tools.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/wait.sh
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 cargo build --release --quiet -p pipeline -p server
 work=$(mktemp -d)
@@ -16,7 +17,7 @@ target/release/pipeline bake --quiet --out-dir "$work/corpus" > /dev/null
 MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_MAX_CALLS_IN_FLIGHT=64 MCP_MAX_CALLS_PER_CLIENT=64 MCP_CACHE_MB=0 \
   target/release/server --addr 127.0.0.1:18083 --corpus-dir "$work/corpus" > "$work/server.log" &
 server_pid=$!
-until curl -sf 'http://127.0.0.1:18083/api/mcp?health=1' > /dev/null; do sleep 0.05; done
+wait_for 'http://127.0.0.1:18083/api/mcp?health=1'
 printf '%-56s %8s %8s %8s %8s %8s %9s\n' "tools/call (uncached)" "c1 p50" "c1 p99" "c4 p50" "c4 p99" "c4 req/s" "bytes"
 while IFS= read -r params; do
   body="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":$params}"
