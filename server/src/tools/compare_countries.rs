@@ -139,6 +139,7 @@ fn handle(
         .iter()
         .filter(|metric| metric.pillar == pillar.id)
     {
+        super::cancel::checkpoint()?;
         let mut values = Vec::new();
         let mut missing = Vec::new();
         for country in &countries {

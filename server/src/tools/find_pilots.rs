@@ -285,6 +285,7 @@ fn handle(
     let mut cited: Vec<String> = Vec::new();
     let (mut pilots, mut shown, mut bytes) = (Vec::new(), Vec::new(), 0);
     for (project, in_title) in ranked.iter().skip(offset).take(limit as usize) {
+        super::cancel::checkpoint()?;
         let before = (impact_base.len(), cited.len());
         let mut pilot = pilot(
             corpus,

@@ -389,6 +389,7 @@ fn handle(
     let include_territories = input.include_territories.unwrap_or(false);
     let mut territories_seen: Vec<String> = Vec::new();
     for metric in metrics.into_iter().skip(offset).take(limit) {
+        super::cancel::checkpoint()?;
         if let Some((pulse, rows, territories)) = indicator_pulse(
             corpus,
             metric,

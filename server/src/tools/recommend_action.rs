@@ -486,6 +486,7 @@ fn gaps(
         .iter()
         .filter(|metric| metric.pillar == pillar)
     {
+        super::cancel::checkpoint()?;
         let up = match metric.good_direction {
             GoodDirection::Up => true,
             GoodDirection::Down => false,

@@ -464,3 +464,42 @@ async fn a_long_http_method_path_jsonrpc_method_or_id_is_cut_in_the_log() {
         );
     }
 }
+
+#[test]
+fn the_curated_tools_stop_at_a_raised_cancel_flag_inside_their_loops() {
+    use server::tools::cancel::{CancelFlag, run_with};
+
+    let plugin = server().plugin();
+    let raised = CancelFlag::default();
+    raised.cancel();
+    for (tool, arguments) in [
+        (
+            "compare_countries",
+            json!({"parameter": "seguridad", "countries": ["MEX", "BRA", "COL"]}),
+        ),
+        (
+            "get_regional_pulse",
+            json!({"parameter": "salud", "limit": 10}),
+        ),
+        (
+            "recommend_action",
+            json!({"country": "MEX", "pillar": "salud"}),
+        ),
+        (
+            "find_pilots",
+            json!({"query": "energía renovable", "country": "BOL"}),
+        ),
+    ] {
+        let spec = plugin.tool(tool).expect("a listed tool");
+        // The tool itself, past the server's check before it starts: it answers with the flag down, and
+        // with it raised stops at its first loop's checkpoint.
+        let answered = spec.call(plugin.corpus(), arguments.clone(), Lang::En);
+        assert!(answered.is_ok(), "{tool}: {:?}", answered.err());
+        let stopped = run_with(&raised, || spec.call(plugin.corpus(), arguments, Lang::En));
+        assert!(
+            matches!(stopped, Err(ToolError::Cancelled)),
+            "{tool}: {:?}",
+            stopped.map(|output| output.payload.len())
+        );
+    }
+}
