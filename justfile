@@ -83,7 +83,8 @@ bench:
     cargo bench -p server --bench tools
 
 # Proofs under faults: 10 corpus reloads under load, the bake SIGKILLed at 20 random points, a 60 s soak,
-# a flood of costly calls from one client beside another client's get_series.
+# a flood of costly calls from one client beside another client's get_series, a crowd of new clients
+# against one client.
 faults:
     bash bench/faults.sh
 

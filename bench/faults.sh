@@ -16,11 +16,14 @@
 #           show here). Prints each kind's p99 by round, the medians of its p50/p90/p99, how often its tool
 #           ran within 50/100/200 µs by the server's own histogram (the same work slowed by busy cores, as
 #           against waiting), its failures, the flood's 503s, and the server's threads and RSS.
-# Usage: bash bench/faults.sh [reload|kill|soak|flood]...   (from the repository root; all four by default)
+#   limiter: (issue 30) a cached get_series from one client against one from a new client address on
+#           every request (bench/crowd.lua), the limiter full at its 50,000 clients and evicting one on each
+#           charge; three rounds of 5 s in turns, the medians and their ratio.
+# Usage: bash bench/faults.sh [reload|kill|soak|flood|limiter]...   (from the repository root; all five by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
-parts=("$@"); [ ${#parts[@]} -gt 0 ] || parts=(reload kill soak flood)
+parts=("$@"); [ ${#parts[@]} -gt 0 ] || parts=(reload kill soak flood limiter)
 source bench/setup.sh
 version=$(readlink "$work/corpus/current")
 # A second published name for the same content, so that the pointer can move back and forth.
@@ -187,6 +190,31 @@ for part in "${parts[@]}"; do
     echo "flood: the flooding client (nice 19) sent $flood_requests calls, $flood_refused refused 503 at its share; server threads $threads, RSS $flood_rss MiB at the end of its last round"
     [ "${failed[idle]}" -eq 0 ] && [ "${failed[yielding]}" -eq 0 ] && [ "${failed[equal]}" -eq 0 ] && [ "${failed[elsewhere]}" -eq 0 ]
     ;;
-  *) echo "unknown part $part: reload, kill, soak or flood" >&2; exit 1 ;;
+  limiter)
+    MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 MCP_TRUSTED_PROXIES=127.0.0.1 \
+      target/release/server --addr 127.0.0.1:18096 --corpus-dir "$work/corpus" > /dev/null 2>&1 &
+    pids+=($!)
+    wait_for 'http://127.0.0.1:18096/api/mcp?health=1'
+    body=$(sed -n "s/^wrk.body = '\(.*\)'$/\1/p" bench/get_series.lua)
+    # Requests a second over 5 s, and the answers that were not 200, as "rate non200": "one" client (one
+    # X-Real-IP) or a "crowd" (a new address on every request, so the limiter holds its 50,000 clients
+    # and evicts one on each new charge).
+    rate() {
+      local script=bench/tool.lua; [ "$1" = crowd ] && script=bench/crowd.lua
+      BODY="$body" wrk -t2 -c16 -d5s -s "$script" -H 'X-Real-IP: 198.51.100.20' http://127.0.0.1:18096/api/mcp 2>&1 |
+        awk '/Requests\/sec/ { rate = $2 } /Non-2xx/ { bad = $NF } END { printf "%.0f %d\n", rate, bad + 0 }'
+    }
+    rate crowd > /dev/null # fills the limiter to its 50,000 clients
+    one=(); crowd=(); ratios=(); refused=0
+    for round in 1 2 3; do
+      if [ $((round % 2)) -eq 1 ]; then a=$(rate one); b=$(rate crowd); else b=$(rate crowd); a=$(rate one); fi
+      one+=("${a% *}"); crowd+=("${b% *}"); refused=$((refused + ${a#* } + ${b#* }))
+      ratios+=("$(awk -v a="${a% *}" -v b="${b% *}" 'BEGIN { printf "%.2f", b / a }')")
+    done
+    mid() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+    echo "limiter: cached get_series, one client $(mid "${one[@]}") req/s; a new client on every request (the limiter full at 50,000, evicting on each) $(mid "${crowd[@]}") req/s; crowd / one $(mid "${ratios[@]}") (median of 3 rounds of 5 s in turns: ${ratios[*]}); $refused answers not 200"
+    [ "$refused" -eq 0 ]
+    ;;
+  *) echo "unknown part $part: reload, kill, soak, flood or limiter" >&2; exit 1 ;;
   esac
 done
