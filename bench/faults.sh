@@ -19,11 +19,13 @@
 #   limiter: (issue 30) a cached get_series from one client against one from a new client address on
 #           every request (bench/crowd.lua), the limiter full at its 50,000 clients and evicting one on each
 #           charge; three rounds of 5 s in turns, the medians and their ratio.
-# Usage: bash bench/faults.sh [reload|kill|soak|flood|limiter]...   (from the repository root; all five by default)
+#   redis:  (issue 30) a cached get_series through the Redis-shared rate limit, Redis up, hung (SIGSTOP)
+#           and back: requests a second, p50 and p99 each time, and the circuit breaker's trips.
+# Usage: bash bench/faults.sh [reload|kill|soak|flood|limiter|redis]...   (from the repository root; all six by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
-parts=("$@"); [ ${#parts[@]} -gt 0 ] || parts=(reload kill soak flood limiter)
+parts=("$@"); [ ${#parts[@]} -gt 0 ] || parts=(reload kill soak flood limiter redis)
 source bench/setup.sh
 version=$(readlink "$work/corpus/current")
 # A second published name for the same content, so that the pointer can move back and forth.
@@ -215,6 +217,39 @@ for part in "${parts[@]}"; do
     echo "limiter: cached get_series, one client $(mid "${one[@]}") req/s; a new client on every request (the limiter full at 50,000, evicting on each) $(mid "${crowd[@]}") req/s; crowd / one $(mid "${ratios[@]}") (median of 3 rounds of 5 s in turns: ${ratios[*]}); $refused answers not 200"
     [ "$refused" -eq 0 ]
     ;;
-  *) echo "unknown part $part: reload, kill, soak, flood or limiter" >&2; exit 1 ;;
+  redis)
+    command -v redis-server > /dev/null || { echo "redis-server is needed: apt-get install -y redis-server" >&2; exit 1; }
+    redis-server --port 16399 --save '' --appendonly no > /dev/null 2>&1 &
+    redis_pid=$!; pids+=($redis_pid)
+    until redis-cli -p 16399 ping > /dev/null 2>&1; do sleep 0.1; done
+    REDIS_URL=redis://127.0.0.1:16399 MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 \
+      target/release/server --addr 127.0.0.1:18097 --corpus-dir "$work/corpus" > /dev/null 2>&1 &
+    pids+=($!)
+    wait_for 'http://127.0.0.1:18097/api/mcp?health=1'
+    body=$(sed -n "s/^wrk.body = '\(.*\)'$/\1/p" bench/get_series.lua)
+    # A cached get_series on 4 connections for 5 s: "req/s p50 p99 non200".
+    calls() {
+      BODY="$body" wrk -t1 -c4 -d5s --latency -s bench/tool.lua http://127.0.0.1:18097/api/mcp 2>&1 | awk '
+        /Requests\/sec/ { rate = $2 } /^ +50%/ { p50 = $2 } /^ +99%/ { p99 = $2 } /Non-2xx/ { bad = $NF }
+        END { printf "%.0f %s %s %d\n", rate, p50, p99, bad + 0 }'
+    }
+    read -r up_rate up50 up99 up_bad <<< "$(calls)"
+    kill -STOP "$redis_pid"
+    read -r hung_rate hung50 hung99 hung_bad <<< "$(calls)"
+    kill -CONT "$redis_pid"
+    # A request after the breaker's back-off (doubled on each failed probe while Redis hung) sends the
+    # probe that finds Redis again and closes it.
+    for _ in $(seq 1 80); do
+      curl -s -o /dev/null http://127.0.0.1:18097/api/mcp -H 'content-type: application/json' -d "$body"
+      curl -s http://127.0.0.1:18097/metrics | grep -q '^lac_corpus_redis_breaker_open 0' && break
+      sleep 0.5
+    done
+    closed=$(curl -s http://127.0.0.1:18097/metrics | awk '/^lac_corpus_redis_breaker_open / { print $2 == 0 ? "closed" : "still open" }')
+    read -r back_rate back50 back99 back_bad <<< "$(calls)"
+    trips=$(curl -s http://127.0.0.1:18097/metrics | awk '/^lac_corpus_redis_breaker_trips_total/ { print $2 }')
+    echo "redis: cached get_series with the shared limiter: Redis up $up_rate req/s, p50 $up50, p99 $up99; Redis hung (SIGSTOP) $hung_rate req/s, p50 $hung50, p99 $hung99; Redis back $back_rate req/s, p50 $back50, p99 $back99; breaker trips ${trips:-0}, $closed after; answers not 200: $up_bad, $hung_bad, $back_bad"
+    [ "$up_bad" -eq 0 ] && [ "$hung_bad" -eq 0 ] && [ "$back_bad" -eq 0 ]
+    ;;
+  *) echo "unknown part $part: reload, kill, soak, flood, limiter or redis" >&2; exit 1 ;;
   esac
 done
