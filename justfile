@@ -84,7 +84,7 @@ bench:
 
 # Proofs under faults: 10 corpus reloads under load, the bake SIGKILLed at 20 random points, a 60 s soak,
 # a flood of costly calls from one client beside another client's get_series, a crowd of new clients
-# against one client, Redis hung under the shared rate limit.
+# against one client, Redis hung under the shared rate limit, four addresses holding every connection.
 faults:
     bash bench/faults.sh
 

@@ -21,11 +21,13 @@
 #           charge; three rounds of 5 s in turns, the medians and their ratio.
 #   redis:  (issue 30) a cached get_series through the Redis-shared rate limit, Redis up, hung (SIGSTOP)
 #           and back: requests a second, p50 and p99 each time, and the circuit breaker's trips.
-# Usage: bash bench/faults.sh [reload|kill|soak|flood|limiter|redis]...   (from the repository root; all six by default)
+#   hog:    (issue 30) four addresses hold every connection slot with kept-alive connections
+#           (bench/hog.py); another client's calls on new connections must all be answered 200.
+# Usage: bash bench/faults.sh [reload|kill|soak|flood|limiter|redis|hog]...   (from the repository root; all seven by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
-parts=("$@"); [ ${#parts[@]} -gt 0 ] || parts=(reload kill soak flood limiter redis)
+parts=("$@"); [ ${#parts[@]} -gt 0 ] || parts=(reload kill soak flood limiter redis hog)
 source bench/setup.sh
 version=$(readlink "$work/corpus/current")
 # A second published name for the same content, so that the pointer can move back and forth.
@@ -250,6 +252,14 @@ for part in "${parts[@]}"; do
     echo "redis: cached get_series with the shared limiter: Redis up $up_rate req/s, p50 $up50, p99 $up99; Redis hung (SIGSTOP) $hung_rate req/s, p50 $hung50, p99 $hung99; Redis back $back_rate req/s, p50 $back50, p99 $back99; breaker trips ${trips:-0}, $closed after; answers not 200: $up_bad, $hung_bad, $back_bad"
     [ "$up_bad" -eq 0 ] && [ "$hung_bad" -eq 0 ] && [ "$back_bad" -eq 0 ]
     ;;
-  *) echo "unknown part $part: reload, kill, soak, flood, limiter or redis" >&2; exit 1 ;;
+  hog)
+    # The default connection caps (512 in all, 128 a client, a fair share of 16).
+    MCP_ENABLED=true MCP_RATE_LIMIT=1000000000 \
+      target/release/server --addr 127.0.0.1:18098 --corpus-dir "$work/corpus" > /dev/null 2>&1 &
+    pids+=($!)
+    wait_for 'http://127.0.0.1:18098/api/mcp?health=1'
+    python3 bench/hog.py 18098
+    ;;
+  *) echo "unknown part $part: reload, kill, soak, flood, limiter, redis or hog" >&2; exit 1 ;;
   esac
 done
