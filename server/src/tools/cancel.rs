@@ -6,8 +6,9 @@
 //! finishing work nobody waits for. Checkpoints sit in the loops whose length the caller controls (the
 //! hits of a search, the claims of a verification, the countries of a computation, the fitting of a
 //! default page) and in the per-indicator or per-project loops of the curated tools (a pillar's
-//! comparison, regional pulse and gaps, a page of pilots). The flag reaches the tool through the thread that runs it ([`run_with`]), so handlers
-//! keep their signatures; code run outside [`run_with`] (tests, the bake) is never cancelled.
+//! comparison, regional pulse and gaps, a page of pilots). The flag reaches the tool through the thread
+//! that runs it ([`run_with`]), so handlers keep their signatures; code run outside [`run_with`] (tests,
+//! the bake) is never cancelled.
 
 use std::{
     cell::RefCell,

@@ -33,11 +33,12 @@
 //! the spared CPUs, not only as many as they are: with one worker there and the other on the call threads'
 //! core, the other client's p99 under the flood was 1.46–1.76 ms in five rounds.
 //!
-//! What is left above the idle p99 is the machine's: the flood of `bench/faults.sh` also measures the other
-//! client while the same flood hits a second server on the same cores, and its p99 there (median of five
-//! rounds: 0.35 ms) was no lower than under the flood of its own server (0.33 ms; idle 0.31 ms). The
-//! server's own histogram shows the `get_series` tool itself running slower while the other core runs
-//! searches (within 100 µs in 97.8 % of calls, against 98.6 % idle), not waiting for a worker.
+//! What is left above the idle p99 is no more than the machine's share: the flood of `bench/faults.sh` also
+//! measures the other client while the same flood hits a second server on the same cores, and its p99
+//! there (median of five rounds, three runs: 0.35–0.42 ms) was higher than under the flood of its own
+//! server (0.33–0.37 ms; idle 0.28–0.31 ms). The server's own histogram shows the `get_series` tool
+//! itself running slower while the other core runs searches (within 100 µs in 97.7–98.1 % of calls,
+//! against 98.6–99.5 % idle), not waiting for a worker.
 //!
 //! stdio spares nothing: one client, every core for its calls.
 
