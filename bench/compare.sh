@@ -80,10 +80,9 @@ for round in $(seq "$rounds"); do
   fi
   round_ratios+=("$(awk -v a="${cached_rounds[-1]%% *}" -v b="${ceiling_rounds[-1]%% *}" 'BEGIN { print a / b }')")
 done
-median_round() { printf '%s\n' "$@" | sort -g -k1,1 | awk '{ line[NR] = $0 } END { print line[(NR + 1) / 2] }'; }
-read -r rate[cached] p50[cached] p99[cached] < <(median_round "${cached_rounds[@]}")
-read -r rate[ceiling] p50[ceiling] p99[ceiling] < <(median_round "${ceiling_rounds[@]}")
-cached_ratio=$(median_round "${round_ratios[@]}")
+read -r rate[cached] p50[cached] p99[cached] < <(median_of "${cached_rounds[@]}")
+read -r rate[ceiling] p50[ceiling] p99[ceiling] < <(median_of "${ceiling_rounds[@]}")
+cached_ratio=$(median_of "${round_ratios[@]}")
 # Half of our saturation: connections that each wait 1 ms between calls, as many as give half the rate.
 # Each connection offers about 1000 / (1 + p50 ms) calls a second.
 paced() {

@@ -7,7 +7,7 @@
 # Usage: bash bench/eras.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source bench/wait.sh
+source bench/common.sh
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 cargo build --release --quiet -p pipeline -p server
 work=$(mktemp -d)
@@ -45,10 +45,9 @@ for round in $(seq 1 "$rounds"); do
   legacy_rounds+=("$old_era"); modern_rounds+=("$new_era")
   ratios+=("$(awk -v new="${new_era%% *}" -v old="${old_era%% *}" 'BEGIN { printf "%.3f", new / old }')")
 done
-median_row() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 row() { read -r rate p50 p99 <<< "$2"; printf '%-34s %8s req/s  p50 %8s  p99 %8s\n' "$1" "$rate" "$p50" "$p99"; }
 echo "median of $rounds rounds of 5 s each, the two eras in turns (wrk -t2 -c16):"
-row "get_series, 2025-11-25 (cached)" "$(median_row "${legacy_rounds[@]}")"
-row "get_series, 2026-07-28 (cached)" "$(median_row "${modern_rounds[@]}")"
-echo "2026-07-28 / 2025-11-25: $(median_row "${ratios[@]}")   (target >= 0.9, issue 30; by round: ${ratios[*]})"
+row "get_series, 2025-11-25 (cached)" "$(median_of "${legacy_rounds[@]}")"
+row "get_series, 2026-07-28 (cached)" "$(median_of "${modern_rounds[@]}")"
+echo "2026-07-28 / 2025-11-25: $(median_of "${ratios[@]}")   (target >= 0.9, issue 30; by round: ${ratios[*]})"
 row "server/discover, 2026-07-28" "$(measure "$discover" 10s -H "MCP-Protocol-Version: 2026-07-28" -H "Mcp-Method: server/discover")"

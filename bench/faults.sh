@@ -142,7 +142,6 @@ for part in "${parts[@]}"; do
         if ($2 == "0.00005") a = $NF; if ($2 == "0.0001") b = $NF; if ($2 == "0.0002") c = $NF; if ($2 == "+Inf") n = $NF }
         END { printf "%d %d %d %d\n", a, b, c, n }'
     }
-    median() { tr ' ' '\n' | awk 'NF' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
     # Each round measures the other client idle; under a flood of its server whose load generator yields
     # these cores (nice 19: stands for a flood from other machines, the case a public server meets); under
     # one that shares them as an equal (nice 0: wrk's own CPU then competes with the servers' for the two
@@ -177,7 +176,7 @@ for part in "${parts[@]}"; do
     done
     summary() {
       printf "p50 %s p90 %s p99 %s µs (%d calls, %d failed); its tool ran within 50/100/200 µs in %s" \
-        "$(median <<< "${p50s[$1]}")" "$(median <<< "${p90s[$1]}")" "$(median <<< "${p99s[$1]}")" \
+        "$(median_of ${p50s[$1]})" "$(median_of ${p90s[$1]})" "$(median_of ${p99s[$1]})" \
         "${calls[$1]}" "${failed[$1]}" \
         "$(awk -v a="${within50[$1]}" -v b="${within100[$1]}" -v c="${within200[$1]}" -v n="${ran[$1]}" \
           'BEGIN { if (n == 0) n = 1; printf "%.1f/%.1f/%.2f %%", 100 * a / n, 100 * b / n, 100 * c / n }')"
@@ -187,8 +186,8 @@ for part in "${parts[@]}"; do
     echo "flood:   under the flood, its load generator yielding (nice 19)    $(summary yielding)"
     echo "flood:   under the flood, its load generator an equal (nice 0)     $(summary equal)"
     echo "flood:   the machine's share: the yielding flood on another server $(summary elsewhere)"
-    awk -v idle="$(median <<< "${p99s[idle]}")" -v flood="$(median <<< "${p99s[yielding]}")" \
-      -v elsewhere="$(median <<< "${p99s[elsewhere]}")" 'BEGIN {
+    awk -v idle="$(median_of ${p99s[idle]})" -v flood="$(median_of ${p99s[yielding]})" \
+      -v elsewhere="$(median_of ${p99s[elsewhere]})" 'BEGIN {
         printf "flood: under the yielding flood the other client'"'"'s p99 was %.0f %% of its idle p99 and %.0f %% of the machine'"'"'s share\n",
           100 * flood / idle, 100 * flood / elsewhere }'
     echo "flood: the flooding client (nice 19) sent $flood_requests calls, $flood_refused refused 503 at its share; server threads $threads, RSS $flood_rss MiB at the end of its last round"
@@ -215,8 +214,7 @@ for part in "${parts[@]}"; do
       one+=("${a% *}"); crowd+=("${b% *}"); refused=$((refused + ${a#* } + ${b#* }))
       ratios+=("$(awk -v a="${a% *}" -v b="${b% *}" 'BEGIN { printf "%.2f", b / a }')")
     done
-    mid() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
-    echo "limiter: cached get_series, one client $(mid "${one[@]}") req/s; a new client on every request (the limiter full at 50,000, evicting on each) $(mid "${crowd[@]}") req/s; crowd / one $(mid "${ratios[@]}") (median of 3 rounds of 5 s in turns: ${ratios[*]}); $refused answers not 200"
+    echo "limiter: cached get_series, one client $(median_of "${one[@]}") req/s; a new client on every request (the limiter full at 50,000, evicting on each) $(median_of "${crowd[@]}") req/s; crowd / one $(median_of "${ratios[@]}") (median of 3 rounds of 5 s in turns: ${ratios[*]}); $refused answers not 200"
     [ "$refused" -eq 0 ]
     ;;
   redis)

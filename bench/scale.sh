@@ -11,7 +11,7 @@
 # Usage: bash bench/scale.sh [factors...]   (default: 1 5 20; from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source bench/wait.sh
+source bench/common.sh
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 factors=("$@"); [ ${#factors[@]} -gt 0 ] || factors=(1 5 20)
 sources=$(cd ../shared/data/sources && pwd)

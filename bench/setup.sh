@@ -1,7 +1,7 @@
 # Sourced by the server benchmarks (from the repository root, after `set -euo pipefail`): builds the
 # release binaries, bakes the default corpus into "$work/corpus" (a temporary folder), and on exit kills
-# every process whose id the script added to "pids" and removes "$work". Defines wait_for (bench/wait.sh).
-source bench/wait.sh
+# every process whose id the script added to "pids" and removes "$work". Defines wait_for and median_of (bench/common.sh).
+source bench/common.sh
 cargo build --release --quiet -p pipeline -p server -p ceiling
 work=$(mktemp -d)
 pids=()

@@ -6,7 +6,7 @@
 # Usage: bash bench/tools.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source bench/wait.sh
+source bench/common.sh
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 cargo build --release --quiet -p pipeline -p server
 work=$(mktemp -d)
